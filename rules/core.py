@@ -1,0 +1,301 @@
+"""The shared vocabulary of every game: states, moves, events, errors, outcomes.
+
+After python-chess (parse, check and apply are separate; typed errors) and
+OpenSpiel (one state interface; chance is a move like any other).
+
+An engine subclasses :class:`State` and implements the underscored hooks:
+
+* ``_to_move()``        the seat to act, ``CHANCE`` or ``None``;
+* ``_legal_moves()``    every legal move now (at ``CHANCE``: the outcomes);
+* ``_check(move)``      raise :class:`IllegalMove` with the rule it breaks;
+* ``_apply(move)``      change ``self`` (already a private copy) and return events;
+* ``_view(seat)``       what ``seat`` (or the public, ``None``) may know;
+* ``_outcome()``        ``None`` while playing, else an :class:`Outcome`;
+* ``_to_json()``        the engine's own fields, JSON-ready.
+
+The base class makes ``apply`` atomic: the move is checked, then applied to a
+copy which replaces this state only when everything succeeded, so an illegal
+or failing move leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from rules import catalogue
+
+#: ``to_move()`` returns this when dice, a draw or a reveal comes next.
+CHANCE = -1
+
+JSON = dict[str, Any]
+
+
+class IllegalMove(Exception):
+    """A move the rules forbid now.
+
+    ``code`` is stable and dotted (``king-is-dead.garrison.not-adjacent``),
+    ``rule`` names the rulebook section it enforces ("Guarnigione") and
+    ``params`` fill the catalogue's sentence.
+    """
+
+    def __init__(self, code: str, rule: str, **params: Any) -> None:
+        self.code = code
+        self.rule = rule
+        self.params = params
+        super().__init__(self.message())
+
+    def message(self, lang: str = "en") -> str:
+        return catalogue.text(self.code, self.params, lang)
+
+    def to_json(self) -> JSON:
+        return {
+            "code": self.code,
+            "rule": self.rule,
+            "params": _jsonable(self.params),
+            "message": self.message(),
+        }
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened when a move applied.
+
+    ``audience`` is ``None`` for a public event, or the seats allowed to see
+    it: an event that would betray a secret must name its audience.
+    """
+
+    type: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    audience: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.audience is None or (seat is not None and seat in self.audience)
+
+    def to_json(self) -> JSON:
+        out: JSON = {"type": self.type, **_jsonable(dict(self.params))}
+        if self.audience is not None:
+            out["audience"] = list(self.audience)
+        return out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: winners (seats), scores per seat, and why."""
+
+    winners: list[int]
+    scores: dict[int, Any]
+    reason: str
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {
+            "winners": list(self.winners),
+            "scores": {str(k): v for k, v in self.scores.items()},
+            "reason": self.reason,
+            **({"detail": _jsonable(dict(self.detail))} if self.detail else {}),
+        }
+
+
+class Move:
+    """Base of every game's moves: frozen dataclasses with a JSON notation."""
+
+    def to_json(self) -> JSON:  # pragma: no cover - every move overrides
+        raise NotImplementedError
+
+
+class State:
+    """One game in progress. See the module docstring for the hooks."""
+
+    game_id: ClassVar[str] = ""
+
+    def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
+        self.players = players
+        self.seed = seed
+        self.options = dict(options)
+        self.history: list[Move] = []
+
+    # -- the public interface -------------------------------------------
+    def to_move(self) -> int | None:
+        return self._to_move()
+
+    def is_chance(self) -> bool:
+        return self._to_move() == CHANCE
+
+    def legal_moves(self) -> list[Move]:
+        if self._to_move() is None:
+            return []
+        return self._legal_moves()
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """The outcomes at a chance node with their weights (uniform unless
+        the engine knows better, e.g. duplicate cards in a deck)."""
+        moves = self.legal_moves()
+        return [(m, 1.0) for m in moves]
+
+    def sample_chance(self) -> Move:
+        """The outcome the seed picks here. Depends only on the seed and the
+        number of moves played, so a log holding the outcomes replays to an
+        equal state; the state itself is not changed."""
+        if self._to_move() != CHANCE:
+            raise ValueError("sample_chance() called when no chance step is due")
+        outcomes = self.chance_outcomes()
+        rng = random.Random(f"{self.game_id}/{self.seed}/{len(self.history)}")
+        moves = [m for m, _ in outcomes]
+        weights = [w for _, w in outcomes]
+        return rng.choices(moves, weights=weights, k=1)[0]
+
+    def check(self, move: Move) -> None:
+        if self._to_move() is None:
+            raise IllegalMove("core.game-over", "Fine della partita")
+        self._check(move)
+
+    def apply(self, move: Move) -> list[Event]:
+        self.check(move)
+        work = self.copy()
+        events = work._apply(move)
+        work.history.append(move)
+        self.__dict__ = work.__dict__
+        return events
+
+    def view(self, seat: int | None) -> JSON:
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"seat must be None or 0..{self.players - 1}, not {seat!r}")
+        return self._view(seat)
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome()
+
+    def copy(self) -> State:
+        return copy.deepcopy(self)
+
+    def to_json(self) -> JSON:
+        return {
+            "game": self.game_id,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "history": [m.to_json() for m in self.history],
+            "state": self._to_json(),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[union-attr]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # -- the engine's hooks ---------------------------------------------
+    def _to_move(self) -> int | None:
+        raise NotImplementedError
+
+    def _legal_moves(self) -> list[Move]:
+        raise NotImplementedError
+
+    def _check(self, move: Move) -> None:
+        # Default: a move is legal exactly when it is listed. Engines override
+        # to say *which* rule a refused move breaks.
+        if move not in self._legal_moves():
+            raise IllegalMove("core.not-legal", "", move=_jsonable(move.to_json()))
+
+    def _apply(self, move: Move) -> list[Event]:
+        raise NotImplementedError
+
+    def _view(self, seat: int | None) -> JSON:
+        raise NotImplementedError
+
+    def _outcome(self) -> Outcome | None:
+        raise NotImplementedError
+
+    def _to_json(self) -> JSON:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a game accepts: its allowed values and default."""
+
+    name: str
+    allowed: Sequence[Any]
+    default: Any
+    help: str = ""
+
+
+class Game:
+    """A registered game: how to start one and how to read its notation."""
+
+    id: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    player_counts: ClassVar[Sequence[int]] = ()
+    options: ClassVar[Sequence[Option]] = ()
+    #: an upper bound on the moves (chance included) of any game; the
+    #: conformance suite checks random playouts end within it.
+    max_moves: ClassVar[int] = 10_000
+
+    def new_game(
+        self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None
+    ) -> State:
+        if players not in self.player_counts:
+            allowed = ", ".join(str(n) for n in self.player_counts)
+            raise ValueError(f"{self.id}: {players!r} players is not allowed; choose one of {allowed}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"{self.id}: seed must be an integer, not {seed!r}")
+        return self._new_game(players, seed, self.resolve_options(options or {}))
+
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        known = {o.name: o for o in self.options}
+        if not isinstance(given, Mapping):
+            raise ValueError(f"{self.id}: options must be an object, not {given!r}")
+        for name, value in given.items():
+            if name not in known:
+                names = ", ".join(sorted(known)) or "none"
+                raise ValueError(f"{self.id}: unknown option {name!r}; allowed options: {names}")
+            if value not in known[name].allowed:
+                vals = ", ".join(repr(v) for v in known[name].allowed)
+                raise ValueError(f"{self.id}: option {name}={value!r} is not allowed; choose one of {vals}")
+        return {o.name: given.get(o.name, o.default) for o in self.options}
+
+    def state_from_json(self, data: JSON) -> State:
+        """Rebuild a state by replaying its history from its seed.
+
+        Replaying re-checks every move, so a tampered state is refused."""
+        try:
+            if data["game"] != self.id:
+                raise ValueError(f"state is for game {data['game']!r}, not {self.id!r}")
+            state = self.new_game(data["players"], data["seed"], data["options"])
+            for i, mj in enumerate(data["history"]):
+                try:
+                    state.apply(self.move_from_json(mj))
+                except IllegalMove as exc:
+                    raise ValueError(f"history move {i} is illegal: {exc}") from None
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"malformed {self.id} state: {exc!r}") from None
+        if "state" in data and state._to_json() != data["state"]:
+            raise ValueError(f"{self.id} state does not match its own history")
+        return state
+
+    def move_from_json(self, data: Any) -> Move:
+        raise NotImplementedError
+
+    def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> State:
+        raise NotImplementedError
+
+
+def _jsonable(value: Any) -> Any:
+    """Tuples to lists, dataclass-like objects through their to_json."""
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [_jsonable(v) for v in value]
+        return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
+    return value
+
+
+def require(cond: bool, code: str, rule: str, **params: Any) -> None:
+    """Raise :class:`IllegalMove` unless ``cond``: keeps checks one line each."""
+    if not cond:
+        raise IllegalMove(code, rule, **params)
