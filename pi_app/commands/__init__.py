@@ -1,0 +1,1 @@
+"""Subcommands of `tablekeeper`, one module each (see pi_app.cli)."""
