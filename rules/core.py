@@ -172,6 +172,19 @@ class State:
     def copy(self) -> State:
         return copy.deepcopy(self)
 
+    def perturb_secrets(self, seat: int, rng: random.Random) -> State | None:
+        """A copy in which only what ``seat`` alone knows is dealt afresh
+        (another hand from the unseen cards, other hidden identities), or
+        ``None`` when ``seat`` holds no secret now.
+
+        The conformance suite checks that every other seat's view and the
+        public view are the same in that copy: the information-flow form of
+        "views never hold another seat's secret". Games with hidden
+        information override it; games without set
+        ``Game.perfect_information = True``.
+        """
+        return None
+
     def to_json(self) -> JSON:
         return {
             "game": self.game_id,
@@ -233,6 +246,9 @@ class Game:
     #: an upper bound on the moves (chance included) of any game; the
     #: conformance suite checks random playouts end within it.
     max_moves: ClassVar[int] = 10_000
+    #: True when no seat ever knows something another does not; otherwise
+    #: the state implements ``perturb_secrets``.
+    perfect_information: ClassVar[bool] = False
 
     def new_game(
         self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None
