@@ -1,0 +1,120 @@
+"""`tablekeeper replay FILE`: play a JSON Lines game log and report each move.
+
+Input: a header line
+``{"game": ID, "players": N, "seed": S, "options": {...}, "chance": "seed" | "file"}``
+then one move per line in the game's notation (blank lines are skipped).
+With ``"chance": "seed"`` (the default) every chance step the game reaches is
+resolved by ``sample_chance()`` and reported as ``{"chance": MOVE, "events":
+[...]}``; with ``"file"`` the file itself holds each outcome as a move line.
+
+Output: per move line ``{"n": i, "ok": true, "events": [...]}`` or
+``{"n": i, "ok": false, "code": ..., "rule": ..., "message": ...}`` (an
+illegal move changes nothing and replay goes on; ``n`` counts move lines from
+1), then ``{"outcome": ... | null, "view": <public view>}``. Malformed input
+exits with status 2 naming the line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from typing import Any, TextIO
+
+import rules
+from pi_app.errors import UsageError
+from rules.core import Event, IllegalMove, State
+
+NAME = "replay"
+HELP = "replay a JSON Lines game log and report each move's verdict"
+
+HEADER_KEYS = {"game", "players", "seed", "options", "chance"}
+CHANCE_MODES = ("seed", "file")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the log (JSON Lines); '-' reads standard input")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.file == "-":
+        replay(sys.stdin, sys.stdout, "<stdin>")
+        return 0
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            replay(f, sys.stdout, args.file)
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+    return 0
+
+
+def replay(lines: Iterable[str], out: TextIO, name: str) -> None:
+    """Replay ``lines`` writing verdicts to ``out``; UsageError on bad input."""
+    numbered = _json_lines(lines, name)
+    try:
+        lineno, header = next(numbered)
+    except StopIteration:
+        raise UsageError(f"{name}: empty file; the first line must be a header like "
+                         '{"game": "king-is-dead", "players": 3, "seed": 1}') from None
+    game, state, chance = _start(header, f"{name}:{lineno}")
+
+    def emit(record: dict[str, Any]) -> None:
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    def resolve_chance() -> None:
+        while chance == "seed" and state.is_chance():
+            move = state.sample_chance()
+            emit({"chance": move.to_json(), "events": _public(state.apply(move))})
+
+    resolve_chance()
+    for n, (lineno, data) in enumerate(numbered, start=1):
+        try:
+            move = game.move_from_json(data)
+        except ValueError as exc:
+            raise UsageError(f"{name}:{lineno}: not a {game.id} move: {exc}") from None
+        try:
+            events = state.apply(move)
+        except IllegalMove as exc:
+            emit({"n": n, "ok": False, "code": exc.code, "rule": exc.rule, "message": exc.message()})
+            continue
+        emit({"n": n, "ok": True, "events": _public(events)})
+        resolve_chance()
+    outcome = state.outcome()
+    emit({"outcome": outcome.to_json() if outcome else None, "view": state.view(None)})
+
+
+def _json_lines(lines: Iterable[str], name: str) -> Iterator[tuple[int, Any]]:
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"{name}:{lineno}: not JSON ({exc.msg} at column {exc.colno})") from None
+
+
+def _start(header: Any, where: str) -> tuple[rules.Game, State, str]:
+    if not isinstance(header, dict):
+        raise UsageError(f"{where}: the first line must be a header object, not {header!r}")
+    unknown = set(header) - HEADER_KEYS
+    if unknown:
+        raise UsageError(f"{where}: unknown header field(s) {', '.join(sorted(unknown))}; "
+                         f"allowed: {', '.join(sorted(HEADER_KEYS))}")
+    if "game" not in header or "players" not in header:
+        raise UsageError(f'{where}: the header needs "game" and "players"')
+    chance = header.get("chance", "seed")
+    if chance not in CHANCE_MODES:
+        raise UsageError(f'{where}: "chance" must be "seed" or "file", not {chance!r}')
+    try:
+        game = rules.get(header["game"])
+        state = game.new_game(players=header["players"], seed=header.get("seed", 0),
+                              options=header.get("options") or {})
+    except (ValueError, TypeError) as exc:
+        raise UsageError(f"{where}: {exc}") from None
+    return game, state, chance
+
+
+def _public(events: list[Event]) -> list[dict[str, Any]]:
+    # The replay is one shared transcript: secret events stay out of it.
+    return [e.to_json() for e in events if e.audience is None]
