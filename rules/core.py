@@ -24,6 +24,7 @@ import copy
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any, ClassVar
 
 from rules import catalogue
@@ -272,6 +273,12 @@ class Game:
                 vals = ", ".join(repr(v) for v in known[name].allowed)
                 raise ValueError(f"{self.id}: option {name}={value!r} is not allowed; choose one of {vals}")
         return {o.name: given.get(o.name, o.default) for o in self.options}
+
+    def option_combinations(self) -> list[dict[str, Any]]:
+        """Every combination of allowed option values (one ``{}`` if none)."""
+        names = [o.name for o in self.options]
+        values = [list(o.allowed) for o in self.options]
+        return [dict(zip(names, combo, strict=True)) for combo in product(*values)] or [{}]
 
     def state_from_json(self, data: JSON) -> State:
         """Rebuild a state by replaying its history from its seed.

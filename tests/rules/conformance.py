@@ -26,7 +26,6 @@ import random
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import product
 from typing import Any
 
 import rules
@@ -50,17 +49,11 @@ class PlayoutReport:
     codes: set[str] = field(default_factory=set)
 
 
-def option_combinations(game: Game) -> list[dict[str, Any]]:
-    names = [o.name for o in game.options]
-    values = [list(o.allowed) for o in game.options]
-    return [dict(zip(names, combo, strict=True)) for combo in product(*values)] or [{}]
-
-
 def scenarios(game: Game, count: int) -> Iterator[tuple[int, int, dict[str, Any]]]:
     """``count`` (players, seed, options) per option combination, cycling
     through the player counts."""
     counts = list(game.player_counts)
-    for combo_index, options in enumerate(option_combinations(game)):
+    for combo_index, options in enumerate(game.option_combinations()):
         for i in range(count):
             yield counts[i % len(counts)], combo_index * 100_003 + i, options
 

@@ -11,7 +11,7 @@ import os
 import pytest
 
 import rules
-from tests.rules.conformance import option_combinations, play, scenarios
+from tests.rules.conformance import play, scenarios
 
 PLAYOUTS = int(os.environ.get("TABLEKEEPER_PLAYOUTS", "500"))
 BATCH = 50
@@ -20,7 +20,7 @@ BATCH = 50
 def _batches() -> list[tuple[str, int]]:
     out = []
     for game_id, game in rules.GAMES.items():
-        total = PLAYOUTS * len(option_combinations(game))
+        total = PLAYOUTS * len(game.option_combinations())
         out.extend((game_id, start) for start in range(0, total, BATCH))
     return out
 
