@@ -1,0 +1,81 @@
+"""The MFRC522's registers, commands and ISO 14443-A codes the driver uses (datasheet §9, §10)."""
+
+from __future__ import annotations
+
+# Registers.
+COMMAND = 0x01
+COM_IEN = 0x02
+COM_IRQ = 0x04
+DIV_IRQ = 0x05
+ERROR = 0x06
+FIFO_DATA = 0x09
+FIFO_LEVEL = 0x0A
+CONTROL = 0x0C
+BIT_FRAMING = 0x0D
+COLL = 0x0E
+MODE = 0x11
+TX_MODE = 0x12
+RX_MODE = 0x13
+TX_CONTROL = 0x14
+TX_ASK = 0x15
+RF_CFG = 0x26
+T_MODE = 0x2A
+T_PRESCALER = 0x2B
+T_RELOAD_H = 0x2C
+T_RELOAD_L = 0x2D
+VERSION = 0x37
+
+# CommandReg commands.
+CMD_IDLE = 0x00
+CMD_TRANSCEIVE = 0x0C
+CMD_SOFT_RESET = 0x0F
+POWER_DOWN = 0x10
+
+# ComIrqReg bits.
+IRQ_RX = 0x20
+IRQ_IDLE = 0x10
+IRQ_TIMER = 0x01
+# ErrorReg bits.
+ERR_BUFFER_OVFL = 0x10
+ERR_COLL = 0x08
+ERR_CRC = 0x04
+ERR_PARITY = 0x02
+ERR_PROTOCOL = 0x01
+# CollReg bits.
+COLL_POS_NOT_VALID = 0x20
+COLL_POS_MASK = 0x1F
+
+START_SEND = 0x80
+FLUSH_BUFFER = 0x80
+CRC_ENABLE = 0x80  # TxModeReg.TxCRCEn / RxModeReg.RxCRCEn
+T_AUTO = 0x80
+ANTENNA_BITS = 0x03
+FORCE_100_ASK = 0x40
+MODE_CRC_6363 = 0x3D
+
+# VersionReg values of genuine chips and common clones; 0x00/0xFF mean nothing answers.
+KNOWN_VERSIONS = {0x88: "FM17522 clone", 0x90: "v0.0", 0x91: "v1.0", 0x92: "v2.0", 0xB2: "FM17522 clone"}
+
+# Receiver gain (RFCfgReg.RxGain) codes by dB.
+RX_GAIN_DB = {18: 0x02, 23: 0x03, 33: 0x04, 38: 0x05, 43: 0x06, 48: 0x07}
+
+# The timer ticks at 13.56 MHz / (2 * prescaler + 1): 0xA9 gives 40 kHz, 25 µs a tick.
+TIMER_PRESCALER = 0xA9
+TIMER_TICKS_PER_MS = 40
+
+# ISO 14443-A.
+REQA = 0x26
+WUPA = 0x52
+HLTA = (0x50, 0x00)
+SELECT_CODES = (0x93, 0x95, 0x97)
+NVB_SELECT = 0x70
+CASCADE_TAG = 0x88
+SAK_CASCADE = 0x04
+
+
+def read_address(register: int) -> int:
+    return 0x80 | (register << 1)
+
+
+def write_address(register: int) -> int:
+    return register << 1

@@ -1,0 +1,248 @@
+"""Both RC522 backends running their real code against the register-level emulator."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drivers.base import ReaderError, TagReader
+from drivers.rc522 import open_mfrc522, open_rc522
+from drivers.sim.fake_spi import FakeSpiBus, fake_rpi_gpio, fake_spidev
+from drivers.sim.rc522_emulator import HALT, IDLE, RC522Chip
+
+UID4 = "DEADBEEF"
+UID7 = "04A1B2C3D4E5F6"
+UID7_B = "04112233445566"
+
+
+def _no_sleep(_: float) -> None:
+    pass
+
+
+Opener = Callable[[], TagReader]
+
+
+@pytest.fixture
+def chip() -> RC522Chip:
+    return RC522Chip()
+
+
+@pytest.fixture
+def bus(chip: RC522Chip) -> Iterator[FakeSpiBus]:
+    spi_bus = FakeSpiBus()
+    spi_bus.attach(chip, bus=0, device=0)
+    with fake_spidev(spi_bus), fake_rpi_gpio():
+        yield spi_bus
+
+
+@pytest.fixture
+def own(bus: FakeSpiBus) -> TagReader:
+    return open_rc522("seat1.pad", bus=0, device=0, sleep=_no_sleep)
+
+
+@pytest.fixture
+def adapter(bus: FakeSpiBus) -> TagReader:
+    return open_mfrc522("seat1.pad", bus=0, device=0)
+
+
+@pytest.fixture(params=["rc522", "mfrc522"])
+def reader(request: pytest.FixtureRequest, bus: FakeSpiBus) -> TagReader:
+    if request.param == "rc522":
+        return open_rc522("seat1.pad", sleep=_no_sleep)
+    return open_mfrc522("seat1.pad")
+
+
+# -- both backends ---------------------------------------------------------------------------
+
+
+def test_is_a_tag_reader(reader: TagReader) -> None:
+    assert isinstance(reader, TagReader)
+    assert reader.name == "seat1.pad"
+
+
+def test_no_tag(reader: TagReader) -> None:
+    assert reader.poll() == frozenset()
+
+
+def test_four_byte_uid(reader: TagReader, chip: RC522Chip) -> None:
+    chip.add_tag(UID4)
+    assert reader.poll() == {UID4}
+
+
+def test_tag_stays_seen_on_every_poll(reader: TagReader, chip: RC522Chip) -> None:
+    chip.add_tag(UID4)
+    assert [reader.poll() for _ in range(4)] == [{UID4}] * 4
+
+
+def test_tag_leaving(reader: TagReader, chip: RC522Chip) -> None:
+    chip.add_tag(UID4)
+    assert reader.poll() == {UID4}
+    chip.remove_tag(UID4)
+    assert reader.poll() == frozenset()
+
+
+def test_unplugged_reader_raises_and_recovers(reader: TagReader, chip: RC522Chip) -> None:
+    chip.add_tag(UID4)
+    chip.connected = False
+    with pytest.raises(ReaderError, match=r"seat1\.pad.*no RC522 answers"):
+        reader.poll()
+    chip.connected = True
+    chip.hard_reset()  # it was unplugged: it comes back with its registers at reset values
+    assert reader.poll() == {UID4}
+
+
+# -- the project's driver ----------------------------------------------------------------------
+
+
+def test_seven_byte_uid(own: TagReader, chip: RC522Chip) -> None:
+    chip.add_tag(UID7)
+    assert own.poll() == {UID7}
+
+
+def test_several_tags_in_one_field(own: TagReader, chip: RC522Chip) -> None:
+    for uid in (UID4, UID7, UID7_B):
+        chip.add_tag(uid)
+    assert own.poll() == {UID4, UID7, UID7_B}
+    assert own.poll() == {UID4, UID7, UID7_B}  # WUPA woke the tags the last poll halted
+    chip.remove_tag(UID7)
+    assert own.poll() == {UID4, UID7_B}
+
+
+def test_tags_differing_late_in_the_uid(own: TagReader, chip: RC522Chip) -> None:
+    # Collisions in the second cascade level and in the last bits.
+    uids = {"04A1B2C3D4E5F6", "04A1B2C3D4E5F7", "04A1B2C3D4E5F4", "04A1B2C300E5F6"}
+    for uid in uids:
+        chip.add_tag(uid)
+    assert own.poll() == uids
+
+
+def test_no_tag_is_left_ready_after_a_poll(own: TagReader, chip: RC522Chip) -> None:
+    tags = [chip.add_tag(uid) for uid in (UID4, UID7, UID7_B)]
+    own.poll()
+    assert {tag.state for tag in tags} <= {IDLE, HALT}  # so the next poll's WUPA wakes them all
+
+
+def test_tag_arriving_while_others_stay(own: TagReader, chip: RC522Chip) -> None:
+    chip.add_tag(UID7)
+    assert own.poll() == {UID7}
+    chip.add_tag(UID4)
+    assert own.poll() == {UID7, UID4}
+
+
+def test_max_tags_caps_a_poll(bus: FakeSpiBus, chip: RC522Chip) -> None:
+    reader = open_rc522("zone", max_tags=2, sleep=_no_sleep)
+    for uid in ("01020304", "05060708", "090A0B0C"):
+        chip.add_tag(uid)
+    assert len(reader.poll()) == 2
+
+
+def test_empty_poll_is_a_handful_of_transfers(own: TagReader, chip: RC522Chip) -> None:
+    own.poll()  # the first poll also sets the chip up
+    before = chip.transfers
+    own.poll()
+    assert chip.transfers - before < 15
+
+
+def test_antenna_gain_and_bad_gain(bus: FakeSpiBus, chip: RC522Chip) -> None:
+    reader = open_rc522("seat1.pad", antenna_gain_db=48, sleep=_no_sleep)
+    reader.poll()
+    assert (chip.read_register(0x26) >> 4) & 0x07 == 0x07
+    reader.set_antenna_gain(18)
+    assert (chip.read_register(0x26) >> 4) & 0x07 == 0x02
+    with pytest.raises(ValueError, match="antenna gain 20 dB is not one of 18, 23, 33"):
+        reader.set_antenna_gain(20)
+
+
+def test_reset_pin_pulses_and_sets_up_again(chip: RC522Chip) -> None:
+    factory = MockFactory()
+    spi_bus = FakeSpiBus()
+    spi_bus.attach(chip)
+    with fake_spidev(spi_bus):
+        reader = open_rc522("seat1.pad", reset_pin=25, pin_factory=factory, sleep=_no_sleep)
+        chip.add_tag(UID4)
+        assert reader.poll() == {UID4}
+        factory.pin(25).clear_states()
+        reader.reset()
+        assert [s for _, s in factory.pin(25).states] == [True, False, True]  # high, pulse low, high
+        assert factory.pin(25).state
+        assert reader.poll() == {UID4}
+
+
+def test_gpio_chip_select_shares_the_bus(chip: RC522Chip) -> None:
+    factory = MockFactory()
+    other = RC522Chip()
+    other.add_tag(UID7)
+    chip.add_tag(UID4)
+    spi_bus = FakeSpiBus()
+    spi_bus.attach(chip, bus=0, device=0)
+    spi_bus.attach_gpio_cs(other, selected=lambda: not factory.pin(5).state, bus=0)
+    with fake_spidev(spi_bus):
+        on_ce0 = open_rc522("seat1.pad", bus=0, device=0, sleep=_no_sleep)
+        on_gpio = open_rc522("seat3.pad", bus=0, device=0, cs_pin=5, pin_factory=factory, sleep=_no_sleep)
+        assert on_ce0.poll() == {UID4}
+        assert on_gpio.poll() == {UID7}
+        assert factory.pin(5).state  # deselected between transfers
+
+
+def test_missing_spi_device_is_a_clear_error(bus: FakeSpiBus) -> None:
+    with pytest.raises(ReaderError, match=r"cannot open /dev/spidev1\.0.*dtparam=spi=on"):
+        open_rc522("seat2.pad", bus=1, device=0)
+
+
+def test_without_spidev_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "spidev", None)
+    with pytest.raises(ReaderError, match=r"needs spidev.*tablekeeper\[pi\]"):
+        open_rc522("seat1.pad")
+
+
+# -- the mfrc522 adapter's documented limits ---------------------------------------------------
+
+
+def test_adapter_reads_a_seven_byte_uid_wrongly(adapter: TagReader, chip: RC522Chip) -> None:
+    chip.add_tag(UID7)
+    assert adapter.poll() == {"8804A1B2"}  # cascade tag + first three bytes, not 04A1B2C3D4E5F6
+
+
+def test_adapter_cannot_list_several_tags(adapter: TagReader, chip: RC522Chip) -> None:
+    chip.add_tag(UID4)
+    chip.add_tag("DEADBEE0")
+    assert adapter.poll() == frozenset()
+
+
+def test_adapter_empty_poll_spins_two_thousand_transfers(adapter: TagReader, chip: RC522Chip) -> None:
+    before = chip.transfers
+    adapter.poll()
+    assert chip.transfers - before > 2000
+
+
+def test_adapter_without_a_pi(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "mfrc522", None)
+    with pytest.raises(ReaderError, match="needs the mfrc522 package"):
+        open_mfrc522("seat1.pad")
+
+
+_uid4 = st.binary(min_size=4, max_size=4).filter(lambda b: b[0] != 0x88)
+_uid7 = st.binary(min_size=6, max_size=6).map(lambda b: b"\x04" + b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.one_of(_uid4, _uid7), min_size=1, max_size=5))
+def test_any_mix_of_tags_is_listed(uids: set[bytes]) -> None:
+    chip = RC522Chip()
+    spi_bus = FakeSpiBus()
+    spi_bus.attach(chip)
+    expected = {uid.hex().upper() for uid in uids}
+    for uid in expected:
+        chip.add_tag(uid)
+    with fake_spidev(spi_bus):
+        reader = open_rc522("zone", max_tags=8, sleep=_no_sleep)
+        assert reader.poll() == expected
+        assert reader.poll() == expected
