@@ -1,0 +1,43 @@
+"""Table adapters by game id. A game with no adapter of its own still runs
+through the generic :class:`TableAdapter` (menus from its legal moves).
+
+To add a game: write ``pi_app/adapters/<game>.py`` defining ``ADAPTER``, a
+:class:`TableAdapter` subclass with ``game_id`` set, and list the module in
+``_MODULES`` below.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from pi_app.adapters.base import Component, TableAdapter
+
+__all__ = ["ADAPTERS", "Component", "TableAdapter", "for_game", "has_own_adapter"]
+
+_MODULES = ("king_is_dead",)
+
+
+def _discover() -> dict[str, type[TableAdapter]]:
+    found: dict[str, type[TableAdapter]] = {}
+    for name in _MODULES:
+        module = importlib.import_module(f"{__name__}.{name}")
+        adapter = getattr(module, "ADAPTER", None)
+        if isinstance(adapter, type) and issubclass(adapter, TableAdapter) and adapter.game_id:
+            found[adapter.game_id] = adapter
+    return found
+
+
+ADAPTERS: dict[str, type[TableAdapter]] = _discover()
+
+
+def has_own_adapter(game_id: str) -> bool:
+    return game_id in ADAPTERS
+
+
+def for_game(game_id: str, players: int, lang: str = "en") -> TableAdapter:
+    cls = ADAPTERS.get(game_id)
+    if cls is None:
+        adapter = TableAdapter(players, lang)
+        adapter.game_id = game_id  # type: ignore[misc]
+        return adapter
+    return cls(players, lang)

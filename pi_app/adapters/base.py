@@ -1,0 +1,164 @@
+"""The table adapter: how one game meets the table.
+
+:class:`TableAdapter` works for ANY registered game from ``legal_moves()``
+alone: the menu is built from the moves' JSON, labels are the JSON values,
+instructions echo the engine's events. A game's own adapter subclasses it and
+overrides only what it knows better: its components (the tagged cards and
+pieces), what a tap means, labels and translations, the instructions for the
+players, each seat's private screen, the public status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pi_app.i18n import pick, t
+from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
+
+
+@dataclass(frozen=True)
+class Component:
+    """A tagged card or piece: ``id`` is what the tag registry stores
+    (``garrison@2``: seat 2's Garrison; ``follower:blue``: any blue cube).
+    ``seat`` is the owner (0-based) or None for shared pieces; ``value`` is
+    what it stands for in the notation (a card name, a colour)."""
+
+    id: str
+    kind: str
+    value: str
+    seat: int | None = None
+    label: tuple[str, str] = ("", "")
+
+    def name(self, lang: str) -> str:
+        return pick(self.label, lang) or self.value
+
+
+def seat_name(seat: int | None, lang: str) -> str:
+    return t("seat", lang, n=seat + 1) if seat is not None else "-"
+
+
+class TableAdapter:
+    """The generic adapter; subclass per game and register it in
+    ``pi_app.adapters.ADAPTERS``."""
+
+    game_id: ClassVar[str] = ""
+    #: the rulebook section a move out of turn breaks, for the refusal
+    turn_rule: ClassVar[str] = ""
+    #: (english, italian) for field names and values in menus
+    field_labels: ClassVar[dict[str, tuple[str, str]]] = {}
+    value_labels: ClassVar[dict[str, tuple[str, str]]] = {}
+
+    def __init__(self, players: int, lang: str = "en") -> None:
+        self.players = players
+        self.lang = lang
+
+    # -- components and taps ----------------------------------------------
+    def components(self) -> list[Component]:
+        """Every tagged card or piece of a game of ``players``, in the order
+        `tags enroll` asks for them. The generic adapter knows none."""
+        return []
+
+    def component(self, component_id: str) -> Component | None:
+        for comp in self.components():
+            if comp.id == component_id:
+                return comp
+        return None
+
+    def enroll_prompt(self, comp: Component, lang: str) -> str:
+        owner = f" ({seat_name(comp.seat, lang)})" if comp.seat is not None else ""
+        return f"{comp.name(lang)}{owner}"
+
+    def tap(self, state: State, seat: int, comp: Component, moves: Sequence[Move],
+            field: str | None) -> list[Move]:
+        """The moves a tap of ``comp`` by ``seat`` narrows ``moves`` to (the
+        options in the menu now, at its ``field``). Generic: the moves that
+        have the component's value anywhere in their notation. Empty means
+        refused; :meth:`refusal` then says why."""
+        return [m for m in moves if comp.value in _values(m.to_json())]
+
+    def refusal(self, state: State, seat: int, comp: Component) -> IllegalMove:
+        """Why a tap fits no legal move: ask the engine about the move the tap
+        would start, when the adapter can build one; else say it plainly."""
+        probe = self.probe(state, seat, comp)
+        if probe is not None:
+            try:
+                state.check(probe)
+            except IllegalMove as exc:
+                return exc
+        return IllegalMove("table.not-now", self.turn_rule, what=comp.name(self.lang))
+
+    def probe(self, state: State, seat: int, comp: Component) -> Move | None:
+        """The move a tap of ``comp`` would start, to be checked by the engine."""
+        return None
+
+    def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
+        """At a chance step, the outcomes a tapped component reveals."""
+        return [m for m in moves if comp.value in _values(m.to_json())]
+
+    # -- words -----------------------------------------------------------------
+    def field_label(self, field: str | None, lang: str) -> str:
+        if field is None:
+            return ""
+        if field in self.field_labels:
+            return pick(self.field_labels[field], lang)
+        return field.rsplit(".", 1)[-1].replace("_", " ")
+
+    def value_label(self, field: str | None, value: Any, lang: str) -> str:
+        if value is None:
+            return "-"
+        key = value if isinstance(value, str) else None
+        if key is not None and key in self.value_labels:
+            return pick(self.value_labels[key], lang)
+        if isinstance(value, list):
+            return ", ".join(self.value_label(field, v, lang) for v in value)
+        return str(value).replace("_", " ")
+
+    def move_text(self, move: JSON, lang: str) -> str:
+        """A move in words, short enough for a confirm screen."""
+        parts = [self.value_label(k, v, lang) for k, v in move.items()]
+        return " ".join(p for p in parts if p)
+
+    def instructions(self, before: State, move: Move, events: Sequence[Event], after: State,
+                     lang: str) -> list[str]:
+        """What the players must now do on the table, from the public events."""
+        out = []
+        for ev in events:
+            if ev.audience is not None:
+                continue
+            params = ", ".join(f"{k} {self.value_label(k, v, lang)}" for k, v in ev.params.items())
+            out.append(f"{ev.type.replace('_', ' ')}: {params}" if params else ev.type.replace("_", " "))
+        return out or [self.move_text(move.to_json(), lang)]
+
+    def private_lines(self, state: State, seat: int, lang: str) -> tuple[str, list[str]]:
+        """A seat's own screen while waiting: (key fact, small lines)."""
+        view = state.view(seat)
+        return "", [f"{k}: {v}" for k, v in view.items() if not isinstance(v, (dict, list))][:3]
+
+    def public_lines(self, state: State, lang: str) -> list[str]:
+        """The shared screen's standing lines: scores, the order of things."""
+        return []
+
+    def step_title(self, state: State, lang: str) -> str:
+        """What the seat to move is being asked, for its screen's title."""
+        return t("your-turn", lang)
+
+    def chance_title(self, state: State, lang: str) -> str:
+        return t("chance-choose", lang)
+
+    def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
+        names = ", ".join(seat_name(s, lang) for s in outcome.winners)
+        key = "winner" if len(outcome.winners) == 1 else "winners"
+        big = t(key, lang, seats=names) if outcome.winners else t("no-winner", lang)
+        scores = [f"{seat_name(int(s), lang)}: {v}" for s, v in outcome.scores.items()]
+        return big, [outcome.reason, *scores]
+
+
+def _values(data: Any) -> list[Any]:
+    """Every scalar in a move's JSON."""
+    if isinstance(data, dict):
+        return [v for value in data.values() for v in _values(value)]
+    if isinstance(data, list):
+        return [v for value in data for v in _values(value)]
+    return [data]

@@ -1,0 +1,72 @@
+"""The table's own words in English and Italian (the games' words live in
+their adapters, the rule messages in rules.catalogue)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import catalogue
+
+LANGS = ("en", "it")
+
+_TEXT: dict[str, tuple[str, str]] = {
+    "your-turn": ("Your turn", "Tocca a te"),
+    "waiting-for": ("Waiting: {seat}", "Attendi: {seat}"),
+    "turn-of": ("Turn: {seat}", "Turno: {seat}"),
+    "refused": ("REFUSED", "RIFIUTATO"),
+    "rule": ("Rule: {rule}", "Regola: {rule}"),
+    "confirm": ("confirm", "conferma"),
+    "back": ("back", "indietro"),
+    "unknown-tag": ("UNKNOWN TAG", "TAG SCONOSCIUTO"),
+    "unknown-tag-detail": ("{uid} is not enrolled; run: tablekeeper tags enroll {game}",
+                           "{uid} non è registrato; usa: tablekeeper tags enroll {game}"),
+    "chance": ("Chance", "Caso"),
+    "chance-choose": ("Enter the result", "Inserisci il risultato"),
+    "game-over": ("GAME OVER", "FINE PARTITA"),
+    "winner": ("Winner: {seats}", "Vince: {seats}"),
+    "winners": ("Winners: {seats}", "Vincono: {seats}"),
+    "no-winner": ("No winner", "Nessun vincitore"),
+    "undo-ask": ("UNDO?", "ANNULLA?"),
+    "undo-confirm": ("UNDO again: yes / other: no", "ANNULLA ancora: sì / altro: no"),
+    "undo-done": ("Undone: {move}", "Annullata: {move}"),
+    "undo-none": ("Nothing to undo", "Niente da annullare"),
+    "undo-barrier": ("Cannot undo past {what}", "Non si annulla oltre {what}"),
+    "undo-barrier-chance": ("a chance step", "un evento casuale"),
+    "undo-barrier-secret": ("a revealed secret", "un segreto rivelato"),
+    "undo-cancelled": ("Undo cancelled", "Annullamento annullato"),
+    "reader-fault": ("{reader} not answering", "{reader} non risponde"),
+    "reader-back": ("{reader} answers again", "{reader} risponde di nuovo"),
+    "setup": ("Set up the table", "Prepara il tavolo"),
+    "seat": ("seat {n}", "posto {n}"),
+    "pass-hint": ("tap a card or use < o >", "tocca una carta o < o >"),
+    "started": ("New game: {game}", "Nuova partita: {game}"),
+    "resumed": ("Resumed: {moves} moves", "Ripresa: {moves} mosse"),
+    "score": ("Score", "Punti"),
+}
+
+# The table's own refusals, in the same catalogue as the engines' so that an
+# IllegalMove from either reads the same way on a seat's screen.
+catalogue.register({
+    "table.not-your-turn": ("It is {to_move}'s turn, not {seat}'s.",
+                            "È il turno di {to_move}, non di {seat}."),
+    "table.not-your-piece": ("That piece belongs to {owner}, not to {seat}.",
+                             "Quel pezzo è di {owner}, non di {seat}."),
+    "table.not-now": ("{what} cannot be used now.", "{what} non si può usare ora."),
+    "table.chance-pending": ("Wait: the table must first enter {what}.",
+                             "Attendi: prima il tavolo deve inserire {what}."),
+    "table.game-over": ("The game is over.", "La partita è finita."),
+    "table.not-this-seat": ("That is not for seat {seat}.", "Non è per il posto {seat}."),
+})
+
+
+def t(key: str, lang: str, **params: Any) -> str:
+    pair = _TEXT[key]
+    text = pair[LANGS.index(lang) if lang in LANGS else 0]
+    return text.format(**params) if params else text
+
+
+def pick(pair: tuple[str, str] | str, lang: str) -> str:
+    """One language out of an (english, italian) pair; a plain str is both."""
+    if isinstance(pair, str):
+        return pair
+    return pair[LANGS.index(lang) if lang in LANGS else 0]

@@ -1,0 +1,130 @@
+"""A menu over any game's legal moves, stepped with ◀ ● ▶.
+
+Moves are grouped by their JSON fields: at each level the menu branches on the
+first field (in notation order) whose values differ among the moves left, so
+"type" usually comes first, then the card, the region, the colour... When one
+move is left the menu asks to confirm it. Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core import Move
+
+BRANCH, CONFIRM, BACK = "branch", "confirm", "back"
+MISSING = None  # the value of a field a move does not have
+
+
+def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
+    """A move's JSON as ``{"field.sub": value}``: nested objects become dotted
+    fields so each can be its own menu level; lists stay whole values."""
+    out: dict[str, Any] = {}
+    if isinstance(data, dict):
+        for key, value in data.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            if isinstance(value, dict) and value:
+                out.update(flatten(value, name))
+            else:
+                out[name] = value
+    else:
+        out[prefix or "move"] = data
+    return out
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Option:
+    kind: str  # BRANCH, CONFIRM or BACK
+    field: str | None = None
+    value: Any = None
+    moves: tuple[Move, ...] = ()
+
+
+def split(moves: Sequence[Move]) -> tuple[str | None, list[Option]]:
+    """The field the moves differ on first and one option per value of it, in
+    the order the values first appear. One move (or identical ones): no field."""
+    flat = [flatten(m.to_json()) for m in moves]
+    order: list[str] = []
+    for f in flat:
+        order.extend(k for k in f if k not in order)
+    for name in order:
+        groups: dict[str, list[int]] = {}
+        for i, f in enumerate(flat):
+            groups.setdefault(_key(f.get(name, MISSING)), []).append(i)
+        if len(groups) > 1:
+            options = [
+                Option(BRANCH, name, flat[idx[0]].get(name, MISSING), tuple(moves[i] for i in idx))
+                for idx in groups.values()
+            ]
+            return name, options
+    return None, []
+
+
+@dataclass
+class Cursor:
+    """Where a seat is in the menu: a stack of narrowing move sets, each with
+    the option highlighted at that level. The bottom is every legal move."""
+
+    stack: list[tuple[tuple[Move, ...], int]] = field(default_factory=list)
+
+    @classmethod
+    def over(cls, moves: Sequence[Move]) -> Cursor:
+        return cls([(tuple(moves), 0)])
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return self.stack[-1][0]
+
+    @property
+    def index(self) -> int:
+        return self.stack[-1][1]
+
+    def field(self) -> str | None:
+        return split(self.moves)[0] if len(self.moves) > 1 else None
+
+    def options(self) -> list[Option]:
+        if len(self.moves) == 1 or split(self.moves)[0] is None:
+            opts = [Option(CONFIRM, moves=self.moves[:1])]
+        else:
+            opts = split(self.moves)[1]
+        if len(self.stack) > 1:
+            opts.append(Option(BACK))
+        return opts
+
+    def current(self) -> Option:
+        opts = self.options()
+        return opts[self.index % len(opts)]
+
+    def step(self, delta: int) -> None:
+        moves, index = self.stack[-1]
+        self.stack[-1] = (moves, (index + delta) % len(self.options()))
+
+    def narrow(self, moves: Sequence[Move]) -> None:
+        """Go down to a subset (a chosen option, or a tapped card's branch)."""
+        self.stack.append((tuple(moves), 0))
+
+    def back(self) -> None:
+        if len(self.stack) > 1:
+            self.stack.pop()
+
+    def select(self) -> Move | None:
+        """● on the highlighted option: the move when it is confirmed, else
+        None after stepping down (or back up)."""
+        opt = self.current()
+        if opt.kind == CONFIRM:
+            return opt.moves[0]
+        if opt.kind == BACK:
+            self.back()
+        else:
+            self.narrow(opt.moves)
+        return None
+
+    def position(self) -> tuple[int, int]:
+        return self.index % len(self.options()) + 1, len(self.options())

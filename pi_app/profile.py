@@ -1,0 +1,458 @@
+"""Table profiles: which reader, screen, buttons and light belong to which seat.
+
+A profile is a TOML file in ``hardware/tables/``. Loading it validates every
+key and every pin; a wrong profile is refused with the file, the line and the
+fix, all problems at once. Part names are the ids drivers put on events:
+``seat1.pad``, ``seat1.screen``, ``seat1.left`` / ``seat1.ok`` / ``seat1.right``,
+``seat1.light``, ``shared.screen``, ``shared.undo``, ``zone.<name>.reader``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pi_app.errors import UsageError
+
+TABLES_DIR = Path(__file__).resolve().parent.parent / "hardware" / "tables"
+
+BUTTON_ROLES = ("left", "ok", "right")
+LANGS = ("en", "it")
+CHANCE_MODES = ("draw", "table")
+
+READER_BACKENDS = ("sim", "rc522", "mfrc522", "hub")
+SCREEN_BACKENDS = ("dummy", "luma")
+SCREEN_DRIVERS = ("ssd1306", "sh1106")
+PIN_FACTORIES = ("mock", "default")
+LIGHT_KINDS = ("led", "pwmled")
+
+# The keys each table may hold, and which are required.
+_TABLE_KEYS = {"name": False, "lang": False, "chance": False, "pins": False}
+_READER_KEYS = {"backend": True, "bus": False, "device": False, "cs_pin": False, "rst_pin": False,
+                "hub": False, "index": False}
+_SCREEN_KEYS = {"backend": True, "driver": False, "interface": False, "port": False, "address": False,
+                "mux_channel": False, "spi_device": False, "dc_pin": False, "rst_pin": False}
+_BUTTON_KEYS = {"left": True, "ok": True, "right": True}
+_LIGHT_KEYS = {"pin": True, "kind": False}
+_SEAT_KEYS = {"name": False, "pad": True, "screen": True, "buttons": True, "light": True}
+_SHARED_KEYS = {"screen": True, "undo": True}
+_ZONE_KEYS = {"name": True, "reader": True}
+_TOP_KEYS = {"table": False, "shared": True, "seats": True, "zones": False, "hubs": False}
+_HUB_KEYS = {"name": True, "port": True}
+
+
+class ProfileError(UsageError):
+    """A profile that cannot be used: every problem with its line and fix."""
+
+
+@dataclass(frozen=True)
+class ReaderSpec:
+    name: str
+    backend: str
+    bus: int = 0
+    device: int = 0
+    cs_pin: int | None = None
+    rst_pin: int | None = None
+    hub: str | None = None
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class ScreenSpec:
+    name: str
+    backend: str
+    driver: str = "sh1106"
+    interface: str = "i2c"
+    port: int = 1
+    address: int = 0x3C
+    mux_channel: int | None = None
+    spi_device: int = 0
+    dc_pin: int | None = None
+    rst_pin: int | None = None
+
+
+@dataclass(frozen=True)
+class ButtonSpec:
+    name: str
+    pin: int
+
+
+@dataclass(frozen=True)
+class LightSpec:
+    name: str
+    pin: int
+    kind: str = "led"
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    name: str
+    pad: ReaderSpec
+    screen: ScreenSpec
+    buttons: tuple[ButtonSpec, ButtonSpec, ButtonSpec]  # left, ok, right
+    light: LightSpec
+
+
+@dataclass(frozen=True)
+class ZoneSpec:
+    name: str
+    reader: ReaderSpec
+
+
+@dataclass(frozen=True)
+class HubSpec:
+    name: str
+    port: str
+
+
+@dataclass(frozen=True)
+class Profile:
+    path: Path
+    name: str
+    lang: str
+    chance: str  # "draw": Tablekeeper may draw chance; "table": read in at the table
+    pins: str  # gpiozero pin factory: "mock" in simulation
+    seats: tuple[SeatSpec, ...]
+    shared_screen: ScreenSpec
+    undo: ButtonSpec
+    zones: tuple[ZoneSpec, ...] = ()
+    hubs: tuple[HubSpec, ...] = ()
+    simulated: bool = field(default=False)
+
+    def seat_of_part(self, part: str) -> int | None:
+        """The seat index a part name belongs to (``seat2.ok`` -> 1)."""
+        for i, seat in enumerate(self.seats):
+            if part.startswith(seat.name + "."):
+                return i
+        return None
+
+    def readers(self) -> list[ReaderSpec]:
+        return [s.pad for s in self.seats] + [z.reader for z in self.zones]
+
+    def screens(self) -> list[ScreenSpec]:
+        return [s.screen for s in self.seats] + [self.shared_screen]
+
+    def buttons(self) -> list[ButtonSpec]:
+        return [b for s in self.seats for b in s.buttons] + [self.undo]
+
+    def lights(self) -> list[LightSpec]:
+        return [s.light for s in self.seats]
+
+
+# -- locating keys in the text -----------------------------------------------
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_\-\"\.]+)\s*=")
+_INLINE_KEY = re.compile(r"([A-Za-z0-9_\-]+)\s*=")
+
+
+def key_lines(text: str) -> dict[tuple[Any, ...], int]:
+    """Map each key path (``("seats", 1, "buttons", "ok")``) to its line.
+
+    tomllib gives no positions, so the text is scanned: table headers set the
+    current path (arrays of tables count their entries) and ``key =`` lines
+    name keys under it; keys of an inline table share its line."""
+    lines: dict[tuple[Any, ...], int] = {}
+    counts: dict[tuple[Any, ...], int] = {}
+    current: tuple[Any, ...] = ()
+
+    def resolve(parts: list[str]) -> tuple[Any, ...]:
+        path: tuple[Any, ...] = ()
+        for part in parts:
+            path += (part,)
+            if path in counts:
+                path += (counts[path] - 1,)
+        return path
+
+    for no, raw in enumerate(text.splitlines(), start=1):
+        m = _HEADER.match(raw)
+        if m:
+            parts = [p.strip().strip('"') for p in m.group(2).split(".")]
+            if m.group(1) == "[[":
+                base = resolve(parts[:-1]) + (parts[-1],)
+                counts[base] = counts.get(base, 0) + 1
+                current = base + (counts[base] - 1,)
+            else:
+                current = resolve(parts)
+            lines.setdefault(current, no)
+            continue
+        m = _KEY.match(raw)
+        if not m:
+            continue
+        keys = tuple(k.strip('"') for k in m.group(1).split("."))
+        path = current + keys
+        lines.setdefault(path, no)
+        rest = raw[m.end():]
+        if "{" in rest:
+            for inner in _INLINE_KEY.findall(rest.split("#", 1)[0]):
+                lines.setdefault(path + (inner,), no)
+    return lines
+
+
+# -- validation ---------------------------------------------------------------
+
+
+class _Checker:
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.lines = key_lines(text)
+        self.problems: list[tuple[int, str]] = []
+
+    def line(self, where: tuple[Any, ...]) -> int:
+        # The closest enclosing thing that has a line.
+        while where:
+            if where in self.lines:
+                return self.lines[where]
+            where = where[:-1]
+        return 1
+
+    def fail(self, where: tuple[Any, ...], what: str, fix: str) -> None:
+        self.problems.append((self.line(where), f"{what}; {fix}"))
+
+    def table(self, data: Any, where: tuple[Any, ...], allowed: dict[str, bool], what: str) -> dict:
+        if not isinstance(data, dict):
+            self.fail(where, f"{what} must be a table", f"write it as [{_dotted(where)}]")
+            return {}
+        for key in data:
+            if key not in allowed:
+                names = ", ".join(sorted(allowed))
+                self.fail(where + (key,), f"unknown key {key!r} in {what}",
+                          f"remove it or use one of: {names}")
+        for key, required in allowed.items():
+            if required and key not in data:
+                self.fail(where, f"{what} has no {key!r}", f"add {key} = ... under [{_dotted(where)}]")
+        return data
+
+    def integer(self, data: dict, key: str, where: tuple[Any, ...], default: Any = None) -> Any:
+        value = data.get(key, default)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            self.fail(where + (key,), f"{key} must be a non-negative integer, not {value!r}",
+                      f"write e.g. {key} = 17")
+            return default
+        return value
+
+    def choice(self, data: dict, key: str, where: tuple[Any, ...], allowed: tuple[str, ...],
+               default: str | None = None) -> Any:
+        value = data.get(key, default)
+        if value not in allowed:
+            self.fail(where + (key,), f"{key} = {value!r} is not known",
+                      f"use one of: {', '.join(allowed)}")
+            return default if default is not None else allowed[0]
+        return value
+
+
+def _dotted(where: tuple[Any, ...]) -> str:
+    return ".".join(str(p) for p in where if not isinstance(p, int))
+
+
+def load(path: str | Path) -> Profile:
+    """Read and validate a profile; raise ProfileError naming every problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProfileError(f"{path}: cannot read the table profile ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{path}: not valid TOML: {exc}; fix the syntax on that line") from None
+    return parse(data, path, text)
+
+
+def parse(data: dict, path: Path, text: str) -> Profile:
+    c = _Checker(path, text)
+    c.table(data, (), _TOP_KEYS, "the profile")
+    table = c.table(data.get("table", {}), ("table",), _TABLE_KEYS, "[table]")
+    name = str(table.get("name", path.stem))
+    lang = c.choice(table, "lang", ("table",), LANGS, "en")
+    chance = c.choice(table, "chance", ("table",), CHANCE_MODES, "table")
+    pins = c.choice(table, "pins", ("table",), PIN_FACTORIES, "default")
+
+    hubs: list[HubSpec] = []
+    for i, raw in enumerate(_array(c, data, "hubs")):
+        h = c.table(raw, ("hubs", i), _HUB_KEYS, f"hub {i + 1}")
+        hubs.append(HubSpec(str(h.get("name", f"hub{i + 1}")), str(h.get("port", ""))))
+    hub_names = {h.name for h in hubs}
+
+    def reader(raw: Any, where: tuple[Any, ...], name: str) -> ReaderSpec:
+        r = c.table(raw, where, _READER_KEYS, f"reader {name}")
+        backend = c.choice(r, "backend", where, READER_BACKENDS, "sim")
+        hub = r.get("hub")
+        if backend == "hub":
+            if hub is None and len(hubs) == 1:
+                hub = hubs[0].name
+            if hub not in hub_names:
+                c.fail(where + ("hub",), f"reader {name} names hub {hub!r}, which is not declared",
+                       "add a [[hubs]] table with that name and its serial port")
+        return ReaderSpec(name, backend, bus=c.integer(r, "bus", where, 0),
+                          device=c.integer(r, "device", where, 0), cs_pin=c.integer(r, "cs_pin", where),
+                          rst_pin=c.integer(r, "rst_pin", where), hub=hub,
+                          index=c.integer(r, "index", where, 0))
+
+    def screen(raw: Any, where: tuple[Any, ...], name: str) -> ScreenSpec:
+        s = c.table(raw, where, _SCREEN_KEYS, f"screen {name}")
+        return ScreenSpec(
+            name, c.choice(s, "backend", where, SCREEN_BACKENDS, "dummy"),
+            driver=c.choice(s, "driver", where, SCREEN_DRIVERS, "sh1106"),
+            interface=c.choice(s, "interface", where, ("i2c", "spi"), "i2c"),
+            port=c.integer(s, "port", where, 1), address=c.integer(s, "address", where, 0x3C),
+            mux_channel=c.integer(s, "mux_channel", where), spi_device=c.integer(s, "spi_device", where, 0),
+            dc_pin=c.integer(s, "dc_pin", where), rst_pin=c.integer(s, "rst_pin", where))
+
+    seats: list[SeatSpec] = []
+    raw_seats = _array(c, data, "seats")
+    if len(raw_seats) < 2:
+        c.fail(("seats",), f"the profile has {len(raw_seats)} seat(s)",
+               "declare at least two [[seats]] tables, one per player")
+    for i, raw in enumerate(raw_seats):
+        where = ("seats", i)
+        default = f"seat{i + 1}"
+        s = c.table(raw, where, _SEAT_KEYS, f"seat {i + 1}")
+        sname = str(s.get("name", default))
+        if "screen" not in s:
+            continue  # already reported: a seat without a screen
+        pad = reader(s.get("pad", {}), where + ("pad",), f"{sname}.pad")
+        scr = screen(s.get("screen", {}), where + ("screen",), f"{sname}.screen")
+        b = c.table(s.get("buttons", {}), where + ("buttons",), _BUTTON_KEYS, f"{sname} buttons")
+        buttons = tuple(ButtonSpec(f"{sname}.{role}", c.integer(b, role, where + ("buttons",), 0) or 0)
+                        for role in BUTTON_ROLES)
+        lt = c.table(s.get("light", {}), where + ("light",), _LIGHT_KEYS, f"{sname} light")
+        light = LightSpec(f"{sname}.light", c.integer(lt, "pin", where + ("light",), 0) or 0,
+                          c.choice(lt, "kind", where + ("light",), LIGHT_KINDS, "led"))
+        seats.append(SeatSpec(sname, pad, scr, buttons, light))  # type: ignore[arg-type]
+
+    shared = c.table(data.get("shared", {}), ("shared",), _SHARED_KEYS, "[shared]")
+    shared_screen = screen(shared.get("screen", {}), ("shared", "screen"), "shared.screen")
+    u = c.table(shared.get("undo", {}), ("shared", "undo"), {"pin": True}, "[shared.undo]")
+    undo = ButtonSpec("shared.undo", c.integer(u, "pin", ("shared", "undo"), 0) or 0)
+
+    zones: list[ZoneSpec] = []
+    for i, raw in enumerate(_array(c, data, "zones")):
+        z = c.table(raw, ("zones", i), _ZONE_KEYS, f"zone {i + 1}")
+        zname = str(z.get("name", f"zone{i + 1}"))
+        zones.append(ZoneSpec(zname, reader(z.get("reader", {}), ("zones", i, "reader"),
+                                            f"zone.{zname}.reader")))
+
+    _check_unique(c, seats, shared_screen, undo, zones)
+    if c.problems:
+        body = "\n".join(f"{path}:{line}: {msg}" for line, msg in sorted(c.problems))
+        raise ProfileError(f"table profile {path} is not usable:\n{body}")
+    simulated = pins == "mock" and all(r.backend == "sim" for r in [s.pad for s in seats])
+    return Profile(path, name, lang, chance, pins, tuple(seats), shared_screen, undo,
+                   tuple(zones), tuple(hubs), simulated)
+
+
+def _array(c: _Checker, data: dict, key: str) -> list:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        c.fail((key,), f"{key} must be an array of tables", f"write each one as [[{key}]]")
+        return []
+    return value
+
+
+def _where_of(part: str, seats: list[SeatSpec]) -> tuple[Any, ...]:
+    """The key path of a part name, to find its line."""
+    head, _, rest = part.partition(".")
+    if head == "shared":
+        return ("shared", rest)
+    if head == "zone":
+        return ("zones",)
+    for i, seat in enumerate(seats):
+        if seat.name == head:
+            if rest in BUTTON_ROLES:
+                return ("seats", i, "buttons", rest)
+            if rest == "light":
+                return ("seats", i, "light", "pin")
+            return ("seats", i, rest)
+    return ()
+
+
+def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec, undo: ButtonSpec,
+                  zones: list[ZoneSpec]) -> None:
+    names = [s.name for s in seats]
+    for i, n in enumerate(names):
+        if n in names[:i] or n in ("shared", "zone"):
+            c.fail(("seats", i, "name"), f"seat name {n!r} is used twice or reserved",
+                   "give every seat its own name (seat1, seat2, ...)")
+    # GPIO pins: buttons, lights, chip selects, resets, DC.
+    pins: dict[int, str] = {}
+
+    def claim(pin: int | None, part: str, where: tuple[Any, ...]) -> None:
+        if pin is None:
+            return
+        if pin in pins:
+            c.fail(where, f"GPIO {pin} of {part} is already used by {pins[pin]}",
+                   "give each button, light and chip select its own pin")
+        else:
+            pins[pin] = part
+
+    for i, seat in enumerate(seats):
+        for b in seat.buttons:
+            claim(b.pin, b.name, _where_of(b.name, seats))
+        claim(seat.light.pin, seat.light.name, ("seats", i, "light", "pin"))
+        claim(seat.pad.cs_pin, seat.pad.name, ("seats", i, "pad", "cs_pin"))
+        claim(seat.screen.dc_pin, seat.screen.name, ("seats", i, "screen", "dc_pin"))
+    claim(undo.pin, undo.name, ("shared", "undo", "pin"))
+    claim(shared_screen.dc_pin, shared_screen.name, ("shared", "screen", "dc_pin"))
+    for i, z in enumerate(zones):
+        claim(z.reader.cs_pin, z.reader.name, ("zones", i, "reader", "cs_pin"))
+    # Screens on the same bus, address and mux channel would draw over each other.
+    at: dict[tuple[Any, ...], str] = {}
+    screens = [(s.screen, ("seats", i, "screen")) for i, s in enumerate(seats)]
+    screens.append((shared_screen, ("shared", "screen")))
+    for scr, where in screens:
+        if scr.backend != "luma":
+            continue
+        key = ((scr.interface, scr.port, scr.address, scr.mux_channel) if scr.interface == "i2c"
+               else (scr.interface, scr.port, scr.spi_device))
+        if key in at:
+            c.fail(where, f"{scr.name} uses the same bus and address as {at[key]}",
+                   "give it another address (0x3C/0x3D) or mux_channel")
+        else:
+            at[key] = scr.name
+    # Readers: one per SPI chip select, one per hub index.
+    seen: dict[tuple[Any, ...], str] = {}
+    readers = [(s.pad, ("seats", i, "pad")) for i, s in enumerate(seats)]
+    readers += [(z.reader, ("zones", i, "reader")) for i, z in enumerate(zones)]
+    for r, where in readers:
+        if r.backend == "sim":
+            continue
+        if r.backend == "hub":
+            key: tuple[Any, ...] = ("hub", r.hub, r.index)
+        elif r.cs_pin is not None:
+            key = ("gpio-cs", r.cs_pin)
+        else:
+            key = ("spi", r.bus, r.device)
+        if key in seen:
+            c.fail(where, f"{r.name} uses the same reader connection as {seen[key]}",
+                   "give it its own chip select (device or cs_pin) or hub index")
+        else:
+            seen[key] = r.name
+
+
+def find(name: str | None, *, on_pi: bool | None = None) -> Path:
+    """The profile a command means: a path, a name in hardware/tables/, or by
+    default the reference table on a Pi and the simulated one elsewhere."""
+    if name is None:
+        if on_pi is None:
+            on_pi = is_pi()
+        name = "reference" if on_pi else "sim"
+    candidate = Path(name)
+    if candidate.suffix == ".toml" or candidate.exists():
+        return candidate
+    bundled = TABLES_DIR / f"{name}.toml"
+    if bundled.exists():
+        return bundled
+    known = ", ".join(sorted(p.stem for p in TABLES_DIR.glob("*.toml"))) or "none"
+    raise ProfileError(f"no table profile {name!r}; give a .toml path or one of: {known}")
+
+
+def is_pi() -> bool:
+    try:
+        model = Path("/proc/device-tree/model").read_text(errors="replace")
+    except OSError:
+        return False
+    return "Raspberry Pi" in model

@@ -1,0 +1,124 @@
+"""The tag registry: which UID is which card or piece of which game.
+
+One UID is one thing: enrolling a UID already enrolled as something else is
+refused. Several UIDs may stand for one component (every blue cube is
+``follower:blue``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pi_app.errors import UsageError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tags (
+    uid TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    component TEXT NOT NULL,
+    enrolled REAL NOT NULL
+)
+"""
+
+
+class RegistryError(UsageError):
+    pass
+
+
+@dataclass(frozen=True)
+class Tag:
+    uid: str
+    game: str
+    component: str
+
+
+def normalise(uid: str) -> str:
+    """UIDs as drivers report them: upper-case hex, no separators."""
+    clean = uid.replace(":", "").replace("-", "").replace(" ", "").upper()
+    if not clean or len(clean) % 2 or any(c not in "0123456789ABCDEF" for c in clean):
+        raise RegistryError(f"{uid!r} is not a tag UID; write it in hex, e.g. 04A1B2C3D4E5F6")
+    return clean
+
+
+def made_up_uid(game: str, component: str, n: int = 0) -> str:
+    """A stable 7-byte NTAG-like UID for simulated tags."""
+    digest = hashlib.sha1(f"{game}/{component}/{n}".encode()).hexdigest().upper()
+    return "04" + digest[:12]
+
+
+class Registry:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(_SCHEMA)
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise RegistryError(f"tag registry {self.path} is not usable: {exc}") from None
+        self._cache: dict[str, Tag | None] = {}
+
+    def close(self) -> None:
+        self.db.close()
+
+    def lookup(self, uid: str) -> Tag | None:
+        if uid not in self._cache:
+            row = self.db.execute("SELECT uid, game, component FROM tags WHERE uid = ?", (uid,)).fetchone()
+            self._cache[uid] = Tag(*row) if row else None
+        return self._cache[uid]
+
+    def enroll(self, uid: str, game: str, component: str) -> Tag:
+        uid = normalise(uid)
+        known = self.lookup(uid)
+        if known is not None and (known.game, known.component) != (game, component):
+            raise RegistryError(f"tag {uid} is already enrolled as {known.component} of {known.game}; "
+                                f"use another tag, or run: tablekeeper tags forget {uid}")
+        if known is None:
+            self.db.execute("INSERT INTO tags (uid, game, component, enrolled) VALUES (?, ?, ?, ?)",
+                            (uid, game, component, time.time()))
+            self._cache.pop(uid, None)
+        return Tag(uid, game, component)
+
+    def forget(self, uid: str) -> bool:
+        uid = normalise(uid)
+        gone = self.db.execute("DELETE FROM tags WHERE uid = ?", (uid,)).rowcount > 0
+        self._cache.pop(uid, None)
+        return gone
+
+    def tags(self, game: str | None = None) -> list[Tag]:
+        if game is None:
+            rows = self.db.execute("SELECT uid, game, component FROM tags ORDER BY game, component, uid")
+        else:
+            rows = self.db.execute(
+                "SELECT uid, game, component FROM tags WHERE game = ? ORDER BY component, uid", (game,))
+        return [Tag(*r) for r in rows]
+
+    def uids_of(self, game: str, component: str) -> list[str]:
+        rows = self.db.execute("SELECT uid FROM tags WHERE game = ? AND component = ? ORDER BY uid",
+                               (game, component))
+        return [r[0] for r in rows]
+
+    def auto_enroll(self, game: str, components: Iterable[str]) -> dict[str, str]:
+        """Enrol made-up UIDs for every component (simulation, demo):
+        component -> uid."""
+        out = {}
+        with_tx = self.db
+        with_tx.execute("BEGIN")
+        try:
+            for comp in components:
+                uid = made_up_uid(game, comp)
+                if self.lookup(uid) is None:
+                    self.db.execute("INSERT INTO tags (uid, game, component, enrolled) VALUES (?, ?, ?, ?)",
+                                    (uid, game, comp, time.time()))
+                    self._cache.pop(uid, None)
+                out[comp] = uid
+            with_tx.execute("COMMIT")
+        except BaseException:
+            with_tx.execute("ROLLBACK")
+            raise
+        return out

@@ -1,0 +1,143 @@
+"""What a 128x64 screen says (a Layout) and how it is drawn (Pillow, mode "1").
+
+Layouts are plain data so that tests compare what a screen says, not pixels.
+The key fact goes in ``big``, drawn in the largest font that fits, so it
+reads at arm's length; the rest is small print.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH, HEIGHT = 128, 64
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+_REGULAR = "DejaVuSansCondensed.ttf"
+_BOLD = "DejaVuSansCondensed-Bold.ttf"
+BIG_SIZES = (20, 16, 13)
+SMALL = 10
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One screenful. ``alert`` draws the title inverted (a refusal)."""
+
+    title: str = ""
+    big: str = ""
+    lines: tuple[str, ...] = ()
+    footer: str = ""
+    alert: bool = False
+
+    def text(self) -> str:
+        """Every word on the screen, for tests, transcripts and the console."""
+        parts = [self.title, self.big, *self.lines, self.footer]
+        return "\n".join(p for p in parts if p)
+
+
+@lru_cache(maxsize=16)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    path = FONT_DIR / (_BOLD if bold else _REGULAR)
+    try:
+        return ImageFont.truetype(str(path), size)
+    except OSError:  # the font is missing: Pillow's own still draws
+        return ImageFont.load_default(size)
+
+
+def _width(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> float:
+    return f.getlength(text)
+
+
+def wrap(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int = WIDTH - 2) -> list[str]:
+    """Greedy word wrap to ``width`` pixels; a word too long is cut."""
+    out: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split():
+            trial = f"{line} {word}".strip()
+            if _width(trial, f) <= width:
+                line = trial
+                continue
+            if line:
+                out.append(line)
+            while _width(word, f) > width and len(word) > 1:
+                cut = len(word)
+                while cut > 1 and _width(word[:cut], f) > width:
+                    cut -= 1
+                out.append(word[:cut])
+                word = word[cut:]
+            line = word
+        out.append(line)
+    return out
+
+
+def fit_big(text: str, max_lines: int = 2) -> tuple[int, list[str]]:
+    """The largest big-font size at which ``text`` fits in ``max_lines``."""
+    for size in BIG_SIZES:
+        lines = wrap(text, font(size, bold=True))
+        if len(lines) <= max_lines:
+            return size, lines
+    size = BIG_SIZES[-1]
+    return size, wrap(text, font(size, bold=True))[:max_lines]
+
+
+def render(layout: Layout) -> Image.Image:
+    img = Image.new("1", (WIDTH, HEIGHT), 0)
+    draw = ImageDraw.Draw(img)
+    small = font(SMALL)
+    y = 0
+    if layout.title:
+        title = wrap(layout.title, font(SMALL, bold=True))[0]
+        if layout.alert:
+            draw.rectangle((0, 0, WIDTH - 1, SMALL + 1), fill=1)
+        draw.text((1, 0), title, font=font(SMALL, bold=True), fill=0 if layout.alert else 1)
+        y = SMALL + 3
+    footer_h = SMALL + 1 if layout.footer else 0
+    room = HEIGHT - footer_h - y
+    if layout.big:
+        max_lines = 2 if room >= 2 * BIG_SIZES[-1] + 14 else 1
+        size, lines = fit_big(layout.big, max_lines)
+        for line in lines:
+            draw.text((1, y), line, font=font(size, bold=True), fill=1)
+            y += size + 1
+    small_lines = [ln for text in layout.lines for ln in wrap(text, small)]
+    for line in small_lines:
+        if y + SMALL > HEIGHT - footer_h:
+            break
+        draw.text((1, y), line, font=small, fill=1)
+        y += SMALL + 1
+    if layout.footer:
+        fy = HEIGHT - SMALL - 1
+        draw.line((0, fy - 1, WIDTH - 1, fy - 1), fill=1)
+        w = _width(layout.footer, small)
+        draw.text(((WIDTH - w) / 2, fy), layout.footer, font=small, fill=1)
+    return img
+
+
+def ascii_art(img: Image.Image) -> str:
+    """A frame as text, two pixel rows per character, for the console."""
+    px = img.convert("1").load()
+    rows = []
+    for y in range(0, img.height, 2):
+        row = []
+        for x in range(img.width):
+            top, bottom = px[x, y], px[x, y + 1] if y + 1 < img.height else 0
+            row.append("█" if top and bottom else "▀" if top else "▄" if bottom else " ")
+        rows.append("".join(row).rstrip())
+    return "\n".join(rows)
+
+
+def test_pattern(name: str) -> Image.Image:
+    """A border, a checker corner and the part's name: for `doctor`."""
+    img = Image.new("1", (WIDTH, HEIGHT), 0)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
+    for i in range(0, 16, 4):
+        for j in range(0, 16, 4):
+            if (i + j) // 4 % 2 == 0:
+                draw.rectangle((2 + i, 2 + j, 5 + i, 5 + j), fill=1)
+    draw.text((22, 4), "TEST", font=font(16, bold=True), fill=1)
+    draw.text((4, 40), name, font=font(SMALL), fill=1)
+    return img

@@ -1,0 +1,465 @@
+"""The session loop: the one owner of the game at the table.
+
+Hardware threads only put drivers.events on the queue. The loop takes them in
+order: a tap or a press becomes a menu step or a move through the game's
+table adapter, the engine checks it, the journal records it, then the screens
+that changed are redrawn and the lights set. A refused input changes nothing
+but the refusing seat's screen and light.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+from drivers.events import (
+    ButtonPressed,
+    ReaderFault,
+    ReaderRecovered,
+    TagArrived,
+)
+from pi_app import adapters
+from pi_app.adapters.base import Component, TableAdapter, seat_name
+from pi_app.errors import UsageError
+from pi_app.hardware import Table
+from pi_app.i18n import t
+from pi_app.journal import GameRecord, Journal, is_barrier
+from pi_app.menu import BACK, CONFIRM, Cursor
+from pi_app.registry import Registry
+from pi_app.screens import Layout, render
+from rules.core import CHANCE, IllegalMove, Move, State
+
+FLASH_SECONDS = 0.8
+ARROWS = "◀   ●   ▶"
+
+
+@dataclass
+class Seat:
+    index: int
+    name: str  # the profile's seat name: its parts are "<name>.pad" ...
+    cursor: Cursor | None = None
+    notice: Layout | None = None
+
+
+@dataclass
+class Record:
+    """One line of the transcript: what happened, in the table's language."""
+
+    kind: str  # move, chance, refused, unknown-tag, undo, note
+    seat: int | None
+    text: str
+    move: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Session:
+    def __init__(self, table: Table, journal: Journal, registry: Registry, record: GameRecord,
+                 state: State, lang: str) -> None:
+        self.table = table
+        self.profile = table.profile
+        self.journal = journal
+        self.registry = registry
+        self.record = record
+        self.game = rules.get(record.game)
+        self.state = state
+        self.lang = lang
+        self.adapter: TableAdapter = adapters.for_game(record.game, record.players, lang)
+        self.seats = [Seat(i, self.profile.seats[i].name) for i in range(record.players)]
+        self.chance_cursor: Cursor | None = None
+        self.undo_pending = False
+        self.shared_notice: Layout | None = None
+        self.faults: dict[str, str] = {}
+        self.log: list[str] = []
+        self.transcript: list[Record] = []
+        self.flash_until: dict[int, float] = {}
+        self.heartbeat = time.monotonic()
+        self._layouts: dict[str, Layout] = {}
+        self._stop = threading.Event()
+        self.log_is_chance = False
+        self.pending_text = ""
+
+    # -- opening -------------------------------------------------------------
+    @classmethod
+    def open(cls, table: Table, journal: Journal, registry: Registry, *, game: str | None = None,
+             players: int | None = None, seed: int = 0, options: dict[str, Any] | None = None,
+             lang: str | None = None, new: bool = False) -> Session:
+        """Resume the journal's unfinished game, or start the one asked for."""
+        lang = lang or table.profile.lang
+        current = journal.current()
+        if current is not None and not new:
+            if game is not None and (game, players or current.players) != (current.game, current.players):
+                moves = len(journal.entries(current))
+                raise UsageError(
+                    f"journal {journal.path} holds an unfinished game of {current.game} for "
+                    f"{current.players} players ({moves} moves); run without --game to resume it, "
+                    "or add --new to abandon it")
+            state = journal.replay(current)
+            session = cls(table, journal, registry, current, state, lang)
+            session.note(t("resumed", lang, moves=len(state.history)))
+            return session
+        if current is not None:
+            journal.end(current)
+        if game is None or players is None:
+            raise UsageError("no game to resume; choose one with --game ID --players N "
+                             f"(games: {', '.join(rules.GAMES) or 'none'})")
+        if players > len(table.profile.seats):
+            raise UsageError(f"table {table.profile.path} has {len(table.profile.seats)} seats, "
+                             f"not enough for {players} players")
+        try:
+            state = rules.get(game).new_game(players, seed, options or {})
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        record = journal.start(game, players, seed, state.options)
+        session = cls(table, journal, registry, record, state, lang)
+        session.note(t("started", lang, game=session.game.name or game))
+        session.auto_chance()
+        return session
+
+    # -- the loop ----------------------------------------------------------------
+    def run(self, stop: threading.Event | None = None) -> None:
+        """Take events until stopped; redraw after each."""
+        stop = stop or self._stop
+        self.redraw()
+        while not stop.is_set():
+            try:
+                event = self.table.queue.get(timeout=0.1)
+            except queue.Empty:
+                event = None
+            self.heartbeat = time.monotonic()
+            if event is not None:
+                self.handle(event)
+            self.tick()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def pump(self) -> int:
+        """Handle everything queued now (tests, the demo, the console)."""
+        n = 0
+        while True:
+            try:
+                event = self.table.queue.get_nowait()
+            except queue.Empty:
+                break
+            self.handle(event)
+            n += 1
+        self.tick()
+        return n
+
+    def handle(self, event: object) -> None:
+        if isinstance(event, TagArrived):
+            self.on_tag(event.reader, event.uid)
+        elif isinstance(event, ButtonPressed):
+            self.on_button(event.button)
+        elif isinstance(event, ReaderFault):
+            self.faults[event.reader] = event.error
+        elif isinstance(event, ReaderRecovered):
+            self.faults.pop(event.reader, None)
+        self.redraw()
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        for seat, until in list(self.flash_until.items()):
+            if now >= until:
+                del self.flash_until[seat]
+        self.set_lights()
+
+    # -- input ---------------------------------------------------------------------
+    def seat_of(self, part: str) -> int | None:
+        seat = self.profile.seat_of_part(part)
+        return seat if seat is not None and seat < len(self.seats) else None
+
+    def on_button(self, button: str) -> None:
+        if button == self.profile.undo.name:
+            self.on_undo()
+            return
+        seat = self.seat_of(button)
+        if seat is None:
+            return
+        role = button.rsplit(".", 1)[-1]
+        if self.undo_pending:
+            self.undo_pending = False
+            self.shared_notice = Layout(title=t("undo-cancelled", self.lang))
+            return
+        ui = self.seats[seat]
+        if ui.notice is not None:
+            ui.notice = None  # the press that dismisses a refusal does nothing else
+            return
+        if self.state.outcome() is not None:
+            return
+        if self.state.is_chance():
+            self.chance_press(seat, role)
+            return
+        if seat != self.state.to_move():
+            self.refuse(seat, self.not_your_turn(seat))
+            return
+        cursor = self.cursor_for(seat)
+        if role == "left":
+            cursor.step(-1)
+        elif role == "right":
+            cursor.step(1)
+        elif role == "ok":
+            move = cursor.select()
+            if move is not None:
+                self.play(seat, move)
+
+    def on_tag(self, reader: str, uid: str) -> None:
+        seat = self.seat_of(reader)
+        if seat is None:
+            return  # board zones: a later game's adapter reads them
+        self.undo_pending = False
+        self.seats[seat].notice = None
+        tag = self.registry.lookup(uid)
+        comp = self.adapter.component(tag.component) if tag and tag.game == self.record.game else None
+        if comp is None:
+            self.unknown_tag(seat, uid)
+            return
+        if self.state.outcome() is not None:
+            self.refuse(seat, IllegalMove("table.game-over", ""))
+            return
+        if self.state.is_chance():
+            self.chance_tap(seat, comp)
+            return
+        if seat != self.state.to_move():
+            self.refuse(seat, self.not_your_turn(seat))
+            return
+        if comp.seat is not None and comp.seat != seat:
+            self.refuse(seat, IllegalMove("table.not-your-piece", self.adapter.turn_rule,
+                                          owner=seat_name(comp.seat, self.lang),
+                                          seat=seat_name(seat, self.lang)))
+            return
+        cursor = self.cursor_for(seat)
+        subset = self.adapter.tap(self.state, seat, comp, cursor.moves, cursor.field())
+        if not subset and len(cursor.stack) > 1:
+            # The tap may start over: a card tapped while deep in a menu.
+            root = cursor.stack[0][0]
+            subset = self.adapter.tap(self.state, seat, comp, root, Cursor.over(root).field())
+            if subset:
+                del cursor.stack[1:]
+        if not subset:
+            self.refuse(seat, self.adapter.refusal(self.state, seat, comp))
+            return
+        if len(subset) == 1:
+            self.play(seat, subset[0])  # the tap itself chose the move
+        else:
+            cursor.narrow(subset)
+
+    def chance_press(self, seat: int, role: str) -> None:
+        if self.profile.chance == "draw":
+            return
+        cursor = self.chance_cursor = self.chance_cursor or Cursor.over(self.state.legal_moves())
+        if role in ("left", "right"):
+            cursor.step(-1 if role == "left" else 1)
+        elif role == "ok":
+            move = cursor.select()
+            if move is not None:
+                self.play(None, move)
+
+    def chance_tap(self, seat: int, comp: Component) -> None:
+        moves = self.state.legal_moves()
+        subset = self.adapter.chance_tap(self.state, comp, moves)
+        if len(subset) == 1:
+            self.play(None, subset[0])
+        elif subset:
+            self.chance_cursor = Cursor.over(moves)
+            self.chance_cursor.narrow(subset)
+        else:
+            self.refuse(seat, IllegalMove("table.chance-pending", "",
+                                          what=self.adapter.chance_title(self.state, self.lang)))
+
+    def cursor_for(self, seat: int) -> Cursor:
+        ui = self.seats[seat]
+        if ui.cursor is None:
+            ui.cursor = Cursor.over(self.state.legal_moves())
+        return ui.cursor
+
+    def not_your_turn(self, seat: int) -> IllegalMove:
+        to_move = self.state.to_move()
+        return IllegalMove("table.not-your-turn", self.adapter.turn_rule,
+                           to_move=seat_name(to_move, self.lang) if to_move is not None else "-",
+                           seat=seat_name(seat, self.lang))
+
+    # -- outcomes of input ---------------------------------------------------------
+    def refuse(self, seat: int, exc: IllegalMove) -> None:
+        message = exc.message(self.lang)
+        lines = [message] + ([t("rule", self.lang, rule=exc.rule)] if exc.rule else [])
+        self.seats[seat].notice = Layout(title=t("refused", self.lang), lines=tuple(lines), alert=True)
+        self.flash(seat)
+        self.transcript.append(Record("refused", seat, message, extra={"code": exc.code, "rule": exc.rule}))
+
+    def unknown_tag(self, seat: int, uid: str) -> None:
+        detail = t("unknown-tag-detail", self.lang, uid=uid, game=self.record.game)
+        self.seats[seat].notice = Layout(title=t("unknown-tag", self.lang), lines=(detail,), alert=True)
+        self.flash(seat)
+        self.transcript.append(Record("unknown-tag", seat, detail, extra={"uid": uid}))
+
+    def flash(self, seat: int) -> None:
+        light = self.table.lights.get(self.profile.seats[seat].light.name)
+        if light is not None:
+            light.blink()
+        self.flash_until[seat] = time.monotonic() + FLASH_SECONDS
+
+    def note(self, text: str) -> None:
+        self.log = [text]
+        self.transcript.append(Record("note", None, text))
+
+    def play(self, seat: int | None, move: Move) -> bool:
+        """Apply, journal, tell the table. False (and nothing changed) when
+        the engine refuses."""
+        before = self.state.copy()
+        chance = before.to_move() == CHANCE
+        try:
+            events = self.state.apply(move)
+        except IllegalMove as exc:
+            if seat is not None:
+                self.refuse(seat, exc)
+            return False
+        n = len(before.history)
+        self.journal.append(self.record, n, seat, move, chance, is_barrier(chance, events))
+        said = self.adapter.instructions(before, move, events, self.state, self.lang)
+        text = self.adapter.move_text(move.to_json(), self.lang)
+        self.transcript.append(Record("chance" if chance else "move", seat, text, move.to_json(),
+                                      {"instructions": said, "events": [e.to_json() for e in events
+                                                                         if e.audience is None]}))
+        self.log = said if not chance or not self.log_is_chance else self.log + said
+        self.log_is_chance = chance
+        for ui in self.seats:
+            ui.cursor = None
+            ui.notice = None
+        self.chance_cursor = None
+        self.shared_notice = None
+        if self.state.outcome() is not None:
+            self.journal.end(self.record)
+        else:
+            self.auto_chance()
+        return True
+
+
+    def auto_chance(self) -> None:
+        """Draw chance steps when the profile lets Tablekeeper draw them."""
+        while self.profile.chance == "draw" and self.state.is_chance():
+            self.play(None, self.state.sample_chance())
+
+    # -- undo --------------------------------------------------------------------------
+    def on_undo(self) -> None:
+        if self.undo_pending:
+            self.undo_pending = False
+            self.undo()
+            return
+        entries = self.journal.entries(self.record)
+        if not entries:
+            self.shared_notice = Layout(title=t("undo-none", self.lang))
+        elif entries[-1].barrier:
+            what = t("undo-barrier-chance" if entries[-1].chance else "undo-barrier-secret", self.lang)
+            self.shared_notice = Layout(title=t("undo-barrier", self.lang, what=what), alert=True)
+            self.transcript.append(Record("refused", None, self.shared_notice.title))
+        else:
+            self.undo_pending = True
+            self.pending_text = self.adapter.move_text(entries[-1].move, self.lang)
+
+
+    def undo(self) -> None:
+        entry = self.journal.drop_last(self.record)
+        if entry is None:
+            return
+        if self.record.ended or self.state.outcome() is not None:
+            self.journal.reopen(self.record)
+        self.state = self.journal.replay(self.record)
+        text = t("undo-done", self.lang, move=self.adapter.move_text(entry.move, self.lang))
+        for ui in self.seats:
+            ui.cursor = None
+            ui.notice = None
+        self.shared_notice = None
+        self.log = [text]
+        self.transcript.append(Record("undo", entry.seat, text, entry.move))
+
+    # -- output ------------------------------------------------------------------------
+    def seat_layout(self, seat: int) -> Layout:
+        ui = self.seats[seat]
+        lang = self.lang
+        if ui.notice is not None:
+            return ui.notice
+        outcome = self.state.outcome()
+        if outcome is not None:
+            big, lines = self.adapter.outcome_lines(outcome, lang)
+            return Layout(title=t("game-over", lang), big=big, lines=tuple(lines))
+        to_move = self.state.to_move()
+        if to_move == seat:
+            return self.menu_layout(self.cursor_for(seat), self.adapter.step_title(self.state, lang))
+        big, lines = self.adapter.private_lines(self.state, seat, lang)
+        waiting = (self.adapter.chance_title(self.state, lang) if to_move == CHANCE
+                   else t("waiting-for", lang, seat=seat_name(to_move, lang)))
+        return Layout(title=waiting, big=big, lines=tuple(lines))
+
+    def menu_layout(self, cursor: Cursor, title: str) -> Layout:
+        lang = self.lang
+        opt = cursor.current()
+        pos, count = cursor.position()
+        if opt.kind == CONFIRM:
+            big = self.adapter.move_text(opt.moves[0].to_json(), lang)
+            sub = f"● {t('confirm', lang)}"
+        elif opt.kind == BACK:
+            big, sub = f"← {t('back', lang)}", ""
+        else:
+            big = self.adapter.value_label(opt.field, opt.value, lang)
+            sub = self.adapter.field_label(opt.field, lang)
+        lines = (f"{sub}  {pos}/{count}".strip(),)
+        return Layout(title=title, big=big, lines=lines, footer=ARROWS)
+
+    def shared_layout(self) -> Layout:
+        lang = self.lang
+        if self.undo_pending:
+            return Layout(title=t("undo-ask", lang), big=self.pending_text,
+                          lines=(t("undo-confirm", lang),), alert=True)
+        faults = tuple(t("reader-fault", lang, reader=r) for r in self.faults)
+        outcome = self.state.outcome()
+        if outcome is not None:
+            big, lines = self.adapter.outcome_lines(outcome, lang)
+            return Layout(title=t("game-over", lang), big=big, lines=faults + tuple(lines))
+        if self.state.is_chance() and self.profile.chance == "table":
+            cursor = self.chance_cursor or Cursor.over(self.state.legal_moves())
+            return self.menu_layout(cursor, self.adapter.chance_title(self.state, lang))
+        head = self.shared_notice
+        to_move = self.state.to_move()
+        title = head.title if head else t("turn-of", lang, seat=seat_name(to_move, lang))
+        big = self.log[-1] if self.log else ""
+        earlier = self.log[:-1][-2:]
+        return Layout(title=title, big=big, alert=bool(head and head.alert),
+                      lines=faults + tuple(earlier) + tuple(self.adapter.public_lines(self.state, lang)))
+
+    def layouts(self) -> dict[str, Layout]:
+        out = {self.profile.seats[s.index].screen.name: self.seat_layout(s.index) for s in self.seats}
+        out[self.profile.shared_screen.name] = self.shared_layout()
+        return out
+
+    def redraw(self) -> None:
+        for name, layout in self.layouts().items():
+            if self._layouts.get(name) == layout:
+                continue
+            self._layouts[name] = layout
+            screen = self.table.screens.get(name)
+            if screen is not None:
+                screen.show(render(layout))
+
+    def set_lights(self) -> None:
+        to_move = self.state.to_move()
+        outcome = self.state.outcome()
+        for ui in self.seats:
+            light = self.table.lights.get(self.profile.seats[ui.index].light.name)
+            if light is None or ui.index in self.flash_until:
+                continue
+            lit = ui.index in outcome.winners if outcome is not None else ui.index == to_move
+            if lit:
+                light.on()
+            else:
+                light.off()
+
+    def alive(self) -> bool:
+        """For the watchdog: the loop turned recently and the threads run."""
+        fresh = time.monotonic() - self.heartbeat < 5.0
+        watcher = self.table.watcher
+        return fresh and (watcher is None or watcher.alive())

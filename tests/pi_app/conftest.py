@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import rules
+from pi_app import adapters, hardware, profile
+from pi_app.journal import Journal
+from pi_app.registry import Registry
+from pi_app.session import Session
+from tests.pi_app.fakegame import GAME_ID, FakeAdapter, FakeGame
+
+
+@pytest.fixture
+def fake_game(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setitem(rules.GAMES, GAME_ID, FakeGame())
+    monkeypatch.setitem(adapters.ADAPTERS, GAME_ID, FakeAdapter)
+    return GAME_ID
+
+
+class Rig:
+    """A simulated table with its journal and registry in a temp dir."""
+
+    def __init__(self, tmp: Path, players: int) -> None:
+        self.tmp = tmp
+        self.players = players
+        self.profile = profile.load(profile.find("sim"))
+        self.table: hardware.Table | None = None
+        self.journal: Journal | None = None
+        self.registry = Registry(tmp / "tags.sqlite")
+
+    def open(self, game: str | None = None, lang: str = "en", **kw) -> Session:
+        self.close()
+        self.table = hardware.build(self.profile, queue.Queue(), keep_frames=True, poll=False,
+                                    seats=self.players)
+        self.journal = Journal(self.tmp / "journal.sqlite")
+        session = Session.open(self.table, self.journal, self.registry, game=game, players=self.players,
+                               lang=lang, **kw)
+        adapter = session.adapter
+        self.uids = self.registry.auto_enroll(session.record.game, [c.id for c in adapter.components()])
+        self.session = session
+        session.redraw()
+        session.set_lights()
+        return session
+
+    def tap(self, seat: int, component: str) -> None:
+        assert self.table is not None
+        self.table.tap(f"seat{seat + 1}.pad", self.uids[component])
+        self.session.pump()
+
+    def tap_uid(self, seat: int, uid: str) -> None:
+        assert self.table is not None
+        self.table.tap(f"seat{seat + 1}.pad", uid)
+        self.session.pump()
+
+    def press(self, part: str) -> None:
+        assert self.table is not None
+        self.table.press(part)
+        self.session.pump()
+
+    def close(self) -> None:
+        if self.table is not None:
+            self.table.close()
+            self.table = None
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator:
+    rigs: list[Rig] = []
+
+    def make(players: int = 2) -> Rig:
+        r = Rig(tmp_path, players)
+        rigs.append(r)
+        return r
+
+    yield make
+    for r in rigs:
+        r.close()
+        r.registry.close()

@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from pi_app.journal import Journal, JournalError, is_barrier
+from rules.core import Event
+from tests.pi_app.fakegame import mv
+
+
+def test_wal_full_and_roundtrip(tmp_path, fake_game):
+    j = Journal(tmp_path / "j.sqlite")
+    assert j.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert j.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    rec = j.start(fake_game, 2, 7, {})
+    j.append(rec, 0, None, mv(type="roll", value=5), True, True)
+    j.append(rec, 1, 0, mv(type="play", card="two"), False, False)
+    j.close()
+    j = Journal(tmp_path / "j.sqlite")
+    rec = j.current()
+    state = j.replay(rec)
+    assert state.pile == 3 and state.scores == [2, 0]
+    assert j.drop_last(rec).move == {"type": "play", "card": "two"}
+    assert j.replay(rec).pile == 5
+
+
+def test_barriers():
+    assert is_barrier(True, [])
+    assert is_barrier(False, [Event("peek", {}, audience=(1,))])
+    assert not is_barrier(False, [Event("passed", {})])
+
+
+def test_not_a_database_is_refused(tmp_path):
+    path = tmp_path / "j.sqlite"
+    path.write_bytes(b"this is no database at all" * 100)
+    with pytest.raises(JournalError, match=rf"{path}.*not usable"):
+        Journal(path)
+    assert path.read_bytes().startswith(b"this is no database")
+
+
+def test_wrong_schema_is_refused(tmp_path):
+    path = tmp_path / "j.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE games (x)")
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match="table 'games' has columns"):
+        Journal(path)
+
+
+def test_move_that_no_longer_applies_is_refused(tmp_path, fake_game):
+    j = Journal(tmp_path / "j.sqlite")
+    rec = j.start(fake_game, 2, 0, {})
+    j.append(rec, 0, None, mv(type="roll", value=5), True, True)
+    j.db.execute("""INSERT INTO moves VALUES (?, 1, 0, '{"type": "fly"}', 0, 0, 0)""", (rec.id,))
+    with pytest.raises(JournalError, match=r"move 1 \{\"type\": \"fly\"\} does not apply"):
+        j.replay(rec)

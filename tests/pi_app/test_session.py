@@ -1,0 +1,180 @@
+"""The session loop on a fake game, through the simulated table: taps on
+simulated pads, presses on mock pins, layouts and lights out."""
+
+from __future__ import annotations
+
+import pytest
+
+from pi_app.errors import UsageError
+
+
+def shared(s):
+    return s.layouts()["shared.screen"]
+
+
+def screen(s, seat):
+    return s.layouts()[f"seat{seat + 1}.screen"]
+
+
+def test_new_game_draws_chance_and_lights_seat_to_move(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    assert s.state.to_move() == 0  # the roll was drawn (sim profile: chance = draw)
+    assert s.journal.entries(s.record)[0].chance
+    assert r.table.lights["seat1.light"].is_lit
+    assert not r.table.lights["seat2.light"].is_lit
+    assert screen(s, 0).title == "Your turn"
+    assert screen(s, 1).title.startswith("Waiting: seat 1")
+    # the seat to move has a menu; frames were drawn on the dummy devices
+    assert screen(s, 0).footer
+    assert r.table.screens["seat1.screen"].frames
+
+
+def test_menu_steps_and_confirms(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    assert screen(s, 0).big == "pass"
+    r.press("seat1.right")
+    assert screen(s, 0).big == "play"
+    r.press("seat1.ok")  # into "play": the cards
+    assert screen(s, 0).lines[0].startswith("card")
+    r.press("seat1.ok")  # card one -> one move left: confirm
+    assert "confirm" in screen(s, 0).lines[0]
+    r.press("seat1.ok")
+    assert s.state.to_move() == 1
+    assert s.state.scores[0] == 1
+    assert r.table.lights["seat2.light"].is_lit
+
+
+def test_back_option_returns_up(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    r.press("seat1.right")
+    r.press("seat1.ok")
+    r.press("seat1.left")  # wraps to the last option: back
+    assert "back" in screen(s, 0).big
+    r.press("seat1.ok")
+    assert screen(s, 0).big == "play"
+
+
+def test_tap_plays_a_card_and_used_card_is_refused(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    r.tap(0, "one@1")
+    assert s.state.scores[0] == 1
+    r.press("seat2.ok")  # seat 2: pass, confirm
+    r.press("seat2.ok")
+    before = s.state.to_json()
+    flashes = r.table.lights["seat1.light"].flashes
+    r.tap(0, "one@1")
+    assert s.state.to_json() == before
+    lay = screen(s, 0)
+    assert lay.alert and lay.title == "REFUSED"
+    assert "already used" in lay.lines[0] and "Rule: Cards" in lay.lines
+    assert r.table.lights["seat1.light"].flashes == flashes + 1
+    r.press("seat1.ok")  # dismisses the refusal, does nothing else
+    assert not screen(s, 0).alert and s.state.to_json() == before
+
+
+def test_out_of_turn_and_other_seats_piece(rig, fake_game):
+    r = rig(3)
+    s = r.open(fake_game)
+    before = s.state.to_json()
+    r.press("seat2.ok")
+    assert "It is seat 1's turn, not seat 2's." in screen(s, 1).lines
+    r.tap(0, "two@2")
+    assert "belongs to seat 2" in screen(s, 0).lines[0]
+    assert s.state.to_json() == before
+    assert r.table.lights["seat2.light"].state == "flash"
+
+
+def test_unknown_tag_reported_on_tapping_seat(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    before = s.state.to_json()
+    r.tap_uid(1, "04DEADBEEF0001")
+    lay = screen(s, 1)
+    assert lay.title == "UNKNOWN TAG" and "04DEADBEEF0001" in lay.lines[0]
+    assert s.state.to_json() == before
+    assert not screen(s, 0).alert
+
+
+def test_cube_tap_narrows_to_its_colour(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    r.tap(0, "cube:blue")  # narrows to the two blue placements
+    assert len(s.seats[0].cursor.moves) == 2
+    assert screen(s, 0).big == "north"
+    r.press("seat1.ok")
+    r.press("seat1.ok")
+    assert s.state.markers == [("north", "blue")]
+
+
+def test_undo_with_confirmation_and_barriers(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    r.press("shared.undo")  # the last entry is the roll: a barrier
+    assert "Cannot undo" in shared(s).title
+    r.tap(0, "one@1")
+    r.press("shared.undo")
+    assert shared(s).title == "UNDO?" and "one" in shared(s).big
+    r.press("seat2.ok")  # any other button cancels
+    assert s.state.scores[0] == 1
+    r.press("shared.undo")
+    r.press("shared.undo")
+    assert s.state.scores[0] == 0 and s.state.to_move() == 0
+    assert len(s.journal.entries(s.record)) == 1
+    # a revealed secret is a barrier too
+    r.press("seat1.left")  # wraps to "peek"
+    r.press("seat1.ok")
+    r.press("seat1.ok")
+    assert s.state.to_move() == 1
+    r.press("shared.undo")
+    assert "secret" in shared(s).title
+
+
+def test_resume_after_restart(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    r.tap(0, "two@1")
+    r.press("seat2.right")
+    r.press("seat2.right")
+    r.press("seat2.ok")  # into place
+    r.press("seat2.ok")
+    r.press("seat2.ok")
+    state = s.state.to_json()
+    s2 = r.open()  # a new process: same journal, no --game
+    assert s2.state.to_json() == state
+    assert s2.record.id == s.record.id
+
+
+def test_resume_refuses_another_game_without_new(rig, fake_game):
+    r = rig(2)
+    r.open(fake_game)
+    r.players = 3
+    with pytest.raises(UsageError, match="--new"):
+        r.open(fake_game)
+    s = r.open(fake_game, new=True)
+    assert s.state.players == 3
+
+
+def test_game_over_shows_outcome(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    for _ in range(12):
+        if s.state.outcome() is not None:
+            break
+        seat = s.state.to_move()
+        r.press(f"seat{seat + 1}.ok")  # pass, confirm
+        r.press(f"seat{seat + 1}.ok")
+    assert s.state.outcome() is not None
+    assert shared(s).title == "GAME OVER"
+    assert s.journal.current() is None
+
+
+def test_italian_screens(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game, lang="it")
+    assert screen(s, 0).title == "Tocca a te"
+    r.press("seat2.ok")
+    assert "È il turno di posto 1" in screen(s, 1).lines[0]
