@@ -162,10 +162,10 @@ class Hub:
 
     def cmd_hold(self, args):
         if len(args) != 2:
-            self.send("ERR", ("bad hold", "want HOLD reader ms"))
+            self.send("ERR", ("bad hold", "want HOLD reader-or-ALL ms"))
             return
         which, ms = args
-        if which == "*":
+        if which.upper() == "ALL":
             targets = range(len(self.slots))
         else:
             try:

@@ -1,0 +1,24 @@
+"""The RP2040 reader hub over USB serial: up to 16 RC522 readers behind one port.
+
+    hub = open_hub()                 # finds 2E8A:0005, opens it exclusively, reads in a thread
+    pad = hub.reader(0)              # a drivers.base.TagReader
+    pad.poll()                       # frozenset of upper-case hex UIDs, or ReaderError
+    hub.close()
+
+The protocol is firmware/PROTOCOL.md.
+"""
+
+from drivers.hub.connection import HubConnection, HubInfo, HubReader, HubStats, open_hub
+from drivers.hub.port import HUB_PID, HUB_VID, find_hub_port, open_exclusive
+
+__all__ = [
+    "HUB_PID",
+    "HUB_VID",
+    "HubConnection",
+    "HubInfo",
+    "HubReader",
+    "HubStats",
+    "find_hub_port",
+    "open_exclusive",
+    "open_hub",
+]

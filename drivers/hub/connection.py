@@ -1,0 +1,418 @@
+"""One connection to the RP2040 reader hub: the serial port, a reader thread, and
+what the hub last said about each reader.
+
+The thread reads lines, checks sequence numbers and checksums, asks for a
+snapshot when a line was lost or damaged, and reopens the port with backoff
+after an unplug. ``reader(i)`` gives the TagReader for hub reader ``i``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from serial import SerialException
+
+from drivers.base import ReaderError
+from drivers.hub import protocol
+from drivers.hub.port import HUB_PID, HUB_VID, SerialPort, find_hub_port, open_exclusive
+
+MAX_HOLD_MS = 60000
+
+
+@dataclass
+class HubStats:
+    """Counters of what went wrong on the line (and how often it was fixed)."""
+
+    lines: int = 0
+    bad_checksums: int = 0
+    malformed: int = 0
+    gaps: int = 0
+    lost_lines: int = 0
+    snapshots_requested: int = 0
+    snapshots_received: int = 0
+    connects: int = 0
+    disconnects: int = 0
+    hub_errors: int = 0
+
+
+@dataclass(frozen=True)
+class HubInfo:
+    """From the hub's HELLO."""
+
+    protocol: str
+    firmware: str
+    readers: int
+    board_id: str
+
+
+class HubConnection:
+    def __init__(
+        self,
+        port: str | None = None,
+        *,
+        name: str = "hub",
+        vid: int = HUB_VID,
+        pid: int = HUB_PID,
+        serial_number: str | None = None,
+        opener: Callable[[str], SerialPort] = open_exclusive,
+        finder: Callable[[], str | None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], object] | None = None,
+        backoff_min: float = 0.1,
+        backoff_max: float = 5.0,
+        silence_timeout: float = 3.5,
+        snapshot_retry: float = 1.0,
+    ) -> None:
+        """``port``: a device path (e.g. /dev/serial/by-id/usb-MicroPython_...-if00); without it
+        the hub is found by USB ``vid``:``pid`` (and ``serial_number``). ``opener``, ``finder``,
+        ``clock`` and ``sleep`` are there for tests."""
+        if backoff_min <= 0 or backoff_max < backoff_min:
+            raise ValueError("backoff_min must be > 0 and backoff_max >= backoff_min")
+        self.name = name
+        self._port_path = port
+        self._opener = opener
+        if finder is None:
+            finder = (lambda: port) if port else (lambda: find_hub_port(vid, pid, serial_number))
+        self._finder = finder
+        self._where = port or f"USB {vid:04X}:{pid:04X}"
+        self._clock = clock
+        self._stop = threading.Event()
+        self._sleep = sleep or self._stop.wait
+        self._backoff_min = backoff_min
+        self._backoff_max = backoff_max
+        self._silence_timeout = silence_timeout
+        self._snapshot_retry = snapshot_retry
+
+        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._port: SerialPort | None = None
+        self._thread: threading.Thread | None = None
+        self._buf = b""
+        self._failures = 0
+        self._retry_at = clock()
+        self.last_error = "not connected yet"
+        self.stats = HubStats()
+        self.info: HubInfo | None = None
+        self._states: dict[int, frozenset[str]] = {}
+        self._faults: dict[int, str] = {}
+        self._holds: dict[int | None, int] = {}
+        self._expect: int | None = None
+        self._fresh = False  # a full snapshot arrived since connecting
+        self._snap_clean = False  # no damage since the snapshot's HELLO
+        self._snap_sent_at: float | None = None
+        self._last_rx = clock()
+        self._version_error: str | None = None
+
+    # --- lifecycle ---
+    def start(self) -> HubConnection:
+        """Start the reader thread (it connects, and reconnects, by itself)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=f"{self.name}-serial", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2.0)
+        self._drop_port()
+
+    def __enter__(self) -> HubConnection:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def reader(self, index: int, name: str | None = None) -> HubReader:
+        if index < 0:
+            raise ValueError(f"hub reader index must be >= 0, got {index}")
+        return HubReader(self, index, name or f"{self.name}.{index}")
+
+    @property
+    def connected(self) -> bool:
+        return self._port is not None
+
+    @property
+    def synced(self) -> bool:
+        return self._port is not None and self._fresh
+
+    def wait_synced(self, timeout: float) -> bool:
+        """Block until a full snapshot has arrived (real time; for start-up and tests)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.synced:
+                return True
+            time.sleep(0.01)
+        return self.synced
+
+    # --- commands ---
+    def request_snapshot(self) -> None:
+        self._snap_sent_at = self._clock()
+        self.stats.snapshots_requested += 1
+        self._send(protocol.command("SNAP"))
+
+    def set_hold(self, reader: int | None, ms: int) -> None:
+        """How long a tag no longer read still counts as present; ``reader`` None means all.
+        Kept and sent again after every reconnect and hub reboot."""
+        if not 0 <= ms <= MAX_HOLD_MS:
+            raise ValueError(f"hold time must be 0 to {MAX_HOLD_MS} ms, got {ms}")
+        if reader is not None and reader < 0:
+            raise ValueError(f"hub reader index must be >= 0, got {reader}")
+        if reader is None:
+            self._holds.clear()
+        self._holds[reader] = ms
+        self._send_hold(reader, ms)
+
+    def reset_hub(self) -> None:
+        """Reboot the hub; it says HELLO again and the connection re-syncs."""
+        self._send(protocol.command("RESET"))
+
+    def _send_hold(self, reader: int | None, ms: int) -> None:
+        self._send(protocol.command("HOLD", "ALL" if reader is None else reader, ms))
+
+    def _send(self, data: bytes) -> None:
+        port = self._port
+        if port is None:
+            return  # sent again on connect where it matters
+        try:
+            with self._write_lock:
+                port.write(data)
+        except (SerialException, OSError) as e:
+            self._lost(e)
+
+    # --- what the readers see ---
+    def state(self, index: int) -> frozenset[str]:
+        with self._lock:
+            if self._port is None:
+                raise ReaderError(
+                    f"{self.name}: reader hub not connected at {self._where} ({self.last_error}); retrying"
+                )
+            if self._version_error:
+                raise ReaderError(f"{self.name}: {self._version_error}")
+            if self._clock() - self._last_rx > self._silence_timeout:
+                raise ReaderError(
+                    f"{self.name}: reader hub silent for {self._clock() - self._last_rx:.1f} s (no heartbeat)"
+                )
+            if not self._fresh:
+                raise ReaderError(f"{self.name}: waiting for the reader hub's snapshot")
+            if self.info is not None and index >= self.info.readers:
+                raise ReaderError(
+                    f"{self.name}: the hub has {self.info.readers} readers "
+                    f"(0 to {self.info.readers - 1}), not {index}: check the table profile"
+                )
+            if index in self._faults:
+                raise ReaderError(f"{self.name}: reader {index}: {self._faults[index]}")
+            return self._states.get(index, frozenset())
+
+    # --- the reader thread ---
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.step()
+            except Exception as e:  # never let the thread die: report and retry
+                self._lost(e)
+
+    def step(self) -> None:
+        """One turn of the reader thread: connect, or read and handle what came."""
+        port = self._port
+        if port is None:
+            now = self._clock()
+            if now < self._retry_at:
+                self._sleep(min(self._retry_at - now, 0.1))
+                return
+            self._connect()
+            return
+        try:
+            data = port.read(max(1, port.in_waiting))
+        except (SerialException, OSError, TypeError) as e:
+            # TypeError: pyserial closed under us by close() on another thread.
+            self._lost(e)
+            return
+        if data:
+            self._feed(data)
+        self._check_timers()
+
+    def _connect(self) -> None:
+        path = self._finder()
+        if path is None:
+            self._fail(f"no reader hub found ({self._where}): is it plugged in?")
+            return
+        try:
+            port = self._opener(path)
+        except (SerialException, OSError) as e:
+            self._fail(f"cannot open {path}: {e} (another program using it? user in group dialout?)")
+            return
+        with self._lock:
+            self._port = port
+            self._buf = b""
+            self._expect = None
+            self._fresh = False
+            self._snap_clean = False
+            self._last_rx = self._clock()
+            self._failures = 0
+            self.last_error = ""
+        self.stats.connects += 1
+        self.request_snapshot()
+        self._resend_holds()
+
+    def _fail(self, why: str) -> None:
+        self.last_error = why
+        delay = min(self._backoff_max, self._backoff_min * (2**self._failures))
+        self._failures += 1
+        self._retry_at = self._clock() + delay
+
+    def _lost(self, e: BaseException) -> None:
+        if self._port is None:
+            return
+        self._drop_port()
+        self.stats.disconnects += 1
+        self._fail(f"lost: {e}")
+
+    def _drop_port(self) -> None:
+        with self._lock:
+            port, self._port = self._port, None
+            self._fresh = False
+            self._snap_sent_at = None
+        if port is not None:
+            with contextlib.suppress(Exception):
+                port.close()
+
+    def _resend_holds(self) -> None:
+        for reader, ms in list(self._holds.items()):
+            self._send_hold(reader, ms)
+
+    def _check_timers(self) -> None:
+        now = self._clock()
+        silent = now - self._last_rx > self._silence_timeout
+        pending = self._snap_sent_at is not None
+        if (silent or pending) and (not pending or now - (self._snap_sent_at or 0.0) > self._snapshot_retry):
+            self.request_snapshot()
+
+    # --- lines ---
+    def _feed(self, data: bytes) -> None:
+        self._buf += data
+        while True:
+            nl = self._buf.find(b"\n")
+            if nl < 0:
+                break
+            raw, self._buf = self._buf[:nl], self._buf[nl + 1 :]
+            self._handle(raw)
+        if len(self._buf) > 4 * protocol.MAX_LINE:
+            self._buf = b""
+            self.stats.malformed += 1
+            self._damaged()
+
+    def _handle(self, raw: bytes) -> None:
+        text = raw.decode("ascii", "replace").strip()
+        if not text:
+            return
+        self._last_rx = self._clock()
+        self.stats.lines += 1
+        try:
+            line = protocol.parse_hub_line(text)
+        except protocol.BadChecksum:
+            self.stats.bad_checksums += 1
+            self._expect = None  # its seq is not to be trusted: the next line re-anchors
+            self._damaged()
+            return
+        except protocol.LineError:
+            if "$" in text:
+                self.stats.malformed += 1
+                self._expect = None
+                self._damaged()
+            return  # anything else is REPL chatter
+        if line.kind == "HELLO":
+            self._hello(line)
+        else:
+            if self._expect is not None and line.seq != self._expect:
+                self.stats.gaps += 1
+                self.stats.lost_lines += (line.seq - self._expect) % protocol.SEQ_MOD
+                self._damaged()
+            self._dispatch(line)
+        self._expect = protocol.next_seq(line.seq)
+
+    def _damaged(self) -> None:
+        self._snap_clean = False
+        if self._snap_sent_at is None:
+            self.request_snapshot()
+
+    def _hello(self, line: protocol.HubLine) -> None:
+        f = line.fields
+        if len(f) < 3 or not f[2].isdigit():
+            self.stats.malformed += 1
+            return
+        if f[0] != str(protocol.PROTOCOL_VERSION):
+            self._version_error = (
+                f"the hub speaks protocol {f[0]}, this driver {protocol.PROTOCOL_VERSION}: "
+                "flash the firmware that matches this version of tablekeeper"
+            )
+        else:
+            self._version_error = None
+        info = HubInfo(f[0], f[1], int(f[2]), f[3] if len(f) > 3 else "")
+        with self._lock:
+            self.info = info
+            for i in [i for i in self._states if i >= info.readers]:
+                del self._states[i]
+            self._snap_clean = True
+        if line.seq == 0:
+            self._resend_holds()  # a reboot forgot them
+
+    def _dispatch(self, line: protocol.HubLine) -> None:
+        kind, f = line.kind, line.fields
+        if kind in ("STATE", "FAULT"):
+            if not f or not f[0].isdigit():
+                self.stats.malformed += 1
+                self._damaged()
+                return
+            index = int(f[0])
+            with self._lock:
+                if kind == "STATE":
+                    self._states[index] = frozenset(u.upper() for u in f[1:] if u)
+                    self._faults.pop(index, None)
+                else:
+                    self._faults[index] = f[1] if len(f) > 1 else "fault"
+                    self._states.pop(index, None)
+        elif kind == "SYNC":
+            if self._snap_clean:
+                with self._lock:
+                    self._fresh = True
+                    self._snap_sent_at = None
+                self.stats.snapshots_received += 1
+            else:
+                self._snap_sent_at = None
+                self.request_snapshot()  # that snapshot lost a line: another one
+        elif kind == "ERR":
+            self.stats.hub_errors += 1
+            self.last_error = "hub refused a command: " + ",".join(f)
+        # HB, OK and types from newer firmware need nothing here.
+
+
+class HubReader:
+    """A TagReader for one reader on the hub."""
+
+    def __init__(self, hub: HubConnection, index: int, name: str) -> None:
+        self.hub = hub
+        self.index = index
+        self.name = name
+        self._closed = False
+
+    def poll(self) -> frozenset[str]:
+        if self._closed:
+            raise ReaderError(f"{self.name}: reader closed")
+        return self.hub.state(self.index)
+
+    def close(self) -> None:
+        # The connection is shared by all the hub's readers; its owner closes it.
+        self._closed = True
+
+    def __repr__(self) -> str:
+        return f"HubReader({self.name!r}, index={self.index})"
+
+
+def open_hub(port: str | None = None, **kw: object) -> HubConnection:
+    """A started connection to the reader hub (see HubConnection for the options)."""
+    return HubConnection(port, **kw).start()  # type: ignore[arg-type]
