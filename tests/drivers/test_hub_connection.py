@@ -175,7 +175,7 @@ def test_hub_reader_is_a_tag_reader() -> None:
 
 def test_connect_asks_for_a_snapshot_and_reports_states() -> None:
     rig = Rig(2)
-    rig.hub.state(1, "04A1B2C3D4E5F6")   # said before we listened: the snapshot brings it
+    rig.hub.state(1, "04A1B2C3D4E5F6")  # said before we listened: the snapshot brings it
     rig.hub.out.clear()
     rig.steps(1)
     assert rig.sent() == [protocol.command("SNAP").strip()]
@@ -194,7 +194,7 @@ def test_polls_fail_until_the_first_snapshot() -> None:
     rig = Rig(2)
     with pytest.raises(ReaderError, match="not connected"):
         rig.conn.reader(0).poll()
-    rig.conn.step()                       # connected, SNAP sent, nothing read yet
+    rig.conn.step()  # connected, SNAP sent, nothing read yet
     rig.hub.out.clear()
     with pytest.raises(ReaderError, match="snapshot"):
         rig.conn.reader(0).poll()
@@ -204,7 +204,7 @@ def test_lost_line_is_counted_and_a_snapshot_restores_it() -> None:
     rig = synced_rig()
     received = rig.conn.stats.snapshots_received
     rig.hub.drop_next = 1
-    rig.hub.state(1, "04A1B2C3D4E5F6")    # lost
+    rig.hub.state(1, "04A1B2C3D4E5F6")  # lost
     rig.hub.line("HB", 1000, 10, 50)
     rig.steps(1)
     assert rig.conn.stats.gaps == 1 and rig.conn.stats.lost_lines == 1
@@ -220,7 +220,7 @@ def test_corrupted_line_is_counted_and_a_snapshot_restores_it() -> None:
     rig.hub.state(0, "DEADBEEF")
     rig.steps(3)
     assert rig.conn.stats.bad_checksums == 1
-    assert rig.conn.stats.gaps == 0       # the damaged line is not counted twice
+    assert rig.conn.stats.gaps == 0  # the damaged line is not counted twice
     assert rig.conn.reader(0).poll() == frozenset({"DEADBEEF"})
 
 
@@ -237,7 +237,7 @@ def test_a_snapshot_that_lost_a_line_is_asked_for_again() -> None:
     rig.sent()
     rig.steps(10)
     assert rig.conn.stats.gaps == 1
-    assert rig.sent().count(protocol.command("SNAP").strip()) == 1   # asked again at its SYNC
+    assert rig.sent().count(protocol.command("SNAP").strip()) == 1  # asked again at its SYNC
     rig.steps(10)
     assert rig.conn.synced
     assert rig.conn.reader(1).poll() == frozenset({"CAFEBABE"})
@@ -253,10 +253,10 @@ def test_unplug_then_replug_with_backoff_loses_nothing() -> None:
         rig.conn.reader(0).poll()
     assert rig.conn.stats.disconnects == 1
     rig.opens.clear()
-    rig.steps(200, dt=0.01)               # two seconds unplugged
+    rig.steps(200, dt=0.01)  # two seconds unplugged
     gaps = [round(b - a, 2) for a, b in zip(rig.opens, rig.opens[1:], strict=False)]
     assert gaps[:3] == pytest.approx([0.2, 0.4, 0.8], abs=0.02), gaps
-    assert max(gaps) == pytest.approx(0.8, abs=0.02)      # capped
+    assert max(gaps) == pytest.approx(0.8, abs=0.02)  # capped
     with pytest.raises(ReaderError, match="no reader hub found"):
         rig.conn.reader(0).poll()
     # While unplugged the pad changed; the hub (same power, a USB glitch) kept counting.
@@ -266,19 +266,19 @@ def test_unplug_then_replug_with_backoff_loses_nothing() -> None:
     rig.steps(100, dt=0.01)
     assert rig.conn.stats.connects == 2
     assert rig.conn.reader(0).poll() == frozenset({"CAFEBABE"})
-    assert rig.conn.stats.gaps == 0       # the HELLO re-anchors the count
+    assert rig.conn.stats.gaps == 0  # the HELLO re-anchors the count
 
 
 def test_hub_reboot_is_not_a_gap_and_hold_times_are_sent_again() -> None:
     rig = synced_rig()
     rig.conn.set_hold(1, 250)
-    rig.conn.set_hold(None, 800)          # all readers: replaces the per-reader one
+    rig.conn.set_hold(None, 800)  # all readers: replaces the per-reader one
     assert rig.sent() == [
         protocol.command("HOLD", 1, 250).strip(),
         protocol.command("HOLD", "ALL", 800).strip(),
     ]
     rig.hub.state(0, "DEADBEEF")
-    rig.hub.boot()                        # watchdog reboot: HELLO with seq 0, empty fields
+    rig.hub.boot()  # watchdog reboot: HELLO with seq 0, empty fields
     rig.steps(20)
     assert rig.conn.stats.gaps == 0
     assert rig.sent() == [protocol.command("HOLD", "ALL", 800).strip()]
@@ -289,13 +289,13 @@ def test_silent_hub_makes_polls_fail_and_asks_again() -> None:
     rig = synced_rig(silence_timeout=3.0, snapshot_retry=1.0)
     asked = rig.conn.stats.snapshots_requested
     rig.hub.hung = True
-    rig.steps(70, dt=0.05)                # 3.5 s without a line
+    rig.steps(70, dt=0.05)  # 3.5 s without a line
     with pytest.raises(ReaderError, match=r"silent for \d"):
         rig.conn.reader(0).poll()
     rig.hub.hung = False
-    rig.steps(30, dt=0.05)                # the next retry is answered
+    rig.steps(30, dt=0.05)  # the next retry is answered
     rig.conn.reader(0).poll()
-    assert 1 <= rig.conn.stats.snapshots_requested - asked <= 3   # once a second, not a storm
+    assert 1 <= rig.conn.stats.snapshots_requested - asked <= 3  # once a second, not a storm
 
 
 def test_faults_and_reader_numbers() -> None:
@@ -323,7 +323,7 @@ def test_repl_noise_and_split_lines_are_handled() -> None:
     rig = Rig(1)
     rig.hub.out += b"MicroPython v1.24 on 2024-10-29; Raspberry Pi Pico with RP2040\r\n>>> "
     rig.hub.boot()
-    rig.steps(40, dt=0.0)                 # reads a byte or a few at a time
+    rig.steps(40, dt=0.0)  # reads a byte or a few at a time
     assert rig.conn.synced
     assert rig.conn.stats.malformed == 0 and rig.conn.stats.bad_checksums == 0
 

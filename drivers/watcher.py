@@ -1,0 +1,222 @@
+"""Turns reader polls into debounced TagArrived / TagLeft events, and reports dead readers.
+
+:meth:`Watcher.step` polls every reader that is due once and returns (and
+queues) the events: deterministic, for tests and for a caller with its own loop.
+:meth:`Watcher.start` runs the same step on a background thread.
+
+Debounce: a tag arrives once it has been seen in ``confirm_polls`` consecutive
+polls spanning at least ``arrive_hold`` seconds, and leaves once it has been
+missing as long (``leave_hold``); anything shorter is a flicker and no event.
+Events carry the time the change was first seen. A reader whose ``poll`` raises
+is reported once (ReaderFault), retried with a growing back-off, and reported
+again when it answers (ReaderRecovered); its tags are kept meanwhile and
+compared with what it sees once it is back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from drivers.base import TagReader
+from drivers.events import HardwareEvent, ReaderFault, ReaderRecovered, TagArrived, TagLeft
+
+log = logging.getLogger(__name__)
+
+_EPS = 1e-6  # clock readings are floats: 0.35 - 0.15 is a hair under 0.2
+
+
+class EventSink(Protocol):
+    """Where events go: a ``queue.Queue`` or anything with ``put``."""
+
+    def put(self, item: HardwareEvent) -> None: ...
+
+
+@dataclass(frozen=True)
+class WatcherSettings:
+    """Timings, in seconds unless named otherwise."""
+
+    interval: float = 0.05  # between polling rounds on the background thread
+    confirm_polls: int = 2  # consecutive polls a change must be seen in
+    arrive_hold: float = 0.05  # and for at least this long before a tag arrives
+    leave_hold: float = 0.25  # a tag must be missing this long before it leaves
+    retry_interval: float = 0.5  # first retry of a faulty reader
+    max_retry_interval: float = 5.0  # the back-off doubles up to this
+
+    def __post_init__(self) -> None:
+        if self.confirm_polls < 1:
+            raise ValueError(f"watcher confirm_polls must be at least 1, got {self.confirm_polls}")
+        for name in ("interval", "arrive_hold", "leave_hold", "retry_interval", "max_retry_interval"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"watcher {name} must not be negative, got {getattr(self, name)}")
+
+
+@dataclass
+class _Change:
+    since: float
+    polls: int = 1
+
+
+@dataclass
+class _ReaderState:
+    reader: TagReader
+    present: set[str] = field(default_factory=set)
+    arriving: dict[str, _Change] = field(default_factory=dict)
+    leaving: dict[str, _Change] = field(default_factory=dict)
+    fault: str | None = None
+    next_try: float = 0.0
+    backoff: float = 0.0
+    last_seen: frozenset[str] = frozenset()
+    last_poll: float | None = None
+
+
+class Watcher:
+    """Polls a set of TagReaders and puts debounced events on ``events``."""
+
+    def __init__(
+        self,
+        readers: Iterable[TagReader],
+        events: EventSink,
+        settings: WatcherSettings | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.settings = settings or WatcherSettings()
+        self._events = events
+        self._clock = clock
+        self._states: dict[str, _ReaderState] = {}
+        for reader in readers:
+            if reader.name in self._states:
+                raise ValueError(f"two readers are named {reader.name!r}: reader names must be unique")
+            self._states[reader.name] = _ReaderState(reader)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- queries -----------------------------------------------------------------
+
+    @property
+    def reader_names(self) -> list[str]:
+        return list(self._states)
+
+    def present(self, reader: str) -> frozenset[str]:
+        """The tags confirmed on ``reader`` now."""
+        return frozenset(self._state(reader).present)
+
+    def faults(self) -> dict[str, str]:
+        """Readers not answering now, with their last error."""
+        return {name: s.fault for name, s in self._states.items() if s.fault is not None}
+
+    def last_poll(self, reader: str) -> tuple[float | None, frozenset[str]]:
+        """When ``reader`` last answered and the raw UIDs it saw (undebounced)."""
+        state = self._state(reader)
+        return state.last_poll, state.last_seen
+
+    def _state(self, reader: str) -> _ReaderState:
+        try:
+            return self._states[reader]
+        except KeyError:
+            raise KeyError(f"no reader named {reader!r}; known: {', '.join(self._states)}") from None
+
+    # -- polling -------------------------------------------------------------------
+
+    def step(self, now: float | None = None) -> list[HardwareEvent]:
+        """Poll each due reader once; queue and return the events, in order."""
+        with self._lock:
+            events: list[HardwareEvent] = []
+            for state in self._states.values():
+                at = self._clock() if now is None else now
+                if state.fault is not None and at < state.next_try:
+                    continue
+                events += self._poll_one(state, at)
+            for event in events:
+                self._events.put(event)
+            return events
+
+    def _poll_one(self, state: _ReaderState, now: float) -> list[HardwareEvent]:
+        name = state.reader.name
+        try:
+            seen = state.reader.poll()
+        except Exception as err:  # any failure of one reader must not stop the others
+            if state.fault is None:
+                state.fault = str(err) or type(err).__name__
+                state.backoff = self.settings.retry_interval
+                state.next_try = now + state.backoff
+                log.warning("reader %s stopped answering: %s", name, state.fault)
+                return [ReaderFault(name, state.fault, now)]
+            state.backoff = min(state.backoff * 2, self.settings.max_retry_interval)
+            state.next_try = now + state.backoff
+            return []
+        events: list[HardwareEvent] = []
+        if state.fault is not None:
+            log.info("reader %s answers again", name)
+            state.fault = None
+            events.append(ReaderRecovered(name, now))
+        state.last_seen = frozenset(seen)
+        state.last_poll = now
+        events += self._debounce(state, seen, now)
+        return events
+
+    def _debounce(self, state: _ReaderState, seen: frozenset[str], now: float) -> list[HardwareEvent]:
+        s = self.settings
+        name = state.reader.name
+        events: list[HardwareEvent] = []
+        for uid in list(state.arriving):
+            if uid not in seen:
+                del state.arriving[uid]  # a flicker: it did not stay
+        for uid in list(state.leaving):
+            if uid in seen:
+                del state.leaving[uid]  # it was only missed for a moment
+        for uid in sorted(seen - state.present):
+            change = state.arriving.get(uid)
+            if change is None:
+                change = state.arriving[uid] = _Change(now, 0)
+            change.polls += 1
+            if change.polls >= s.confirm_polls and now - change.since >= s.arrive_hold - _EPS:
+                del state.arriving[uid]
+                state.present.add(uid)
+                events.append(TagArrived(name, uid, change.since))
+        for uid in sorted(state.present - seen):
+            change = state.leaving.get(uid)
+            if change is None:
+                change = state.leaving[uid] = _Change(now, 0)
+            change.polls += 1
+            if change.polls >= s.confirm_polls and now - change.since >= s.leave_hold - _EPS:
+                del state.leaving[uid]
+                state.present.discard(uid)
+                events.append(TagLeft(name, uid, change.since))
+        return events
+
+    # -- background thread -----------------------------------------------------------
+
+    def start(self) -> None:
+        """Poll on a daemon thread every ``settings.interval`` until :meth:`stop`."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="tag-watcher", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            started = self._clock()
+            self.step()
+            self._stop.wait(max(0.0, self.settings.interval - (self._clock() - started)))
+
+    def close(self) -> None:
+        """Stop polling and close every reader."""
+        self.stop()
+        for state in self._states.values():
+            try:
+                state.reader.close()
+            except Exception as err:  # closing is best effort, one reader at a time
+                log.warning("closing reader %s failed: %s", state.reader.name, err)
