@@ -1,0 +1,188 @@
+"""What each action card can do on a given board: every complete way of
+carrying it out, as the sequence of small picks a player makes.
+
+Pure functions over a hashable :class:`Board`, cached: a card's options are
+worked out once per position, and each step of the menu is the set of next
+picks among the options that match the picks made so far. The partial-action
+rule ("follow the card as far as possible", Azioni Parziali) and the
+no-immediate-undo rule of Garrison and Ambassador live here, in one place.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+from rules.king_is_dead.data import DATA, LOYALIST
+from rules.king_is_dead.moves import Crown, Into, KidMove, Place, Swap, Take
+
+#: Follower colours in a fixed order: the factions', then the loyalists'.
+COLOURS: tuple[str, ...] = (*DATA.colours, LOYALIST)
+
+Picks = tuple[KidMove, ...]
+#: The net change an exchange makes: (region, colour, +n / -n), sorted.
+NetEffect = tuple[tuple[str, str, int], ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The part of a position the action cards look at."""
+
+    followers: tuple[tuple[str, tuple[int, ...]], ...]  # unresolved regions only, counts by COLOURS
+    reserve: tuple[int, ...]  # by faction colour
+    controlled: tuple[tuple[str, str], ...]  # (faction, region) it controls, homes included
+    swappable: tuple[str, ...]  # face-up region cards without a crown token
+    last_exchange: NetEffect | None  # the exchange made by the last card played, if it may not be undone
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        return {r: dict(zip(COLOURS, c, strict=True)) for r, c in self.followers}
+
+
+def transfers(card: str, picks: Sequence[KidMove]) -> list[tuple[str, str, str]]:
+    """The (from, to, colour) moves of a complete Garrison / Ambassador pick list.
+
+    The first ``take`` names region A; further takes in A leave A, a take in
+    another region B comes back to A, and ``into`` names an empty B."""
+    a = picks[0].region  # type: ignore[attr-defined]
+    b = next(p.region for p in picks if p.region != a)  # type: ignore[attr-defined]
+    out = []
+    for p in picks:
+        if isinstance(p, Take):
+            out.append((a, b, p.colour) if p.region == a else (b, a, p.colour))
+    return out
+
+
+def net_effect(moves: Iterable[tuple[str, str, str]]) -> NetEffect:
+    change: Counter[tuple[str, str]] = Counter()
+    for src, dst, colour in moves:
+        change[(src, colour)] -= 1
+        change[(dst, colour)] += 1
+    return tuple(sorted((r, c, n) for (r, c), n in change.items() if n))
+
+
+def undoes(effect: NetEffect, last: NetEffect | None) -> bool:
+    # "Non può ... annullare subito uno scambio fatto dal giocatore precedente":
+    # compared by net effect, so an exchange that puts the board back as it
+    # was is refused whichever card (Garrison or Ambassador) makes it. An
+    # exchange that changed nothing (same colours) leaves nothing to undo.
+    return bool(last) and effect == tuple(sorted((r, c, -n) for r, c, n in last))
+
+
+def _draws(counts: dict[str, int], k: int) -> list[tuple[str, ...]]:
+    """Ordered picks of ``k`` followers out of ``counts`` (colours may repeat)."""
+    out = []
+    for combo in product(COLOURS, repeat=k):
+        need = Counter(combo)
+        if all(counts[c] >= n for c, n in need.items()):
+            out.append(combo)
+    return out
+
+
+def _best(options: list[tuple[Picks, int]], last: NetEffect | None, card: str) -> tuple[Picks, ...]:
+    """The options that move the most followers and do not undo the last exchange.
+
+    Partial actions: a card must be followed as far as possible, so a
+    smaller exchange (one with an empty region) is allowed only when no
+    larger one is; an exchange barred by the undo rule is not possible, so
+    it does not bar the smaller ones."""
+    allowed = [(p, n) for p, n in options if not undoes(net_effect(transfers(card, p)), last)]
+    if not allowed:
+        return ()
+    most = max(n for _, n in allowed)
+    return tuple(p for p, n in allowed if n == most)
+
+
+def _garrison(board: Board) -> tuple[Picks, ...]:
+    counts = board.counts()
+    options: list[tuple[Picks, int]] = []
+    for a, here in counts.items():
+        for b in sorted(DATA.borders[a]):
+            if b not in counts:
+                continue
+            there = counts[b]
+            b_empty = not any(there.values())
+            for k in (2, 1):
+                for out in _draws(here, k):
+                    takes: Picks = tuple(Take(a, c) for c in out)
+                    for back in _draws(there, 1):
+                        options.append(((*takes, Take(b, back[0])), k + 1))
+                    if b_empty:
+                        options.append(((*takes, Into(b)), k))
+    return _best(options, board.last_exchange, "garrison")
+
+
+def _ambassador(board: Board) -> tuple[Picks, ...]:
+    counts = board.counts()
+    options: list[tuple[Picks, int]] = []
+    for r1, here in counts.items():
+        for (c1,) in _draws(here, 1):
+            for r2, there in counts.items():
+                if r2 == r1:
+                    continue
+                if any(there.values()):
+                    options.extend(((Take(r1, c1), Take(r2, c2)), 2) for (c2,) in _draws(there, 1))
+                else:
+                    options.append(((Take(r1, c1), Into(r2)), 1))
+    return _best(options, board.last_exchange, "ambassador")
+
+
+def _crown(board: Board) -> tuple[Picks, ...]:
+    out = []
+    for a in board.swappable:
+        for b in board.swappable:
+            if a != b:
+                out.extend((Swap(a), Swap(b), Crown(r)) for r in (a, b))
+    return tuple(out)
+
+
+def _settlement(board: Board) -> tuple[Picks, ...]:
+    # One follower per faction still in the reserve; a missing colour is not
+    # replaced by another (Insediamenti).
+    regions = [r for r, _ in board.followers]
+    colours = [c for c, n in zip(DATA.colours, board.reserve, strict=True) if n]
+    if not colours or not regions:
+        return ()
+    return tuple(
+        tuple(Place(r, c) for r, c in zip(choice, colours, strict=True))
+        for choice in product(regions, repeat=len(colours))
+    )
+
+
+def _faction(board: Board, faction: str) -> tuple[Picks, ...]:
+    colour = DATA.faction(faction).colour
+    n = min(2, board.reserve[DATA.colours.index(colour)])
+    held = {r for f, r in board.controlled if f == faction}
+    # A region qualifies by bordering a region the faction controls; an
+    # unresolved home counts as controlled, so it qualifies only through
+    # another controlled neighbour (Scozzesi).
+    targets = [r for r, _ in board.followers if DATA.borders[r] & held]
+    if not n or not targets:
+        return ()
+    return tuple(tuple(Place(r, colour) for r in choice) for choice in product(targets, repeat=n))
+
+
+@lru_cache(maxsize=4096)
+def options(card: str, board: Board) -> tuple[Picks, ...]:
+    """Every complete, legal way to carry out ``card`` on ``board`` (empty: no action)."""
+    if card == "crown":
+        return _crown(board)
+    if card == "garrison":
+        return _garrison(board)
+    if card == "ambassador":
+        return _ambassador(board)
+    if card == "settlement":
+        return _settlement(board)
+    return _faction(board, card)
+
+
+def next_picks(choices: Iterable[Picks], made: Picks) -> list[KidMove]:
+    """The distinct next picks among ``choices`` that extend ``made``, in order."""
+    n = len(made)
+    seen: dict[KidMove, None] = {}
+    for c in choices:
+        if len(c) > n and c[:n] == made:
+            seen.setdefault(c[n])
+    return list(seen)
