@@ -50,10 +50,11 @@ def write_line(line):
     sys.stdout.write(line)
 
 
-def make_hub(spi, cs_pins, feed=None, **kw):
+def make_hub(spi, cs_pins, feed=None, read_input=None, **kw):
     chips = [rc522.RC522(spi, machine.Pin(p, machine.Pin.OUT, value=1)) for p in cs_pins]
-    return hub.Hub(chips, write_line, read_input=StdinBytes(sys.stdin.buffer),
-                   board_id=board_id(), feed=feed, **kw)
+    if read_input is None:
+        read_input = StdinBytes(sys.stdin.buffer)
+    return hub.Hub(chips, write_line, read_input=read_input, board_id=board_id(), feed=feed, **kw)
 
 
 def main():
