@@ -7,8 +7,20 @@ from typing import Protocol, runtime_checkable
 from PIL import Image
 
 
-class ReaderError(Exception):
+class HardwareError(Exception):
+    """A part could not be set up or stopped answering; the message names the part and what to check."""
+
+
+class ReaderError(HardwareError):
     """A tag reader did not answer (unplugged, wrong wiring, dead chip)."""
+
+
+class ScreenError(HardwareError):
+    """A screen could not be opened or did not take a frame (wrong address, bus or wiring)."""
+
+
+class GpioError(HardwareError):
+    """A button, encoder or light could not get its GPIO pins (pin in use, no pin library)."""
 
 
 @runtime_checkable

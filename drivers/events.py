@@ -9,6 +9,7 @@ UIDs are upper-case hex without separators (``04A1B2C3D4E5F6``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -62,3 +63,9 @@ class ReaderRecovered:
 HardwareEvent = (
     TagArrived | TagLeft | ButtonPressed | ButtonHeld | EncoderTurned | ReaderFault | ReaderRecovered
 )
+
+
+class EventSink(Protocol):
+    """Where drivers put events: a ``queue.Queue`` or anything with ``put``."""
+
+    def put(self, item: HardwareEvent) -> None: ...

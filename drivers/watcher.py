@@ -20,20 +20,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from drivers.base import TagReader
-from drivers.events import HardwareEvent, ReaderFault, ReaderRecovered, TagArrived, TagLeft
+from drivers.events import EventSink, HardwareEvent, ReaderFault, ReaderRecovered, TagArrived, TagLeft
 
 log = logging.getLogger(__name__)
 
 _EPS = 1e-6  # clock readings are floats: 0.35 - 0.15 is a hair under 0.2
-
-
-class EventSink(Protocol):
-    """Where events go: a ``queue.Queue`` or anything with ``put``."""
-
-    def put(self, item: HardwareEvent) -> None: ...
 
 
 @dataclass(frozen=True)
