@@ -19,6 +19,9 @@ SPI_BAUD = 4000000
 CS_PINS = (17, 20, 21, 22, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 READERS = 16                 # how many of CS_PINS have a reader
 WDT_MS = 5000                # a stuck loop reboots the hub
+# GP28 to GND at power-up: maintenance, no hub loop, so mpremote can reach
+# the REPL (the running hub ignores Ctrl-C).
+MAINT_PIN = 28
 
 
 class StdinBytes:
@@ -57,7 +60,14 @@ def make_hub(spi, cs_pins, feed=None, read_input=None, **kw):
     return hub.Hub(chips, write_line, read_input=read_input, board_id=board_id(), feed=feed, **kw)
 
 
+def maintenance():
+    return machine.Pin(MAINT_PIN, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
+
+
 def main():
+    if maintenance():
+        print("tablekeeper hub: maintenance jumper on GP28, hub not started")
+        return
     # A 0x03 byte from the host must not stop the firmware with KeyboardInterrupt.
     micropython.kbd_intr(-1)
     # Every chip select high before the first transfer, so no reader listens.

@@ -20,6 +20,11 @@ def attach(cs_pin, chip):
     _chips[cs_pin] = chip
 
 
+def set_level(pin, level):
+    """Drive an input from outside (a jumper, a button)."""
+    _levels[pin] = level
+
+
 def detach_all():
     _chips.clear()
     _levels.clear()
@@ -59,7 +64,7 @@ class Pin:
         if value is not None:
             _levels[id] = 1 if value else 0
         elif id not in _levels:
-            _levels[id] = 0
+            _levels[id] = 1 if pull == Pin.PULL_UP else 0
 
     def init(self, mode=-1, pull=-1, value=None):
         if value is not None:
