@@ -251,7 +251,9 @@ class KAState(State):
         to = board.steps[here][m.dir]
         k = kind(m.piece)
         if k == "king" and board.gate_dir(here) == m.dir:
-            return self._afford("king", 1, R_KING)  # through the gate, into the castle
+            # Entering the castle is leaving the gate space through it: one ordinary king step
+            # (standing on the gate is not enough).
+            return self._afford("king", 1, R_KING)
         if to < 0:
             return ("move.off-board", R_BOARD, {"piece": m.piece, "dir": m.dir})
         climb = board.roof[to] and not board.roof[here]
@@ -275,6 +277,8 @@ class KAState(State):
             rule = R_ASSASSINS if m.piece in self.revealed else R_CITIZENS
             return ("move.occupied", rule, {"cell": board.name(to), "occupant": occupant})
         if m.piece in self.revealed:
+            # Scendere costs 0: the rulebook's "segnalino Cavaliere" there is a typo for the
+            # revealed assassin (game-data.md).
             return self._afford("assassins", 1 if climb else 0 if descend else 1, R_ASSASSINS)
         return self._afford("assassins", 2 if climb else 1, R_CITIZENS)
 
@@ -372,7 +376,9 @@ class KAState(State):
             return ("reveal.not-citizen", R_ASSASSIN_TURN, {"piece": m.piece})
         if m.piece in self.revealed:
             return ("reveal.already", R_ASSASSIN_TURN, {"piece": m.piece})
-        # Seat 1's own move: refusing it tells seat 1 nothing it does not know.
+        # Seat 1's own move: refusing it tells seat 1 nothing it does not know. An arrested
+        # assassin may be revealed too (Catturare un assassino nascosto: revealing is the Assassin
+        # player's choice); like any reveal it is free and made in the Assassin player's turn.
         if m.piece not in self.assassins:
             return ("reveal.not-assassin", R_ASSASSIN_TURN, {"piece": m.piece})
         return None
@@ -437,6 +443,8 @@ class KAState(State):
         else:
             self.ap = {"king": 0, "knights": 0, "assassins": 0}
             self.phase = "draw"
+            # The deck never reshuffles: with no card left for a new round the game ends and
+            # the king, still on the board, has lost.
             if not self.deck:
                 events.append(self._finish(ASSASSIN_SEAT, "deck-exhausted"))
         return events
