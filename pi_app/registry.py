@@ -103,22 +103,23 @@ class Registry:
                                (game, component))
         return [r[0] for r in rows]
 
-    def auto_enroll(self, game: str, components: Iterable[str]) -> dict[str, str]:
-        """Enrol made-up UIDs for every component (simulation, demo):
-        component -> uid."""
-        out = {}
-        with_tx = self.db
-        with_tx.execute("BEGIN")
+    def auto_enroll(self, game: str, components: Iterable[tuple[str, int]]) -> dict[str, list[str]]:
+        """Enrol made-up UIDs for every (component, how many tags) in
+        simulation and the demo: component -> its uids."""
+        out: dict[str, list[str]] = {}
+        self.db.execute("BEGIN")
         try:
-            for comp in components:
-                uid = made_up_uid(game, comp)
-                if self.lookup(uid) is None:
-                    self.db.execute("INSERT INTO tags (uid, game, component, enrolled) VALUES (?, ?, ?, ?)",
-                                    (uid, game, comp, time.time()))
-                    self._cache.pop(uid, None)
-                out[comp] = uid
-            with_tx.execute("COMMIT")
+            for comp, count in components:
+                for n in range(count):
+                    uid = made_up_uid(game, comp, n)
+                    if self.lookup(uid) is None:
+                        self.db.execute(
+                            "INSERT INTO tags (uid, game, component, enrolled) VALUES (?, ?, ?, ?)",
+                            (uid, game, comp, time.time()))
+                        self._cache.pop(uid, None)
+                    out.setdefault(comp, []).append(uid)
+            self.db.execute("COMMIT")
         except BaseException:
-            with_tx.execute("ROLLBACK")
+            self.db.execute("ROLLBACK")
             raise
         return out

@@ -31,7 +31,7 @@ from pi_app.journal import GameRecord, Journal, is_barrier
 from pi_app.menu import BACK, CONFIRM, Cursor
 from pi_app.registry import Registry
 from pi_app.screens import Layout, render
-from rules.core import CHANCE, IllegalMove, Move, State
+from rules.core import CHANCE, Event, IllegalMove, Move, State
 
 FLASH_SECONDS = 0.8
 ARROWS = "◀   ●   ▶"
@@ -79,7 +79,6 @@ class Session:
         self.heartbeat = time.monotonic()
         self._layouts: dict[str, Layout] = {}
         self._stop = threading.Event()
-        self.log_is_chance = False
         self.pending_text = ""
 
     # -- opening -------------------------------------------------------------
@@ -241,7 +240,7 @@ class Session:
             if subset:
                 del cursor.stack[1:]
         if not subset:
-            self.refuse(seat, self.adapter.refusal(self.state, seat, comp))
+            self.refuse(seat, self.adapter.refusal(self.state, seat, comp, cursor.moves))
             return
         if len(subset) == 1:
             self.play(seat, subset[0])  # the tap itself chose the move
@@ -308,25 +307,44 @@ class Session:
         self.transcript.append(Record("note", None, text))
 
     def play(self, seat: int | None, move: Move) -> bool:
-        """Apply, journal, tell the table. False (and nothing changed) when
-        the engine refuses."""
+        """Apply a move and the chance steps Tablekeeper may draw after it,
+        journal each, tell the table what to do. False (and nothing changed)
+        when the engine refuses."""
         before = self.state.copy()
-        chance = before.to_move() == CHANCE
+        events = self.apply(seat, move)
+        if events is None:
+            return False
+        self.after_moves(before, [move], events)
+        return True
+
+    def apply(self, seat: int | None, move: Move) -> list[Event] | None:
+        chance = self.state.to_move() == CHANCE
+        n = len(self.state.history)
         try:
             events = self.state.apply(move)
         except IllegalMove as exc:
             if seat is not None:
                 self.refuse(seat, exc)
-            return False
-        n = len(before.history)
+            return None
         self.journal.append(self.record, n, seat, move, chance, is_barrier(chance, events))
-        said = self.adapter.instructions(before, move, events, self.state, self.lang)
-        text = self.adapter.move_text(move.to_json(), self.lang)
-        self.transcript.append(Record("chance" if chance else "move", seat, text, move.to_json(),
-                                      {"instructions": said, "events": [e.to_json() for e in events
-                                                                         if e.audience is None]}))
-        self.log = said if not chance or not self.log_is_chance else self.log + said
-        self.log_is_chance = chance
+        self.transcript.append(Record(
+            "chance" if chance else "move", seat, self.adapter.move_text(move.to_json(), self.lang),
+            move.to_json(), {"events": [e.to_json() for e in events if e.audience is None]}))
+        return events
+
+    def after_moves(self, before: State, moves: list[Move], events: list[Event]) -> None:
+        moves, events = list(moves), list(events)
+        while (self.profile.chance == "draw" and self.state.is_chance()
+               and self.state.outcome() is None):
+            move = self.state.sample_chance()
+            drawn = self.apply(None, move)
+            if drawn is None:  # the engine refused its own sample: leave it to the table
+                break
+            moves.append(move)
+            events.extend(drawn)
+        if moves:
+            self.log = self.adapter.instructions(before, moves, events, self.state, self.lang)
+            self.transcript.append(Record("said", None, " | ".join(self.log), extra={"lines": self.log}))
         for ui in self.seats:
             ui.cursor = None
             ui.notice = None
@@ -334,15 +352,11 @@ class Session:
         self.shared_notice = None
         if self.state.outcome() is not None:
             self.journal.end(self.record)
-        else:
-            self.auto_chance()
-        return True
-
 
     def auto_chance(self) -> None:
-        """Draw chance steps when the profile lets Tablekeeper draw them."""
-        while self.profile.chance == "draw" and self.state.is_chance():
-            self.play(None, self.state.sample_chance())
+        """Draw the chance steps due now, when the profile lets Tablekeeper."""
+        if self.profile.chance == "draw" and self.state.is_chance():
+            self.after_moves(self.state.copy(), [], [])
 
     # -- undo --------------------------------------------------------------------------
     def on_undo(self) -> None:

@@ -10,11 +10,14 @@ players, each seat's private screen, the public status.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import rules
 from pi_app.i18n import pick, t
+from pi_app.menu import flatten
 from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
 
 
@@ -30,6 +33,7 @@ class Component:
     value: str
     seat: int | None = None
     label: tuple[str, str] = ("", "")
+    count: int = 1  # how many tags `tags enroll` asks for (two Settlement cards)
 
     def name(self, lang: str) -> str:
         return pick(self.label, lang) or self.value
@@ -49,6 +53,9 @@ class TableAdapter:
     #: (english, italian) for field names and values in menus
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {}
     value_labels: ClassVar[dict[str, tuple[str, str]]] = {}
+    #: component kind -> the move field a tap of it chooses ("follower" ->
+    #: "colour"); kinds not listed match their value anywhere in a move
+    tap_fields: ClassVar[dict[str, str]] = {}
 
     def __init__(self, players: int, lang: str = "en") -> None:
         self.players = players
@@ -73,16 +80,32 @@ class TableAdapter:
     def tap(self, state: State, seat: int, comp: Component, moves: Sequence[Move],
             field: str | None) -> list[Move]:
         """The moves a tap of ``comp`` by ``seat`` narrows ``moves`` to (the
-        options in the menu now, at its ``field``). Generic: the moves that
-        have the component's value anywhere in their notation. Empty means
-        refused; :meth:`refusal` then says why."""
-        return [m for m in moves if comp.value in _values(m.to_json())]
+        options in the menu now, whose level branches on ``field``). Empty
+        means refused; :meth:`refusal` then says why."""
+        return [m for m in moves if self.matches(comp, m)]
 
-    def refusal(self, state: State, seat: int, comp: Component) -> IllegalMove:
-        """Why a tap fits no legal move: ask the engine about the move the tap
-        would start, when the adapter can build one; else say it plainly."""
-        probe = self.probe(state, seat, comp)
-        if probe is not None:
+    def matches(self, comp: Component, move: Move) -> bool:
+        name = self.tap_fields.get(comp.kind)
+        if name is None:
+            return comp.value in _values(move.to_json())
+        return flatten(move.to_json()).get(name) == comp.value
+
+    def refusal(self, state: State, seat: int, comp: Component, moves: Sequence[Move]) -> IllegalMove:
+        """Why a tap fits no legal move: the engine is asked about the move
+        the tap would make (its field set in a move offered now, or the
+        adapter's :meth:`probe`), so the refusal names the rule it breaks."""
+        probes = [self.probe(state, seat, comp)]
+        name = self.tap_fields.get(comp.kind)
+        if name is not None:
+            game = rules.get(state.game_id)
+            for move in moves[:1]:
+                data = move.to_json()
+                if name in data:
+                    with contextlib.suppress(ValueError):  # the engine says no such move
+                        probes.append(game.move_from_json({**data, name: comp.value}))
+        for probe in probes:
+            if probe is None:
+                continue
             try:
                 state.check(probe)
             except IllegalMove as exc:
@@ -95,7 +118,7 @@ class TableAdapter:
 
     def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
         """At a chance step, the outcomes a tapped component reveals."""
-        return [m for m in moves if comp.value in _values(m.to_json())]
+        return [m for m in moves if self.matches(comp, m)]
 
     # -- words -----------------------------------------------------------------
     def field_label(self, field: str | None, lang: str) -> str:
@@ -120,16 +143,17 @@ class TableAdapter:
         parts = [self.value_label(k, v, lang) for k, v in move.items()]
         return " ".join(p for p in parts if p)
 
-    def instructions(self, before: State, move: Move, events: Sequence[Event], after: State,
+    def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
                      lang: str) -> list[str]:
-        """What the players must now do on the table, from the public events."""
+        """What the players must now do on the table, from the public events
+        of ``moves`` (a move and the chance steps Tablekeeper drew after it)."""
         out = []
         for ev in events:
             if ev.audience is not None:
                 continue
             params = ", ".join(f"{k} {self.value_label(k, v, lang)}" for k, v in ev.params.items())
             out.append(f"{ev.type.replace('_', ' ')}: {params}" if params else ev.type.replace("_", " "))
-        return out or [self.move_text(move.to_json(), lang)]
+        return out or [self.move_text(m.to_json(), lang) for m in moves]
 
     def private_lines(self, state: State, seat: int, lang: str) -> tuple[str, list[str]]:
         """A seat's own screen while waiting: (key fact, small lines)."""

@@ -40,7 +40,9 @@ class Rig:
         session = Session.open(self.table, self.journal, self.registry, game=game, players=self.players,
                                lang=lang, **kw)
         adapter = session.adapter
-        self.uids = self.registry.auto_enroll(session.record.game, [c.id for c in adapter.components()])
+        comps = [(c.id, c.count) for c in adapter.components()]
+        enrolled = self.registry.auto_enroll(session.record.game, comps)
+        self.uids = {comp: uids[0] for comp, uids in enrolled.items()}
         self.session = session
         session.redraw()
         session.set_lights()
