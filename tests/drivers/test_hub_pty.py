@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pty
+import queue
 import select
 import subprocess
 import threading
@@ -22,7 +23,9 @@ import pytest
 import serial
 
 from drivers.base import ReaderError
+from drivers.events import HardwareEvent, ReaderFault, ReaderRecovered, TagArrived, TagLeft
 from drivers.hub import HubConnection, open_exclusive
+from drivers.watcher import Watcher, WatcherSettings
 from tests.firmware import mpy_run
 
 HARNESS = mpy_run.FIRMWARE / "tests-support" / "run_unix.py"
@@ -57,7 +60,7 @@ class Relay:
     # --- the cable ---
     def plug(self) -> None:
         master, slave = pty.openpty()
-        tty.setraw(slave)               # no echo, no newline translation
+        tty.setraw(slave)  # no echo, no newline translation
         with self._lock:
             self.master, self.slave, self.path = master, slave, os.ttyname(slave)
 
@@ -98,14 +101,14 @@ class Relay:
                             line = b""
                         else:
                             self.damaged.append(line)
-                            mid = len(line) // 2       # one character changed, as line noise would
+                            mid = len(line) // 2  # one character changed, as line noise would
                             swap = b"0" if line[mid : mid + 1] != b"0" else b"1"
                             line = line[:mid] + swap + line[mid + 1 :]
                         break
                 master = self.master
             if line and master is not None:
                 with contextlib.suppress(OSError):
-                    os.write(master, line)          # unplugged: the line is lost, as on USB
+                    os.write(master, line)  # unplugged: the line is lost, as on USB
 
     def _down(self) -> None:
         # host -> firmware
@@ -207,7 +210,7 @@ def test_real_firmware_lines_lost_damaged_and_unplugged(rig: tuple[Relay, HubCon
         pad1.poll()
     relay.table("ADD,1,CAFEBABE")
     relay.table("ADD,0,12345678")
-    time.sleep(0.3)                     # a few reconnect attempts find nothing
+    time.sleep(0.3)  # a few reconnect attempts find nothing
     relay.plug()
     eventually(lambda: pad1.poll() == {"04A1B2C3D4E5F6", "CAFEBABE"})
     assert pad0.poll() == {"12345678"}
@@ -238,3 +241,39 @@ def test_real_firmware_reboots_and_reset(rig: tuple[Relay, HubConnection]) -> No
     eventually(lambda: pad1.poll() == {"04A1B2C3D4E5F6", "CAFEBABE"})
     assert conn.stats.gaps == gaps
     assert conn.stats.bad_checksums == 0 and conn.stats.hub_errors == 0
+
+
+def test_watcher_gets_events_from_hub_readers(rig: tuple[Relay, HubConnection]) -> None:
+    # Hub readers feed the same watcher as the SPI readers.
+    relay, conn = rig
+    assert conn.wait_synced(5), conn.last_error
+    conn.set_hold(None, 100)
+    events: queue.Queue[HardwareEvent] = queue.Queue()
+    watcher = Watcher(
+        [conn.reader(0, "seat1.pad"), conn.reader(1, "zone.north")],
+        events,
+        WatcherSettings(interval=0.01, retry_interval=0.05, max_retry_interval=0.1),
+    )
+    got: list[HardwareEvent] = []
+
+    def run_until(pred: Callable[[list[HardwareEvent]], bool], timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            got.extend(watcher.step())
+            if pred(got):
+                return
+            time.sleep(0.01)
+        raise AssertionError(f"events so far: {got}")
+
+    relay.table("ADD,1,04A1B2C3D4E5F6")
+    run_until(lambda ev: any(isinstance(e, TagArrived) for e in ev))
+    assert [(e.reader, e.uid) for e in got if isinstance(e, TagArrived)] == [("zone.north", "04A1B2C3D4E5F6")]
+
+    relay.unplug()
+    run_until(lambda ev: sum(isinstance(e, ReaderFault) for e in ev) == 2)
+    relay.plug()
+    run_until(lambda ev: sum(isinstance(e, ReaderRecovered) for e in ev) == 2)
+    relay.table("DEL,1,04A1B2C3D4E5F6")
+    run_until(lambda ev: any(isinstance(e, TagLeft) for e in ev))
+    # The tag stayed through the unplug: it arrived once and left once.
+    assert [type(e).__name__ for e in got if isinstance(e, TagArrived | TagLeft)] == ["TagArrived", "TagLeft"]
