@@ -1,0 +1,284 @@
+"""128x64 OLED screens on luma.oled: SSD1306 or SH1106, on I2C (0x3C/0x3D, optionally behind
+a TCA9548A multiplexer) or SPI. A screen sends a frame only when it differs from the last one:
+a full frame is 1,024 bytes, about 25 ms on a 400 kHz I2C bus.
+
+Build one with :func:`open_oled` (real) or :func:`drivers.sim.screens.simulated_oled`
+(luma's dummy device, every frame kept); both give an :class:`OledScreen`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from drivers.base import ScreenError
+
+DRIVERS = ("ssd1306", "sh1106")
+I2C_ADDRESSES = (0x3C, 0x3D)
+MUX_ADDRESSES = tuple(range(0x70, 0x78))
+SIZE = (128, 64)
+
+
+class Tca9548a:
+    """A TCA9548A I2C multiplexer: one of eight downstream channels is connected at a time."""
+
+    def __init__(self, bus: Any, address: int = 0x70, where: str = "I2C") -> None:
+        if address not in MUX_ADDRESSES:
+            raise ValueError(
+                f"TCA9548A address 0x{address:02X} is not between 0x70 and 0x77 (set by its A0-A2 pins)"
+            )
+        self.bus = bus
+        self.address = address
+        self.where = where
+        self.channel: int | None = None
+        self.selects = 0
+        self.lock = threading.RLock()  # screens on different threads share the mux
+
+    def select(self, channel: int, force: bool = False) -> None:
+        if not 0 <= channel <= 7:
+            raise ValueError(f"TCA9548A channel {channel} is not between 0 and 7")
+        if channel == self.channel and not force:
+            return
+        try:
+            self.bus.write_byte(self.address, 1 << channel)
+        except OSError as err:
+            self.channel = None
+            raise ScreenError(
+                f"the TCA9548A at 0x{self.address:02X} on {self.where} did not answer: {err};"
+                " check its power, SDA/SCL and address pins"
+            ) from err
+        self.channel = channel
+        self.selects += 1
+
+
+class MuxedBus:
+    """An smbus-like bus for luma that switches the mux to its channel before every transaction."""
+
+    def __init__(self, mux: Tca9548a, channel: int) -> None:
+        if not 0 <= channel <= 7:
+            raise ValueError(f"TCA9548A channel {channel} is not between 0 and 7")
+        self.mux = mux
+        self.channel = channel
+
+    def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
+        with self.mux.lock:
+            self.mux.select(self.channel)
+            self.mux.bus.write_i2c_block_data(address, register, data)
+
+    def close(self) -> None:
+        pass  # the shared bus is closed by its owner
+
+
+class I2cBuses:
+    """Opens each I2C bus and each multiplexer once, for all the screens on them."""
+
+    def __init__(self, opener: Callable[[int], Any] | None = None) -> None:
+        self._opener = opener
+        self._buses: dict[int, Any] = {}
+        self._muxes: dict[tuple[int, int], Tca9548a] = {}
+
+    def bus(self, port: int) -> Any:
+        if port not in self._buses:
+            if self._opener is not None:
+                self._buses[port] = self._opener(port)
+            else:
+                import smbus2
+
+                try:
+                    self._buses[port] = smbus2.SMBus(port)
+                except OSError as err:
+                    raise ScreenError(
+                        f"cannot open /dev/i2c-{port}: {err}; enable I2C (dtparam=i2c_arm=on)"
+                        " and add the user to the i2c group"
+                    ) from err
+        return self._buses[port]
+
+    def mux(self, port: int, address: int) -> Tca9548a:
+        key = (port, address)
+        if key not in self._muxes:
+            self._muxes[key] = Tca9548a(self.bus(port), address, where=f"/dev/i2c-{port}")
+        return self._muxes[key]
+
+    def close(self) -> None:
+        for bus in self._buses.values():
+            close = getattr(bus, "close", None)
+            if close is not None:
+                close()
+        self._buses.clear()
+        self._muxes.clear()
+
+
+def pattern_frame(size: tuple[int, int], label: str) -> Image.Image:
+    """A frame to check a screen by eye: border, corner marks, a checker strip and the part's name."""
+    width, height = size
+    image = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width - 1, height - 1), outline=1)
+    for x, y in ((2, 2), (width - 7, 2), (2, height - 7), (width - 7, height - 7)):
+        draw.rectangle((x, y, x + 4, y + 4), fill=1)
+    for x in range(10, width - 10, 4):
+        for y in range(height - 14, height - 6, 4):
+            if (x // 4 + y // 4) % 2 == 0:
+                draw.rectangle((x, y, x + 3, y + 3), fill=1)
+    draw.text((10, 8), label[:20], fill=1)
+    draw.text((10, 24), f"{width}x{height} ok", fill=1)
+    return image
+
+
+class OledScreen:
+    """A Screen over any luma device (real OLED or dummy)."""
+
+    def __init__(
+        self,
+        name: str,
+        device: Any,
+        *,
+        where: str = "",
+        before_frame: Callable[[], None] | None = None,
+        lock: Any = None,
+    ) -> None:
+        self.name = name
+        self.device = device
+        self.where = where or type(device).__name__
+        self.size: tuple[int, int] = (int(device.width), int(device.height))
+        self._before_frame = before_frame
+        self._lock = lock or threading.RLock()
+        self._last: bytes | None = None
+        self.frames_sent = 0
+        self.frames_skipped = 0
+
+    def show(self, frame: Image.Image) -> bool:
+        """Send ``frame`` unless it is the frame already shown; True when sent."""
+        if frame.size != self.size:
+            raise ValueError(
+                f"screen {self.name}: the frame is {frame.size[0]}x{frame.size[1]},"
+                f" the screen {self.size[0]}x{self.size[1]}"
+            )
+        if frame.mode != "1":
+            frame = frame.convert("1")
+        data = frame.tobytes()
+        if data == self._last:
+            self.frames_skipped += 1
+            return False
+        with self._lock:
+            self._last = None  # if sending fails half-way, the next show must send again
+            try:
+                if self._before_frame is not None:
+                    self._before_frame()
+                self.device.display(frame)
+            except ScreenError:
+                raise
+            except Exception as err:
+                raise ScreenError(self._failure(err)) from err
+        self._last = data
+        self.frames_sent += 1
+        return True
+
+    def _failure(self, err: Exception) -> str:
+        no = getattr(err, "errno", None)
+        hint = "check its power and wiring"
+        if no in (errno.EREMOTEIO, errno.EIO) or type(err).__name__ == "DeviceNotFoundError":
+            hint = "nothing answered at its address: check the address jumper (0x3C/0x3D), SDA/SCL and power"
+        return f"screen {self.name} on {self.where} did not take a frame: {err}; {hint}"
+
+    def clear(self) -> bool:
+        return self.show(Image.new("1", self.size, 0))
+
+    def test_pattern(self) -> bool:
+        """Show :func:`pattern_frame` with the screen's name (the self-test)."""
+        return self.show(pattern_frame(self.size, self.name))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):  # already gone: nothing left to clean
+            self.device.cleanup()
+
+
+def _check(name: str, driver: str, address: int, width: int, height: int) -> None:
+    if driver not in DRIVERS:
+        raise ValueError(
+            f"screen {name}: driver {driver!r} is not one of {', '.join(DRIVERS)}"
+            " (most 1.3-inch modules are sh1106, most 0.96-inch ssd1306)"
+        )
+    if address not in I2C_ADDRESSES:
+        raise ValueError(
+            f"screen {name}: I2C address 0x{address:02X} is not 0x3C or 0x3D;"
+            " an SSD1306/SH1106 answers on one of those (the jumper on the module's back)"
+        )
+    if (width, height) != SIZE:
+        raise ValueError(f"screen {name}: only 128x64 screens are supported, got {width}x{height}")
+
+
+def open_oled(
+    name: str,
+    *,
+    driver: str = "sh1106",
+    interface: str = "i2c",
+    port: int = 1,
+    address: int = 0x3C,
+    mux_address: int | None = None,
+    mux_channel: int | None = None,
+    spi_port: int = 0,
+    spi_device: int = 1,
+    gpio_dc: int = 24,
+    gpio_rst: int = 25,
+    rotate: int = 0,
+    width: int = 128,
+    height: int = 64,
+    i2c: I2cBuses | None = None,
+) -> OledScreen:
+    """Open a real OLED from a profile entry.
+
+    ``interface="i2c"``: on ``/dev/i2c-<port>`` at ``address``; with ``mux_channel``
+    (and ``mux_address``, default 0x70) behind a TCA9548A, whose channel is
+    selected before each frame. Screens sharing a bus should share one ``i2c``
+    (:class:`I2cBuses`). ``interface="spi"``: ``/dev/spidev<spi_port>.<spi_device>``
+    with D/C and RST on the given GPIO pins.
+    """
+    from luma.core.error import Error as LumaError
+    from luma.oled.device import sh1106, ssd1306
+
+    _check(name, driver, address, width, height)
+    if rotate not in (0, 1, 2, 3):
+        raise ValueError(f"screen {name}: rotate is 0-3 (quarter turns), got {rotate}")
+    if interface not in ("i2c", "spi"):
+        raise ValueError(f"screen {name}: interface {interface!r} is not 'i2c' or 'spi'")
+    cls = ssd1306 if driver == "ssd1306" else sh1106
+    before_frame: Callable[[], None] | None = None
+    lock = None
+    try:
+        if interface == "spi":
+            from luma.core.interface.serial import spi
+
+            where = f"/dev/spidev{spi_port}.{spi_device} (D/C GPIO{gpio_dc}, RST GPIO{gpio_rst})"
+            serial = spi(port=spi_port, device=spi_device, gpio_DC=gpio_dc, gpio_RST=gpio_rst)
+        else:
+            from luma.core.interface.serial import i2c as luma_i2c
+
+            buses = i2c or I2cBuses()
+            if mux_channel is None and mux_address is not None:
+                raise ValueError(f"screen {name}: mux_address is set but mux_channel is not")
+            if mux_channel is None:
+                where = f"/dev/i2c-{port} at 0x{address:02X}"
+                serial = luma_i2c(bus=buses.bus(port), address=address)
+            else:
+                mux = buses.mux(port, 0x70 if mux_address is None else mux_address)
+                where = (
+                    f"/dev/i2c-{port} TCA9548A 0x{mux.address:02X} channel {mux_channel} at 0x{address:02X}"
+                )
+                serial = luma_i2c(bus=MuxedBus(mux, mux_channel), address=address)
+                lock = mux.lock
+
+                def before_frame() -> None:
+                    mux.select(mux_channel, force=True)
+
+        device = cls(serial, width=width, height=height, rotate=rotate)
+    except ScreenError as err:
+        raise ScreenError(f"screen {name}: {err}") from err
+    except (LumaError, OSError) as err:
+        raise ScreenError(f"screen {name}: cannot open the {driver} on {interface}: {err}") from err
+    return OledScreen(name, device, where=where, before_frame=before_frame, lock=lock)

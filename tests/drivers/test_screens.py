@@ -1,0 +1,165 @@
+"""Screens: frame skipping, PNG saving, I2C addresses and the TCA9548A, on luma's real device code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+
+from drivers.base import Screen, ScreenError
+from drivers.screens import I2cBuses, open_oled, pattern_frame
+from drivers.sim.i2c import FakeI2cBus
+from drivers.sim.screens import frames, save_all_png, save_png, simulated_oled
+
+
+def frame(text: str) -> Image.Image:
+    image = Image.new("1", (128, 64), 0)
+    ImageDraw.Draw(image).text((4, 4), text, fill=1)
+    return image
+
+
+def test_unchanged_frames_are_not_sent() -> None:
+    screen = simulated_oled("seat1.screen")
+    assert isinstance(screen, Screen)
+    assert screen.show(frame("Your turn"))
+    assert not screen.show(frame("Your turn"))  # an equal frame, not the same object
+    assert screen.show(frame("Pick a card"))
+    assert not screen.show(frame("Pick a card"))
+    assert screen.show(frame("Your turn"))
+    assert (screen.frames_sent, screen.frames_skipped) == (3, 2)
+    assert len(frames(screen)) == 3
+
+
+def test_frames_are_kept_and_saved_as_png(tmp_path: Path) -> None:
+    screen = simulated_oled("seat1.screen")
+    screen.show(frame("one"))
+    screen.show(frame("two"))
+    path = save_png(screen, tmp_path / "last.png")
+    with Image.open(path) as saved:
+        assert saved.size == (128, 64)
+        assert saved.convert("1").tobytes() == frame("two").tobytes()
+    paths = save_all_png(screen, tmp_path / "all")
+    assert [p.name for p in paths] == ["seat1.screen-0001.png", "seat1.screen-0002.png"]
+
+
+def test_keep_limits_the_frames_kept() -> None:
+    screen = simulated_oled("shared.screen", keep=2)
+    for text in ("a", "b", "c"):
+        screen.show(frame(text))
+    assert [f.tobytes() for f in frames(screen)] == [frame("b").tobytes(), frame("c").tobytes()]
+
+
+def test_test_pattern_and_clear() -> None:
+    screen = simulated_oled("seat2.screen")
+    assert screen.test_pattern()
+    assert frames(screen)[-1].tobytes() == pattern_frame((128, 64), "seat2.screen").tobytes()
+    assert not screen.test_pattern()
+    assert screen.clear()
+    assert not any(frames(screen)[-1].tobytes())
+
+
+def test_frame_of_the_wrong_size() -> None:
+    screen = simulated_oled("seat1.screen")
+    with pytest.raises(ValueError, match="the frame is 64x32, the screen 128x64"):
+        screen.show(Image.new("1", (64, 32)))
+
+
+def test_other_modes_are_converted() -> None:
+    screen = simulated_oled("seat1.screen")
+    assert screen.show(frame("x").convert("L"))
+    assert not screen.show(frame("x"))
+
+
+def test_save_png_errors(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="has not been sent a frame"):
+        save_png(simulated_oled("s"), tmp_path / "x.png")
+
+
+# -- luma.oled's real device code on a fake I2C bus ------------------------------------------
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_i2c_screens_at_both_addresses(driver: str) -> None:
+    bus = FakeI2cBus({(None, 0x3C), (None, 0x3D)}, mux_address=None)
+    buses = I2cBuses(opener=lambda port: bus)
+    one = open_oled("seat1.screen", driver=driver, address=0x3C, i2c=buses)
+    two = open_oled("seat2.screen", driver=driver, address=0x3D, i2c=buses)
+    bus.log.clear()
+    one.show(frame("one"))
+    two.show(frame("two"))
+    sent = [(addr, sum(len(d) for _, a, r, d in bus.log if a == addr and r == 0x40)) for addr in (0x3C, 0x3D)]
+    assert sent == [(0x3C, 1024), (0x3D, 1024)]  # one full frame each, in data writes
+    bus.log.clear()
+    one.show(frame("one"))
+    assert bus.log == []
+
+
+def test_screens_behind_a_tca9548a_select_their_channel_before_each_frame() -> None:
+    bus = FakeI2cBus({(0, 0x3C), (1, 0x3C), (2, 0x3D)})
+    buses = I2cBuses(opener=lambda port: bus)
+    screens = [
+        open_oled(f"seat{ch + 1}.screen", mux_channel=ch, address=addr, i2c=buses)
+        for ch, addr in ((0, 0x3C), (1, 0x3C), (2, 0x3D))
+    ]
+    bus.log.clear()
+    for i, screen in enumerate(screens):
+        screen.show(frame(f"seat {i}"))
+    screens[0].show(frame("again"))
+    selects = [i for i, (_, a, _, _) in enumerate(bus.log) if a == 0x70]
+    assert [bus.log[i][3] for i in selects] == [[0b001], [0b010], [0b100], [0b001]]
+    for start in selects:
+        assert bus.log[start + 1][1] != 0x70  # every select is followed by that screen's frame
+    by_channel = {ch for ch, a, _, _ in bus.log if a != 0x70}
+    assert by_channel == {0, 1, 2}
+
+
+def test_a_missing_screen_is_a_clear_error() -> None:
+    bus = FakeI2cBus({(None, 0x3C)}, mux_address=None)
+    buses = I2cBuses(opener=lambda port: bus)
+    with pytest.raises(ScreenError, match=r"screen seat2\.screen: cannot open the sh1106 on i2c.*0x3D"):
+        open_oled("seat2.screen", address=0x3D, i2c=buses)
+    screen = open_oled("seat1.screen", address=0x3C, i2c=buses)
+    bus.devices.clear()  # unplugged
+    with pytest.raises(ScreenError, match=r"seat1\.screen on /dev/i2c-1 at 0x3C did not take a frame"):
+        screen.show(frame("x"))
+    bus.devices.add((None, 0x3C))
+    assert screen.show(frame("x"))
+    assert not screen.show(frame("x"))
+
+
+def test_a_missing_mux_is_a_clear_error() -> None:
+    bus = FakeI2cBus({(0, 0x3C)})
+    buses = I2cBuses(opener=lambda port: bus)
+    screen = open_oled("seat1.screen", mux_channel=0, i2c=buses)
+    bus.write_byte = _raise_eio  # type: ignore[method-assign]
+    with pytest.raises(ScreenError, match="the TCA9548A at 0x70 on /dev/i2c-1 did not answer"):
+        screen.show(frame("x"))
+
+
+def _raise_eio(address: int, value: int) -> None:
+    raise OSError(121, "Remote I/O error")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"address": 0x3E}, "I2C address 0x3E is not 0x3C or 0x3D"),
+        ({"driver": "ssd1322"}, "driver 'ssd1322' is not one of ssd1306, sh1106"),
+        ({"mux_channel": 8}, "channel 8 is not between 0 and 7"),
+        ({"mux_channel": 0, "mux_address": 0x20}, "address 0x20 is not between 0x70 and 0x77"),
+        ({"mux_address": 0x70}, "mux_address is set but mux_channel is not"),
+        ({"interface": "uart"}, "interface 'uart' is not 'i2c' or 'spi'"),
+        ({"rotate": 4}, "rotate is 0-3"),
+        ({"width": 128, "height": 32}, "only 128x64"),
+    ],
+)
+def test_bad_specs(options: dict, message: str) -> None:
+    buses = I2cBuses(opener=lambda port: FakeI2cBus({(None, 0x3C), (0, 0x3C)}))
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        open_oled("seat1.screen", i2c=buses, **options)
+
+
+def test_spi_off_a_pi_is_a_clear_error() -> None:
+    with pytest.raises(ScreenError, match=r"screen shared\.screen: cannot open the ssd1306 on spi"):
+        open_oled("shared.screen", driver="ssd1306", interface="spi")
