@@ -121,7 +121,8 @@ class Hub:
         data = self._read_input()
         if not data:
             return
-        self._inbuf += data
+        # A terminal's Enter sends CR: it ends a line too.
+        self._inbuf += data.replace(b"\r", b"\n")
         while True:
             nl = self._inbuf.find(b"\n")
             if nl < 0:

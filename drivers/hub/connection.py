@@ -187,6 +187,8 @@ class HubConnection:
     # --- what the readers see ---
     def state(self, index: int) -> frozenset[str]:
         with self._lock:
+            if self._stop.is_set():
+                raise ReaderError(f"{self.name}: reader hub connection closed")
             if self._port is None:
                 raise ReaderError(
                     f"{self.name}: reader hub not connected at {self._where} ({self.last_error}); retrying"
@@ -214,7 +216,10 @@ class HubConnection:
             try:
                 self.step()
             except Exception as e:  # never let the thread die: report and retry
-                self._lost(e)
+                if self._port is not None:
+                    self._lost(e)
+                else:
+                    self._fail(f"cannot look for the hub: {e}")
 
     def step(self) -> None:
         """One turn of the reader thread: connect, or read and handle what came."""

@@ -383,3 +383,20 @@ def test_find_hub_port_by_usb_id(monkeypatch: pytest.MonkeyPatch) -> None:
     assert find_hub_port() == "/dev/ttyACM0"
     assert find_hub_port(serial_number="E661B") == "/dev/ttyACM1"
     assert find_hub_port(0x1234, 0x5678) is None
+
+
+def test_finder_errors_back_off_and_closed_connection_says_so() -> None:
+    rig = Rig(1)
+    calls: list[float] = []
+
+    def broken() -> str | None:
+        calls.append(rig.clock.t)
+        raise OSError("udev is not running")
+
+    rig.conn._finder = broken
+    rig.conn._sleep = lambda s: (rig.clock.sleep(s), rig.conn._stop.set())
+    rig.conn._run()                       # the thread's loop; the first sleep stops it
+    assert calls == [100.0]
+    assert "cannot look for the hub: udev is not running" in rig.conn.last_error
+    with pytest.raises(ReaderError, match="closed"):
+        rig.conn.reader(0).poll()

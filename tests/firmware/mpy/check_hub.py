@@ -164,6 +164,9 @@ def check_commands_split_across_reads_and_noise_before_dollar():
     rig.inq.append(line[3:])
     rig.sweep()
     assert "SYNC" in kinds(rig.take())
+    rig.inq.append(hubproto.frame("SNAP").encode().replace(b"\n", b"\r"))  # Enter in a terminal
+    rig.sweep()
+    assert "SYNC" in kinds(rig.take())
 
 
 def check_snapshot_reports_every_reader_now():
