@@ -1,0 +1,887 @@
+"""Siege's game state: the table, the hands and decks, and the turn's flow.
+
+Phases (``self.phase``) and who acts:
+
+* ``setup_draw`` (chance: 8 draws), ``setup`` (3 plays or discards), per side,
+  the Attacker first;
+* per turn: ``die`` (chance: the event die), ``draw`` (chance), ``event``
+  (Spear of Destiny's choice), ``lose`` (Plague, Floods, starvation: one unit
+  at a time), ``feed``, ``play``, ``attack`` / ``aim`` / ``support`` (the
+  attacked side) / ``attack_die`` (chance), ``move``, and ``pour`` (the
+  Defender's window for Oil, Pitch and Lead during the Attacker's turn).
+
+Units on the table are ids ``<card>-<n>`` (``knight-12``); rows hold ids in
+order, left to right, so "adjacent" means next in the same row.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from rules.core import CHANCE, JSON, Event, Move, Outcome, State
+from rules.siege import moves as mv
+from rules.siege.checks import explain
+from rules.siege.combat import faces_of, group_need, melee_result, ranged_hits
+from rules.siege.constants import (
+    ATTACKER,
+    DEFENDER,
+    DIE_FACES,
+    GAME_ID,
+    GROUP_LIMIT,
+    HAND_LIMIT,
+    LEADER,
+    POUR_CARDS,
+    ROW1_LIMIT,
+    ROW1_LIMIT_MARSHAL,
+    ROWS,
+    SETUP_ACTIONS,
+    SETUP_DRAW,
+    SIDES,
+    SUPPLY,
+    SUPPLY_LIMIT,
+)
+from rules.siege.data import CARDS, DATA
+
+CHANCE_PHASES = ("setup_draw", "die", "draw", "attack_die")
+#: events that stay in force until the drawer's next turn
+LASTING = ("low_morale", "bad_weather", "papal_injunction", "floods")
+NO_ATTACK = ("bad_weather", "papal_injunction", "floods")
+SPEAR_CHOICES = ("bonus", "archer", "swordsman")
+
+
+def card_of(uid: str) -> str:
+    return uid.rsplit("-", 1)[0]
+
+
+def _take(counts: dict[str, int], card: str) -> None:
+    counts[card] -= 1
+    if not counts[card]:
+        del counts[card]
+
+
+def _add(counts: dict[str, int], card: str, n: int = 1) -> None:
+    counts[card] = counts.get(card, 0) + n
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of plain JSON-like data, faster than copy.deepcopy."""
+    if isinstance(value, dict):
+        return {k: _clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clone(v) for v in value]
+    return value
+
+
+class SiegeState(State):
+    game_id = GAME_ID
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
+        super().__init__(players, seed, options)
+        self.phase = "setup_draw"
+        self.seat = ATTACKER  # whose turn (or whose setup)
+        self.turn = 0
+        self.day = 0
+        self.serial = 0
+        self.decks: list[dict[str, dict[str, int]]] = [
+            {"normal": dict(DATA.decks[side]), "events": dict(DATA.decks[f"{side}_events"])} for side in SIDES
+        ]
+        self.hands: list[dict[str, int]] = [{}, {}]
+        self.discards: list[dict[str, int]] = [{}, {}]
+        self.rows: list[dict[str, list[str]]] = [{r: [] for r in ROWS} for _ in SIDES]
+        self.towers: dict[str, list[str]] = {}  # Siege Tower id -> soldiers inside
+        self.boarded: dict[str, int] = {}  # soldier id -> day it entered a tower
+        self.played: list[str] = []  # units that entered the table this turn
+        self.used: list[str] = []  # units that attacked this turn
+        self.damage: dict[str, int] = {}  # hits this turn; cleared at its end
+        self.card_played = False
+        self.count = SETUP_DRAW  # setup draws or setup actions left
+        self.deck = ""  # "normal" or "events": what the event die chose
+        self.group: list[str] = []  # the attack being built
+        self.aim = ""  # its target
+        self.support: str | None = None
+        self.losses: dict[str, Any] | None = None  # {"count", "reason", "resume"}
+        self.active: list[dict[str, Any]] = []  # events in force
+        self.bonus = 0  # Spear of Destiny's +1, for the next attack die this turn
+        self.resume = ""  # the phase a pour window returns to
+        self.window_done = False
+        self.result: dict[str, Any] | None = None
+        for seat in (ATTACKER, DEFENDER):
+            for row, cards in DATA.layout[seat].items():
+                for card in cards:
+                    _take(self.decks[seat]["normal"], card)
+                    self._place(seat, row, card)
+
+    # -- plumbing --------------------------------------------------------
+    def copy(self) -> SiegeState:
+        other = object.__new__(type(self))
+        other.__dict__ = {k: (list(v) if k == "history" else _clone(v)) for k, v in self.__dict__.items()}
+        return other
+
+    def _place(self, seat: int, row: str, card: str) -> str:
+        self.serial += 1
+        uid = f"{card}-{self.serial}"
+        self.rows[seat][row].append(uid)
+        if card == "siege_tower":
+            self.towers[uid] = []
+        return uid
+
+    def locate(self, uid: str) -> tuple[int, str] | None:
+        """(side, row) of a unit on the table; row is a tower id for the
+        soldiers inside a Siege Tower."""
+        for seat in (ATTACKER, DEFENDER):
+            for row, units in self.rows[seat].items():
+                if uid in units:
+                    return seat, row
+        for tower, inside in self.towers.items():
+            if uid in inside:
+                return ATTACKER, tower
+        return None
+
+    def units(self, seat: int) -> list[str]:
+        """The seat's fighting cards: rows 0-2 and the soldiers in towers."""
+        rows = self.rows[seat]
+        out = rows["r0"] + rows["r1"] + rows["r2"]
+        if seat == ATTACKER:
+            for tower in rows["r0"]:
+                out.extend(self.towers.get(tower, ()))
+        return out
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.hands[seat].values())
+
+    def supplies(self, seat: int) -> list[str]:
+        return [u for u in self.rows[seat]["rc"] if card_of(u) == SUPPLY[seat]]
+
+    def walls(self) -> list[str]:
+        return [u for u in self.rows[DEFENDER]["r1"] if card_of(u) == "castle_walls"]
+
+    def moat(self) -> str | None:
+        return next((u for u in self.rows[DEFENDER]["r0"] if card_of(u) == "moat"), None)
+
+    def leader(self, seat: int) -> str:
+        return next(u for u in self.rows[seat]["rc"] if card_of(u) == LEADER[seat])
+
+    def has_event(self, seat: int, effects: tuple[str, ...], variant: str | None = None) -> bool:
+        return any(
+            e["seat"] == seat and CARDS[e["card"]].effect in effects
+            and (variant is None or e["variant"] == variant)
+            for e in self.active
+        )
+
+    def modifier_in_force(self, seat: int, card: str) -> bool:
+        """A modifier card on the table, unless Low Morale sets it aside."""
+        present = any(card_of(u) == card for u in self.rows[seat]["rc"])
+        return present and not self.has_event(seat, ("low_morale",), "ignore")
+
+    def row1_limit(self) -> int:
+        return ROW1_LIMIT_MARSHAL if self.modifier_in_force(ATTACKER, "field_marshal") else ROW1_LIMIT
+
+    def dice_modifier(self, seat: int) -> int:
+        return -1 if self.has_event(seat, ("low_morale",), "dice") else 0
+
+    def no_attack(self, seat: int) -> bool:
+        return self.has_event(seat, NO_ATTACK)
+
+    # -- the hooks -------------------------------------------------------
+    def _to_move(self) -> int | None:
+        if self.result is not None:
+            return None
+        if self.phase in CHANCE_PHASES:
+            return CHANCE
+        if self.phase == "support":
+            return 1 - self.seat
+        if self.phase == "pour":
+            return DEFENDER
+        return self.seat
+
+    def _legal_moves(self) -> list[Move]:
+        p = self.phase
+        if p in ("setup_draw", "draw"):
+            return [mv.Draw(c) for c in sorted(self._draw_deck())]
+        if p in ("die", "attack_die"):
+            return [mv.Die(v) for v in range(1, DIE_FACES + 1)]
+        if p in ("setup", "play"):
+            return self.play_options(setup=p == "setup")
+        if p == "event":
+            peasants = self.supplies(DEFENDER) if self.seat == DEFENDER else []
+            return [mv.Spear(c) for c in SPEAR_CHOICES if c == "bonus" or peasants]
+        if p == "lose":
+            return self.loss_options()
+        if p == "feed":
+            return [mv.Feed(SUPPLY[self.seat])] if self.hands[self.seat].get(SUPPLY[self.seat]) else []
+        if p == "attack":
+            return [*(mv.Attack(u) for u in self.attackers()), mv.EndPhase()]
+        if p == "aim":
+            return [*(mv.Join(u) for u in self.joiners()), *(mv.Target(t) for t in self.group_targets())]
+        if p == "support":
+            return [*(mv.Support(u) for u in self.supporters(self.aim)), mv.Support(None)]
+        if p == "move":
+            return [*self.shift_options(), mv.EndPhase()]
+        if p == "pour":
+            return [*self.pour_options(), mv.Pass()]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        if self.phase in ("setup_draw", "draw"):
+            deck = self._draw_deck()
+            return [(mv.Draw(c), float(deck[c])) for c in sorted(deck)]
+        return super().chance_outcomes()
+
+    def _check(self, move: Move) -> None:
+        if move in self._legal_moves():
+            return
+        explain(self, move)
+
+    def _apply(self, move: Move) -> list[Event]:
+        ev: list[Event] = []
+        handler = getattr(self, f"_do_{type(move).__name__.lower()}")
+        handler(move, ev)
+        self._advance(ev)
+        return ev
+
+    # -- options ---------------------------------------------------------
+    def _draw_deck(self) -> dict[str, int]:
+        return self.decks[self.seat]["normal" if self.phase == "setup_draw" else self.deck]
+
+    def play_targets(self, card: str, setup: bool) -> list[str | None]:
+        """The targets ``card`` may be played with now ([None] for a card that
+        takes none; [] when it cannot be played)."""
+        seat, opp = self.seat, 1 - self.seat
+        kind = CARDS[card].kind
+        if setup and seat == DEFENDER and card not in ("castle_walls", "moat"):
+            return []
+        if kind == "fortification":
+            if not setup or (card == "moat" and self.moat() is not None):
+                return []
+            return [None]
+        if kind in ("troop", "war_machine", "modifier"):
+            return [None]
+        if kind == "supply":
+            return [None] if len(self.supplies(seat)) < SUPPLY_LIMIT and card == SUPPLY[seat] else []
+        if card == "assassin":
+            return [u for u in self.rows[opp]["rc"] if CARDS[card_of(u)].kind == "modifier"]
+        if card == "traitor":
+            out: list[str | None] = [u for u in self.units(opp) if CARDS[card_of(u)].kind == "troop"]
+            if self.discards[seat].get(SUPPLY[seat]) and self._grain_fits(setup):
+                out.append("grain")
+            return out
+        if card in POUR_CARDS and seat == DEFENDER and not setup:
+            return list(self.rows[ATTACKER]["r0"])
+        return []
+
+    def _grain_fits(self, setup: bool) -> bool:
+        # The Traitor leaves the hand and the grain enters it; the hand must
+        # still be able to come down to the limit with the actions left.
+        left = self.count - 1 if setup else 0
+        return self.hand_size(self.seat) - left <= HAND_LIMIT
+
+    def play_options(self, setup: bool) -> list[Move]:
+        hand = self.hands[self.seat]
+        out: list[Move] = []
+        for card in sorted(hand):
+            out.extend(mv.Play(card, t) for t in self.play_targets(card, setup))
+            out.append(mv.Discard(card))
+        if not setup and self.hand_size(self.seat) <= HAND_LIMIT:
+            out.append(mv.EndPhase())
+        return out
+
+    def loss_candidates(self, reason: str) -> list[str]:
+        seat = self.seat
+        fighting = self.units(seat)
+        if reason == "plague":  # machines and food count, modifiers and leaders do not
+            return fighting + self.supplies(seat)
+        return fighting
+
+    def loss_options(self) -> list[Move]:
+        if not self.losses:
+            return []
+        reason = self.losses["reason"]
+        out: list[Move] = [mv.Lose(unit=u) for u in self.loss_candidates(reason)]
+        if reason == "floods" and self.hands[self.seat].get(SUPPLY[self.seat]):
+            out.append(mv.Lose(card=SUPPLY[self.seat]))
+        return out
+
+    def pour_options(self) -> list[Move]:
+        hand = self.hands[DEFENDER]
+        return [mv.Play(c, t) for c in POUR_CARDS if hand.get(c) for t in self.rows[ATTACKER]["r0"]]
+
+    # -- attacks ---------------------------------------------------------
+    def mode(self, uid: str) -> str:
+        card = card_of(uid)
+        if card == "battering_ram":
+            return "ram"
+        if card == "siege_tower":
+            return "fill"
+        if CARDS[card].ranged and card in DATA.ranged[self.seat]:
+            return "ranged"
+        if CARDS[card].kind == "troop" and CARDS[card].melee > 0:
+            return "melee"
+        return "none"
+
+    def line(self, target: str) -> int:
+        """The target's line counted on its own side: the Defender's walls
+        are line 1 and row 2 line 2 (line 1 once no wall is left); the
+        Attacker's rows 0 and 1 (and the towers) line 1, row 2 line 2."""
+        where = self.locate(target)
+        assert where is not None
+        seat, row = where
+        if seat == DEFENDER:
+            return 2 if row == "r2" and self.walls() else 1
+        return 2 if row in ("r2", "rc") else 1
+
+    def faces(self, uid: str, target: str) -> int:
+        """Die faces that hit when ``uid`` alone shoots at ``target``."""
+        card, seat = card_of(uid), self.seat
+        where = self.locate(target)
+        if where is None or where[0] == seat:
+            return 0
+        # Rams are hit from afar only by Catapults, and only at the walls.
+        if card_of(target) == "battering_ram" and (card != "catapult" or where[1] != "r0"):
+            return 0
+        # Leaders fall only to troops in melee (see NOTATION.md).
+        if card_of(target) in LEADER:
+            return 0
+        in_tower = self.locate(uid)[1] in self.towers  # type: ignore[index]
+        table = DATA.ranged[seat].get(card)
+        if table is None:
+            return 0
+        need = table[1 if in_tower else self.line(target)]
+        faces = faces_of(need)
+        if faces and card == "archer":
+            # The table's 5-6 for the Defender's archers counts the walls'
+            # +1: with no wall left they need a 6. Archers in a Siege Tower
+            # gain the same +1, and shoot over the walls (line 1).
+            if seat == DEFENDER and not self.walls():
+                faces -= 1
+            if in_tower:
+                faces += 1
+        return faces
+
+    def ranged_candidates(self) -> list[str]:
+        if self.seat == ATTACKER:
+            return self.rows[DEFENDER]["r1"] + self.rows[DEFENDER]["r2"]
+        return self.units(ATTACKER)
+
+    def melee_targets(self, uid: str) -> list[str]:
+        seat = self.seat
+        where = self.locate(uid)
+        if where is None:
+            return []
+        row = where[1]
+        if seat == ATTACKER:
+            if row == "r1":
+                if self.walls() or self.moat():
+                    return []
+                return [*self.rows[DEFENDER]["r2"], self.leader(DEFENDER)]
+            if row in self.towers:  # over the walls, never into the Keep
+                if self.day - self.boarded.get(uid, self.day) < (2 if self.moat() else 1):
+                    return []
+                return list(self.rows[DEFENDER]["r2"])
+            return []
+        if row != "r2" or self.sally_blocked():
+            return []
+        rows = self.rows[ATTACKER]
+        front = rows["r0"] + rows["r1"]
+        if front:
+            return front
+        if rows["r2"]:
+            return list(rows["r2"])
+        return [self.leader(ATTACKER)]
+
+    def sally_blocked(self) -> bool:
+        return any(card_of(u) == "battering_ram" for u in self.rows[ATTACKER]["r0"])
+
+    def targets_of(self, uid: str) -> list[str]:
+        mode = self.mode(uid)
+        row = (self.locate(uid) or (0, ""))[1]
+        if mode == "ram":
+            if self.seat != ATTACKER or row != "r0":
+                return []
+            return [w for w in self.walls() if self.faces(uid, w)]
+        if mode == "fill":
+            moat = self.moat()
+            return [moat] if self.seat == ATTACKER and row == "r0" and moat and not self.walls() else []
+        if mode == "ranged":
+            return [t for t in self.ranged_candidates() if self.faces(uid, t)]
+        if mode == "melee":
+            return self.melee_targets(uid)
+        return []
+
+    def attackers(self) -> list[str]:
+        return [u for u in self.units(self.seat) if u not in self.used and self.targets_of(u)]
+
+    def group_targets(self) -> list[str]:
+        common = self.targets_of(self.group[0])
+        for u in self.group[1:]:
+            theirs = set(self.targets_of(u))
+            common = [t for t in common if t in theirs]
+        return common
+
+    def joiners(self) -> list[str]:
+        first = card_of(self.group[0])
+        if len(self.group) >= GROUP_LIMIT or CARDS[first].kind != "troop":
+            return []
+        common = set(self.group_targets())
+        return [
+            u for u in self.units(self.seat)
+            if card_of(u) == first and u not in self.group and u not in self.used
+            and common.intersection(self.targets_of(u))
+        ]
+
+    def supporters(self, target: str) -> list[str]:
+        where = self.locate(target)
+        if where is None or where[1] not in ("r0", "r1", "r2"):
+            return []
+        row = self.rows[where[0]][where[1]]
+        i = row.index(target)
+        near = [row[j] for j in (i - 1, i + 1) if 0 <= j < len(row)]
+        return [u for u in near if CARDS[card_of(u)].kind == "troop"]
+
+    # -- movement --------------------------------------------------------
+    def shift_options(self) -> list[Move]:
+        seat = self.seat
+        if seat != ATTACKER or self.has_event(seat, ("floods",)):
+            return []
+        rows = self.rows[ATTACKER]
+        out: list[Move] = []
+        if len(rows["r1"]) < self.row1_limit():
+            out.extend(mv.Shift(u, "r1") for u in self.played if u in rows["r2"])
+        towers = [t for t in rows["r0"] if t in self.towers]
+        for u in rows["r1"]:
+            card = card_of(u)
+            if card == "siege_tower" or (card == "battering_ram" and not self.moat()):
+                out.append(mv.Shift(u, "r0"))
+            if CARDS[card].kind == "troop" and not CARDS[card].mounted:
+                cap = CARDS["siege_tower"].capacity
+                out.extend(mv.Shift(u, t) for t in towers if len(self.towers[t]) < cap)
+        return out
+
+    # -- applying --------------------------------------------------------
+    def _do_draw(self, move: mv.Draw, ev: list[Event]) -> None:
+        seat, card = self.seat, move.card
+        _take(self._draw_deck(), card)
+        if self.phase == "setup_draw" or self.deck == "normal":
+            _add(self.hands[seat], card)
+            ev.append(Event("drew", {"seat": seat, "card": card}, audience=(seat,)))
+            ev.append(Event("drew", {"seat": seat}))
+            if self.phase == "setup_draw":
+                self.count -= 1
+                if not self.count:
+                    self.phase, self.count = "setup", SETUP_ACTIONS
+            else:
+                self.phase = "feed"
+            return
+        ev.append(Event("event_drawn", {"seat": seat, "card": card}))
+        self.phase = "feed"
+        self._resolve_event(card, ev)
+
+    def _resolve_event(self, card: str, ev: list[Event]) -> None:
+        seat = self.seat
+        effect = CARDS[card].effect
+        if effect != "horn_of_joshua":
+            _add(self.discards[seat], card)
+        if effect in LASTING:
+            variant = ""
+            if effect == "low_morale":
+                mods = [u for u in self.rows[seat]["rc"] if CARDS[card_of(u)].kind == "modifier"]
+                variant = "ignore" if mods else "dice"
+            # "resta attiva fino al suo prossimo turno": two turns from now.
+            self.active.append({"card": card, "seat": seat, "until": self.turn + 2, "variant": variant})
+        if effect == "plague":
+            n = math.ceil(len(self.loss_candidates("plague")) / 2)
+            if n:
+                self.losses = {"count": n, "reason": "plague", "resume": "feed"}
+                self.phase = "lose"
+        elif effect == "floods":
+            self.losses = {"count": 1, "reason": "floods", "resume": "feed"}
+            self.phase = "lose"
+        elif effect == "famine":
+            food = self.supplies(seat)
+            if food:
+                self._destroy(food[-1], ev, "famine")
+        elif effect == "reinforcement":
+            uid = self._place(seat, "r2", CARDS[card].troop)
+            self.played.append(uid)
+            ev.append(Event("arrived", {"seat": seat, "unit": uid}))
+        elif effect == "horn_of_joshua":
+            walls = self.walls()
+            if walls:  # removed from the game, not discarded
+                self._destroy(walls[-1], ev, "horn_of_joshua", discard=False)
+        elif effect == "spear_of_destiny":
+            self.phase = "event"
+
+    def _do_die(self, move: mv.Die, ev: list[Event]) -> None:
+        ev.append(Event("die", {"seat": self.seat, "value": move.value, "for": self.phase}))
+        if self.phase == "die":
+            key = "events" if move.value <= 3 else "normal"
+            if not self.decks[self.seat][key]:  # that deck is spent: draw from the other
+                key = "normal" if key == "events" else "events"
+            self.deck, self.phase = key, "draw"
+        else:
+            self._resolve_shot(move.value, ev)
+
+    def _do_spear(self, move: mv.Spear, ev: list[Event]) -> None:
+        if move.choice == "bonus":
+            self.bonus = 1
+        else:
+            peasant = self.supplies(self.seat)[-1]
+            self.rows[self.seat]["rc"].remove(peasant)
+            uid = self._place(self.seat, "r2", move.choice)
+            self.played.append(uid)
+            ev.append(Event("converted", {"from": peasant, "to": uid}))
+        self.phase = "feed"
+
+    def _do_lose(self, move: mv.Lose, ev: list[Event]) -> None:
+        assert self.losses is not None
+        if move.unit is not None:
+            self._destroy(move.unit, ev, self.losses["reason"])
+        else:
+            _take(self.hands[self.seat], move.card or "")
+            _add(self.discards[self.seat], move.card or "")
+            ev.append(Event("discarded", {"seat": self.seat, "card": move.card}))
+        self.losses["count"] -= 1
+
+    def _do_feed(self, move: mv.Feed, ev: list[Event]) -> None:
+        _take(self.hands[self.seat], move.card)
+        _add(self.discards[self.seat], move.card)
+        self.card_played = True  # "varrà come carta giocata"
+        self.phase = "play"
+        ev.append(Event("fed", {"seat": self.seat, "card": move.card}))
+
+    def _do_discard(self, move: mv.Discard, ev: list[Event]) -> None:
+        _take(self.hands[self.seat], move.card)
+        _add(self.discards[self.seat], move.card)
+        ev.append(Event("discarded", {"seat": self.seat, "card": move.card}))
+        self._after_card()
+
+    def _do_play(self, move: mv.Play, ev: list[Event]) -> None:
+        seat = DEFENDER if self.phase == "pour" else self.seat
+        card, target = move.card, move.target
+        _take(self.hands[seat], card)
+        kind = CARDS[card].kind
+        ev.append(Event("played", {"seat": seat, "card": card, **({"target": target} if target else {})}))
+        if kind in ("troop", "war_machine"):
+            self.played.append(self._place(seat, "r2", card))
+        elif kind in ("supply", "modifier"):
+            self._place(seat, "rc", card)
+        elif kind == "fortification":
+            self._place(seat, "r0" if card == "moat" else "r1", card)
+        else:
+            _add(self.discards[seat], card)
+            if card == "traitor" and target == "grain":
+                _take(self.discards[seat], SUPPLY[seat])
+                _add(self.hands[seat], SUPPLY[seat])
+            elif card == "traitor":
+                assert target is not None
+                where = self.locate(target)
+                assert where is not None
+                self.rows[where[0]][where[1]].remove(target)
+                self.rows[seat]["r2"].append(target)
+                self.played.append(target)
+                for flags in (self.used, self.group):
+                    if target in flags:
+                        flags.remove(target)
+            else:  # Assassin, Oil, Pitch, Lead
+                assert target is not None
+                self._destroy(target, ev, card)
+        if self.phase != "pour":
+            self._after_card()
+
+    def _after_card(self) -> None:
+        if self.phase == "setup":
+            self.count -= 1
+            if not self.count:
+                self._end_setup()
+        else:
+            self.card_played = True
+
+    def _end_setup(self) -> None:
+        self.played.clear()
+        if self.seat == ATTACKER:
+            self.seat, self.phase, self.count = DEFENDER, "setup_draw", SETUP_DRAW
+        else:
+            self.seat, self.day, self.phase = ATTACKER, 1, "begin"
+
+    def _do_endphase(self, move: mv.EndPhase, ev: list[Event]) -> None:
+        if self.phase == "play":
+            self.phase = "attack"
+        elif self.phase == "attack":
+            self.phase = "move"
+        else:
+            self.phase = "end"
+
+    def _do_attack(self, move: mv.Attack, ev: list[Event]) -> None:
+        self.group = [move.unit]
+        self.phase = "aim"
+
+    def _do_join(self, move: mv.Join, ev: list[Event]) -> None:
+        self.group.append(move.unit)
+
+    def _do_target(self, move: mv.Target, ev: list[Event]) -> None:
+        self.aim = move.target
+        self.used.extend(self.group)
+        mode = self.mode(self.group[0])
+        ev.append(Event("attack", {"seat": self.seat, "units": list(self.group), "target": move.target}))
+        if mode in ("ranged", "ram"):
+            self.phase = "attack_die"
+        elif mode == "fill":
+            self._fill_moat(ev)
+        elif self.supporters(move.target):
+            self.phase = "support"
+        else:
+            self._resolve_melee(ev)
+
+    def _do_support(self, move: mv.Support, ev: list[Event]) -> None:
+        self.support = move.unit
+        self._resolve_melee(ev)
+
+    def _do_shift(self, move: mv.Shift, ev: list[Event]) -> None:
+        where = self.locate(move.unit)
+        assert where is not None
+        self.rows[ATTACKER][where[1]].remove(move.unit)
+        if move.to in ("r0", "r1"):
+            self.rows[ATTACKER][move.to].append(move.unit)
+        else:
+            self.towers[move.to].append(move.unit)
+            self.boarded[move.unit] = self.day
+        ev.append(Event("moved", {"unit": move.unit, "to": move.to}))
+        if move.to == "r0":
+            # "in qualsiasi momento": the Defender may pour at once.
+            self.resume, self.phase = "move", "pour"
+
+    def _do_pass(self, move: mv.Pass, ev: list[Event]) -> None:
+        self.phase, self.resume = self.resume, ""
+
+    # -- resolution ------------------------------------------------------
+    def _end_attack(self) -> None:
+        self.group, self.aim, self.support = [], "", None
+        self.phase = "attack"
+
+    def _resolve_shot(self, roll: int, ev: list[Event]) -> None:
+        seat, aim = self.seat, self.aim
+        need = group_need([self.faces(u, aim) for u in self.group])
+        modifier = self.dice_modifier(seat) + self.bonus
+        self.bonus = 0
+        if seat == ATTACKER and card_of(aim) == "castle_walls":
+            modifier -= int(self.modifier_in_force(DEFENDER, "stonemason"))
+        hit = ranged_hits(roll, modifier, need)
+        ev.append(Event("shot", {"seat": seat, "target": aim, "roll": roll, "modifier": modifier,
+                                 "need": need, "hit": hit}))
+        if hit:
+            self.damage[aim] = self.damage.get(aim, 0) + 1
+            card = CARDS[card_of(aim)]
+            hits_needed = card.shield if card.kind in ("war_machine", "fortification") else 1
+            if self.damage[aim] >= hits_needed:
+                self._destroy(aim, ev, "shot")
+        self._end_attack()
+
+    def _resolve_melee(self, ev: list[Event]) -> None:
+        aim, first = self.aim, self.group[0]
+        attack = sum(CARDS[card_of(u)].melee for u in self.group)
+        defence = self._defence(aim) + (self._defence(self.support) if self.support else 0)
+        target_dies, attacker_dies = melee_result(attack, defence, CARDS[card_of(first)].melee)
+        ev.append(Event("melee", {"seat": self.seat, "target": aim, "attack": attack, "defence": defence}))
+        if target_dies:
+            self._destroy(aim, ev, "melee")
+        if attacker_dies and self.result is None:
+            self._destroy(first, ev, "melee")
+        self._end_attack()
+
+    @staticmethod
+    def _defence(uid: str) -> int:
+        # A war machine's shield "non può essere usato nei combattimenti
+        # corpo-a-corpo": in melee it defends with 0.
+        card = CARDS[card_of(uid)]
+        return card.defence if card.kind in ("troop", "leader") else 0
+
+    def _fill_moat(self, ev: list[Event]) -> None:
+        tower = self.group[0]
+        moat = self.aim
+        self.rows[ATTACKER]["r1"].extend(self.towers.get(tower, []))
+        self.towers[tower] = []
+        self._destroy(moat, ev, "filled")
+        self._destroy(tower, ev, "filled")
+        self._end_attack()
+
+    def _destroy(self, uid: str, ev: list[Event], reason: str, discard: bool = True) -> None:
+        where = self.locate(uid)
+        assert where is not None
+        seat, row = where
+        if row in self.towers:
+            self.towers[row].remove(uid)
+        else:
+            self.rows[seat][row].remove(uid)
+        if discard:
+            _add(self.discards[seat], card_of(uid))
+        for inside in self.towers.pop(uid, []):  # "i soldati al suo interno muoiono"
+            _add(self.discards[seat], card_of(inside))
+            self.boarded.pop(inside, None)
+            ev.append(Event("destroyed", {"unit": inside, "reason": "tower"}))
+        self.boarded.pop(uid, None)
+        self.damage.pop(uid, None)
+        if uid in self.played:
+            self.played.remove(uid)
+        ev.append(Event("destroyed", {"unit": uid, "reason": reason}))
+        if card_of(uid) == LEADER[ATTACKER]:
+            self.result = {"winner": DEFENDER, "reason": "commander_killed"}
+        elif card_of(uid) == LEADER[DEFENDER]:
+            self.result = {"winner": ATTACKER, "reason": "keep_taken"}
+
+    # -- the flow --------------------------------------------------------
+    def feeding_due(self) -> bool:
+        """One food card on the table is half a day: feed every other day
+        (even days); none: every day; two: never."""
+        n = len(self.supplies(self.seat))
+        return n == 0 or (n == 1 and self.day % 2 == 0)
+
+    def _advance(self, ev: list[Event]) -> None:
+        while self.result is None:
+            p, seat = self.phase, self.seat
+            if p == "begin":
+                self._begin_turn(ev)
+            elif p == "end":
+                self._end_turn(ev)
+            elif p == "feed":
+                if not self.feeding_due():
+                    self.phase = "play"
+                elif self.hands[seat].get(SUPPLY[seat]):
+                    return
+                else:  # no food in hand: a troop starves
+                    self.losses = {"count": 1, "reason": "starve", "resume": "play"}
+                    self.phase = "lose"
+                    ev.append(Event("starving", {"seat": seat}))
+            elif p == "lose":
+                assert self.losses is not None
+                if self.losses["count"] > 0 and self.loss_options():
+                    return
+                self.phase, self.losses = self.losses["resume"], None
+            elif p == "play":
+                if not self.card_played and self.hands[seat]:
+                    return
+                self.phase = "attack"
+            elif p == "attack":
+                if self.no_attack(seat) or not self.attackers():
+                    self.phase = "move"
+                elif seat == ATTACKER and not self.window_done and self.rows[ATTACKER]["r0"]:
+                    # The window before the attacks: the Defender is offered
+                    # the pour cards whether or not he holds one, so the
+                    # window itself betrays nothing.
+                    self.window_done = True
+                    self.resume, self.phase = "attack", "pour"
+                else:
+                    return
+            elif p == "pour":
+                if self.rows[ATTACKER]["r0"]:
+                    return
+                self.phase, self.resume = self.resume, ""
+            elif p == "move":
+                if self.shift_options():
+                    return
+                self.phase = "end"
+            else:
+                return
+
+    def _end_turn(self, ev: list[Event]) -> None:
+        self.played.clear()
+        self.used.clear()
+        self.damage.clear()  # "I danni non vengono conservati"
+        self.card_played = False
+        self.bonus = 0
+        self.window_done = False
+        if self.seat == DEFENDER:
+            self.day += 1
+        self.seat = 1 - self.seat
+        self.phase = "begin"
+
+    def _begin_turn(self, ev: list[Event]) -> None:
+        self.turn += 1
+        self.active = [e for e in self.active if e["until"] > self.turn]
+        ev.append(Event("turn", {"seat": self.seat, "turn": self.turn, "day": self.day}))
+        decks = self.decks[self.seat]
+        if decks["normal"] or decks["events"]:
+            self.phase = "die"
+        elif self.seat == ATTACKER:
+            # The rulebook is silent: with nothing left to draw the siege is lifted.
+            self.result = {"winner": DEFENDER, "reason": "siege_lifted"}
+        else:
+            self.phase = "feed"
+        if self.result is not None:
+            ev.append(Event("game_over", dict(self.result)))
+
+    # -- views and outcome -----------------------------------------------
+    def _side_view(self, seat: int) -> JSON:
+        return {
+            "role": SIDES[seat],
+            "rows": {r: list(units) for r, units in self.rows[seat].items()},
+            "hand_size": self.hand_size(seat),
+            "deck_size": sum(self.decks[seat]["normal"].values()),
+            "event_deck_size": sum(self.decks[seat]["events"].values()),
+            "discards": dict(sorted(self.discards[seat].items())),
+        }
+
+    def _view(self, seat: int | None) -> JSON:
+        out: JSON = {
+            "game": GAME_ID,
+            "turn": self.turn,
+            "day": self.day,
+            "phase": self.phase,
+            "seat": self.seat,
+            "to_move": self._to_move(),
+            "sides": [self._side_view(s) for s in (ATTACKER, DEFENDER)],
+            "towers": {t: list(inside) for t, inside in self.towers.items()},
+            "events": [
+                {"card": e["card"], "seat": e["seat"], "variant": e["variant"],
+                 "turns_left": e["until"] - self.turn}
+                for e in self.active
+            ],
+            "feeding_due": self.feeding_due() if self.phase not in ("setup", "setup_draw") else False,
+            "attack": self._attack_view(),
+            "losses": dict(self.losses) if self.losses else None,
+            "damage": dict(self.damage),
+            "played": list(self.played),
+            "used": list(self.used),
+            "card_played": self.card_played,
+            "bonus": self.bonus,
+            "result": dict(self.result) if self.result else None,
+        }
+        if seat is not None:
+            hand = self.hands[seat]
+            out["hand"] = [c for c in sorted(hand) for _ in range(hand[c])]
+        return out
+
+    def _attack_view(self) -> JSON | None:
+        if not self.group:
+            return None
+        return {"units": list(self.group), "target": self.aim, "support": self.support}
+
+    def _outcome(self) -> Outcome | None:
+        if self.result is None:
+            return None
+        winner = self.result["winner"]
+        return Outcome(
+            winners=[winner],
+            scores={s: int(s == winner) for s in (ATTACKER, DEFENDER)},
+            reason=self.result["reason"],
+            detail={"day": self.day, "turn": self.turn, "walls_left": len(self.walls())},
+        )
+
+    def _to_json(self) -> JSON:
+        skip = ("players", "seed", "options", "history")
+        return {k: _clone(v) for k, v in self.__dict__.items() if k not in skip}
+
+    def perturb_secrets(self, seat: int, rng: random.Random) -> State | None:
+        """Another hand for ``seat`` of the same size, dealt from that hand
+        and the seat's unseen normal deck."""
+        size = self.hand_size(seat)
+        if not size:
+            return None
+        pool = [c for counts in (self.hands[seat], self.decks[seat]["normal"]) for c, n in counts.items()
+                for _ in range(n)]
+        rng.shuffle(pool)
+        other = self.copy()
+        other.hands[seat], other.decks[seat]["normal"] = {}, {}
+        for i, card in enumerate(pool):
+            _add(other.hands[seat] if i < size else other.decks[seat]["normal"], card)
+        return other
