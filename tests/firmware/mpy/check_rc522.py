@@ -5,6 +5,7 @@ import time
 import checklib
 import machine
 import rc522
+import rc522_emulator
 from rc522_emulator import RC522Chip
 
 SPI = machine.SPI(0)
@@ -113,6 +114,51 @@ def check_readers_share_the_bus():
         r.init()
     for i, r in enumerate(readers):
         assert r.scan() == [f"0000000{i}"]
+
+
+class TripleTag(rc522_emulator.Tag):
+    """A 10-byte UID (three cascade levels), which the shared emulator leaves out."""
+
+    def __init__(self, uid):
+        rc522_emulator.Tag.__init__(self, uid[:14])
+        self.uid = rc522_emulator.parse_uid(uid)
+        self.hex = uid
+
+    def levels(self):
+        return 3
+
+    def cln(self, level):
+        u = self.uid
+        part = ([CT] + u[0:3], [CT] + u[3:6], u[6:10])[level]
+        return part + [part[0] ^ part[1] ^ part[2] ^ part[3]]
+
+
+CT = rc522_emulator.CASCADE_TAG
+
+
+def check_ten_byte_uid_uses_cascade_level_3():
+    chip, r = reader()
+    chip.tags.append(TripleTag("04112233445566778899"))
+    chip.add_tag("DEADBEEF")
+    assert sorted(r.scan()) == ["04112233445566778899", "DEADBEEF"]
+
+
+def check_random_fields_are_read_whole():
+    # Seeded mixes of 4- and 7-byte UIDs, many sharing leading bytes, so the
+    # anticollision meets collisions at every bit position and level.
+    chip, r = reader()
+    seed = 12345
+    for trial in range(60):
+        chip.clear_tags()
+        want = []
+        for _ in range(1 + trial % rc522.MAX_TAGS):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            uid = f"04A1{seed >> 1:010X}" if seed & 1 else f"{(seed >> 3) | 0x01000000:08X}"
+            if uid not in want:
+                want.append(uid)
+                chip.add_tag(uid)
+        got = r.scan()
+        assert sorted(got) == sorted(want), (trial, got, want)
 
 
 checklib.run(globals())
