@@ -48,6 +48,7 @@ class Hub:
         self.sweep_ms = 0
         self._sweep_start = self.boot
         self._last_hb = self.boot
+        self.uptime_ms = 0
         self._inbuf = b""
         self._reset_pending = False
 
@@ -191,9 +192,12 @@ class Hub:
     # --- the loop ---
     def heartbeat_due(self):
         now = self._ticks()
-        if time.ticks_diff(now, self._last_hb) >= self.heartbeat_ms:
+        d = time.ticks_diff(now, self._last_hb)
+        if d >= self.heartbeat_ms:
             self._last_hb = now
-            self.send("HB", (time.ticks_diff(now, self.boot), self.sweep_ms, self.sweeps))
+            # Summed, since ticks_ms wraps after 12 days.
+            self.uptime_ms += d
+            self.send("HB", (self.uptime_ms, self.sweep_ms, self.sweeps))
 
     def step(self):
         """Scan one reader, answer commands, send a heartbeat when due."""

@@ -8,12 +8,13 @@
 The protocol is firmware/PROTOCOL.md.
 """
 
-from drivers.hub.connection import HubConnection, HubInfo, HubReader, HubStats, open_hub
+from drivers.hub.connection import Heartbeat, HubConnection, HubInfo, HubReader, HubStats, open_hub
 from drivers.hub.port import HUB_PID, HUB_VID, find_hub_port, open_exclusive
 
 __all__ = [
     "HUB_PID",
     "HUB_VID",
+    "Heartbeat",
     "HubConnection",
     "HubInfo",
     "HubReader",

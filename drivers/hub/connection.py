@@ -49,6 +49,15 @@ class HubInfo:
     board_id: str
 
 
+@dataclass(frozen=True)
+class Heartbeat:
+    """The hub's last HB line."""
+
+    uptime_ms: int
+    sweep_ms: int
+    sweeps: int
+
+
 class HubConnection:
     def __init__(
         self,
@@ -97,6 +106,7 @@ class HubConnection:
         self.last_error = "not connected yet"
         self.stats = HubStats()
         self.info: HubInfo | None = None
+        self.heartbeat: Heartbeat | None = None
         self._states: dict[int, frozenset[str]] = {}
         self._faults: dict[int, str] = {}
         self._holds: dict[int | None, int] = {}
@@ -390,10 +400,13 @@ class HubConnection:
             else:
                 self._snap_sent_at = None
                 self.request_snapshot()  # that snapshot lost a line: another one
+        elif kind == "HB":
+            if len(f) >= 3 and all(x.isdigit() for x in f[:3]):
+                self.heartbeat = Heartbeat(int(f[0]), int(f[1]), int(f[2]))
         elif kind == "ERR":
             self.stats.hub_errors += 1
             self.last_error = "hub refused a command: " + ",".join(f)
-        # HB, OK and types from newer firmware need nothing here.
+        # OK and types from newer firmware need nothing here.
 
 
 class HubReader:

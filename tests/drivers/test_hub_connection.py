@@ -207,6 +207,7 @@ def test_lost_line_is_counted_and_a_snapshot_restores_it() -> None:
     rig.hub.state(1, "04A1B2C3D4E5F6")  # lost
     rig.hub.line("HB", 1000, 10, 50)
     rig.steps(1)
+    assert rig.conn.heartbeat is not None and rig.conn.heartbeat.sweep_ms == 10
     assert rig.conn.stats.gaps == 1 and rig.conn.stats.lost_lines == 1
     assert protocol.command("SNAP").strip() in rig.sent()
     rig.steps(20)
@@ -395,7 +396,7 @@ def test_finder_errors_back_off_and_closed_connection_says_so() -> None:
 
     rig.conn._finder = broken
     rig.conn._sleep = lambda s: (rig.clock.sleep(s), rig.conn._stop.set())
-    rig.conn._run()                       # the thread's loop; the first sleep stops it
+    rig.conn._run()  # the thread's loop; the first sleep stops it
     assert calls == [100.0]
     assert "cannot look for the hub: udev is not running" in rig.conn.last_error
     with pytest.raises(ReaderError, match="closed"):
