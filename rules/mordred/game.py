@@ -22,8 +22,7 @@ def move_bound(t: Tables, rounds: int = ROUND_LIMIT, seats: int = 4) -> int:
     Money only comes from the rolls, so the spending moves of the whole game
     are bounded by its total income, whatever is saved between turns.
     """
-    cheapest = min(c for prices in t.cost.values() for c in prices.values() if c is not None)
-    per_pound = max(1 / cheapest, 2 / t.attack_cost)
+    per_pound = max(1 / t.cheapest(), 2 / t.attack_cost)
     turns = rounds * seats
     return turns * (3 + 2 * t.max_men()) + math.ceil(turns * t.max_income() * per_pound)
 

@@ -25,6 +25,7 @@ _CHANCE_PHASES = {"roll": "dice", "mordred_die": "die", "attack_die": "die"}
 _ROLLS = [Roll((a, b)) for a in FACES for b in FACES]
 _DIE = [Die(v) for v in FACES]
 _DECLARES = [*(Declare(r) for r in ROWS), Declare(None)]
+_CHEAPEST = TABLES.cheapest()
 
 # A refusal before it is raised: (code, rule, params).
 Verdict = tuple[str, str, dict[str, Any]]
@@ -83,10 +84,13 @@ class MordredState(State):
         if self.phase == "place":
             return [Place(s) for s in self._placeable()]
         moves: list[Move] = []
-        for space in TABLES.spaces:
-            for building in BUILDINGS:
-                if isinstance(self._build(building, space), int):
-                    moves.append(Build(building, space))
+        if self.money[self.current] >= _CHEAPEST:  # else nothing is affordable anywhere
+            for space in TABLES.spaces:
+                site = self._site(space)
+                if isinstance(site, int):
+                    moves.extend(
+                        Build(b, space) for b in BUILDINGS if isinstance(self._price(b, space, site), int)
+                    )
         if self.money[self.current] >= TABLES.attack_cost:
             for origin, (owner, _) in self.pieces.items():
                 if owner == self.current:
@@ -160,38 +164,50 @@ class MordredState(State):
 
     def _build(self, building: str, space: str) -> Verdict | int:
         """The full price of ``building`` on ``space`` now, or why not."""
+        site = self._site(space)
+        return site if not isinstance(site, int) else self._price(building, space, site)
+
+    def _site(self, space: str) -> Verdict | int:
+        """Whether the current player may build on ``space`` at all: the
+        surcharge it carries, or why not."""
         t = TABLES
         if space not in t.spaces:
             return "mordred.build.unknown_space", RULE_SPEND, {"space": space}
+        if space in self.men:
+            return "mordred.build.mordred_there", RULE_SPEND, {"space": space}
+        piece = self.pieces.get(space)
+        if piece is not None:
+            if piece[0] != self.current:
+                return "mordred.build.occupied", RULE_SPEND, {"space": space}
+            # A replacement stays where the player already is: no place rule, no
+            # surcharge (the rulebook only asks the full price).
+            return 0
+        if t.spaces[space].black_frame:
+            return 0  # always open, never a surcharge
+        if not self.built_any:
+            return "mordred.build.first_on_border", RULE_SPEND, {"space": space}
+        owners = {self.pieces[n][0] for n in t.spaces[space].roads if n in self.pieces}
+        if not owners:
+            return "mordred.build.not_reachable", RULE_SPEND, {"space": space}
+        return 0 if self.current in owners else t.surcharge
+
+    def _price(self, building: str, space: str, surcharge: int) -> Verdict | int:
+        """What ``building`` costs on a space open to it, or why not."""
         if building not in BUILDINGS:
             return "mordred.build.unknown_building", RULE_SPEND, {"building": building}
         params: dict[str, Any] = {"building": building, "space": space}
-        if space in self.men:
-            return "mordred.build.mordred_there", RULE_SPEND, params
         me = self.current
         piece = self.pieces.get(space)
-        if piece is not None and piece[0] != me:
-            return "mordred.build.occupied", RULE_SPEND, params
         if piece is not None and piece[1] == building:
             # Silent in the rulebook; replacing a piece by its twin only burns money.
             return "mordred.build.same_piece", RULE_SPEND, params
-        terrain = t.spaces[space].terrain
-        cost = t.cost[building][terrain]
+        terrain = TABLES.spaces[space].terrain
+        cost = TABLES.cost[building][terrain]
         if cost is None:
             return "mordred.build.terrain", RULE_SPEND, {**params, "terrain": terrain}
         if self.supply[me][building] == 0:
             return "mordred.build.none_left", RULE_SPEND, params
-        if piece is None:
-            # A replacement stays where the player already is: no place rule, no
-            # surcharge (the rulebook only asks the full price).
-            black = t.spaces[space].black_frame
-            if not self.built_any and not black:
-                return "mordred.build.first_on_border", RULE_SPEND, params
-            owners = {self.pieces[n][0] for n in t.spaces[space].roads if n in self.pieces}
-            if not black and not owners:
-                return "mordred.build.not_reachable", RULE_SPEND, params
-            if not black and me not in owners:
-                cost += t.surcharge
+        cost += surcharge
         if cost > self.money[me]:
             return (
                 "mordred.build.cannot_afford",

@@ -71,6 +71,10 @@ class Tables:
     def black_frames(self) -> frozenset[str]:
         return frozenset(n for n, s in self.spaces.items() if s.black_frame)
 
+    def cheapest(self) -> int:
+        """The lowest price of any building anywhere."""
+        return min(c for prices in self.cost.values() for c in prices.values() if c is not None)
+
     def max_income(self) -> int:
         """The most pounds one roll can give (two dice on the best row)."""
         return 2 * max(f.money for row in self.money.values() for f in row.values())
