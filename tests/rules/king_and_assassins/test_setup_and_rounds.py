@@ -41,7 +41,7 @@ def test_choose_order_does_not_matter() -> None:
     assert Choose(("citizen10", "citizen2", "citizen9")) == Choose(("citizen2", "citizen9", "citizen10"))
 
 
-def test_side_b_king_start_is_chosen_after_the_assassins() -> None:
+def test_example_side_b_king_start_is_chosen_after_the_assassins() -> None:
     s = new("B")
     assert "king" not in s.pos and not any(p.startswith("knight") for p in s.pos)
     refused(s, Start("B10"), "setup.choose-first")
@@ -85,7 +85,7 @@ def test_round_card_is_a_chance_draw_without_replacement() -> None:
 
 
 @pytest.mark.parametrize(("side", "rounds"), [("A", 15), ("B", 14)])
-def test_deck_exhausted_with_the_king_on_board_the_assassin_player_wins(side: str, rounds: int) -> None:
+def test_example_deck_of_15_or_14_cards_exhausted_the_assassin_player_wins(side: str, rounds: int) -> None:
     s = new(side)
     legal(s, s.legal_moves()[0])
     if s.phase == "start":
