@@ -72,13 +72,11 @@ def undoes(effect: NetEffect, last: NetEffect | None) -> bool:
 
 
 def _draws(counts: dict[str, int], k: int) -> list[tuple[str, ...]]:
-    """Ordered picks of ``k`` followers out of ``counts`` (colours may repeat)."""
-    out = []
-    for combo in product(COLOURS, repeat=k):
-        need = Counter(combo)
-        if all(counts[c] >= n for c, n in need.items()):
-            out.append(combo)
-    return out
+    """Ordered picks of ``k`` (1 or 2) followers out of ``counts``."""
+    present = [c for c in COLOURS if counts[c]]
+    if k == 1:
+        return [(c,) for c in present]
+    return [(a, b) for a in present for b in present if a != b or counts[a] >= 2]
 
 
 def _best(options: list[tuple[Picks, int]], last: NetEffect | None, card: str) -> tuple[Picks, ...]:
@@ -88,7 +86,9 @@ def _best(options: list[tuple[Picks, int]], last: NetEffect | None, card: str) -
     smaller exchange (one with an empty region) is allowed only when no
     larger one is; an exchange barred by the undo rule is not possible, so
     it does not bar the smaller ones."""
-    allowed = [(p, n) for p, n in options if not undoes(net_effect(transfers(card, p)), last)]
+    allowed = options
+    if last:
+        allowed = [(p, n) for p, n in options if not undoes(net_effect(transfers(card, p)), last)]
     if not allowed:
         return ()
     most = max(n for _, n in allowed)
@@ -178,11 +178,25 @@ def options(card: str, board: Board) -> tuple[Picks, ...]:
     return _faction(board, card)
 
 
+Menu = dict[Picks, tuple[KidMove, ...]]
+
+
+def menu(choices: Iterable[Picks]) -> Menu:
+    """The picks that may follow each partial pick list; a complete one maps
+    to ``()`` (no choice is the beginning of another)."""
+    out: dict[Picks, dict[KidMove, None]] = {}
+    for c in choices:
+        for n in range(len(c)):
+            out.setdefault(c[:n], {}).setdefault(c[n])
+        out.setdefault(c, {})
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=1024)
+def options_menu(card: str, board: Board) -> Menu:
+    return menu(options(card, board))
+
+
 def next_picks(choices: Iterable[Picks], made: Picks) -> list[KidMove]:
     """The distinct next picks among ``choices`` that extend ``made``, in order."""
-    n = len(made)
-    seen: dict[KidMove, None] = {}
-    for c in choices:
-        if len(c) > n and c[:n] == made:
-            seen.setdefault(c[n])
-    return list(seen)
+    return list(menu(c for c in choices if c[: len(made)] == made).get(made, ()))

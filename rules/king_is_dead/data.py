@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ class GameData:
     mordred_start: Mapping[str, int]
     cards: Mapping[str, int]  # card id -> copies per player
 
-    @property
+    @cached_property
     def colours(self) -> tuple[str, ...]:
         return tuple(f.colour for f in self.factions)
 
@@ -64,7 +65,7 @@ class GameData:
     def faction(self, faction_id: str) -> Faction:
         return next(f for f in self.factions if f.id == faction_id)
 
-    @property
+    @cached_property
     def deck(self) -> tuple[str, ...]:
         """One player's action cards, each copy once, in card-list order."""
         return tuple(card for card, n in self.cards.items() for _ in range(n))

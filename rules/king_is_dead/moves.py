@@ -21,7 +21,7 @@ class KidMove(Move):
         return self  # frozen: a state copy may share its moves
 
     def to_json(self) -> JSON:
-        return {"type": self.kind, **{f.name: getattr(self, f.name) for f in fields(self)}}
+        return {"type": self.kind, **self.__dict__}
 
 
 @dataclass(frozen=True)

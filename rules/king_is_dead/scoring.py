@@ -10,10 +10,49 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core import Outcome
-from rules.king_is_dead.data import DATA
+from rules.king_is_dead.data import DATA, LOYALIST
 
 Court = Mapping[str, int]
+FACTIONS = frozenset(f.id for f in DATA.factions)
+COLOUR_FACTION = {f.colour: f.id for f in DATA.factions}
+SAXONS = "saxons"
+LOYALISTS = "loyalists"
+
+
+def region_winner(counts: Mapping[str, int]) -> str:
+    """Who takes a region whose struggle ends: the colour with the most
+    followers; on a tie, or with nobody there, the Saxons. Loyalists count
+    like any faction (La Variante Mordred)."""
+    most = max(counts.values())
+    leaders = [c for c, n in counts.items() if n == most]
+    if most == 0 or len(leaders) > 1:
+        return SAXONS
+    return LOYALISTS if leaders[0] == LOYALIST else COLOUR_FACTION[leaders[0]]
+
+
+def ending(winner: str, saxons: int, resolved: int) -> str | None:
+    """Whether the game ends after a struggle, and how: the loyalists' win
+    and the 4th Saxon token end it at once; else the last struggle does."""
+    if winner == LOYALISTS:
+        return "loyalists"
+    if saxons >= DATA.counts["saxon_tokens"]:
+        return "invasion"
+    if resolved == len(DATA.regions):
+        return "control"
+    return None
+
+
+def winners(
+    reason: str,
+    control: Mapping[str, str | None],
+    resolved: Sequence[str],
+    courts: Sequence[Court],
+    last_play: Sequence[int],
+) -> tuple[list[int], dict[str, Any]]:
+    """The winning seats (with partners) and how they were decided."""
+    if reason == "invasion":
+        return by_invasion(courts, last_play)
+    return by_control(control, resolved, courts, last_play, loyalists=reason == "loyalists")
 
 
 def team_of(seat: int, players: int) -> int | None:
@@ -33,7 +72,7 @@ def faction_ranking(control: Mapping[str, str | None], resolved: Sequence[str]) 
     count: dict[str, int] = {}
     for i, region in enumerate(resolved):
         owner = control[region]
-        if owner in {f.id for f in DATA.factions}:
+        if owner in FACTIONS:
             count[owner] = count.get(owner, 0) + 1
             latest[owner] = i
     return sorted(count, key=lambda f: (count[f], latest[f]), reverse=True)
@@ -82,7 +121,7 @@ def by_control(
     courts: Sequence[Court],
     last_play: Sequence[int],
     loyalists: bool = False,
-) -> Outcome:
+) -> tuple[list[int], dict[str, Any]]:
     """The end by control (all struggles fought) or, with ``loyalists``, the
     Mordred end: the same ruler, with the variant's exceptions."""
     players = len(courts)
@@ -112,12 +151,11 @@ def by_control(
     elif len(tied) > 1:
         tied = _last_player_loses(tied, last_play)
         detail["decided_by"].append("last card played loses")
-    reason = "loyalists" if loyalists else "control"
     detail["ruler"] = tied
-    return Outcome(_with_partners(tied, players), scores(courts), reason, detail)
+    return _with_partners(tied, players), detail
 
 
-def by_invasion(courts: Sequence[Court], last_play: Sequence[int]) -> Outcome:
+def by_invasion(courts: Sequence[Court], last_play: Sequence[int]) -> tuple[list[int], dict[str, Any]]:
     """Four Saxon tokens: most complete sets wins (4 players: each team pools
     its followers); a tie goes to the tied player who played a card last."""
     players = len(courts)
@@ -129,10 +167,10 @@ def by_invasion(courts: Sequence[Court], last_play: Sequence[int]) -> Outcome:
         if len(best) > 1:
             best = _last_player_wins(best, [team_play[0], team_play[1]])
         detail: dict[str, Any] = {"team_sets": {str(t): team_sets[t] for t in (0, 1)}}
-        return Outcome(_with_partners(best, players), scores(courts), "invasion", detail)
+        return _with_partners(best, players), detail
     tied = _most(list(range(players)), {s: sets(courts[s]) for s in range(players)})
     detail = {"decided_by": ["sets"]}
     if len(tied) > 1:
         tied = _last_player_wins(tied, last_play)
         detail["decided_by"].append("last card played wins")
-    return Outcome(sorted(tied), scores(courts), "invasion", detail)
+    return sorted(tied), detail

@@ -17,11 +17,10 @@ from rules.king_is_dead import actions, scoring
 from rules.king_is_dead.actions import COLOURS, Board, Picks
 from rules.king_is_dead.data import DATA, LOYALIST
 from rules.king_is_dead.moves import Draw, KidMove, Pass, Place, Play, RegionCard, Summon
+from rules.king_is_dead.scoring import SAXONS
 
 SETUP_STEPS = ("court", "fill", "order")
 FACTION_IDS = frozenset(f.id for f in DATA.factions)
-SAXONS = "saxons"
-LOYALISTS = "loyalists"
 
 
 class KingIsDeadState(State):
@@ -58,16 +57,24 @@ class KingIsDeadState(State):
         self.ended: str | None = None
         self._memo: dict[str, Any] = {}
 
-    # -- copying: the memo of costly answers belongs to one position ------
+    # -- copying: every field is plain data; the memo belongs to one position --
     def __deepcopy__(self, memo: dict[int, Any]) -> KingIsDeadState:
         new = object.__new__(type(self))
-        for key, value in self.__dict__.items():
-            if key == "_memo":
-                new.__dict__[key] = {}
-            elif key == "history":
-                new.__dict__[key] = list(value)  # moves are immutable
-            else:
-                new.__dict__[key] = copy.deepcopy(value, memo)
+        new.__dict__.update(self.__dict__)  # ints, strs, None, tuples: shared safely
+        new.options = dict(self.options)
+        new.history = list(self.history)  # moves are immutable
+        new.regions = {r: dict(c) for r, c in self.regions.items()}
+        new.bag = dict(self.bag)
+        new.reserve = dict(self.reserve)
+        new.control = dict(self.control)
+        new.resolved = list(self.resolved)
+        new.cards = list(self.cards)
+        new.crowns = dict(self.crowns)
+        new.courts = [dict(c) for c in self.courts]
+        new.piles = [list(p) for p in self.piles]
+        new.last_play = list(self.last_play)
+        new.pending = dict(self.pending) if self.pending is not None else None  # picks: a tuple
+        new._memo = {}
         return new
 
     def _cached(self, key: str, make: Any) -> Any:
@@ -161,7 +168,7 @@ class KingIsDeadState(State):
             return [Pass(), *(Play(c) for c in held if self._may_play(c))]
         if self.step == "action":
             assert self.pending is not None
-            return actions.next_picks(self._choices(), self.pending["picks"])
+            return list(self.pending["menu"][self.pending["picks"]])
         return [s for s in self._summons() if s is not None]
 
     def chance_outcomes(self) -> list[tuple[KidMove, float]]:  # type: ignore[override]
@@ -242,14 +249,7 @@ class KingIsDeadState(State):
         region = self.current_region()
         assert region is not None
         here = self.regions[region]
-        most = max(here.values())
-        leaders = [c for c, n in here.items() if n == most]
-        if most == 0 or len(leaders) > 1:
-            winner = SAXONS  # a tie, or nobody there: the Saxons take it
-        elif leaders[0] == LOYALIST:
-            winner = LOYALISTS
-        else:
-            winner = DATA.faction_of_colour(leaders[0]).id
+        winner = scoring.region_winner(here)
         returned = {c: n for c, n in here.items() if n}
         for c, n in here.items():
             if c == LOYALIST:
@@ -262,25 +262,18 @@ class KingIsDeadState(State):
         self.passes = 0
         self.last_exchange = None  # after a resolution an exchange may be undone
         events.append(Event("struggle_resolved", {"region": region, "winner": winner, "returned": returned}))
-        if winner == LOYALISTS:
-            self._finish("loyalists", events)
-        elif self.saxons() >= DATA.counts["saxon_tokens"]:
-            self._finish("invasion", events)
-        elif len(self.resolved) == len(DATA.regions):
-            self._finish("control", events)
+        self.ended = scoring.ending(winner, self.saxons(), len(self.resolved))
+        if self.ended:
+            self.step = "over"
+            out = self._outcome()
+            assert out is not None
+            events.append(Event("game_over", {"reason": self.ended, "winners": list(out.winners)}))
         elif self.mordred:
             banner = DATA.banners[region]
             if self.control[banner] is None and self.loyalist_supply:
                 self.regions[banner][LOYALIST] += 1
                 self.loyalist_supply -= 1
                 events.append(Event("loyalist_added", {"region": banner}))
-
-    def _finish(self, reason: str, events: list[Event]) -> None:
-        self.ended = reason
-        self.step = "over"
-        out = self._outcome()
-        assert out is not None
-        events.append(Event("game_over", {"reason": reason, "winners": list(out.winners)}))
 
     # -- a card ---------------------------------------------------------------
     def _play(self, card: str, events: list[Event]) -> None:
@@ -291,6 +284,10 @@ class KingIsDeadState(State):
         self.pending = {"card": card, "picks": (), "last": last}
         events.append(Event("card_played", {"seat": self.seat, "card": card}))
         if self._all_choices():
+            # Worked out once per card, as the menu of every step: the board
+            # does not change while the player picks, and the copies made by
+            # later steps share it.
+            self.pending["menu"] = self._make_menu()
             self.step = "action"
         else:
             events.append(Event("no_action", {"seat": self.seat, "card": card}))
@@ -301,7 +298,7 @@ class KingIsDeadState(State):
         assert self.pending is not None
         picks: Picks = (*self.pending["picks"], move)
         self.pending["picks"] = picks
-        if picks in self._choices_set():
+        if not self.pending["menu"][picks]:  # nothing more to pick: carry it out
             self._perform(self.pending["card"], picks, events)
             self._to_summon(events)
 
@@ -352,18 +349,11 @@ class KingIsDeadState(State):
         assert self.pending is not None
         return actions.options(self.pending["card"], self.board())
 
-    def _choices(self) -> tuple[Picks, ...]:
-        return self._cached("choices", self._make_choices)
-
-    def _choices_set(self) -> frozenset[Picks]:
-        return self._cached("choices_set", lambda: frozenset(self._choices()))
-
-    def _make_choices(self) -> tuple[Picks, ...]:
+    def _make_menu(self) -> actions.Menu:
         assert self.pending is not None
-        every = self._all_choices()
-        if not self.pending["last"] or not every:
-            return every
-        return tuple(p for p in every if self._picks_win(p))
+        if not self.pending["last"]:
+            return actions.options_menu(self.pending["card"], self.board())
+        return actions.menu(p for p in self._all_choices() if self._picks_win(p))
 
     def _all_summons(self) -> list[Summon | None]:
         found: list[Summon | None] = [
@@ -378,7 +368,8 @@ class KingIsDeadState(State):
             every = self._all_summons()
             if not (self.pending and self.pending["last"]):
                 return every
-            return [s for s in every if self._wins(self._after_summon(s))]
+            sim = self._simulation()
+            return [s for s in every if sim._summon_wins(s)]
 
         return self._cached("summons", make)
 
@@ -396,50 +387,86 @@ class KingIsDeadState(State):
 
     def _simulation(self) -> KingIsDeadState:
         sim = copy.deepcopy(self)
-        sim.history = []
         if sim.pending:
             sim.pending["last"] = False
         return sim
 
     def _card_wins(self, card: str) -> bool:
         sim = self._simulation()
-        sim._play(card, [])  # marks the card as the last one: its options are the winning ones
+        sim._play(card, [])  # marks the card as the last one of the game
         if sim.step == "action":
-            return bool(sim._choices())
+            return any(sim._picks_win(p) for p in sim._all_choices())
         if sim.step == "summon":
             return bool(sim._summons())
-        return self._wins(sim)  # no action, nobody to summon: the turn is over
+        return self.seat in sim._forced_winners()  # no action, nobody to summon
 
     def _picks_win(self, picks: Picks) -> bool:
-        sim = self._simulation()
-        sim._perform(sim.pending["card"], picks, [])  # type: ignore[index]
-        return any(self._wins(sim._after_summon(s)) for s in sim._all_summons())
-
-    def _after_summon(self, summon: Summon | None) -> KingIsDeadState:
-        sim = self._simulation()
-        if summon is None:
-            sim._end_turn()
+        """Whether some summon after ``picks`` wins; picks with the same
+        effect (the same followers in another order) are worked out once."""
+        assert self.pending is not None
+        card = self.pending["card"]
+        if card == "crown":
+            key: Any = (frozenset(p.region for p in picks[:2]), picks[2])  # type: ignore[attr-defined]
+        elif card in ("garrison", "ambassador"):
+            key = actions.net_effect(actions.transfers(card, picks))
         else:
-            sim._summon(summon, [])
-        return sim
+            key = tuple(sorted((p.region, p.colour) for p in picks))  # type: ignore[attr-defined]
 
-    def _wins(self, sim: KingIsDeadState) -> bool:
-        """Whether this seat wins once ``sim`` (a throwaway copy) is played out
-        with passes only."""
-        while not sim.ended:
-            sim._pass([])
-        out = sim._outcome()
-        return out is not None and self.seat in out.winners
+        def work() -> bool:
+            sim = self._simulation()
+            sim._perform(card, picks, [])
+            return any(sim._summon_wins(s) for s in sim._all_summons())
+
+        return self._cached(f"picks_win/{key}", work)
+
+    def _summon_wins(self, summon: Summon | None) -> bool:
+        """Whether the seat to move wins if it summons ``summon`` now and
+        nobody plays a card after; the state is left as it was."""
+        if summon is None:
+            return self.seat in self._forced_winners()
+        region, colour = summon.region, summon.colour
+        self.regions[region][colour] -= 1
+        self.courts[self.seat][colour] += 1
+        try:
+            return self.seat in self._forced_winners()
+        finally:
+            self.regions[region][colour] += 1
+            self.courts[self.seat][colour] -= 1
+
+    def _forced_winners(self) -> list[int]:
+        """The winners if every remaining struggle ends on passes, worked out
+        without changing the state (only banner loyalists are added)."""
+        control = dict(self.control)
+        resolved = list(self.resolved)
+        added: Counter[str] = Counter()  # Mordred: loyalists the banners add meanwhile
+        supply = self.loyalist_supply
+        ended = None
+        for region in self.cards:
+            if control[region] is not None:
+                continue
+            counts = self.regions[region]
+            if added[region]:
+                counts = {**counts, LOYALIST: counts[LOYALIST] + added[region]}
+            winner = scoring.region_winner(counts)
+            control[region] = winner
+            resolved.append(region)
+            supply += counts[LOYALIST]
+            ended = scoring.ending(winner, sum(1 for o in control.values() if o == SAXONS), len(resolved))
+            if ended:
+                break
+            banner = DATA.banners[region]
+            if self.mordred and control[banner] is None and supply:
+                added[banner] += 1
+                supply -= 1
+        assert ended is not None
+        return scoring.winners(ended, control, resolved, self.courts, self.last_play)[0]
 
     # -- views and results --------------------------------------------------------
     def _outcome(self) -> Outcome | None:
         if not self.ended:
             return None
-        if self.ended == "invasion":
-            return scoring.by_invasion(self.courts, self.last_play)
-        return scoring.by_control(
-            self.control, self.resolved, self.courts, self.last_play, loyalists=self.ended == "loyalists"
-        )
+        won, detail = scoring.winners(self.ended, self.control, self.resolved, self.courts, self.last_play)
+        return Outcome(won, scoring.scores(self.courts), self.ended, detail)
 
     def _view(self, seat: int | None) -> JSON:
         from rules.king_is_dead.view import view
@@ -472,7 +499,7 @@ class KingIsDeadState(State):
             "step": self.step,
             "seat": self.seat,
             "passes": self.passes,
-            "regions": copy.deepcopy(self.regions),
+            "regions": {r: dict(c) for r, c in self.regions.items()},
             "control": dict(self.control),
             "resolved": list(self.resolved),
             "cards": list(self.cards),
@@ -480,8 +507,8 @@ class KingIsDeadState(State):
             "bag": dict(self.bag),
             "reserve": dict(self.reserve),
             "loyalist_supply": self.loyalist_supply,
-            "courts": copy.deepcopy(self.courts),
-            "piles": copy.deepcopy(self.piles),
+            "courts": [dict(c) for c in self.courts],
+            "piles": [list(p) for p in self.piles],
             "last_play": list(self.last_play),
             "pending": pending,
             "last_exchange": [list(e) for e in self.last_exchange] if self.last_exchange else None,
