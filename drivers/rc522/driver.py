@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from drivers.base import ReaderError
+from drivers.gpio import build
 from drivers.rc522 import chip as r
 
 # Frames a tag reply may show; beyond these the poll stops and reports what it has.
@@ -349,6 +350,42 @@ class RC522Reader:
         self._write(register, self._read(register) & ~mask & 0xFF)
 
 
+class _SharedLine:
+    """One reset line wired to several readers: held high while any of them is open."""
+
+    def __init__(self, key: tuple[int, int], device: Any) -> None:
+        self.key = key
+        self.device = device
+        self.users = 0
+
+    def on(self) -> None:
+        self.device.on()
+
+    def off(self) -> None:
+        self.device.off()
+
+    def close(self) -> None:
+        self.users -= 1
+        if self.users <= 0:
+            _reset_lines.pop(self.key, None)
+            self.device.close()
+
+
+_reset_lines: dict[tuple[int, int], _SharedLine] = {}
+
+
+def _shared_reset_line(pin: int, pin_factory: Any) -> _SharedLine:
+    from gpiozero import DigitalOutputDevice
+
+    key = (id(pin_factory), pin)
+    line = _reset_lines.get(key)
+    if line is None:
+        device = DigitalOutputDevice(pin, initial_value=True, pin_factory=pin_factory)
+        line = _reset_lines[key] = _SharedLine(key, device)
+    line.users += 1
+    return line
+
+
 def open_rc522(
     name: str,
     *,
@@ -367,7 +404,9 @@ def open_rc522(
 
     With ``cs_pin`` (BCM number) the chip select is that GPIO line, asserted by
     this driver around each transfer; the kernel's own CE line is then disabled
-    (``no_cs``) where the SPI controller allows it. ``reset_pin`` drives NRSTPD.
+    (``no_cs``) where the SPI controller allows it. ``reset_pin`` drives NRSTPD;
+    readers may share one reset line (a reset of one then resets them all, and
+    each sets itself up again on its next poll).
     """
     try:
         import spidev  # Pi-only: imported here so that laptops never need it
@@ -393,13 +432,21 @@ def open_rc522(
         # If the controller refuses, it still pulses its CE line: wire nothing else to it.
         with contextlib.suppress(OSError):
             spi.no_cs = True
-        select = DigitalOutputDevice(cs_pin, active_high=False, initial_value=False, pin_factory=pin_factory)
+        select = build(
+            f"reader {name} chip select",
+            f"GPIO{cs_pin}",
+            lambda: DigitalOutputDevice(
+                cs_pin, active_high=False, initial_value=False, pin_factory=pin_factory
+            ),
+        )
         port = GpioSelectedPort(spi, select)
     reset = None
     if reset_pin is not None:
-        from gpiozero import DigitalOutputDevice
-
-        reset = DigitalOutputDevice(reset_pin, initial_value=True, pin_factory=pin_factory)
+        reset = build(
+            f"reader {name} reset line",
+            f"GPIO{reset_pin}",
+            lambda: _shared_reset_line(reset_pin, pin_factory),
+        )
     return RC522Reader(
         name,
         port,
