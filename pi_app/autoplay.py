@@ -20,8 +20,9 @@ class Input:
     what: str = ""
 
 
-def next_input(session: Session, seat: int, target: Move) -> Input:
-    """The one input that brings ``seat`` closer to playing ``target``."""
+def next_input(session: Session, seat: int, target: Move, taps: bool = True) -> Input:
+    """The one input that brings ``seat`` closer to playing ``target``; with
+    ``taps`` False the player only uses the buttons."""
     name = session.seats[seat].name
     adapter = session.adapter
     cursor = session.seats[seat].cursor or Cursor.over(session.state.legal_moves())
@@ -31,7 +32,7 @@ def next_input(session: Session, seat: int, target: Move) -> Input:
     probe_fields = [field] if len(cursor.stack) > 1 or field != "type" else []
     if len(cursor.stack) == 1:
         probe_fields += [f for f in by_field if f in data and f != field]
-    for f in probe_fields:
+    for f in probe_fields if taps else []:
         kind = by_field.get(f or "")
         if kind is None or f not in data:
             continue

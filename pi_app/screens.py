@@ -17,7 +17,7 @@ WIDTH, HEIGHT = 128, 64
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 _REGULAR = "DejaVuSansCondensed.ttf"
 _BOLD = "DejaVuSansCondensed-Bold.ttf"
-BIG_SIZES = (20, 16, 13)
+BIG_SIZES = (20, 16, 13, 11)
 SMALL = 10
 
 
@@ -73,14 +73,15 @@ def wrap(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int 
     return out
 
 
-def fit_big(text: str, max_lines: int = 2) -> tuple[int, list[str]]:
-    """The largest big-font size at which ``text`` fits in ``max_lines``."""
+def fit_big(text: str, room: int = HEIGHT, max_lines: int = 3) -> tuple[int, list[str]]:
+    """The largest big-font size at which ``text`` fits ``room`` pixels of
+    height (and at most ``max_lines`` lines); the smallest size, cut, if none."""
     for size in BIG_SIZES:
         lines = wrap(text, font(size, bold=True))
-        if len(lines) <= max_lines:
+        if len(lines) <= max_lines and len(lines) * (size + 1) <= room:
             return size, lines
     size = BIG_SIZES[-1]
-    return size, wrap(text, font(size, bold=True))[:max_lines]
+    return size, wrap(text, font(size, bold=True))[: max(1, room // (size + 1))]
 
 
 def render(layout: Layout) -> Image.Image:
@@ -94,15 +95,17 @@ def render(layout: Layout) -> Image.Image:
             draw.rectangle((0, 0, WIDTH - 1, SMALL + 1), fill=1)
         draw.text((1, 0), title, font=font(SMALL, bold=True), fill=0 if layout.alert else 1)
         y = SMALL + 3
-    footer_h = SMALL + 1 if layout.footer else 0
-    room = HEIGHT - footer_h - y
-    if layout.big:
-        max_lines = 2 if room >= 2 * BIG_SIZES[-1] + 14 else 1
-        size, lines = fit_big(layout.big, max_lines)
-        for line in lines:
-            draw.text((1, y), line, font=font(size, bold=True), fill=1)
-            y += size + 1
+    footer_h = SMALL + 2 if layout.footer else 0
     small_lines = [ln for text in layout.lines for ln in wrap(text, small)]
+    if layout.big:
+        # The key fact gets what the small print leaves, keeping at least
+        # one small line (two when there are more) visible.
+        keep = min(len(small_lines), 2)
+        room = HEIGHT - footer_h - y - keep * (SMALL + 1)
+        size, lines = fit_big(layout.big, room)
+        for line in lines:
+            draw.text((1, y - 2), line, font=font(size, bold=True), fill=1)
+            y += size + 1
     for line in small_lines:
         if y + SMALL > HEIGHT - footer_h:
             break
@@ -112,7 +115,7 @@ def render(layout: Layout) -> Image.Image:
         fy = HEIGHT - SMALL - 1
         draw.line((0, fy - 1, WIDTH - 1, fy - 1), fill=1)
         w = _width(layout.footer, small)
-        draw.text(((WIDTH - w) / 2, fy), layout.footer, font=small, fill=1)
+        draw.text(((WIDTH - w) / 2, fy - 1), layout.footer, font=small, fill=1)
     return img
 
 

@@ -263,7 +263,7 @@ class KingIsDeadAdapter(TableAdapter):
         if order:
             cards = " ".join(short(r) for r in order)
             out.append(f"Region cards: {cards}" if en else f"Carte Regione: {cards}")
-        result = out + last
+        result = [line[:1].upper() + line[1:] for line in out + last]
         return result or super().instructions(before, moves, events, after, lang)
 
     def private_lines(self, state: State, seat: int, lang: str) -> tuple[str, list[str]]:

@@ -1,0 +1,46 @@
+"""`tablekeeper demo`: a simulated game night (see pi_app.demo)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import rules
+from pi_app.errors import UsageError
+
+NAME = "demo"
+HELP = "play a simulated game night of every game with a table adapter; save frames, GIFs, transcripts"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", help="only this game id (default: every game with an adapter)")
+    parser.add_argument("--out", default="demo-out", help="output directory (default: demo-out)")
+    parser.add_argument("--lang", choices=("en", "it"), default="en", help="language of the screens")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the games and the players")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pi_app.demo import Night, summary
+
+    if args.game is not None and args.game not in rules.GAMES:
+        raise UsageError(f"unknown game {args.game!r}; registered games: {', '.join(rules.GAMES) or 'none'}")
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create the output directory {out}: {exc.strerror}") from None
+    night = Night(out, lang=args.lang, seed=args.seed)
+    plan = night.games(args.game)
+    if not plan:
+        raise UsageError("no game has a table adapter and a registered engine yet")
+    start = time.perf_counter()
+    reports = []
+    for game, players in plan:
+        report = night.play(game, players)
+        print(f"{game} for {players}: {report.moves} moves, {report.inputs} inputs, "
+              f"{report.refused} refused, {report.result} ({report.seconds:.1f} s)")
+        reports.append(report)
+    summary(reports, time.perf_counter() - start, out)
+    print(f"\nwrote {out}/summary.md, one GIF and transcript per game, every frame as PNG")
+    return 0

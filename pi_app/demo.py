@@ -1,0 +1,213 @@
+"""A simulated game night: every game with a table adapter, for each of its
+player counts, played through the simulated table by simulated players (taps
+on the pads, presses on mock pins), with some illegal attempts refused.
+
+Writes, under the output directory: every screen's frames as PNG
+(``<game>-<n>p/<screen>/0001.png``), one animated GIF per game of all the
+screens together, a transcript per game and ``summary.md``.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+import rules
+from pi_app import adapters, hardware, profile
+from pi_app.autoplay import Input, choose, next_input
+from pi_app.journal import Journal
+from pi_app.registry import Registry
+from pi_app.screens import font
+from pi_app.session import Session
+
+ATTEMPT_RATE = 0.06
+MAX_GIF_FRAMES = 600
+
+
+@dataclass
+class GameReport:
+    game: str
+    players: int
+    moves: int = 0
+    inputs: int = 0
+    refused: int = 0
+    frames: int = 0
+    seconds: float = 0.0
+    result: str = ""
+    files: list[str] = field(default_factory=list)
+
+
+class Night:
+    def __init__(self, out: Path, lang: str = "en", seed: int = 1) -> None:
+        self.out = out
+        self.lang = lang
+        self.seed = seed
+        self.profile = profile.load(profile.find("sim"))
+
+    def games(self, only: str | None = None) -> list[tuple[str, int]]:
+        ids = [only] if only else [g for g in adapters.ADAPTERS if g in rules.GAMES]
+        return [(g, n) for g in ids for n in rules.get(g).player_counts if n <= len(self.profile.seats)]
+
+    def play(self, game: str, players: int) -> GameReport:
+        name = f"{game}-{players}p"
+        work = self.out / name
+        work.mkdir(parents=True, exist_ok=True)
+        for stale in [work / "journal.sqlite", work / "tags.sqlite"]:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{stale}{suffix}").unlink(missing_ok=True)
+        report = GameReport(game, players)
+        start = time.perf_counter()
+        table = hardware.build(self.profile, queue.Queue(), keep_frames=True, poll=False, seats=players)
+        journal = Journal(work / "journal.sqlite")
+        registry = Registry(work / "tags.sqlite")
+        try:
+            session = Session.open(table, journal, registry, game=game, players=players,
+                                   seed=self.seed + players, lang=self.lang, new=True)
+            comps = [(c.id, c.count) for c in session.adapter.components()]
+            uids = {c: u[0] for c, u in registry.auto_enroll(game, comps).items()}
+            session.redraw()
+            session.tick()
+            lines: list[str] = []
+            gif: list[Image.Image] = [self.composite(table, players)]
+            rng = random.Random(f"{game}/{players}/{self.seed}")
+            said = 0
+
+            def send(inp: Input) -> None:
+                seat = session.profile.seat_of_part(inp.part)
+                if inp.kind == "tap":
+                    table.tap(inp.part, uids.get(inp.what, inp.what))
+                else:
+                    table.press(inp.part)
+                session.pump()
+                report.inputs += 1
+                lines.append(f"  seat {(seat or 0) + 1}: {inp.kind} {inp.what or inp.part}")
+                if len(gif) < MAX_GIF_FRAMES:
+                    gif.append(self.composite(table, players))
+
+            def flush() -> None:
+                nonlocal said
+                for rec in session.transcript[said:]:
+                    who = f"seat {rec.seat + 1}" if rec.seat is not None else "table"
+                    lines.append(f"{rec.kind:>11} | {who:7} | {rec.text}")
+                    if rec.kind == "refused" or rec.kind == "unknown-tag":
+                        report.refused += 1
+                said = len(session.transcript)
+
+            flush()
+            while session.state.outcome() is not None or session.state.to_move() is not None:
+                if session.state.outcome() is not None:
+                    break
+                seat = session.state.to_move()
+                assert seat is not None and seat >= 0, "chance steps are drawn by Tablekeeper"
+                if rng.random() < ATTEMPT_RATE:
+                    attempt = self.illegal_attempt(session, seat, rng)
+                    if attempt is not None:
+                        culprit = session.profile.seat_of_part(attempt.part) or 0
+                        send(attempt)
+                        flush()
+                        send(Input("press", f"{session.seats[culprit].name}.ok"))  # read, dismiss
+                target = choose(session, rng)
+                taps = rng.random() < 0.6  # some players tap, some prefer the buttons
+                n = len(session.state.history)
+                while len(session.state.history) == n:
+                    send(next_input(session, seat, target, taps))
+                    if report.inputs > 50_000:
+                        raise RuntimeError(f"{name}: the simulated players are stuck")
+                flush()
+                report.moves += 1
+            outcome = session.state.outcome()
+            if outcome is not None:
+                big, detail = session.adapter.outcome_lines(outcome, self.lang)
+                report.result = f"{big} ({detail[0] if detail else outcome.reason})"
+                lines.append(f"{'outcome':>11} | {report.result}")
+            session.tick()
+            gif.append(self.composite(table, players))
+            report.frames = self.save_frames(table, work)
+            gif_path = self.out / f"{name}.gif"
+            gif[0].save(gif_path, save_all=True, append_images=gif[1:], duration=150, loop=0,
+                        optimize=False)
+            transcript = self.out / f"{name}.transcript.txt"
+            head = f"{rules.get(game).name or game}, {players} players, seed {self.seed + players}\n"
+            transcript.write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
+            report.files = [str(gif_path), str(transcript), str(work)]
+        finally:
+            table.close()
+            journal.close()
+            registry.close()
+        report.seconds = time.perf_counter() - start
+        return report
+
+    def illegal_attempt(self, session: Session, seat: int, rng: random.Random) -> Input | None:
+        """Something a player might wrongly do now: out of turn, another
+        seat's card, a card already played, a tag nobody enrolled."""
+        comps = session.adapter.components()
+        owned = [c for c in comps if c.seat is not None]
+        others = [i for i in range(len(session.seats)) if i != seat]
+        kinds = ["out-of-turn", "not-yours", "unknown"] + (["used"] if owned else [])
+        kind = rng.choice(kinds)
+        me = session.seats[seat].name
+        if kind == "out-of-turn" and owned:
+            other = rng.choice(others)
+            mine = [c for c in owned if c.seat == other]
+            return Input("tap", f"{session.seats[other].name}.pad", rng.choice(mine).id)
+        if kind == "out-of-turn":
+            return Input("press", f"{session.seats[rng.choice(others)].name}.ok")
+        if kind == "not-yours" and owned:
+            theirs = [c for c in owned if c.seat not in (seat, None) and (c.seat or 0) < len(session.seats)]
+            return Input("tap", f"{me}.pad", rng.choice(theirs).id)
+        if kind == "used":
+            legal = {m.to_json().get("card") for m in session.state.legal_moves()}
+            used = [c for c in owned if c.seat == seat and c.value not in legal]
+            if used:
+                return Input("tap", f"{me}.pad", rng.choice(used).id)
+            return None
+        return Input("tap", f"{me}.pad", "04" + "".join(rng.choice("0123456789ABCDEF") for _ in range(12)))
+
+    def composite(self, table: hardware.Table, players: int) -> Image.Image:
+        """All screens at once: the shared one on top, the seats below."""
+        gap, label = 6, 12
+        width = max(2, players) * (128 + gap) + gap
+        img = Image.new("L", (width, 2 * (64 + label) + 3 * gap), 40)
+        draw = ImageDraw.Draw(img)
+        small = font(10)
+
+        def put(name: str, x: int, y: int) -> None:
+            screen = table.screens.get(name)
+            frame = screen.image if screen is not None else None
+            draw.text((x, y), name, font=small, fill=200)
+            if frame is not None:
+                img.paste(frame.convert("L"), (x, y + label))
+
+        put("shared.screen", (width - 128) // 2, gap)
+        for i in range(players):
+            put(f"seat{i + 1}.screen", gap + i * (128 + gap), 2 * gap + 64 + label)
+        return img.convert("P")
+
+    def save_frames(self, table: hardware.Table, work: Path) -> int:
+        count = 0
+        for name, screen in table.screens.items():
+            folder = work / name
+            folder.mkdir(parents=True, exist_ok=True)
+            for old in folder.glob("*.png"):
+                old.unlink()
+            for i, frame in enumerate(screen.frames, start=1):
+                frame.save(folder / f"{i:04d}.png")
+                count += 1
+        return count
+
+
+def summary(reports: list[GameReport], seconds: float, out: Path) -> str:
+    rows = ["| game | players | moves | inputs | refused | frames | result | seconds |",
+            "|---|---|---|---|---|---|---|---|"]
+    for r in reports:
+        rows.append(f"| {r.game} | {r.players} | {r.moves} | {r.inputs} | {r.refused} | {r.frames} | "
+                    f"{r.result} | {r.seconds:.1f} |")
+    text = (f"# Tablekeeper demo: a simulated game night\n\n{len(reports)} games in {seconds:.1f} s "
+            f"on the simulated table.\n\n" + "\n".join(rows) + "\n")
+    (out / "summary.md").write_text(text, encoding="utf-8")
+    return text

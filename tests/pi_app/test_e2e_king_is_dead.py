@@ -1,0 +1,165 @@
+"""Whole games of The King is Dead through the simulated table: taps on the
+simulated pads, presses on gpiozero mock pins; layouts, frames (luma dummy
+devices) and light pins checked."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import rules
+from pi_app.screens import render
+from tests.pi_app.kid_play import play_moves
+
+GAME = "king-is-dead"
+pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="The King is Dead engine not registered")
+
+
+def layout(s, part):
+    return s.layouts()[part]
+
+
+def pin_lit(rig, seat):
+    return bool(rig.table.lights[f"seat{seat + 1}.light"].device.pin.state)
+
+
+def assert_refused(rig, seat, attempt, *, contains):
+    """An input that must change nothing but the seat's screen and light."""
+    s = rig.session
+    before = s.state.to_json()
+    entries = len(s.journal.entries(s.record))
+    light = rig.table.lights[f"seat{seat + 1}.light"]
+    flashes, frames = light.flashes, len(rig.table.screens[f"seat{seat + 1}.screen"].frames)
+    attempt()
+    lay = layout(s, f"seat{seat + 1}.screen")
+    assert lay.alert, lay
+    assert contains in lay.text(), lay.text()
+    assert s.state.to_json() == before
+    assert len(s.journal.entries(s.record)) == entries
+    assert light.flashes == flashes + 1
+    screen = rig.table.screens[f"seat{seat + 1}.screen"]
+    assert len(screen.frames) > frames
+    assert screen.frames[-1].tobytes() == render(lay).tobytes()
+    rig.press(f"seat{seat + 1}.ok")  # dismiss
+    assert not layout(s, f"seat{seat + 1}.screen").alert
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_whole_game_with_refusals(rig, players):
+    r = rig(players)
+    s = r.open(GAME)
+    rng = random.Random(players)
+    # Setup was drawn by Tablekeeper (sim profile): the table is told what to set out.
+    assert s.state.to_move() == 0
+    assert any("Region cards:" in rec.text for rec in s.transcript if rec.kind == "said")
+    assert pin_lit(r, 0) and not any(pin_lit(r, i) for i in range(1, players))
+    # Out of turn: seat 2 taps its own Crown card.
+    assert_refused(r, 1, lambda: r.tap(1, "crown@2"), contains="turn")
+    # Another seat's card on seat 1's pad.
+    assert_refused(r, 0, lambda: r.tap(0, "garrison@2"), contains="belongs to seat 2")
+    # An unknown tag: reported, never guessed.
+    assert_refused(r, 0, lambda: r.tap_uid(0, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
+    # Seat 1 plays its Crown by tapping it, then finishes the action.
+    r.tap(0, "crown@1")
+    assert s.state.view(None)["pending"]["card"] == "crown"
+    play_moves(r, rng, count=1)
+    while s.state.to_move() == 0:
+        play_moves(r, rng, count=1)
+    # Back to seat 1 later: its Crown is used; the engine's refusal with its rule.
+    while s.state.to_move() != 0 or s.state.view(None)["step"] != "turn":
+        play_moves(r, rng, count=1)
+    assert_refused(r, 0, lambda: r.tap(0, "crown@1"), contains="Rule: ")
+    play_moves(r, rng)
+    outcome = s.state.outcome()
+    assert outcome is not None
+    shared = layout(s, "shared.screen")
+    assert shared.title == "GAME OVER" and ("Winner" in shared.big)
+    assert s.journal.current() is None
+    for seat in s.flash_until:  # let any refusal's flash run out
+        s.flash_until[seat] = 0.0
+    s.tick()
+    for seat in range(players):
+        assert pin_lit(r, seat) == (seat in outcome.winners)
+    assert r.table.screens["shared.screen"].frames[-1].tobytes() == render(shared).tobytes()
+
+
+def test_restart_mid_game_resumes_and_undo(rig):
+    r = rig(3)
+    s = r.open(GAME)
+    rng = random.Random(7)
+    play_moves(r, rng, count=25)
+    state = s.state.to_json()
+    layouts = s.layouts()
+    s2 = r.open()  # a fresh table and journal connection: resumes
+    assert s2.state.to_json() == state
+    assert s2.layouts()["shared.screen"].lines == layouts["shared.screen"].lines
+    seat = s2.state.to_move()
+    assert pin_lit(r, seat)
+    # Undo the next move, with its confirmation.
+    before = s2.state.to_json()
+    play_moves(r, rng, count=1)
+    assert s2.state.to_json() != before
+    r.press("shared.undo")
+    shared = layout(s2, "shared.screen")
+    assert shared.title == "UNDO?" and shared.alert
+    r.press("shared.undo")
+    assert s2.state.to_json() == before
+    assert "Undone" in layout(s2, "shared.screen").big
+    # and the game plays on to its end after the undo
+    play_moves(r, rng)
+    assert s2.state.outcome() is not None
+
+
+def test_undo_never_crosses_the_setup_draws(rig):
+    r = rig(2)
+    s = r.open(GAME)
+    before = s.state.to_json()
+    r.press("shared.undo")
+    assert "Cannot undo past a chance step" in layout(s, "shared.screen").title
+    r.press("shared.undo")
+    assert s.state.to_json() == before
+
+
+def test_italian_table(rig):
+    r = rig(2)
+    s = r.open(GAME, lang="it")
+    assert layout(s, "seat1.screen").title.startswith("Tocca a te")
+    r.tap(1, "crown@2")
+    assert "È il turno di posto 1" in layout(s, "seat2.screen").text()
+    r.press("seat2.ok")
+    r.tap(0, "garrison@1")
+    assert "Garrison" not in layout(s, "shared.screen").text()
+    assert "Guarnigione" in layout(s, "shared.screen").text()
+
+
+def test_killed_process_resumes_exactly(tmp_path):
+    """A power cut: the process dies with SIGKILL mid-game; a new one resumes."""
+    script = textwrap.dedent(f"""
+        import json, os, random, signal, sys
+        from pathlib import Path
+        sys.path.insert(0, {os.getcwd()!r})
+        from tests.pi_app.conftest import Rig
+        from tests.pi_app.kid_play import play_moves
+        r = Rig(Path({str(tmp_path)!r}), 4)
+        r.open({GAME!r})
+        play_moves(r, random.Random(3), count=40)
+        Path({str(tmp_path / "state.json")!r}).write_text(json.dumps(r.session.state.to_json()))
+        os.kill(os.getpid(), signal.SIGKILL)
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == -9, proc.stderr
+    from tests.pi_app.conftest import Rig
+
+    r = Rig(tmp_path, 4)
+    try:
+        s = r.open()
+        assert s.state.to_json() == json.loads((tmp_path / "state.json").read_text())
+    finally:
+        r.close()
+        r.registry.close()
