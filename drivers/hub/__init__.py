@@ -5,10 +5,12 @@
     pad.poll()                       # frozenset of upper-case hex UIDs, or ReaderError
     hub.close()
 
-The protocol is firmware/PROTOCOL.md.
+From a table profile, ``open_reader(spec, profile)`` gives the reader a spec names,
+sharing one connection per hub. The protocol is firmware/PROTOCOL.md.
 """
 
 from drivers.hub.connection import Heartbeat, HubConnection, HubInfo, HubReader, HubStats, open_hub
+from drivers.hub.factory import close_all, open_reader
 from drivers.hub.port import HUB_PID, HUB_VID, find_hub_port, open_exclusive
 
 __all__ = [
@@ -19,7 +21,9 @@ __all__ = [
     "HubInfo",
     "HubReader",
     "HubStats",
+    "close_all",
     "find_hub_port",
     "open_exclusive",
     "open_hub",
+    "open_reader",
 ]

@@ -412,11 +412,14 @@ class HubConnection:
 class HubReader:
     """A TagReader for one reader on the hub."""
 
-    def __init__(self, hub: HubConnection, index: int, name: str) -> None:
+    def __init__(
+        self, hub: HubConnection, index: int, name: str, on_close: Callable[[], None] | None = None
+    ) -> None:
         self.hub = hub
         self.index = index
         self.name = name
         self._closed = False
+        self._on_close = on_close
 
     def poll(self) -> frozenset[str]:
         if self._closed:
@@ -424,8 +427,13 @@ class HubReader:
         return self.hub.state(self.index)
 
     def close(self) -> None:
-        # The connection is shared by all the hub's readers; its owner closes it.
+        # The connection is shared by all the hub's readers: its owner closes it
+        # (or, for readers from a profile, the last reader closed).
+        if self._closed:
+            return
         self._closed = True
+        if self._on_close is not None:
+            self._on_close()
 
     def __repr__(self) -> str:
         return f"HubReader({self.name!r}, index={self.index})"

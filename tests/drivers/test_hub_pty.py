@@ -18,6 +18,7 @@ import threading
 import time
 import tty
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 
 import pytest
 import serial
@@ -25,6 +26,7 @@ import serial
 from drivers.base import ReaderError
 from drivers.events import HardwareEvent, ReaderFault, ReaderRecovered, TagArrived, TagLeft
 from drivers.hub import HubConnection, open_exclusive
+from drivers.hub import factory as hub_factory
 from drivers.watcher import Watcher, WatcherSettings
 from tests.firmware import mpy_run
 
@@ -277,3 +279,25 @@ def test_watcher_gets_events_from_hub_readers(rig: tuple[Relay, HubConnection]) 
     run_until(lambda ev: any(isinstance(e, TagLeft) for e in ev))
     # The tag stayed through the unplug: it arrived once and left once.
     assert [type(e).__name__ for e in got if isinstance(e, TagArrived | TagLeft)] == ["TagArrived", "TagLeft"]
+
+
+def test_profile_readers_share_one_connection() -> None:
+    relay = Relay(readers=2)
+    try:
+        assert relay.path is not None
+        profile = SimpleNamespace(hubs=(SimpleNamespace(name="hub1", port=relay.path),))
+        pad = hub_factory.open_reader(SimpleNamespace(name="seat1.pad", hub="hub1", index=0), profile)
+        zone = hub_factory.open_reader(SimpleNamespace(name="zone.n", hub=None, index=1), profile)
+        assert pad.hub is zone.hub and pad.hub.synced
+        relay.table("ADD,1,DEADBEEF")
+        eventually(lambda: zone.poll() == {"DEADBEEF"})
+        assert pad.poll() == frozenset()
+        pad.close()
+        assert zone.hub.connected          # still in use by the zone reader
+        zone.close()
+        assert not zone.hub.connected
+        with pytest.raises(ValueError, match=r"'hub9' is not declared.*add a \[\[hubs"):
+            hub_factory.open_reader(SimpleNamespace(name="x", hub="hub9", index=0), profile)
+    finally:
+        hub_factory.close_all()
+        relay.close()
