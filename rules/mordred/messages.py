@@ -7,10 +7,8 @@ from rules import catalogue
 # Rulebook sections (Italian), named in each IllegalMove.
 RULE_TURN = "Iniziare a Giocare"
 RULE_DECLARE = "1 Dichiarare una Riga e Lanciare i due Dadi"
-RULE_TAKE = "2 Prendere le Monete e gli Uomini di Mordred"
 RULE_PLACE = "3 Piazzare gli Uomini di Mordred"
 RULE_SPEND = "4 Spendere i Propri Soldi"
-RULE_END = "Fine della Partita"
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "mordred.move.foreign": (

@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.core import CHANCE, JSON, Event, IllegalMove, Move, Outcome, State
 from rules.mordred import scoring
-from rules.mordred.messages import RULE_DECLARE, RULE_PLACE, RULE_SPEND
+from rules.mordred.messages import RULE_DECLARE, RULE_PLACE, RULE_SPEND, RULE_TURN
 from rules.mordred.moves import Attack, Build, Declare, Die, EndTurn, Place, Roll
 from rules.mordred.tables import BUILDINGS, FACES, ROWS, TABLES
 
@@ -111,20 +111,20 @@ class MordredState(State):
     def _verdict(self, move: Move) -> Verdict | None:
         phase = self.phase
         if not isinstance(move, (Declare, Roll, Place, Die, Build, Attack, EndTurn)):
-            return "mordred.move.foreign", RULE_DECLARE, {"kind": type(move).__name__}
+            return "mordred.move.foreign", RULE_TURN, {"kind": type(move).__name__}
         if phase in _CHANCE_PHASES:
             expected = _CHANCE_PHASES[phase]
             if isinstance(move, (Roll, Die)) and isinstance(move, Roll) != (expected == "dice"):
                 return "mordred.chance.wrong_kind", RULE_DECLARE, {"expected": expected}
             if isinstance(move, Roll):
-                ok = all(isinstance(d, int) and d in FACES for d in move.dice)
+                ok = all(d in FACES for d in move.dice)
                 return None if ok else ("mordred.roll.bad_value", RULE_DECLARE, {"dice": list(move.dice)})
             if isinstance(move, Die):
                 rule = RULE_PLACE if phase == "mordred_die" else RULE_SPEND
                 return None if move.value in FACES else ("mordred.die.bad_value", rule, {"value": move.value})
-            return "mordred.chance.pending", RULE_DECLARE, {"expected": expected}
+            return "mordred.chance.pending", RULE_TURN, {"expected": expected}
         if isinstance(move, (Roll, Die)):
-            return "mordred.chance.not_due", RULE_DECLARE, {"seat": self.current}
+            return "mordred.chance.not_due", RULE_TURN, {"seat": self.current}
         if phase == "declare":
             if not isinstance(move, Declare):
                 return "mordred.turn.declare_first", RULE_DECLARE, {}

@@ -173,3 +173,19 @@ def test_outcome_from_the_map() -> None:
     assert out is not None
     assert out.scores == {0: TABLES.vp["village"], 1: TABLES.vp["large_castle"], 2: 0}
     assert out.detail["mordred_men"] == 1 and out.detail["player_pieces"] == 2
+
+
+def test_example_all_your_towns_on_the_map() -> None:
+    # "avete piazzato sulla mappa tutti i vostri pezzi di un particolare tipo, ad esempio
+    # tutte le vostre Città": the game ends as that player's next turn begins.
+    s = fresh(3)
+    forest = [n for n in sorted(TABLES.spaces) if TABLES.spaces[n].terrain == "forest" and n != ANGLESEY]
+    for space in forest[: TABLES.per_player["town"]]:
+        give(s, 0, "town", space)
+    assert s.supply[0]["town"] == 0
+    for _ in range(3):
+        assert s.outcome() is None
+        to_spend(s)
+        play(s, {"type": "end_turn"})
+    out = s.outcome()
+    assert out is not None and out.detail["ending"] == "pieces_exhausted" and s.current == 0
