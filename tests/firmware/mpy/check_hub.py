@@ -220,6 +220,14 @@ def check_unplugged_reader_is_a_fault_then_recovers():
     assert states(rig.take()) == [(1, ["DEADBEEF"])]
 
 
+def check_missing_reader_reads_ff_and_is_a_fault():
+    rig = Rig(2)
+    rig.take()
+    del machine._chips[CS[1]]               # nothing drives MISO: it floats high
+    rig.sweep()
+    assert [(k, f) for _, k, f in rig.take()] == [("FAULT", ["1", "no answer (version 0xFF)"])]
+
+
 def check_heartbeat_once_a_second():
     rig = Rig(2)
     rig.take()
