@@ -57,6 +57,17 @@ _STEP_MOVES: dict[str, tuple[type[KidMove], ...]] = {
 }
 
 
+def _card_moves(state: KingIsDeadState) -> tuple[type[KidMove], ...]:
+    """The kinds of pick the card in play takes at this point."""
+    assert state.pending is not None
+    card = state.pending["card"]
+    if card == "crown":
+        return (Swap,) if len(state.pending["picks"]) < 2 else (Crown,)
+    if card in ("garrison", "ambassador"):
+        return (Take, Into)
+    return (Place,)
+
+
 def _rule(state: KingIsDeadState) -> str:
     if state.step == "action" and state.pending:
         return CARD_RULES[state.pending["card"]]
@@ -68,7 +79,7 @@ def explain(state: KingIsDeadState, move: KidMove) -> IllegalMove:
         return IllegalMove("core.wrong-game", "", kind=type(move).__name__)
     rule = _rule(state)
     legal = state.legal_moves()
-    expected = _STEP_MOVES.get(state.step) or tuple(dict.fromkeys(type(m) for m in legal))
+    expected = _STEP_MOVES.get(state.step) or _card_moves(state)
     if not isinstance(move, expected):
         names = " or ".join(f"a {cls.kind!r} move" for cls in expected) or "nothing"
         return IllegalMove(P + "step.wrong-move", rule, expected=names)
