@@ -9,6 +9,7 @@ seat).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from rules.artus.data import DATA, Plate
@@ -38,6 +39,12 @@ def plate(king: int, seat: int) -> Plate:
 
 def value(king: int, seat: int) -> int:
     return plate(king, seat).value
+
+
+@cache
+def values(king: int) -> tuple[int, ...]:
+    """Every seat's value, seat 0 first, with the King on ``king``."""
+    return tuple(value(king, s) for s in range(DATA.seats))
 
 
 def next_empty_ccw(seats: list[str | None], seat: int) -> int:

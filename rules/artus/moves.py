@@ -63,7 +63,7 @@ class Play(Move):
 
     def __post_init__(self) -> None:
         # One spelling per choice: the order Knights are named in is no choice.
-        if isinstance(self.knights, tuple) and all(isinstance(k, int) for k in self.knights):
+        if self.knights and isinstance(self.knights, tuple) and all(isinstance(k, int) for k in self.knights):
             object.__setattr__(self, "knights", tuple(sorted(self.knights)))
 
     def to_json(self) -> JSON:

@@ -511,7 +511,7 @@ class ArtusState(State):
             # "bronze" or null; the King stands on "king"), the plate's value
             # (green > 0, yellow 0, red < 0) and a Prince's rings.
             "figures": list(self.seats),
-            "values": [board.value(self.king, s) for s in range(DATA.seats)],
+            "values": list(board.values(self.king)),
             "rings": {str(s): r for s, r in enumerate(self.rings) if r},
             "scores": list(self.scores),
             "tiles": [self._tiles(s) for s in self.scores],
