@@ -60,10 +60,11 @@ for label, uids in cases:
 
 
 def scan_costs() -> None:
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(SCAN_SCRIPT)
-    done = mpy_run.run(f.name)
-    Path(f.name).unlink()
+    # A private folder: the script's folder comes first on MicroPython's path.
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "hub_scan_bench.py"
+        script.write_text(SCAN_SCRIPT)
+        done = mpy_run.run(script)
     if done.returncode:
         raise SystemExit(done.stdout + done.stderr)
     print("RC522 scan (firmware driver, emulated chip):")
