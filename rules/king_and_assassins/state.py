@@ -37,6 +37,14 @@ R_ASSASSIN_TURN = "Turno del Giocatore Assassino"
 R_CITIZENS = "Azioni dei Cittadini"
 R_ASSASSINS = "Azioni degli Assassini"
 
+_SEAT_OF_PHASE = {
+    "choose": ASSASSIN_SEAT,
+    "start": KING_SEAT,
+    "draw": CHANCE,
+    "king": KING_SEAT,
+    "assassin": ASSASSIN_SEAT,
+}
+
 #: A refusal before it becomes an IllegalMove: (code suffix, rule, params).
 Problem = tuple[str, str, dict[str, Any]]
 
@@ -112,13 +120,7 @@ class KAState(State):
 
     # -- whose move -------------------------------------------------------
     def _to_move(self) -> int | None:
-        return {
-            "choose": ASSASSIN_SEAT,
-            "start": KING_SEAT,
-            "draw": CHANCE,
-            "king": KING_SEAT,
-            "assassin": ASSASSIN_SEAT,
-        }.get(self.phase)
+        return _SEAT_OF_PHASE.get(self.phase)
 
     # -- legality ---------------------------------------------------------
     def _legal_moves(self) -> list[Move]:

@@ -77,7 +77,8 @@ def test_both_languages_use_the_same_parameters(code: str) -> None:
 
 
 def test_every_refusal_fills_its_sentences() -> None:
-    """Probe many moves in random games: each refusal's params fill both templates."""
+    """Probe many moves in random games: check() passes exactly for listed moves, and each
+    refusal's params fill both templates."""
     import random
 
     from rules.core import IllegalMove
@@ -108,10 +109,13 @@ def test_every_refusal_fills_its_sentences() -> None:
         n = 0
         while s.to_move() is not None:
             if n % 9 == 0:
+                listed = set(s.legal_moves())
                 for probe in probes:
                     try:
                         s.check(probe)
+                        assert probe in listed, probe
                     except IllegalMove as exc:
+                        assert probe not in listed, probe
                         seen.add(exc.code)
                         for template in MESSAGES[exc.code]:
                             template.format(**exc.params)
