@@ -81,7 +81,7 @@ class Lose(Move):
 
 @dataclass(frozen=True)
 class Spear(Move):
-    """Spear of Destiny: ``bonus`` (+1 on the next attack die this turn),
+    """Spear of Destiny: ``bonus`` (+1 on the next attack this turn),
     ``archer`` or ``swordsman`` (a Peasant becomes one)."""
 
     choice: str

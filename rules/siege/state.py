@@ -103,7 +103,7 @@ class SiegeState(State):
         self.support: str | None = None
         self.losses: dict[str, Any] | None = None  # {"count", "reason", "resume"}
         self.active: list[dict[str, Any]] = []  # events in force
-        self.bonus = 0  # Spear of Destiny's +1, for the next attack die this turn
+        self.bonus = 0  # Spear of Destiny's +1 on the next attack this turn (die or melee)
         self.resume = ""  # the phase a pour window returns to
         self.window_done = False
         self.result: dict[str, Any] | None = None
@@ -519,6 +519,10 @@ class SiegeState(State):
             if not self.decks[self.seat][key]:  # that deck is spent: draw from the other
                 key = "normal" if key == "events" else "events"
             self.deck, self.phase = key, "draw"
+            if key == "normal" and self.hand_size(self.seat) >= HAND_LIMIT:
+                # "mai avere in mano più di 5 carte": a full hand draws nothing.
+                self.phase = "feed"
+                ev.append(Event("hand_full", {"seat": self.seat}))
         else:
             self._resolve_shot(move.value, ev)
 
@@ -575,9 +579,7 @@ class SiegeState(State):
                 _add(self.hands[seat], SUPPLY[seat])
             elif card == "traitor":
                 assert target is not None
-                where = self.locate(target)
-                assert where is not None
-                self.rows[where[0]][where[1]].remove(target)
+                self._lift(target)
                 self.rows[seat]["r2"].append(target)
                 self.played.append(target)
                 for flags in (self.used, self.group):
@@ -679,7 +681,8 @@ class SiegeState(State):
 
     def _resolve_melee(self, ev: list[Event]) -> None:
         aim, first = self.aim, self.group[0]
-        attack = sum(CARDS[card_of(u)].melee for u in self.group)
+        attack = sum(CARDS[card_of(u)].melee for u in self.group) + self.bonus
+        self.bonus = 0
         defence = self._defence(aim) + (self._defence(self.support) if self.support else 0)
         target_dies, attacker_dies = melee_result(attack, defence, CARDS[card_of(first)].melee)
         ev.append(Event("melee", {"seat": self.seat, "target": aim, "attack": attack, "defence": defence}))
@@ -705,14 +708,20 @@ class SiegeState(State):
         self._destroy(tower, ev, "filled")
         self._end_attack()
 
-    def _destroy(self, uid: str, ev: list[Event], reason: str, discard: bool = True) -> None:
+    def _lift(self, uid: str) -> int:
+        """Take a unit off the table (out of a tower too); returns its side."""
         where = self.locate(uid)
         assert where is not None
         seat, row = where
         if row in self.towers:
             self.towers[row].remove(uid)
+            self.boarded.pop(uid, None)
         else:
             self.rows[seat][row].remove(uid)
+        return seat
+
+    def _destroy(self, uid: str, ev: list[Event], reason: str, discard: bool = True) -> None:
+        seat = self._lift(uid)
         if discard:
             _add(self.discards[seat], card_of(uid))
         for inside in self.towers.pop(uid, []):  # "i soldati al suo interno muoiono"
