@@ -176,3 +176,20 @@ def test_random_games_are_quick() -> None:
         lengths.append(n)
     assert max(lengths) < GAME.max_moves
     assert time.perf_counter() - start < 10
+
+
+def test_a_move_of_another_game_is_refused() -> None:
+    from dataclasses import dataclass
+
+    from rules.core import Move
+
+    @dataclass(frozen=True)
+    class Elsewhere(Move):
+        def to_json(self) -> dict[str, str]:
+            return {"type": "elsewhere"}
+
+    s = fresh()
+    before = s.copy()
+    with pytest.raises(IllegalMove) as info:
+        s.apply(Elsewhere())
+    assert info.value.code == "mordred.move.foreign" and s == before
