@@ -6,9 +6,12 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
+import rules.artus as artus_package
 from rules import catalogue
 from rules.artus import GAME
 from rules.artus.data import DATA
@@ -171,3 +174,11 @@ def test_max_moves_is_an_honest_bound() -> None:
                 moves += 1
             assert moves <= GAME.max_moves
     assert set(DOS) == {"move", "ring", "score", "penalty"}
+
+
+def test_codes_raised_are_the_codes_catalogued() -> None:
+    source = "".join(
+        p.read_text() for p in Path(artus_package.__file__).parent.glob("*.py") if p.name != "messages.py"
+    )
+    raised = set(re.findall(r'"(artus\.[a-z-]+\.[a-z-]+)"', source))
+    assert raised == set(MESSAGES)
