@@ -9,7 +9,7 @@ the length of a ``with`` block, so both backends run their real code against
     bus.attach(chip, bus=0, device=0)                       # hardware CE0
     bus.attach_gpio_cs(chip2, selected=lambda: cs.value)    # a GPIO chip select
     with fake_spidev(bus), fake_rpi_gpio():
-        reader = RC522Reader.open("seat1.pad", bus=0, device=0)
+        reader = open_rc522("seat1.pad", bus=0, device=0)
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ hub's firmware tests can load it too. The CPython glue that installs fake
 
 API (kept stable)
 -----------------
+Under CPython: ``from drivers.sim import rc522_emulator``. Under MicroPython:
+put this file's folder on ``sys.path`` and ``import rc522_emulator``.
+
 Create a chip and put tags in its field::
 
     chip = RC522Chip()                      # VersionReg reads 0x92 (v2.0)

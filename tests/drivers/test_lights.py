@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from drivers.base import GpioError, Light
-from drivers.lights import PATTERNS, open_light
+from drivers.lights import PATTERNS, BlinkPattern, open_light
 from drivers.sim.gpio import mock_factory
 
 
@@ -41,7 +41,8 @@ def test_blink_n_times(factory: Any) -> None:
     assert [s for _, s in factory.pin(22).states] == [False, True, False, True, False, True, False]
 
 
-def test_named_pattern_and_self_test(factory: Any) -> None:
+def test_named_pattern_and_self_test(factory: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PATTERNS, "self_test", BlinkPattern(0.001, 0.001, n=3))
     light = open_light("seat1.light", pin=22, pin_factory=factory)
     factory.pin(22).clear_states()
     light.self_test(wait=True)
