@@ -1,0 +1,82 @@
+"""The rulebook's own examples, one test each."""
+
+from __future__ import annotations
+
+from rules.siege import moves as mv
+from rules.siege.combat import group_need, melee_result
+from tests.rules.siege.helpers import A, D, blank, clear_row, give, play, put, units
+
+
+def _need(events: list) -> int:  # type: ignore[type-arg]
+    return next(e.params["need"] for e in events if e.type == "shot")
+
+
+def test_example_two_archers_in_row_1() -> None:
+    # "2 Arcieri nella Fila 1 = 5 - 6"
+    s = blank("attack")
+    a1 = units(s, A, "r1", "archer")[0]
+    a2 = put(s, A, "r1", "archer")
+    assert _need(play(s, mv.Attack(a1), mv.Join(a2), mv.Target(s.walls()[0]), mv.Die(5))) == 5
+
+
+def test_example_two_archers_on_the_walls() -> None:
+    # "2 Arcieri sulle Mura del Castello = 3 - 6"
+    s = blank("attack", seat=D)
+    a1 = units(s, D, "r2", "archer")[0]
+    a2 = put(s, D, "r2", "archer")
+    knight = units(s, A, "r1", "knight")[0]
+    assert _need(play(s, mv.Attack(a1), mv.Join(a2), mv.Target(knight), mv.Die(3))) == 3
+    assert knight not in s.rows[A]["r1"]
+
+
+def test_example_three_archers_on_the_walls_kill_automatically() -> None:
+    # "3 Arcieri sulle Mura del Castello = 1 - 6 (uccidono automaticamente)"
+    s = blank("attack", seat=D)
+    a1 = units(s, D, "r2", "archer")[0]
+    a2, a3 = put(s, D, "r2", "archer"), put(s, D, "r2", "archer")
+    knight = units(s, A, "r1", "knight")[0]
+    assert _need(play(s, mv.Attack(a1), mv.Join(a2), mv.Join(a3), mv.Target(knight), mv.Die(1))) == 1
+    assert knight not in s.rows[A]["r1"]
+    assert group_need([2, 2, 2]) == 1
+
+
+def test_example_three_knights_attack_with_nine() -> None:
+    # "3 Cavalieri = valore di attacco pari a 9"
+    s = blank("attack")
+    clear_row(s, D, "r1")
+    k1 = units(s, A, "r1", "knight")[0]
+    k2, k3 = put(s, A, "r1", "knight"), put(s, A, "r1", "knight")
+    archer = units(s, D, "r2", "archer")[0]
+    ev = play(s, mv.Attack(k1), mv.Join(k2), mv.Join(k3), mv.Target(archer))
+    assert next(e.params["attack"] for e in ev if e.type == "melee") == 9
+
+
+def test_example_two_swordsmen_against_a_knight() -> None:
+    # The Knight (3) dies to 2 + 2, and still kills one Swordsman.
+    s = blank("attack")
+    clear_row(s, D, "r1")
+    s.rows[D]["r2"] = []
+    knight = put(s, D, "r2", "knight")
+    s1 = units(s, A, "r1", "swordsman")[0]
+    s2 = put(s, A, "r1", "swordsman")
+    play(s, mv.Attack(s1), mv.Join(s2), mv.Target(knight))
+    assert knight not in s.rows[D]["r2"]
+    assert s1 not in s.rows[A]["r1"] and s2 in s.rows[A]["r1"]
+
+
+def test_example_archer_against_archer() -> None:
+    # "Due carte con valori uguali si annullano a vicenda (es. Arciere contro Arciere)"
+    assert melee_result(1, 1, 1) == (True, True)
+
+
+def test_example_pitch_stops_the_ram_before_it_attacks() -> None:
+    # The Attacker moves a Battering Ram into row 0 and the Defender at once
+    # plays Flaming Pitch, destroying it before it can attack.
+    s = blank("move")
+    ram = put(s, A, "r1", "battering_ram")
+    give(s, D, "pitch")
+    play(s, mv.Shift(ram, "r0"))
+    assert s.phase == "pour" and s.to_move() == D
+    before = s.discards[A].get("battering_ram", 0)
+    play(s, mv.Play("pitch", ram))
+    assert ram not in s.rows[A]["r0"] and s.discards[A]["battering_ram"] == before + 1
