@@ -213,7 +213,7 @@ class ArtusState(State):
             self._check_score(card, move)
 
     def _check_figure_move(self, card: Card, move: Play) -> None:
-        rule = msg.R_KNIGHT if card.action == "knight" else msg.R_ROYAL
+        rule = {"knight": msg.R_KNIGHT, "royal": msg.R_ROYAL}.get(card.action, msg.R_SCORING)
         self._check_seat(move.seat, rule)
         assert move.seat is not None
         figure = self.seats[move.seat]
