@@ -12,6 +12,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,8 @@ from pi_app.screens import Layout, render
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
 FLASH_SECONDS = 0.8
+SHOW_ALL = "show-all"  # a queue item: redraw (and report) every screen
+STOP = "stop"  # a queue item: stop after everything queued before it
 ARROWS = "◀   ●   ▶"
 
 
@@ -78,6 +81,8 @@ class Session:
         self.flash_until: dict[int, float] = {}
         self.heartbeat = time.monotonic()
         self._layouts: dict[str, Layout] = {}
+        #: called from the loop with the layouts that changed (the console)
+        self.observer: Callable[[dict[str, Layout]], None] | None = None
         self._stop = threading.Event()
         self.pending_text = ""
 
@@ -129,6 +134,8 @@ class Session:
             except queue.Empty:
                 event = None
             self.heartbeat = time.monotonic()
+            if event == STOP:
+                break
             if event is not None:
                 self.handle(event)
             self.tick()
@@ -158,6 +165,9 @@ class Session:
             self.faults[event.reader] = event.error
         elif isinstance(event, ReaderRecovered):
             self.faults.pop(event.reader, None)
+        elif event == SHOW_ALL:
+            self._layouts.clear()
+        self.set_lights()
         self.redraw()
 
     def tick(self) -> None:
@@ -451,13 +461,17 @@ class Session:
         return out
 
     def redraw(self) -> None:
+        changed = {}
         for name, layout in self.layouts().items():
             if self._layouts.get(name) == layout:
                 continue
             self._layouts[name] = layout
+            changed[name] = layout
             screen = self.table.screens.get(name)
             if screen is not None:
                 screen.show(render(layout))
+        if changed and self.observer is not None:
+            self.observer(changed)
 
     def set_lights(self) -> None:
         to_move = self.state.to_move()

@@ -106,7 +106,7 @@ class KingIsDeadAdapter(TableAdapter):
             for card in CARDS:
                 out.append(Component(f"{card}@{seat + 1}", "card", card, seat, CARD_LABELS[card],
                                      count=2 if card == "settlement" else 1))
-        for colour in (*COLOURS, LOYALIST):
+        for colour in COLOURS:  # loyalists (variant) are chosen in the menu
             en, it = COLOUR_WORDS[colour][0][0], COLOUR_WORDS[colour][1][0]
             out.append(Component(f"follower:{colour}", "follower", colour, None,
                                  (f"{en} follower", f"Seguace {it}")))

@@ -1,0 +1,69 @@
+"""`tablekeeper run` with its console, and `tablekeeper tags`."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+import rules
+from pi_app.cli import main
+
+KID = "king-is-dead"
+needs_kid = pytest.mark.skipif(KID not in rules.GAMES, reason="The King is Dead engine not registered")
+
+
+@needs_kid
+def test_run_console_taps_presses_and_resumes(tmp_path, monkeypatch, capsys):
+    script = "tap seat2 crown\npress seat2 ok\ntap seat1 garrison\nfly away\ntap seat1 04AABBCCDD\nquit\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    code = main(["run", "--game", KID, "--players", "2", "--seed", "3", "--state-dir", str(tmp_path),
+                 "--text"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "It is seat 1's turn, not seat 2's." in out
+    assert "Seat 1 plays Garrison" in out
+    assert "unknown command 'fly'" in out
+    assert "04AABBCCDD is not enrolled" in out
+    assert "lights seat1:on" in out
+    # a second run resumes the game where it was: Garrison's first pick
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["run", "--state-dir", str(tmp_path), "--text"]) == 0
+    out = capsys.readouterr().out
+    assert "Garrison: 1" in out
+
+
+def test_run_needs_players_with_game(tmp_path, capsys):
+    assert main(["run", "--game", KID, "--state-dir", str(tmp_path)]) == 2
+    assert "--game and --players go together" in capsys.readouterr().err
+
+
+def test_run_refuses_a_broken_journal(tmp_path, capsys):
+    (tmp_path / "journal.sqlite").write_bytes(b"garbage" * 200)
+    assert main(["run", "--game", KID, "--players", "2", "--state-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path / "journal.sqlite") in err and "not usable" in err
+
+
+def test_run_refuses_a_bad_profile(tmp_path, capsys):
+    bad = tmp_path / "t.toml"
+    bad.write_text("[table]\nname = 'x'\nwobble = 1\n")
+    assert main(["run", "--table", str(bad), "--state-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:3: unknown key 'wobble'" in err
+
+
+@needs_kid
+def test_tags_enroll_list_forget(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("04A1B2C3D4E5F6\n04A1B2C3D4E5F6\n04A1B2C3D4E5F7\n"))
+    code = main(["tags", "--state-dir", str(tmp_path), "enroll", KID, "--players", "2", "--stdin"])
+    out = capsys.readouterr().out
+    assert code == 1  # stopped before the end: input ran out
+    assert "tap the Crown card of seat 1" in out
+    assert "refused: tag 04A1B2C3D4E5F6 is already enrolled as crown@1" in out
+    assert "04A1B2C3D4E5F7 is garrison@1" in out
+    assert main(["tags", "--state-dir", str(tmp_path), "list", KID]) == 0
+    assert "04A1B2C3D4E5F6  king-is-dead  crown@1" in capsys.readouterr().out
+    assert main(["tags", "--state-dir", str(tmp_path), "forget", "04A1B2C3D4E5F6"]) == 0
+    assert main(["tags", "--state-dir", str(tmp_path), "forget", "nothex"]) == 2
+    assert "not a tag UID" in capsys.readouterr().err
