@@ -129,6 +129,10 @@ class Watcher:
                 self._events.put(event)
             return events
 
+    def poll_once(self) -> list[HardwareEvent]:
+        """:meth:`step` at the clock's current time."""
+        return self.step()
+
     def _poll_one(self, state: _ReaderState, now: float) -> list[HardwareEvent]:
         name = state.reader.name
         try:
