@@ -2,24 +2,21 @@
 through the generic :class:`TableAdapter` (menus from its legal moves).
 
 To add a game: write ``pi_app/adapters/<game>.py`` defining ``ADAPTER``, a
-:class:`TableAdapter` subclass with ``game_id`` set, and list the module in
-``_MODULES`` below.
+:class:`TableAdapter` subclass with ``game_id`` set; it is found by name.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from pi_app.adapters.base import Component, TableAdapter
 
 __all__ = ["ADAPTERS", "Component", "TableAdapter", "for_game", "has_own_adapter"]
 
-_MODULES = ("king_is_dead",)
-
-
 def _discover() -> dict[str, type[TableAdapter]]:
     found: dict[str, type[TableAdapter]] = {}
-    for name in _MODULES:
+    for name in sorted(info.name for info in pkgutil.iter_modules(__path__) if info.name != "base"):
         module = importlib.import_module(f"{__name__}.{name}")
         adapter = getattr(module, "ADAPTER", None)
         if isinstance(adapter, type) and issubclass(adapter, TableAdapter) and adapter.game_id:
