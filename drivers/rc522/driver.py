@@ -9,6 +9,12 @@ with HLTA so that no tag is left READY for the next poll's WUPA. Each frame
 waits for the chip's own timer (``timeout_ms``), so an empty poll costs a
 handful of SPI transfers.
 
+CollReg's CollPos is read as counted from the first bit received, as the
+emulator does. Were a chip to count from the FIFO bit position (RxAlign
+included), deep collisions would send the walk down empty branches and miss
+tags, but never report a wrong UID: a tag answers only when every known bit
+matches its own UID, and each UID CLn is checked against its BCC.
+
 ``spidev`` and ``gpiozero`` pins are opened in :func:`open_rc522` only; the class
 takes any object with ``xfer2(list) -> list`` and ``close()``, which is how the
 tests drive it against :mod:`drivers.sim.rc522_emulator`.
