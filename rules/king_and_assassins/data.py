@@ -61,9 +61,11 @@ class Board:
     gates: tuple[Gate, ...]
     unverified: bool
     source: str
+    #: every cell's name, by index
+    names: tuple[str, ...]
 
     def name(self, cell: int) -> str:
-        return cell_name(cell, self.cols)
+        return self.names[cell]
 
     def gate_dir(self, cell: int) -> str | None:
         for gate in self.gates:
@@ -242,6 +244,7 @@ def _board(path: Path, entry: str, raw: Mapping[str, Any]) -> Board:
         tuple(gates),
         unverified,
         source,
+        tuple(cell_name(i, cols) for i in range(nrows * cols)),
     )
 
 
