@@ -42,6 +42,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "started": ("New game: {game}", "Nuova partita: {game}"),
     "resumed": ("Resumed: {moves} moves", "Ripresa: {moves} mosse"),
     "score": ("Score", "Punti"),
+    "internal-error": ("Fault: see the log", "Guasto: vedi il log"),
 }
 
 # The table's own refusals, in the same catalogue as the engines' so that an

@@ -10,8 +10,10 @@ but the refusing seat's screen and light.
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -136,9 +138,14 @@ class Session:
             self.heartbeat = time.monotonic()
             if event == STOP:
                 break
-            if event is not None:
-                self.handle(event)
-            self.tick()
+            try:
+                if event is not None:
+                    self.handle(event)
+                self.tick()
+            except Exception:  # a fault in one event must not stop the table
+                traceback.print_exc(file=sys.stderr)
+                self.shared_notice = Layout(title=t("internal-error", self.lang), alert=True)
+                self.redraw()
 
     def stop(self) -> None:
         self._stop.set()
@@ -330,13 +337,17 @@ class Session:
     def apply(self, seat: int | None, move: Move) -> list[Event] | None:
         chance = self.state.to_move() == CHANCE
         n = len(self.state.history)
+        work = self.state.copy()
         try:
-            events = self.state.apply(move)
+            events = work.apply(move)
         except IllegalMove as exc:
             if seat is not None:
                 self.refuse(seat, exc)
             return None
+        # On disk first: a move the table is told about is never lost, and a
+        # journal that cannot be written leaves the game as it was.
         self.journal.append(self.record, n, seat, move, chance, is_barrier(chance, events))
+        self.state = work
         self.transcript.append(Record(
             "chance" if chance else "move", seat, self.adapter.move_text(move.to_json(), self.lang),
             move.to_json(), {"events": [e.to_json() for e in events if e.audience is None]}))

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Install Tablekeeper as a service on a Raspberry Pi (run as root):
+#   sudo systemd/install.sh [TABLE_PROFILE]
+# Creates the tablekeeper user (groups gpio, spi, i2c, dialout), a virtual
+# environment in /opt/tablekeeper/venv with the [pi] extra, the table profile
+# in /etc/tablekeeper/table.toml (default: hardware/tables/reference.toml),
+# and enables the unit. Run it again to upgrade; the journal is kept.
+set -eu
+
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+PREFIX=/opt/tablekeeper
+PROFILE=${1:-$SRC/hardware/tables/reference.toml}
+UNIT=/etc/systemd/system/tablekeeper.service
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install.sh: run as root (sudo $0)" >&2
+    exit 2
+fi
+if [ ! -f "$PROFILE" ]; then
+    echo "install.sh: no table profile at $PROFILE" >&2
+    exit 2
+fi
+
+for group in gpio spi i2c dialout; do
+    getent group "$group" >/dev/null || groupadd --system "$group"
+done
+if ! id tablekeeper >/dev/null 2>&1; then
+    useradd --system --home-dir /var/lib/tablekeeper --no-create-home \
+        --shell /usr/sbin/nologin --user-group tablekeeper
+fi
+usermod --append --groups gpio,spi,i2c,dialout tablekeeper
+
+mkdir -p "$PREFIX"
+python3 -m venv "$PREFIX/venv"
+"$PREFIX/venv/bin/pip" install --quiet --upgrade pip
+"$PREFIX/venv/bin/pip" install --quiet "$SRC[pi]"
+cp "$SRC/README.md" "$PREFIX/README.md" 2>/dev/null || true
+
+install -d -m 0755 /etc/tablekeeper
+install -m 0644 "$PROFILE" /etc/tablekeeper/table.toml
+# Refuse a wrong profile now rather than at boot.
+"$PREFIX/venv/bin/python" -c "import sys; from pi_app import profile; profile.load(sys.argv[1])" \
+    /etc/tablekeeper/table.toml
+
+install -m 0644 "$SRC/systemd/tablekeeper.service" "$UNIT"
+if command -v systemd-analyze >/dev/null 2>&1; then
+    systemd-analyze verify "$UNIT"
+fi
+systemctl daemon-reload
+systemctl enable --now tablekeeper.service
+echo "tablekeeper installed: systemctl status tablekeeper; journalctl -u tablekeeper"

@@ -1,0 +1,109 @@
+"""The unit file and the notify/watchdog protocol."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from pi_app import sdnotify
+
+ROOT = Path(__file__).resolve().parents[2]
+UNIT = ROOT / "systemd" / "tablekeeper.service"
+
+
+def test_unit_has_what_the_table_needs():
+    text = UNIT.read_text()
+    for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "User=tablekeeper",
+                 "SupplementaryGroups=gpio spi i2c dialout", "StateDirectory=tablekeeper",
+                 "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
+                 "RestrictAddressFamilies=AF_UNIX"):
+        assert line in text, line
+    assert "PrivateDevices=yes" not in text  # GPIO, SPI and I2C are device files
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here")
+def test_systemd_analyze_verify_says_nothing(tmp_path):
+    # The unit names the installed binary; verify it against this checkout's.
+    exe = Path(sys.executable).with_name("tablekeeper")
+    unit = tmp_path / "tablekeeper.service"
+    unit.write_text(UNIT.read_text().replace("/opt/tablekeeper/venv/bin/tablekeeper", str(exe)))
+    proc = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True,
+                          timeout=60)
+    said = (proc.stdout + proc.stderr).strip()
+    assert proc.returncode == 0 and said == "", said
+
+
+def test_install_script_is_valid_shell():
+    assert subprocess.run(["sh", "-n", str(ROOT / "systemd" / "install.sh")]).returncode == 0
+    assert os.access(ROOT / "systemd" / "install.sh", os.X_OK)
+
+
+def _listener(path: str) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    sock.settimeout(2)
+    return sock
+
+
+def test_notify_sends_datagrams(tmp_path):
+    path = str(tmp_path / "notify")
+    sock = _listener(path)
+    assert sdnotify.notify("READY=1", {"NOTIFY_SOCKET": path})
+    assert sock.recv(100) == b"READY=1"
+    assert not sdnotify.notify("READY=1", {})  # not under systemd: nothing to do
+    sock.close()
+
+
+def test_notify_abstract_namespace():
+    name = f"tablekeeper-test-{os.getpid()}"
+    sock = _listener("\0" + name)
+    assert sdnotify.notify("WATCHDOG=1", {"NOTIFY_SOCKET": "@" + name})
+    assert sock.recv(100) == b"WATCHDOG=1"
+    sock.close()
+
+
+def test_watchdog_pings_only_while_alive(tmp_path):
+    path = str(tmp_path / "notify")
+    sock = _listener(path)
+    alive = threading.Event()
+    alive.set()
+    env = {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "100000", "WATCHDOG_PID": str(os.getpid())}
+    assert sdnotify.watchdog_interval(env) == 0.05
+    assert sdnotify.watchdog_interval({**env, "WATCHDOG_PID": "1"}) is None
+    dog = sdnotify.Watchdog(alive.is_set, env)
+    dog.start()
+    assert sock.recv(100) == b"READY=1"
+    assert sock.recv(100) == b"WATCHDOG=1"
+    alive.clear()  # the loop is stuck: the pings stop
+    sock.settimeout(0.05)
+    drained = 0
+    while True:
+        try:
+            sock.recv(100)
+            drained += 1
+        except TimeoutError:
+            break
+    assert drained <= 2  # at most what was in flight
+    sock.settimeout(0.3)
+    with pytest.raises(TimeoutError):
+        sock.recv(100)
+    alive.set()
+    sock.settimeout(2)
+    assert sock.recv(100) == b"WATCHDOG=1"
+    dog.stop()
+    sock.close()
+
+
+def test_session_alive_follows_its_loop(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    assert s.alive()
+    s.heartbeat -= 60  # a loop that stopped turning a minute ago
+    assert not s.alive()
