@@ -59,7 +59,7 @@ def test_malformed_moves_raise_value_error(bad: object) -> None:
 
 
 def _codes_in_source() -> set[str]:
-    source = (PKG_DIR / "state.py").read_text(encoding="utf-8")
+    source = (PKG_DIR / "legality.py").read_text(encoding="utf-8")
     return {"king-and-assassins." + c for c in re.findall(r'"([a-z]+\.[a-z-]+)"', source)}
 
 
