@@ -215,9 +215,10 @@ def _check_totals(path: Path, data: GameData) -> None:
         raise DataError(path, "counts.home_followers", "more than a region holds at setup")
     if sum(data.mordred_start.values()) > c["loyalists"]:
         raise DataError(path, "mordred_start", "more loyalists than the box holds")
-    for f in data.factions:
-        if data.mordred_start.get(f.home, 0) + homes > c["region_followers"]:
-            raise DataError(path, "mordred_start", f"{f.home} would hold more than region_followers")
+    home_of = {f.home for f in data.factions}
+    for region, n in data.mordred_start.items():
+        if n + (homes if region in home_of else 0) > c["region_followers"]:
+            raise DataError(path, "mordred_start", f"{region} would start with more than region_followers")
     for players in (2, 3, 4):
         removed = c["removed_per_faction_two_players"] if players == 2 else 0
         per_faction = c["followers_per_faction"] - removed - homes
