@@ -56,8 +56,6 @@ def _card(uid: str) -> str:
 
 def explain(state: SiegeState, move: Move) -> None:
     allowed = PHASE_MOVES.get(state.phase, ())
-    if isinstance(move, mv.Draw) and state.phase not in ("draw", "setup_draw", "setup"):
-        require(state.hand_size(state.seat) < HAND_LIMIT, "siege.hand.full", R_HAND, limit=HAND_LIMIT)
     kind = move.to_json()["type"]
     require(type(move) in allowed, "siege.phase.wrong", R_TURN, move=kind, phase=state.phase)
     handler = _EXPLAIN.get(type(move))

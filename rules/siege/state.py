@@ -49,6 +49,7 @@ CHANCE_PHASES = ("setup_draw", "die", "draw", "attack_die")
 LASTING = ("low_morale", "bad_weather", "papal_injunction", "floods")
 NO_ATTACK = ("bad_weather", "papal_injunction", "floods")
 SPEAR_CHOICES = ("bonus", "archer", "swordsman")
+FIGHTING = ("troop", "war_machine")
 
 
 def card_of(uid: str) -> str:
@@ -140,12 +141,12 @@ class SiegeState(State):
         return None
 
     def units(self, seat: int) -> list[str]:
-        """The seat's fighting cards: rows 0-2 and the soldiers in towers."""
+        """The seat's fighting cards (troops and war machines) in rows 0-2,
+        and the soldiers in its towers; not walls, Moat, food or leaders."""
         rows = self.rows[seat]
-        out = rows["r0"] + rows["r1"] + rows["r2"]
-        if seat == ATTACKER:
-            for tower in rows["r0"]:
-                out.extend(self.towers.get(tower, ()))
+        out = [u for r in ("r0", "r1", "r2") for u in rows[r] if CARDS[card_of(u)].kind in FIGHTING]
+        for tower in rows["r0"]:
+            out.extend(self.towers.get(tower, ()))
         return out
 
     def hand_size(self, seat: int) -> int:
@@ -519,10 +520,6 @@ class SiegeState(State):
             if not self.decks[self.seat][key]:  # that deck is spent: draw from the other
                 key = "normal" if key == "events" else "events"
             self.deck, self.phase = key, "draw"
-            if key == "normal" and self.hand_size(self.seat) >= HAND_LIMIT:
-                # "mai avere in mano più di 5 carte": a full hand draws nothing.
-                self.phase = "feed"
-                ev.append(Event("hand_full", {"seat": self.seat}))
         else:
             self._resolve_shot(move.value, ev)
 

@@ -25,6 +25,12 @@ def test_plague_kills_half_the_forces_rounded_up() -> None:
     assert s.phase == "play"
 
 
+def test_plague_counts_troops_machines_and_food_not_walls() -> None:
+    s = _event("plague", seat=D)
+    assert s.losses is not None and s.losses["count"] == 1  # the Archer and the Peasant
+    assert set(s.loss_candidates("plague")) == {*s.rows[D]["r2"], *s.supplies(D)}
+
+
 def test_low_morale_takes_one_from_every_die_without_modifiers() -> None:
     s = _event("low_morale")
     assert s.active[-1]["variant"] == "dice"

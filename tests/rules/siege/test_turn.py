@@ -25,12 +25,14 @@ def test_a_spent_deck_sends_the_draw_to_the_other() -> None:
     assert s.deck == "normal"
 
 
-def test_a_full_hand_draws_nothing() -> None:
+def test_a_sixth_card_must_be_played_or_discarded() -> None:
     s = after_setup()
     assert s.hand_size(A) == 5
-    play(s, mv.Die(5))
-    assert s.phase == "play" and s.hand_size(A) == 5
-    refused(s, mv.Draw("knight"), "siege.hand.full")
+    play(s, mv.Die(5), mv.Draw("knight"))
+    assert s.phase == "play" and s.hand_size(A) == 6
+    refused(s, mv.EndPhase(), "siege.hand.full")
+    play(s, mv.Discard("knight"))
+    assert s.hand_size(A) == 5 and s.card_played
 
 
 def test_an_event_is_played_at_once_and_does_not_count_as_the_card() -> None:
