@@ -59,11 +59,12 @@ class GameData:
     def colours(self) -> tuple[str, ...]:
         return tuple(f.colour for f in self.factions)
 
-    def faction_of_colour(self, colour: str) -> Faction:
-        return next(f for f in self.factions if f.colour == colour)
+    @cached_property
+    def _by_id(self) -> dict[str, Faction]:
+        return {f.id: f for f in self.factions}
 
     def faction(self, faction_id: str) -> Faction:
-        return next(f for f in self.factions if f.id == faction_id)
+        return self._by_id[faction_id]
 
     @cached_property
     def deck(self) -> tuple[str, ...]:

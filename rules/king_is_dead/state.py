@@ -441,6 +441,7 @@ class KingIsDeadState(State):
         added: Counter[str] = Counter()  # Mordred: loyalists the banners add meanwhile
         supply = self.loyalist_supply
         ended = None
+        saxons = self.saxons()
         for region in self.cards:
             if control[region] is not None:
                 continue
@@ -451,7 +452,8 @@ class KingIsDeadState(State):
             control[region] = winner
             resolved.append(region)
             supply += counts[LOYALIST]
-            ended = scoring.ending(winner, sum(1 for o in control.values() if o == SAXONS), len(resolved))
+            saxons += winner == SAXONS
+            ended = scoring.ending(winner, saxons, len(resolved))
             if ended:
                 break
             banner = DATA.banners[region]
