@@ -48,6 +48,14 @@ STEP_RULES = {
     "summon": "Eseguire le Azioni",
     "over": "Vincere la Partita",
 }
+# Refusals whose rule is stated elsewhere than under the card or step.
+CODE_RULES = {
+    P + "turn.last-card": "Eseguire le Azioni",
+    P + "action.not-winning": "Eseguire le Azioni",
+    P + "region.resolved": "Eseguire le Azioni",
+    P + "summon.loyalist": "La Variante Mordred",
+    P + "exchange.full-possible": "Azioni Parziali",
+}
 _STEP_MOVES: dict[str, tuple[type[KidMove], ...]] = {
     "court": (Draw,),
     "fill": (Draw,),
@@ -86,12 +94,7 @@ def explain(state: KingIsDeadState, move: KidMove) -> IllegalMove:
     found = _specific(state, move, legal)
     if found is not None:
         code, params = found
-        section = "Eseguire le Azioni" if code in (P + "turn.last-card", P + "action.not-winning") else rule
-        if code == P + "summon.loyalist":
-            section = "La Variante Mordred"
-        if code == P + "exchange.full-possible":
-            section = "Azioni Parziali"
-        return IllegalMove(code, section, **params)
+        return IllegalMove(code, CODE_RULES.get(code, rule), **params)
     return IllegalMove("core.not-legal", rule, move=move.to_json())
 
 
@@ -134,6 +137,10 @@ def _specific(state: KingIsDeadState, move: KidMove, legal: list[KidMove]) -> tu
     # Legal on the board, but not a winning way to play the last card.
     if state.pending["last"] and move in actions.next_picks(state._all_choices(), made):
         return P + "action.not-winning", {}
+    if isinstance(move, (Take, Into)):
+        # A follower that is there, in a region that may take part, but the
+        # card can be carried out more fully another way.
+        return P + "exchange.full-possible", {}
     return None
 
 
@@ -172,6 +179,4 @@ def _exchange(
             for c in free
         ):
             return P + "exchange.undo", {}
-    if isinstance(move, Into) or (made and isinstance(move, Take)):
-        return P + "exchange.full-possible", {}
     return None

@@ -17,7 +17,9 @@ from rules.king_is_dead import actions, scoring
 from rules.king_is_dead.actions import COLOURS, Board, Picks
 from rules.king_is_dead.data import DATA, LOYALIST
 from rules.king_is_dead.moves import Draw, KidMove, Pass, Place, Play, RegionCard, Summon
+from rules.king_is_dead.refusals import explain
 from rules.king_is_dead.scoring import SAXONS
+from rules.king_is_dead.view import view
 
 SETUP_STEPS = ("court", "fill", "order")
 FACTION_IDS = frozenset(f.id for f in DATA.factions)
@@ -178,11 +180,8 @@ class KingIsDeadState(State):
         return [(m, 1.0) for m in self.legal_moves()]
 
     def _check(self, move: KidMove) -> None:  # type: ignore[override]
-        if move in self._legal_moves():
-            return
-        from rules.king_is_dead.refusals import explain
-
-        raise explain(self, move)
+        if move not in self._legal_moves():
+            raise explain(self, move)
 
     def _apply(self, move: KidMove) -> list[Event]:  # type: ignore[override]
         self._memo = {}
@@ -471,8 +470,6 @@ class KingIsDeadState(State):
         return Outcome(won, scoring.scores(self.courts), self.ended, detail)
 
     def _view(self, seat: int | None) -> JSON:
-        from rules.king_is_dead.view import view
-
         return view(self, seat)
 
     def perturb_secrets(self, seat: int, rng: random.Random) -> KingIsDeadState | None:
