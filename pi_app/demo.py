@@ -177,8 +177,8 @@ class Night:
         small = font(10)
 
         def put(name: str, x: int, y: int) -> None:
-            screen = table.screens.get(name)
-            frame = screen.image if screen is not None else None
+            kept = table.frames(name) if name in table.screens else []
+            frame = kept[-1] if kept else None
             draw.text((x, y), name, font=small, fill=200)
             if frame is not None:
                 img.paste(frame.convert("L"), (x, y + label))
@@ -190,12 +190,12 @@ class Night:
 
     def save_frames(self, table: hardware.Table, work: Path) -> int:
         count = 0
-        for name, screen in table.screens.items():
+        for name in table.screens:
             folder = work / name
             folder.mkdir(parents=True, exist_ok=True)
             for old in folder.glob("*.png"):
                 old.unlink()
-            for i, frame in enumerate(screen.frames, start=1):
+            for i, frame in enumerate(table.frames(name), start=1):
                 frame.save(folder / f"{i:04d}.png")
                 count += 1
         return count

@@ -500,5 +500,4 @@ class Session:
     def alive(self) -> bool:
         """For the watchdog: the loop turned recently and the threads run."""
         fresh = time.monotonic() - self.heartbeat < 5.0
-        watcher = self.table.watcher
-        return fresh and (watcher is None or watcher.alive())
+        return fresh and self.table.alive()

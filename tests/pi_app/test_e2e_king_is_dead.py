@@ -35,7 +35,7 @@ def assert_refused(rig, seat, attempt, *, contains):
     before = s.state.to_json()
     entries = len(s.journal.entries(s.record))
     light = rig.table.lights[f"seat{seat + 1}.light"]
-    flashes, frames = light.flashes, len(rig.table.screens[f"seat{seat + 1}.screen"].frames)
+    flashes, frames = light.flashes, len(rig.table.frames(f"seat{seat + 1}.screen"))
     attempt()
     lay = layout(s, f"seat{seat + 1}.screen")
     assert lay.alert, lay
@@ -43,9 +43,9 @@ def assert_refused(rig, seat, attempt, *, contains):
     assert s.state.to_json() == before
     assert len(s.journal.entries(s.record)) == entries
     assert light.flashes == flashes + 1
-    screen = rig.table.screens[f"seat{seat + 1}.screen"]
-    assert len(screen.frames) > frames
-    assert screen.frames[-1].tobytes() == render(lay).tobytes()
+    kept = rig.table.frames(f"seat{seat + 1}.screen")
+    assert len(kept) > frames
+    assert kept[-1].tobytes() == render(lay).tobytes()
     rig.press(f"seat{seat + 1}.ok")  # dismiss
     assert not layout(s, f"seat{seat + 1}.screen").alert
 
@@ -86,7 +86,7 @@ def test_whole_game_with_refusals(rig, players):
     s.tick()
     for seat in range(players):
         assert pin_lit(r, seat) == (seat in outcome.winners)
-    assert r.table.screens["shared.screen"].frames[-1].tobytes() == render(shared).tobytes()
+    assert r.table.frames("shared.screen")[-1].tobytes() == render(shared).tobytes()
 
 
 def test_restart_mid_game_resumes_and_undo(rig):

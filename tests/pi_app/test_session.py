@@ -27,7 +27,7 @@ def test_new_game_draws_chance_and_lights_seat_to_move(rig, fake_game):
     assert screen(s, 1).title.startswith("Waiting: seat 1")
     # the seat to move has a menu; frames were drawn on the dummy devices
     assert screen(s, 0).footer
-    assert r.table.screens["seat1.screen"].frames
+    assert r.table.frames("seat1.screen")
 
 
 def test_menu_steps_and_confirms(rig, fake_game):
