@@ -66,9 +66,11 @@ def play(state: SiegeState, *moves: Move) -> list:
 
 def refused(state: SiegeState, move: Move, code: str) -> IllegalMove:
     before = state.to_json()
+    copy_before = state.copy()
     with pytest.raises(IllegalMove) as info:
         state.apply(move)
     assert info.value.code == code, info.value.to_json()
-    assert state.to_json() == before
+    assert info.value.rule, "every refusal names its rulebook section"
+    assert state == copy_before and state.to_json() == before
     assert move not in state.legal_moves()
     return info.value
