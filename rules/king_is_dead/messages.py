@@ -6,8 +6,8 @@ P = "king-is-dead."
 
 MESSAGES: dict[str, tuple[str, str]] = {
     P + "step.wrong-move": (
-        "Not now: the game is waiting for {expected}.",
-        "Non ora: il gioco attende {expected}.",
+        "Not now: the game is waiting for a move of type {expected}.",
+        "Non ora: il gioco attende una mossa di tipo {expected}.",
     ),
     P + "setup.not-in-bag": (
         "No {colour} follower is left in the bag.",

@@ -89,7 +89,7 @@ def explain(state: KingIsDeadState, move: KidMove) -> IllegalMove:
     legal = state.legal_moves()
     expected = _STEP_MOVES.get(state.step) or _card_moves(state)
     if not isinstance(move, expected):
-        names = " or ".join(f"a {cls.kind!r} move" for cls in expected) or "nothing"
+        names = " / ".join(repr(cls.kind) for cls in expected)
         return IllegalMove(P + "step.wrong-move", rule, expected=names)
     found = _specific(state, move, legal)
     if found is not None:
@@ -131,7 +131,7 @@ def _specific(state: KingIsDeadState, move: KidMove, legal: list[KidMove]) -> tu
     if isinstance(move, Place):
         wanted = sorted({m.colour for m in legal if isinstance(m, Place)})
         if move.colour not in wanted:
-            return P + "place.colour", {"expected": " or ".join(wanted), "colour": move.colour}
+            return P + "place.colour", {"expected": " / ".join(wanted), "colour": move.colour}
         if card in {f.id for f in DATA.factions}:
             return P + "place.not-bordering", {"region": move.region, "faction": card}
     # Legal on the board, but not a winning way to play the last card.
