@@ -41,7 +41,7 @@ class Board:
         return {r: dict(zip(COLOURS, c, strict=True)) for r, c in self.followers}
 
 
-def transfers(card: str, picks: Sequence[KidMove]) -> list[tuple[str, str, str]]:
+def transfers(picks: Sequence[KidMove]) -> list[tuple[str, str, str]]:
     """The (from, to, colour) moves of a complete Garrison / Ambassador pick list.
 
     The first ``take`` names region A; further takes in A leave A, a take in
@@ -79,7 +79,7 @@ def _draws(counts: dict[str, int], k: int) -> list[tuple[str, ...]]:
     return [(a, b) for a in present for b in present if a != b or counts[a] >= 2]
 
 
-def _best(options: list[tuple[Picks, int]], last: NetEffect | None, card: str) -> tuple[Picks, ...]:
+def _best(options: list[tuple[Picks, int]], last: NetEffect | None) -> tuple[Picks, ...]:
     """The options that move the most followers and do not undo the last exchange.
 
     Partial actions: a card must be followed as far as possible, so a
@@ -88,7 +88,7 @@ def _best(options: list[tuple[Picks, int]], last: NetEffect | None, card: str) -
     it does not bar the smaller ones."""
     allowed = options
     if last:
-        allowed = [(p, n) for p, n in options if not undoes(net_effect(transfers(card, p)), last)]
+        allowed = [(p, n) for p, n in options if not undoes(net_effect(transfers(p)), last)]
     if not allowed:
         return ()
     most = max(n for _, n in allowed)
@@ -111,7 +111,7 @@ def _garrison(board: Board) -> tuple[Picks, ...]:
                         options.append(((*takes, Take(b, back[0])), k + 1))
                     if b_empty:
                         options.append(((*takes, Into(b)), k))
-    return _best(options, board.last_exchange, "garrison")
+    return _best(options, board.last_exchange)
 
 
 def _ambassador(board: Board) -> tuple[Picks, ...]:
@@ -126,7 +126,7 @@ def _ambassador(board: Board) -> tuple[Picks, ...]:
                     options.extend(((Take(r1, c1), Take(r2, c2)), 2) for (c2,) in _draws(there, 1))
                 else:
                     options.append(((Take(r1, c1), Into(r2)), 1))
-    return _best(options, board.last_exchange, "ambassador")
+    return _best(options, board.last_exchange)
 
 
 def _crown(board: Board) -> tuple[Picks, ...]:

@@ -175,7 +175,7 @@ def _exchange(
         step = (*made, move)
         if any(
             c[: len(step)] == step
-            and actions.undoes(actions.net_effect(actions.transfers(card, c)), board.last_exchange)
+            and actions.undoes(actions.net_effect(actions.transfers(c)), board.last_exchange)
             for c in free
         ):
             return P + "exchange.undo", {}

@@ -311,7 +311,7 @@ class KingIsDeadState(State):
             events.append(Event("cards_swapped", {"regions": [a, b]}))
             events.append(Event("crown_placed", {"seat": self.seat, "region": crown}))
         elif card in ("garrison", "ambassador"):
-            moved = actions.transfers(card, picks)
+            moved = actions.transfers(picks)
             for src, dst, colour in moved:
                 self.regions[src][colour] -= 1
                 self.regions[dst][colour] += 1
@@ -407,7 +407,7 @@ class KingIsDeadState(State):
         if card == "crown":
             key: Any = (frozenset(p.region for p in picks[:2]), picks[2])  # type: ignore[attr-defined]
         elif card in ("garrison", "ambassador"):
-            key = actions.net_effect(actions.transfers(card, picks))
+            key = actions.net_effect(actions.transfers(picks))
         else:
             key = tuple(sorted((p.region, p.colour) for p in picks))  # type: ignore[attr-defined]
 
