@@ -556,10 +556,11 @@ class SiegeState(Table, State):
                     self.phase = "play"
                 elif self.hands[seat].get(SUPPLY[seat]):
                     return
-                else:  # no food in hand: a troop starves
+                else:  # no food in hand: a troop starves (if any is left)
                     self.losses = {"count": 1, "reason": "starve", "resume": "play"}
                     self.phase = "lose"
-                    ev.append(Event("starving", {"seat": seat}))
+                    if self.loss_options():
+                        ev.append(Event("starving", {"seat": seat}))
             elif p == "lose":
                 assert self.losses is not None
                 if self.losses["count"] > 0 and self.loss_options():
@@ -635,6 +636,7 @@ class SiegeState(Table, State):
             "turn": self.turn,
             "day": self.day,
             "phase": self.phase,
+            "drawing_from": self.deck if self.phase == "draw" else None,
             "seat": self.seat,
             "to_move": self._to_move(),
             "sides": [self._side_view(s) for s in (ATTACKER, DEFENDER)],
