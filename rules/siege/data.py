@@ -51,6 +51,7 @@ class Card:
     ranged: bool = False
     effect: str = ""
     troop: str = ""
+    delay_days: int = 0
     unverified: bool = False
 
 
@@ -103,6 +104,10 @@ def _cards(raw: dict[str, Any]) -> dict[str, Card]:
                 raise DataError(f, cid, f"a {kind} card needs a {need} value")
         if kind == "event" and item["effect"] not in EFFECTS:
             raise DataError(f, cid, f"unknown effect {item['effect']!r}")
+        if item.get("effect") == "reinforcement":
+            for need in ("troop", "delay_days"):
+                if need not in item:
+                    raise DataError(f, cid, f"a reinforcement needs a {need} value")
         for field in ("name", "name_it"):
             if not isinstance(item.get(field), str):
                 raise DataError(f, cid, f"{field} must be a string")
@@ -114,6 +119,7 @@ def _cards(raw: dict[str, Any]) -> dict[str, Card]:
             capacity=_int(item.get("capacity", 0), f, cid, "capacity"),
             mounted=bool(item.get("mounted", False)), ranged=bool(item.get("ranged", False)),
             effect=item.get("effect", ""), troop=item.get("troop", ""),
+            delay_days=_int(item.get("delay_days", 0), f, cid, "delay_days"),
             unverified=bool(item.get("unverified", False)),
         )
     for cid in ENGINE_CARDS:

@@ -61,7 +61,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "siege.spear.bad-choice": (
         "Spear of Destiny: choose bonus, archer or swordsman, not {choice}.",
-        "Lancia del Destino: scegli bonus, arciere o spadaccino, non {choice}.",
+        "Mano del Destino: scegli bonus, arciere o uomo con spada, non {choice}.",
     ),
     "siege.spear.no-peasant": (
         "There is no Peasant on the table to convert.",

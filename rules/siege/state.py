@@ -95,6 +95,7 @@ class SiegeState(Table, State):
         self.support: str | None = None
         self.losses: dict[str, Any] | None = None  # {"count", "reason", "resume"}
         self.active: list[dict[str, Any]] = []  # events in force
+        self.coming: list[dict[str, Any]] = []  # reinforcements on their way
         self.bonus = 0  # Spear of Destiny's +1 on the next attack this turn (die or melee)
         self.resume = ""  # the phase a pour window returns to
         self.window_done = False
@@ -305,15 +306,23 @@ class SiegeState(Table, State):
             if food:
                 self._destroy(food[-1], ev, "famine")
         elif effect == "reinforcement":
-            uid = self._place(seat, "r2", CARDS[card].troop)
-            self.played.append(uid)
-            ev.append(Event("arrived", {"seat": seat, "unit": uid}))
+            troop, delay = CARDS[card].troop, CARDS[card].delay_days
+            if delay:
+                self.coming.append({"seat": seat, "troop": troop, "day": self.day + delay})
+            else:
+                self._arrive(seat, troop, ev)
         elif effect == "horn_of_joshua":
             walls = self.walls()
             if walls:  # removed from the game, not discarded
                 self._destroy(walls[-1], ev, "horn_of_joshua", discard=False)
         elif effect == "spear_of_destiny":
             self.phase = "event"
+
+    def _arrive(self, seat: int, troop: str, ev: list[Event]) -> None:
+        # A reinforcement enters row 2 like a card played this turn.
+        uid = self._place(seat, "r2", troop)
+        self.played.append(uid)
+        ev.append(Event("arrived", {"seat": seat, "unit": uid}))
 
     def _do_die(self, move: mv.Die, ev: list[Event]) -> None:
         ev.append(Event("die", {"seat": self.seat, "value": move.value, "for": self.phase}))
@@ -608,6 +617,10 @@ class SiegeState(Table, State):
         self.turn += 1
         self.active = [e for e in self.active if e["until"] > self.turn]
         ev.append(Event("turn", {"seat": self.seat, "turn": self.turn, "day": self.day}))
+        due = [c for c in self.coming if c["seat"] == self.seat and c["day"] <= self.day]
+        for c in due:
+            self.coming.remove(c)
+            self._arrive(self.seat, c["troop"], ev)
         decks = self.decks[self.seat]
         if decks["normal"] or decks["events"]:
             self.phase = "die"
@@ -650,6 +663,7 @@ class SiegeState(Table, State):
             "attack": self._attack_view(),
             "losses": dict(self.losses) if self.losses else None,
             "damage": dict(self.damage),
+            "coming": [dict(c) for c in self.coming],
             "played": list(self.played),
             "used": list(self.used),
             "card_played": self.card_played,

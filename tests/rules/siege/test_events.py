@@ -77,6 +77,24 @@ def test_reinforcements_enter_row_2_and_do_not_count() -> None:
     assert new.startswith("knight") and new in s.played and not s.card_played
 
 
+def test_reinforcements_can_arrive_later_when_the_cards_say_so(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    from rules.siege import state as state_module
+
+    cards = dict(state_module.CARDS)
+    cards["reinforcement_knight"] = dataclasses.replace(cards["reinforcement_knight"], delay_days=1)
+    monkeypatch.setattr(state_module, "CARDS", cards)
+    s = _event("reinforcement_knight")
+    assert s.coming == [{"seat": A, "troop": "knight", "day": 2}]
+    assert not any(u.startswith("knight") for u in s.rows[A]["r2"])
+    for seat in (D, A):  # end this turn and the Defender's
+        s.phase = "end"
+        s._advance([])
+        assert s.seat == seat
+    assert s.day == 2 and s.coming == [] and s.rows[A]["r2"][-1].startswith("knight")
+
+
 def test_horn_of_joshua_removes_a_wall_from_the_game() -> None:
     s = _event("horn_of_joshua")
     assert len(s.walls()) == 4
