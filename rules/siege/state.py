@@ -284,8 +284,7 @@ class SiegeState(Table, State):
     def _resolve_event(self, card: str, ev: list[Event]) -> None:
         seat = self.seat
         effect = CARDS[card].effect
-        if effect != "horn_of_joshua":
-            _add(self.discards[seat], card)
+        _add(self.discards[seat], card)
         if effect in LASTING:
             variant = ""
             if effect == "low_morale":
@@ -313,7 +312,7 @@ class SiegeState(Table, State):
                 self._arrive(seat, troop, ev)
         elif effect == "horn_of_joshua":
             walls = self.walls()
-            if walls:  # removed from the game, not discarded
+            if walls:  # the section is removed from the game, not discarded
                 self._destroy(walls[-1], ev, "horn_of_joshua", discard=False)
         elif effect == "spear_of_destiny":
             self.phase = "event"
@@ -510,7 +509,9 @@ class SiegeState(Table, State):
     def _fill_moat(self, ev: list[Event]) -> None:
         tower = self.group[0]
         moat = self.aim
-        self.rows[ATTACKER]["r1"].extend(self.towers.get(tower, []))
+        for soldier in self.towers.get(tower, []):  # they step down into row 1
+            self.rows[ATTACKER]["r1"].append(soldier)
+            self.boarded.pop(soldier, None)
         self.towers[tower] = []
         self._destroy(moat, ev, "filled")
         self._destroy(tower, ev, "filled")

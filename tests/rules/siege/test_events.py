@@ -98,7 +98,7 @@ def test_reinforcements_can_arrive_later_when_the_cards_say_so(monkeypatch) -> N
 def test_horn_of_joshua_removes_a_wall_from_the_game() -> None:
     s = _event("horn_of_joshua")
     assert len(s.walls()) == 4
-    assert "castle_walls" not in s.discards[D] and "horn_of_joshua" not in s.discards[A]
+    assert "castle_walls" not in s.discards[D] and s.discards[A]["horn_of_joshua"] == 1
 
 
 def test_spear_of_destiny_converts_a_peasant() -> None:
