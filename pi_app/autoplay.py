@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from pi_app.menu import CONFIRM, Cursor
+from pi_app.menu import BACK, CONFIRM, Cursor
 from pi_app.session import Session
 from rules.core import Move
 
@@ -43,8 +43,12 @@ def next_input(session: Session, seat: int, target: Move, taps: bool = True) -> 
                     return Input("tap", f"{name}.pad", comp.id)
     options = cursor.options()
     here = cursor.index % len(options)
-    want = next(i for i, o in enumerate(options)
-                if (o.kind == CONFIRM and o.moves[0] == target) or (o.kind != CONFIRM and target in o.moves))
+    if target in cursor.moves:
+        want = next(i for i, o in enumerate(options)
+                    if (o.kind == CONFIRM and o.moves[0] == target)
+                    or (o.kind != CONFIRM and target in o.moves))
+    else:  # an earlier tap or press led elsewhere: back up, as a player would
+        want = next(i for i, o in enumerate(options) if o.kind == BACK)
     if want == here:
         return Input("press", f"{name}.ok")
     right = (want - here) % len(options)

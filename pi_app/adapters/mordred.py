@@ -1,0 +1,330 @@
+"""Mordred at the table (notation: rules/mordred/NOTATION.md).
+
+Tagged components: each seat's building pieces, every piece of a kind
+enrolled as that kind (tap any village to choose "village"; the space is then
+picked in the menu, named as in ``rules/mordred/data/map.json``). The row,
+the Mordred men's spaces, attacks and the end of the turn are chosen with
+the buttons; dice are entered on the shared screen or drawn by Tablekeeper
+where the profile allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from pi_app.adapters.base import Component, TableAdapter, seat_name
+from pi_app.i18n import pick
+from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
+from rules.mordred.messages import RULE_TURN
+from rules.mordred.moves import Build
+from rules.mordred.tables import BUILDINGS, TABLES
+
+Pair = tuple[str, str]
+
+BUILDING_LABELS: dict[str, Pair] = {
+    "village": ("village", "Villaggio"),
+    "town": ("town", "Città"),
+    "small_castle": ("small castle", "Castello Piccolo"),
+    "large_castle": ("large castle", "Castello Grande"),
+}
+# One letter per kind for the seat screen's "pieces left" line.
+BUILDING_MARKS: dict[str, Pair] = {
+    "village": ("V", "V"),
+    "town": ("T", "C"),
+    "small_castle": ("SC", "CP"),
+    "large_castle": ("LC", "CG"),
+}
+TYPE_LABELS: dict[str, Pair] = {
+    "declare": ("Declare", "Dichiara"),
+    "place": ("Place a man", "Piazza un uomo"),
+    "build": ("Build", "Costruisci"),
+    "attack": ("Attack", "Attacca"),
+    "end_turn": ("End turn", "Fine turno"),
+}
+FIELD_LABELS: dict[str, Pair] = {
+    "type": ("Action", "Azione"),
+    "row": ("Row", "Riga"),
+    "space": ("Space", "Spazio"),
+    "building": ("Building", "Edificio"),
+    "from": ("From", "Da"),
+    "dice": ("Two dice", "Due dadi"),
+    "value": ("Die", "Dado"),
+}
+# Short enough for two small lines under the winner on a 128x64 screen.
+ENDINGS: dict[str, Pair] = {
+    "all_men_placed": ("All Mordred's men are out", "Tutti gli uomini fuori"),
+    "pieces_exhausted": ("A kind of piece used up", "Un tipo di pezzo finito"),
+    "track_end": ("A pawn at the track's end", "Un pedone in fondo"),
+    "mordred_slain": ("Mordred slain on Anglesey", "Mordred sconfitto"),
+    "round_limit": ("Round limit reached", "Limite di round"),
+}
+VERDICTS: dict[str, Pair] = {
+    "mordred": ("Mordred won: pawns decide", "Vince Mordred: conta il pedone"),
+    "arthur": ("Wales held: VP decide", "Galles salvo: contano i PV"),
+    "slain": ("The slayer wins outright", "Chi lo sconfigge vince"),
+}
+TIE_BREAKS: dict[str, Pair] = {
+    "vp": ("tie: VP decide", "pari: contano i PV"),
+    "money": ("tie: money decides", "pari: contano i soldi"),
+    "shared": ("tie: victory shared", "pari: vittoria condivisa"),
+}
+# A building tapped with no build open: the refusal most worth reading first.
+_REFUSAL_ORDER = ("none_left", "cannot_afford", "first_on_border", "not_reachable", "terrain")
+
+
+def building(name: str, lang: str) -> str:
+    return pick(BUILDING_LABELS.get(name, (name, name)), lang)
+
+
+def money(amount: int) -> str:
+    return f"£{amount}"
+
+
+class MordredAdapter(TableAdapter):
+    game_id = "mordred"
+    turn_rule = RULE_TURN
+    tap_fields: ClassVar[dict[str, str]] = {"building": "building"}
+    field_labels: ClassVar[dict[str, Pair]] = FIELD_LABELS
+    value_labels: ClassVar[dict[str, Pair]] = {**BUILDING_LABELS, **TYPE_LABELS}
+
+    # -- components and taps ---------------------------------------------------
+    def components(self) -> list[Component]:
+        out = []
+        for seat in range(self.players):
+            for kind in BUILDINGS:
+                en, it = BUILDING_LABELS[kind]
+                # Every piece carries a tag: a player taps whichever one is in hand.
+                out.append(Component(f"{kind}@{seat + 1}", "building", kind, seat,
+                                     (en.capitalize(), it), count=TABLES.per_player[kind]))
+        return out
+
+    def enroll_prompt(self, comp: Component, lang: str) -> str:
+        owner = seat_name(comp.seat, lang)
+        return (f"each {comp.name('en').lower()} of {owner}" if lang == "en"
+                else f"ogni {comp.name('it')} del {owner}")
+
+    def probe(self, state: State, seat: int, comp: Component) -> Move | None:
+        return Build(comp.value, next(iter(TABLES.spaces)))
+
+    def refusal(self, state: State, seat: int, comp: Component, moves: Sequence[Move]) -> IllegalMove:
+        """Why no space takes this building now: outside spending the engine
+        names the step due; while spending, the most useful of the reasons
+        the spaces give (none left, too dear, where the first goes...)."""
+        if state.view(None)["phase"] != "spend":
+            return super().refusal(state, seat, comp, moves)
+        found: dict[str, IllegalMove] = {}
+        for space in TABLES.spaces:
+            try:
+                state.check(Build(comp.value, space))
+            except IllegalMove as exc:
+                key = exc.code.rsplit(".", 1)[-1]
+                cheaper = key == "cannot_afford" and key in found and \
+                    exc.params["cost"] < found[key].params["cost"]
+                if key not in found or cheaper:
+                    found[key] = exc
+        for key in _REFUSAL_ORDER:
+            if key in found:
+                exc = found[key]
+                # The engine's message names the building by its notation id.
+                params = {**exc.params, "building": building(comp.value, self.lang)}
+                return IllegalMove(exc.code, exc.rule, **params)
+        return next(iter(found.values()), IllegalMove("table.not-now", self.turn_rule,
+                                                      what=comp.name(self.lang)))
+
+    # -- words -------------------------------------------------------------------
+    def value_label(self, field: str | None, value: Any, lang: str) -> str:
+        en = lang == "en"
+        if field == "row":
+            if value is None:
+                return "No row (C)" if en else "Nessuna (C)"
+            return f"Row {value}" if en else f"Riga {value}"
+        if field == "dice" and isinstance(value, list):
+            return " + ".join(str(v) for v in value)
+        return super().value_label(field, value, lang)
+
+    def move_text(self, move: JSON, lang: str) -> str:
+        en = lang == "en"
+        kind = move.get("type")
+        if kind == "declare":
+            return self.value_label("row", move["row"], lang)
+        if kind == "roll":
+            return f"Dice {self.value_label('dice', move['dice'], lang)}" if en else \
+                f"Dadi {self.value_label('dice', move['dice'], lang)}"
+        if kind == "die":
+            return f"Die {move['value']}" if en else f"Dado {move['value']}"
+        if kind == "place":
+            return f"Man on {move['space']}" if en else f"Uomo su {move['space']}"
+        if kind == "build":
+            what = building(move["building"], lang)
+            return f"{what.capitalize()} on {move['space']}" if en else f"{what} su {move['space']}"
+        if kind == "attack":
+            return f"Attack {move['space']} from {move['from']}" if en else \
+                f"Attacca {move['space']} da {move['from']}"
+        if kind == "end_turn":
+            return pick(TYPE_LABELS["end_turn"], lang)
+        return super().move_text(move, lang)
+
+    def step_title(self, state: State, lang: str) -> str:
+        view = state.view(None)
+        en = lang == "en"
+        phase = view["phase"]
+        if phase == "declare":
+            return "Declare a row" if en else "Dichiara una riga"
+        if phase == "place":
+            n = view["men_to_place"]
+            return f"Place a man ({n} left)" if en else f"Piazza un uomo ({n})"
+        if phase == "spend":
+            cash = money(view["players"][view["turn"]]["money"])
+            return f"Spend: {cash}" if en else f"Spendi: {cash}"
+        return super().step_title(state, lang)
+
+    def chance_title(self, state: State, lang: str) -> str:
+        view = state.view(None)
+        en = lang == "en"
+        prompt = view["prompt"]
+        if prompt.get("decide") == "dice":
+            return f"Roll 2 dice, row {view['row']}" if en else f"Tira 2 dadi, riga {view['row']}"
+        if prompt.get("decide") == "die":
+            need, space = prompt["need"], prompt["space"]
+            if prompt["attacker"] == "mordred":
+                return f"Mordred on {space}: {need}+" if en else f"Mordred su {space}: {need}+"
+            return f"Attack {space}: {need}+" if en else f"Attacco {space}: {need}+"
+        return super().chance_title(state, lang)
+
+    # -- what the table must do ----------------------------------------------------
+    def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
+                     lang: str) -> list[str]:
+        public = [(ev.type, dict(ev.params)) for ev in events if ev.audience is None]
+        out: list[str] = []
+        for i, (kind, p) in enumerate(public):
+            later = public[i + 1][0] if i + 1 < len(public) else None
+            if kind == "declared" and later == "rolled":
+                continue  # the roll's line names the row
+            if kind == "pawn" and out and i and public[i - 1][0] == "rolled":
+                # One line for the whole income, so the shared screen shows it all.
+                out[-1] += "; " + self.pawn_text(p, lang)
+                continue
+            out.extend(self.event_lines(kind, p, lang))
+        return out or super().instructions(before, moves, events, after, lang)
+
+    def pawn_text(self, p: dict[str, Any], lang: str) -> str:
+        steps = p["to"] - p["from"]
+        n = abs(steps)
+        if lang == "en":
+            return f"pawn {n} {'left' if steps < 0 else 'right'} to {p['to']}"
+        return f"pedone {n} a {'sinistra' if steps < 0 else 'destra'}, a {p['to']}"
+
+    def event_lines(self, kind: str, p: dict[str, Any], lang: str) -> list[str]:
+        """One engine event as what the players must do or know (may be none)."""
+        en = lang == "en"
+        who = seat_name(p["seat"], lang).capitalize() if p.get("seat") is not None else ""
+        if kind == "declared":
+            if not p["declared"]:
+                return [f"{who}: no row declared, row C" if en else f"{who}: nessuna riga, riga C"]
+            return [f"{who} declares row {p['row']}" if en else f"{who} dichiara la riga {p['row']}"]
+        if kind == "rolled":
+            dice = "+".join(str(d) for d in p["dice"])
+            men, row, cash = p["men"], p["row"], money(p["money"])
+            if en:
+                take = f"take {cash}" + (f", {men} {'man' if men == 1 else 'men'}" if men else "")
+                return [f"{who} rolls {dice} (row {row}): {take}"]
+            take = f"prendi {cash}" + (f", {men} {'uomo' if men == 1 else 'uomini'}" if men else "")
+            return [f"{who} tira {dice} (riga {row}): {take}"]
+        if kind == "pawn":
+            return [f"{who}: {self.pawn_text(p, lang)}"] if p["to"] != p["from"] else []
+        if kind == "man_placed":
+            return [f"Put a Mordred man on {p['space']}" if en
+                    else f"Metti un uomo di Mordred su {p['space']}"]
+        if kind == "mordred_attack":
+            what = building(p["building"], lang)
+            owner = seat_name(p["owner"], lang)
+            return [f"Mordred attacks {owner}'s {what} on {p['space']}: needs {p['need']}+" if en
+                    else f"Mordred attacca {what} del {owner} su {p['space']}: serve {p['need']}+"]
+        if kind == "mordred_combat":
+            what = building(p["building"], lang)
+            owner = seat_name(p["owner"], lang)
+            if p["success"]:
+                return [f"Die {p['die']}: {owner} takes back the {what}; man on {p['space']}" if en
+                        else f"Dado {p['die']}: {what} torna al {owner}; uomo su {p['space']}"]
+            return [f"Die {p['die']}: the {what} holds; discard the man" if en
+                    else f"Dado {p['die']}: {what} resiste; scarta l'uomo"]
+        if kind == "men_discarded":
+            n = p["count"]
+            return [f"No space for {n} men: back to the supply" if en
+                    else f"Nessuno spazio per {n} uomini: tornano nella riserva"]
+        if kind == "built":
+            what = building(p["building"], lang)
+            cost = money(p["cost"])
+            if p.get("replaced"):
+                old = building(p["replaced"], lang)
+                return [f"{who}: {what} replaces the {old} on {p['space']} ({cost})" if en
+                        else f"{who}: {what} al posto di {old} su {p['space']} ({cost})"]
+            return [f"{who}: put a {what} on {p['space']} ({cost})" if en
+                    else f"{who}: metti {what} su {p['space']} ({cost})"]
+        if kind == "attack":
+            paid, need = money(p["paid"]), p["need"]
+            return [f"{who} pays {paid}: {p['from']} attacks {p['space']}, needs {need}+" if en
+                    else f"{who} paga {paid}: da {p['from']} attacca {p['space']}, serve {need}+"]
+        if kind == "player_combat":
+            if p["success"]:
+                return [f"Die {p['die']}: remove the man from {p['space']}" if en
+                        else f"Dado {p['die']}: togli l'uomo da {p['space']}"]
+            return [f"Die {p['die']}: the man on {p['space']} stays" if en
+                    else f"Dado {p['die']}: l'uomo su {p['space']} resta"]
+        if kind == "turn":
+            return [f"Round {p['round']}: {seat_name(p['seat'], lang)} to play" if en
+                    else f"Round {p['round']}: tocca al {seat_name(p['seat'], lang)}"]
+        if kind == "game_over":
+            ending = pick(ENDINGS.get(p["ending"], (p["ending"],) * 2), lang)
+            return [f"Game over: {ending}" if en else f"Fine partita: {ending}"]
+        return []
+
+    # -- screens -----------------------------------------------------------------------
+    def private_lines(self, state: State, seat: int, lang: str) -> tuple[str, list[str]]:
+        view = state.view(seat)
+        me = view["players"][seat]
+        en = lang == "en"
+        big = f"{money(me['money'])}  {'pawn' if en else 'pedone'} {me['pawn']}"
+        left = " ".join(f"{pick(BUILDING_MARKS[b], lang)}{me['supply'][b]}" for b in BUILDINGS)
+        vp = f"{me['vp']} VP" if en else f"{me['vp']} PV"
+        return big, [f"{'left' if en else 'restano'} {left}", f"{vp} · {self.track_line(view, lang)}"]
+
+    def track_line(self, view: JSON, lang: str) -> str:
+        """Every pawn on the Mordred track, by seat number."""
+        pawns = " ".join(f"{p['seat'] + 1}:{p['pawn']}" for p in view["players"])
+        return f"{'track' if lang == 'en' else 'tracciato'} {pawns}"
+
+    def public_lines(self, state: State, lang: str) -> list[str]:
+        view = state.view(None)
+        en = lang == "en"
+        phases = {
+            "declare": ("declare", "dichiara"), "roll": ("roll", "lancio"), "place": ("place men", "piazza"),
+            "mordred_die": ("Mordred's die", "dado Mordred"), "spend": ("spend", "spendi"),
+            "attack_die": ("attack die", "dado attacco"),
+        }
+        phase = pick(phases.get(view["phase"], (view["phase"],) * 2), lang)
+        men = len(view["mordred_men"])
+        head = (f"R{view['round']} {phase} · men {men}/{men + view['men_in_supply']}" if en
+                else f"R{view['round']} {phase} · uomini {men}/{men + view['men_in_supply']}")
+        return [head, self.track_line(view, lang)]
+
+    def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
+        big, _ = super().outcome_lines(outcome, lang)
+        d = dict(outcome.detail)
+        en = lang == "en"
+        ending = pick(ENDINGS.get(d.get("ending", ""), (outcome.reason,) * 2), lang)
+        side = ("slain" if d.get("ending") == "mordred_slain"
+                else "mordred" if d.get("mordred_won") else "arthur")
+        verdict = pick(VERDICTS[side], lang)
+        if d.get("tie_break") in TIE_BREAKS:
+            verdict += f"; {pick(TIE_BREAKS[d['tie_break']], lang)}"
+        lines = [f"{ending}.", verdict]
+        vp, cash, pawns = (list(d.get(k) or []) for k in ("vp", "money", "pawns"))
+        for seat in sorted(int(s) for s in outcome.scores):
+            if seat < min(len(vp), len(cash), len(pawns)):
+                lines.append(f"{seat_name(seat, lang)}: {vp[seat]} {'VP' if en else 'PV'} "
+                             f"{money(cash[seat])} {'pawn' if en else 'pedone'} {pawns[seat]}")
+        return big, lines
+
+ADAPTER = MordredAdapter
