@@ -87,6 +87,11 @@ class Session:
         self.observer: Callable[[dict[str, Layout]], None] | None = None
         self._stop = threading.Event()
         self.pending_text = ""
+        #: in the daemon, the shared screen pages through a long list of
+        #: instructions (the setup) every so many seconds; None: no paging
+        self.page_seconds: float | None = None
+        self.page = 0
+        self._page_at = time.monotonic()
 
     # -- opening -------------------------------------------------------------
     @classmethod
@@ -179,6 +184,10 @@ class Session:
 
     def tick(self) -> None:
         now = time.monotonic()
+        if self.page_seconds and len(self.log) > 3 and now - self._page_at >= self.page_seconds:
+            self.page = (self.page + 1) % len(self.log)
+            self._page_at = now
+            self.redraw()
         for seat, until in list(self.flash_until.items()):
             if now >= until:
                 del self.flash_until[seat]
@@ -365,6 +374,7 @@ class Session:
             events.extend(drawn)
         if moves:
             self.log = self.adapter.instructions(before, moves, events, self.state, self.lang)
+            self.page, self._page_at = 0, time.monotonic()
             self.transcript.append(Record("said", None, " | ".join(self.log), extra={"lines": self.log}))
         for ui in self.seats:
             ui.cursor = None
@@ -461,6 +471,10 @@ class Session:
         head = self.shared_notice
         to_move = self.state.to_move()
         title = head.title if head else t("turn-of", lang, seat=seat_name(to_move, lang))
+        if self.page_seconds and len(self.log) > 3 and not head:
+            page = self.page % len(self.log)
+            return Layout(title=f"{title} · {page + 1}/{len(self.log)}", big=self.log[page],
+                          lines=faults + tuple(self.adapter.public_lines(self.state, lang)))
         big = self.log[-1] if self.log else ""
         earlier = self.log[:-1][-2:]
         return Layout(title=title, big=big, alert=bool(head and head.alert),

@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
         session = Session.open(table, journal, registry, game=args.game, players=args.players, seed=seed,
                                lang=args.lang, new=args.new)
+        session.page_seconds = 3.0
         comps = session.adapter.components()
         if simulated:  # made-up UIDs so that typed taps have tags
             registry.auto_enroll(session.record.game, [(c.id, c.count) for c in comps])

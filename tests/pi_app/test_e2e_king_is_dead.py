@@ -163,3 +163,23 @@ def test_killed_process_resumes_exactly(tmp_path):
     finally:
         r.close()
         r.registry.close()
+
+
+def test_setup_read_in_at_the_table_by_tapping_cubes(rig):
+    import dataclasses
+
+    r = rig(2)
+    r.profile = dataclasses.replace(r.profile, chance="table")
+    s = r.open(GAME)
+    assert s.state.is_chance()
+    assert layout(s, "shared.screen").title.startswith("Court draw: seat 1")
+    draws = 0
+    while s.state.view(None)["step"] in ("court", "fill"):
+        colour = s.state.sample_chance().to_json()["colour"]
+        r.tap(draws % 2, f"follower:{colour}")  # a player draws a cube and taps it
+        draws += 1
+    assert s.state.view(None)["step"] == "order"
+    region = s.state.legal_moves()[0].to_json()["region"]
+    r.tap(1, f"region:{region}")  # a region card revealed by tapping it
+    assert s.state.view(None)["region_cards"][0]["region"] == region
+    assert all(e.chance for e in s.journal.entries(s.record))

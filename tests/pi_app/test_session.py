@@ -178,3 +178,54 @@ def test_italian_screens(rig, fake_game):
     assert screen(s, 0).title == "Tocca a te"
     r.press("seat2.ok")
     assert "È il turno di posto 1" in screen(s, 1).lines[0]
+
+
+def _table_chance(r):
+    """The rig's profile with chance read in at the table."""
+    import dataclasses
+
+    r.profile = dataclasses.replace(r.profile, chance="table")
+
+
+def test_chance_entered_with_buttons_at_the_table(rig, fake_game):
+    r = rig(2)
+    _table_chance(r)
+    s = r.open(fake_game)
+    assert s.state.is_chance()
+    lay = shared(s)
+    assert lay.big == "4" and lay.footer  # the dice menu is on the shared screen
+    assert screen(s, 0).title == "Enter the result"
+    r.press("seat2.right")  # any seat enters it
+    r.press("seat2.ok")
+    assert "confirm" in shared(s).lines[0]
+    r.press("seat2.ok")
+    assert s.state.pile == 5 and s.state.to_move() == 0
+    entries = s.journal.entries(s.record)
+    assert entries[0].chance and entries[0].barrier
+
+
+def test_reader_fault_shown_and_cleared(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    reader = r.table.readers["seat2.pad"]
+    reader.fail("unplugged")
+    r.table._step_until(lambda: bool(r.table.watcher.faults()))
+    s.pump()
+    assert "seat2.pad not answering" in shared(s).lines
+    reader.recover()
+    r.table._step_until(lambda: not r.table.watcher.faults(), step=1.0)
+    s.pump()
+    assert "seat2.pad not answering" not in shared(s).lines
+
+
+def test_shared_screen_pages_long_instructions(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    s.log = ["one", "two", "three", "four"]
+    s.page_seconds = 0.001
+    assert shared(s).big == "one" and shared(s).title.endswith("1/4")
+    import time
+
+    time.sleep(0.002)
+    s.tick()
+    assert shared(s).big == "two"
