@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import product
 
 from rules.king_is_dead.data import DATA, LOYALIST
 from rules.king_is_dead.moves import Crown, Into, KidMove, Place, Swap, Take
@@ -129,72 +128,102 @@ def _ambassador(board: Board) -> tuple[Picks, ...]:
     return _best(options, board.last_exchange)
 
 
-def _crown(board: Board) -> tuple[Picks, ...]:
-    out = []
-    for a in board.swappable:
-        for b in board.swappable:
-            if a != b:
-                out.extend((Swap(a), Swap(b), Crown(r)) for r in (a, b))
-    return tuple(out)
+Menu = dict[Picks, tuple[KidMove, ...]]
+"""What may be picked after each partial pick list; a complete pick list is
+not a key. An empty menu: the card can do nothing."""
 
 
-def _settlement(board: Board) -> tuple[Picks, ...]:
+def menu(choices: Iterable[Picks]) -> Menu:
+    """The menu of a list of complete pick lists (none begins another)."""
+    out: dict[Picks, dict[KidMove, None]] = {}
+    for c in choices:
+        for n in range(len(c)):
+            out.setdefault(c[:n], {}).setdefault(c[n])
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def leaves(tree: Menu) -> tuple[Picks, ...]:
+    """The complete pick lists of a menu, in menu order."""
+    out: list[Picks] = []
+    todo: list[Picks] = [()] if tree else []
+    while todo:
+        made = todo.pop()
+        for pick in reversed(tree[made]):
+            longer = (*made, pick)
+            (todo if longer in tree else out).append(longer)
+    return tuple(reversed(out))
+
+
+def _steps(steps: Sequence[tuple[KidMove, ...]]) -> Menu:
+    """A menu of independent steps: each offers the same picks whatever was picked before."""
+    tree: Menu = {}
+    made: list[Picks] = [()]
+    for i, picks in enumerate(steps):
+        for m in made:
+            tree[m] = picks
+        if i < len(steps) - 1:
+            made = [(*m, p) for m in made for p in picks]
+    return tree
+
+
+def _crown(board: Board) -> Menu:
+    if len(board.swappable) < 2:
+        return {}  # nothing to swap with: no action, and so no crown token
+    swaps = tuple(Swap(r) for r in board.swappable)
+    tree: Menu = {(): swaps}
+    for a in swaps:
+        tree[(a,)] = tuple(b for b in swaps if b != a)
+        for b in tree[(a,)]:
+            tree[(a, b)] = (Crown(a.region), Crown(b.region))
+    return tree
+
+
+def _settlement(board: Board) -> Menu:
     # One follower per faction still in the reserve; a missing colour is not
     # replaced by another (Insediamenti).
     regions = [r for r, _ in board.followers]
     colours = [c for c, n in zip(DATA.colours, board.reserve, strict=True) if n]
-    if not colours or not regions:
-        return ()
-    return tuple(
-        tuple(Place(r, c) for r, c in zip(choice, colours, strict=True))
-        for choice in product(regions, repeat=len(colours))
-    )
+    if not regions:
+        return {}
+    return _steps([tuple(Place(r, c) for r in regions) for c in colours])
 
 
-def _faction(board: Board, faction: str) -> tuple[Picks, ...]:
+def _faction(board: Board, faction: str) -> Menu:
     colour = DATA.faction(faction).colour
     n = min(2, board.reserve[DATA.colours.index(colour)])
     held = {r for f, r in board.controlled if f == faction}
     # A region qualifies by bordering a region the faction controls; an
     # unresolved home counts as controlled, so it qualifies only through
     # another controlled neighbour (Scozzesi).
-    targets = [r for r, _ in board.followers if DATA.borders[r] & held]
-    if not n or not targets:
-        return ()
-    return tuple(tuple(Place(r, colour) for r in choice) for choice in product(targets, repeat=n))
+    targets = tuple(Place(r, colour) for r, _ in board.followers if DATA.borders[r] & held)
+    if not targets:
+        return {}
+    return _steps([targets] * n)
 
 
-@lru_cache(maxsize=4096)
-def options(card: str, board: Board) -> tuple[Picks, ...]:
-    """Every complete, legal way to carry out ``card`` on ``board`` (empty: no action)."""
+@lru_cache(maxsize=1024)
+def options_menu(card: str, board: Board) -> Menu:
+    """The menu of ``card`` on ``board``: every step of every legal way to
+    carry it out."""
     if card == "crown":
         return _crown(board)
     if card == "garrison":
-        return _garrison(board)
+        return menu(_garrison(board))
     if card == "ambassador":
-        return _ambassador(board)
+        return menu(_ambassador(board))
     if card == "settlement":
         return _settlement(board)
     return _faction(board, card)
 
 
-Menu = dict[Picks, tuple[KidMove, ...]]
-
-
-def menu(choices: Iterable[Picks]) -> Menu:
-    """The picks that may follow each partial pick list; a complete one maps
-    to ``()`` (no choice is the beginning of another)."""
-    out: dict[Picks, dict[KidMove, None]] = {}
-    for c in choices:
-        for n in range(len(c)):
-            out.setdefault(c[:n], {}).setdefault(c[n])
-        out.setdefault(c, {})
-    return {k: tuple(v) for k, v in out.items()}
-
-
-@lru_cache(maxsize=1024)
-def options_menu(card: str, board: Board) -> Menu:
-    return menu(options(card, board))
+@lru_cache(maxsize=256)
+def options(card: str, board: Board) -> tuple[Picks, ...]:
+    """Every complete, legal way to carry out ``card`` on ``board`` (empty: no action)."""
+    if card == "garrison":
+        return _garrison(board)
+    if card == "ambassador":
+        return _ambassador(board)
+    return leaves(options_menu(card, board))
 
 
 def next_picks(choices: Iterable[Picks], made: Picks) -> list[KidMove]:

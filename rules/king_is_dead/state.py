@@ -170,7 +170,7 @@ class KingIsDeadState(State):
             return [Pass(), *(Play(c) for c in held if self._may_play(c))]
         if self.step == "action":
             assert self.pending is not None
-            return list(self.pending["menu"][self.pending["picks"]])
+            return list(self.pending["menu"].get(self.pending["picks"], ()))
         return [s for s in self._summons() if s is not None]
 
     def chance_outcomes(self) -> list[tuple[KidMove, float]]:  # type: ignore[override]
@@ -282,7 +282,7 @@ class KingIsDeadState(State):
         self.passes = 0
         self.pending = {"card": card, "picks": (), "last": last}
         events.append(Event("card_played", {"seat": self.seat, "card": card}))
-        if self._all_choices():
+        if actions.options_menu(card, self.board()):
             # Worked out once per card, as the menu of every step: the board
             # does not change while the player picks, and the copies made by
             # later steps share it.
@@ -297,7 +297,7 @@ class KingIsDeadState(State):
         assert self.pending is not None
         picks: Picks = (*self.pending["picks"], move)
         self.pending["picks"] = picks
-        if not self.pending["menu"][picks]:  # nothing more to pick: carry it out
+        if picks not in self.pending["menu"]:  # nothing more to pick: carry it out
             self._perform(self.pending["card"], picks, events)
             self._to_summon(events)
 
