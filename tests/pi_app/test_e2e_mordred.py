@@ -1,0 +1,225 @@
+"""Whole games of Mordred through the simulated table: taps of building
+pieces on the simulated pads, presses on gpiozero mock pins, dice drawn by
+Tablekeeper (the sim profile) or entered with the buttons (a profile where
+the table rolls); layouts, frames and light pins checked."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+import rules
+from pi_app.adapters import for_game
+from pi_app.screens import render
+from rules.mordred.moves import Declare, Die, Roll
+from rules.mordred.tables import BUILDINGS, FACES, ROWS, TABLES
+from tests.pi_app.mordred_play import enter_chance, play_moves
+
+GAME = "mordred"
+pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="Mordred engine not registered")
+
+
+def layout(s, part):
+    return s.layouts()[part]
+
+
+def pin_lit(rig, seat):
+    return bool(rig.table.lights[f"seat{seat + 1}.light"].device.pin.state)
+
+
+def said(s):
+    """Every line the table was told, in order."""
+    return [line for rec in s.transcript if rec.kind == "said" for line in rec.extra["lines"]]
+
+
+def assert_refused(rig, seat, attempt, *, contains):
+    """An input that must change nothing but the seat's screen and light."""
+    s = rig.session
+    before = s.state.to_json()
+    entries = len(s.journal.entries(s.record))
+    light = rig.table.lights[f"seat{seat + 1}.light"]
+    flashes = light.flashes
+    name = f"seat{seat + 1}.screen"
+    frames = len(rig.table.frames(name))
+    attempt()
+    lay = layout(s, f"seat{seat + 1}.screen")
+    assert lay.alert, lay
+    assert contains in lay.text(), lay.text()
+    assert s.state.to_json() == before
+    assert len(s.journal.entries(s.record)) == entries
+    assert light.flashes == flashes + 1
+    assert len(rig.table.frames(name)) > frames
+    assert rig.table.frames(name)[-1].tobytes() == render(lay).tobytes()
+    rig.press(f"seat{seat + 1}.ok")  # dismiss
+    assert not layout(s, f"seat{seat + 1}.screen").alert
+
+
+def declare_with_buttons(rig, seat, row):
+    """Step the row menu to ``row`` and confirm it, as a player would."""
+    s = rig.session
+    label = f"Row {row}" if row else "No row (C)"
+    for _ in range(len(ROWS) + 1):
+        if layout(s, f"seat{seat + 1}.screen").big == label:
+            break
+        rig.press(f"seat{seat + 1}.right")
+    assert layout(s, f"seat{seat + 1}.screen").big == label
+    rig.press(f"seat{seat + 1}.ok")
+    assert "confirm" in layout(s, f"seat{seat + 1}.screen").text()
+    rig.press(f"seat{seat + 1}.ok")
+
+
+def men_roll() -> tuple[str, tuple[int, int]]:
+    """A row and two dice that bring Mordred men, read off the money table."""
+    for row in ROWS:
+        for face in FACES:
+            if TABLES.money[row][face].black:
+                return row, (face, face)
+    raise AssertionError("the money table has no black box")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_whole_game_with_refusals(rig, players):
+    r = rig(players)
+    s = r.open(GAME)
+    rng = random.Random(players)
+    assert s.state.to_move() == 0
+    assert layout(s, "seat1.screen").title == "Declare a row"
+    assert pin_lit(r, 0) and not any(pin_lit(r, i) for i in range(1, players))
+    # A waiting seat sees its money, its pawn, its pieces and the track.
+    waiting = layout(s, "seat2.screen")
+    assert waiting.title == "Waiting: seat 1"
+    assert waiting.big == f"£0  pawn {TABLES.dragon}"
+    assert waiting.lines[0] == f"left V{TABLES.per_player['village']} T{TABLES.per_player['town']} " \
+        f"SC{TABLES.per_player['small_castle']} LC{TABLES.per_player['large_castle']}"
+    # Out of turn; another seat's piece; an unknown tag; a building before the row.
+    assert_refused(r, 1, lambda: r.tap(1, "village@2"), contains="turn")
+    assert_refused(r, 0, lambda: r.tap(0, "town@2"), contains="belongs to seat 2")
+    assert_refused(r, 0, lambda: r.tap_uid(0, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
+    assert_refused(r, 0, lambda: r.tap(0, "village@1"), contains="Declare a row")
+    # The row with the buttons; Tablekeeper rolls (sim profile) and says what to take.
+    declare_with_buttons(r, 0, "B")
+    rolled = s.state.view(None)
+    assert rolled["row"] == "B" and rolled["dice"] is not None
+    assert "Seat 1 rolls" in layout(s, "shared.screen").text()
+    # Spending with too little money for a large castle: the engine's reason.
+    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "spend"
+               and s.state.view(None)["players"][s.state.to_move()]["money"] < TABLES.cheapest())
+    seat = s.state.to_move()
+    assert_refused(r, seat, lambda: r.tap(seat, f"large_castle@{seat + 1}"), contains="large castle")
+    assert "you have £" in s.transcript[-1].text
+    play_moves(r, rng)
+    outcome = s.state.outcome()
+    assert outcome is not None
+    shared = layout(s, "shared.screen")
+    assert shared.title == "GAME OVER" and "Winner" in shared.big
+    assert shared.lines[0].rstrip(".") in {"All Mordred's men are out", "A kind of piece used up",
+                                           "A pawn at the track's end", "Mordred slain on Anglesey",
+                                           "Round limit reached"}
+    assert any(line.startswith("Game over: ") for line in said(s))
+    assert s.journal.current() is None
+    for seat in s.flash_until:  # let any refusal's flash run out
+        s.flash_until[seat] = 0.0
+    s.tick()
+    for seat in range(players):
+        assert pin_lit(r, seat) == (seat in outcome.winners)
+        assert layout(s, f"seat{seat + 1}.screen").title == "GAME OVER"
+    assert r.table.frames("shared.screen")[-1].tobytes() == render(shared).tobytes()
+
+
+def test_dice_entered_at_the_table_and_combat_guided(rig):
+    r = rig(3)
+    r.profile = dataclasses.replace(r.profile, chance="table")
+    s = r.open(GAME)
+    row, dice = men_roll()
+    declare_with_buttons(r, 0, row)
+    # The roll waits for the table: every screen says what to enter.
+    assert layout(s, "shared.screen").title == f"Roll 2 dice, row {row}"
+    assert layout(s, "seat2.screen").title == f"Roll 2 dice, row {row}"
+    assert_refused(r, 0, lambda: r.tap(0, "village@1"), contains="enter")
+    enter_chance(r, Roll(dice), seat=2)
+    face = TABLES.money[row][dice[0]]
+    men = 2 * face.men
+    assert s.state.view(None)["dice"] == list(dice)
+    assert s.log[-1] == (f"Seat 1 rolls {dice[0]}+{dice[1]} (row {row}): take £{2 * face.money}, "
+                         f"{men} men; pawn {men} left to {TABLES.dragon - men}")
+    # Each man placed with the buttons, named as on the map.
+    assert layout(s, "seat1.screen").title == f"Place a man ({men} left)"
+    space = layout(s, "seat1.screen").big
+    assert space in TABLES.spaces
+    r.press("seat1.ok")
+    r.press("seat1.ok")
+    assert space in s.state.view(None)["mordred_men"]
+    assert s.log[-1] == f"Put a Mordred man on {space}"
+    # Play on (dice entered with the buttons) until Mordred attacks a piece:
+    # the table is told who attacks what and what the die needs.
+    rng = random.Random(11)
+    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "mordred_die")
+    prompt = s.state.view(None)["prompt"]
+    assert layout(s, "shared.screen").title == f"Mordred on {prompt['space']}: {prompt['need']}+"
+    assert s.log[-1].startswith("Mordred attacks") and s.log[-1].endswith(f"needs {prompt['need']}+")
+    enter_chance(r, Die(prompt["need"]), seat=1)  # he makes it: the piece goes home
+    assert prompt["space"] in s.state.view(None)["mordred_men"]
+    assert "takes back the" in s.log[0] or "takes back the" in s.log[-1]
+    # ... and until a player attacks a man: the die needed, then the man removed.
+    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "attack_die")
+    prompt = s.state.view(None)["prompt"]
+    assert layout(s, "shared.screen").title == f"Attack {prompt['space']}: {prompt['need']}+"
+    assert "pays £" in s.log[-1]
+    enter_chance(r, Die(6), seat=0)
+    assert any(line.startswith(f"Die 6: remove the man from {prompt['space']}") for line in s.log)
+    play_moves(r, rng)
+    assert s.state.outcome() is not None
+    assert "Winner" in layout(s, "shared.screen").big or "Winners" in layout(s, "shared.screen").big
+
+
+def test_building_chosen_by_tapping_a_piece(rig):
+    r = rig(3)
+    s = r.open(GAME)
+    rng = random.Random(5)
+    # Until a seat may build a village: its tap opens the list of spaces.
+    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "spend" and any(
+        m.to_json().get("building") == "village" for m in s.state.legal_moves()))
+    seat = s.state.to_move()
+    spaces = [m.to_json()["space"] for m in s.state.legal_moves() if m.to_json().get("building") == "village"]
+    r.tap(seat, f"village@{seat + 1}")
+    if len(spaces) > 1:
+        screen = layout(s, f"seat{seat + 1}.screen")
+        assert screen.big == spaces[0] and screen.lines[0].split() == ["Space", "1/" + str(len(spaces) + 1)]
+        r.press(f"seat{seat + 1}.ok")
+        r.press(f"seat{seat + 1}.ok")
+    assert s.state.view(None)["pieces"][spaces[0]] == {"owner": seat, "building": "village"}
+    assert s.log[-1].startswith(f"Seat {seat + 1}: put a village on {spaces[0]} (£")
+
+
+def test_italian_table(rig):
+    r = rig(3)
+    s = r.open(GAME, lang="it")
+    assert layout(s, "seat1.screen").title == "Dichiara una riga"
+    assert layout(s, "seat2.screen").big == f"£0  pedone {TABLES.dragon}"
+    r.tap(1, "village@2")
+    assert "È il turno di posto 1" in layout(s, "seat2.screen").text()
+    r.press("seat2.ok")
+    r.tap(0, "village@1")
+    assert "Dichiarate una riga" in layout(s, "seat1.screen").text()
+
+
+def test_components_and_words():
+    adapter = for_game(GAME, 4)
+    comps = adapter.components()
+    assert len(comps) == 4 * len(BUILDINGS)
+    assert {c.count for c in comps if c.value == "village"} == {TABLES.per_player["village"]}
+    assert adapter.enroll_prompt(adapter.component("small_castle@3"), "en") == "each small castle of seat 3"
+    it = for_game(GAME, 4, "it")
+    assert it.move_text({"type": "build", "building": "town", "space": "Flint"}, "it") == "Città su Flint"
+    assert adapter.move_text(Declare(None).to_json(), "en") == "No row (C)"
+    lines = adapter.event_lines("built", {"seat": 1, "building": "town", "space": "Flint", "cost": 4,
+                                          "replaced": "village"}, "en")
+    assert lines == ["Seat 2: town replaces the village on Flint (£4)"]
+    assert adapter.event_lines("player_combat", {"seat": 0, "from": "Flint", "space": "Denbigh", "need": 6,
+                                                 "die": 3, "success": False}, "en") == \
+        ["Die 3: the man on Denbigh stays"]
+    assert adapter.event_lines("mordred_combat", {"space": "Flint", "owner": 2, "building": "village",
+                                                  "need": 2, "die": 1, "success": False}, "en") == \
+        ["Die 1: the village holds; discard the man"]
