@@ -35,3 +35,29 @@ def test_the_public_view_shows_events_feeding_and_deck_sizes() -> None:
     assert view["events"][0]["card"] == "papal_injunction"
     assert view["sides"][A]["event_deck_size"] == 20
     assert {"deck_size", "hand_size", "rows", "discards"} <= set(view["sides"][A])
+
+
+def _containers(value: object, out: list[object]) -> list[object]:
+    if isinstance(value, dict):
+        out.append(value)
+        for v in value.values():
+            _containers(v, out)
+    elif isinstance(value, list):
+        out.append(value)
+        for v in value:
+            _containers(v, out)
+    return out
+
+
+def test_a_copy_shares_nothing_mutable() -> None:
+    s = blank("attack")
+    s.losses = {"count": 1, "reason": "plague", "resume": "feed"}
+    s.result = {"winner": 0, "reason": "x"}
+    s.active.append({"card": "floods", "seat": 0, "until": 3, "variant": ""})
+    s.coming.append({"seat": 0, "troop": "knight", "day": 4})
+    other = s.copy()
+    mine = {id(c) for c in _containers(s.__dict__, [])}
+    theirs = {id(c) for c in _containers(other.__dict__, [])}
+    assert not mine & theirs
+    assert other == s
+    assert not {id(c) for c in _containers(s._to_json(), [])} & mine
