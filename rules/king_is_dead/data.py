@@ -4,6 +4,11 @@ and checked once at import.
 A broken file is refused with :class:`DataError` naming the file, the entry
 and what is wrong, so a player correcting the map from the printed board
 learns at once what to fix.
+
+Colours follow shared/reference/game-data.md, not the Italian rulebook: Scots
+blue, Welsh red, Romano-British yellow. The Italian text calls the Welsh and
+Romano-British cubes "gialli/rossi", but its own end-game example needs the
+Romano-British yellow, as every English source has them.
 """
 
 from __future__ import annotations
