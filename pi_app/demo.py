@@ -76,24 +76,32 @@ class Night:
             gif: list[Image.Image] = [self.composite(table, players)]
             rng = random.Random(f"{game}/{players}/{self.seed}")
             said = 0
+            secret: set[int] = set()  # transcript records that answer a secret input
 
             def send(inp: Input) -> None:
                 seat = session.profile.seat_of_part(inp.part)
+                hidden = seat is not None and session.adapter.hides_input(
+                    session.state, seat, inp.what if inp.kind == "tap" else None)
+                first = len(session.transcript)
                 if inp.kind == "tap":
                     table.tap(inp.part, uids.get(inp.what, inp.what))
                 else:
                     table.press(inp.part)
                 session.pump()
                 report.inputs += 1
-                lines.append(f"  seat {(seat or 0) + 1}: {inp.kind} {inp.what or inp.part}")
+                if hidden:
+                    secret.update(range(first, len(session.transcript)))
+                what = "(secret)" if hidden else f"{inp.kind} {inp.what or inp.part}"
+                lines.append(f"  seat {(seat or 0) + 1}: {what}")
                 if len(gif) < MAX_GIF_FRAMES:
                     gif.append(self.composite(table, players))
 
             def flush() -> None:
                 nonlocal said
-                for rec in session.transcript[said:]:
+                for i, rec in enumerate(session.transcript[said:], start=said):
                     who = f"seat {rec.seat + 1}" if rec.seat is not None else "table"
-                    lines.append(f"{rec.kind:>11} | {who:7} | {rec.text}")
+                    text = "(secret)" if i in secret and rec.kind in ("refused", "unknown-tag") else rec.text
+                    lines.append(f"{rec.kind:>11} | {who:7} | {text}")
                     if rec.kind == "refused" or rec.kind == "unknown-tag":
                         report.refused += 1
                 said = len(session.transcript)

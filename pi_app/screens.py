@@ -2,12 +2,13 @@
 
 Layouts are plain data so that tests compare what a screen says, not pixels.
 The key fact goes in ``big``, drawn in the largest font that fits, so it
-reads at arm's length; the rest is small print.
+reads at arm's length; the rest is small print. A game may add a picture (a
+board): it is drawn at the left and the words fill the panel beside it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -23,13 +24,15 @@ SMALL = 10
 
 @dataclass(frozen=True)
 class Layout:
-    """One screenful. ``alert`` draws the title inverted (a refusal)."""
+    """One screenful. ``alert`` draws the title inverted (a refusal);
+    ``image`` (mode "1", at most 64 px high) is drawn at the left edge."""
 
     title: str = ""
     big: str = ""
     lines: tuple[str, ...] = ()
     footer: str = ""
     alert: bool = False
+    image: Image.Image | None = field(default=None, hash=False)  # compared by content
 
     def text(self) -> str:
         """Every word on the screen, for tests, transcripts and the console."""
@@ -73,49 +76,58 @@ def wrap(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int 
     return out
 
 
-def fit_big(text: str, room: int = HEIGHT, max_lines: int = 3) -> tuple[int, list[str]]:
+def fit_big(text: str, room: int = HEIGHT, max_lines: int = 3,
+            width: int = WIDTH - 2) -> tuple[int, list[str]]:
     """The largest big-font size at which ``text`` fits ``room`` pixels of
     height (and at most ``max_lines`` lines); the smallest size, cut, if none."""
     for size in BIG_SIZES:
-        lines = wrap(text, font(size, bold=True))
+        lines = wrap(text, font(size, bold=True), width)
         if len(lines) <= max_lines and len(lines) * (size + 1) <= room:
             return size, lines
     size = BIG_SIZES[-1]
-    return size, wrap(text, font(size, bold=True))[: max(1, room // (size + 1))]
+    return size, wrap(text, font(size, bold=True), width)[: max(1, room // (size + 1))]
 
 
 def render(layout: Layout) -> Image.Image:
     img = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(img)
     small = font(SMALL)
+    x = 0
+    if layout.image is not None:
+        img.paste(layout.image.convert("1"), (0, (HEIGHT - layout.image.height) // 2))
+        x = layout.image.width + 2
+    width = WIDTH - x - 2
     y = 0
     if layout.title:
-        title = wrap(layout.title, font(SMALL, bold=True))[0]
+        # Beside a picture the panel is narrow: the title may take two lines.
+        titles = wrap(layout.title, font(SMALL, bold=True), width)[: 2 if x else 1]
         if layout.alert:
-            draw.rectangle((0, 0, WIDTH - 1, SMALL + 1), fill=1)
-        draw.text((1, 0), title, font=font(SMALL, bold=True), fill=0 if layout.alert else 1)
-        y = SMALL + 3
+            draw.rectangle((x, 0, WIDTH - 1, len(titles) * (SMALL + 1)), fill=1)
+        for title in titles:
+            draw.text((x + 1, y), title, font=font(SMALL, bold=True), fill=0 if layout.alert else 1)
+            y += SMALL + 1
+        y += 2
     footer_h = SMALL + 2 if layout.footer else 0
-    small_lines = [ln for text in layout.lines for ln in wrap(text, small)]
+    small_lines = [ln for text in layout.lines for ln in wrap(text, small, width)]
     if layout.big:
         # The key fact gets what the small print leaves, keeping at least
         # one small line (two when there are more) visible.
         keep = min(len(small_lines), 2)
         room = HEIGHT - footer_h - y - keep * (SMALL + 1)
-        size, lines = fit_big(layout.big, room)
+        size, lines = fit_big(layout.big, room, width=width)
         for line in lines:
-            draw.text((1, y - 2), line, font=font(size, bold=True), fill=1)
+            draw.text((x + 1, y - 2), line, font=font(size, bold=True), fill=1)
             y += size + 1
     for line in small_lines:
         if y + SMALL > HEIGHT - footer_h:
             break
-        draw.text((1, y), line, font=small, fill=1)
+        draw.text((x + 1, y), line, font=small, fill=1)
         y += SMALL + 1
     if layout.footer:
         fy = HEIGHT - SMALL - 1
-        draw.line((0, fy - 1, WIDTH - 1, fy - 1), fill=1)
+        draw.line((x, fy - 1, WIDTH - 1, fy - 1), fill=1)
         w = _width(layout.footer, small)
-        draw.text(((WIDTH - w) / 2, fy - 1), layout.footer, font=small, fill=1)
+        draw.text((x + (WIDTH - x - w) / 2, fy - 1), layout.footer, font=small, fill=1)
     return img
 
 

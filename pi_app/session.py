@@ -15,7 +15,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import rules
@@ -299,7 +299,7 @@ class Session:
     def cursor_for(self, seat: int) -> Cursor:
         ui = self.seats[seat]
         if ui.cursor is None:
-            ui.cursor = Cursor.over(self.state.legal_moves())
+            ui.cursor = self.adapter.menu(self.state, seat)
         return ui.cursor
 
     def not_your_turn(self, seat: int) -> IllegalMove:
@@ -358,7 +358,7 @@ class Session:
         self.journal.append(self.record, n, seat, move, chance, is_barrier(chance, events))
         self.state = work
         self.transcript.append(Record(
-            "chance" if chance else "move", seat, self.adapter.move_text(move.to_json(), self.lang),
+            "chance" if chance else "move", seat, self.adapter.record_text(move.to_json(), self.lang),
             move.to_json(), {"events": [e.to_json() for e in events if e.audience is None]}))
         return events
 
@@ -434,11 +434,14 @@ class Session:
             return Layout(title=t("game-over", lang), big=big, lines=tuple(lines))
         to_move = self.state.to_move()
         if to_move == seat:
-            return self.menu_layout(self.cursor_for(seat), self.adapter.step_title(self.state, lang))
+            cursor = self.cursor_for(seat)
+            menu = self.menu_layout(cursor, self.adapter.step_title(self.state, lang))
+            return replace(menu, image=self.adapter.picture(self.state, seat, cursor))
         big, lines = self.adapter.private_lines(self.state, seat, lang)
         waiting = (self.adapter.chance_title(self.state, lang) if to_move == CHANCE
                    else t("waiting-for", lang, seat=seat_name(to_move, lang)))
-        return Layout(title=waiting, big=big, lines=tuple(lines))
+        return Layout(title=waiting, big=big, lines=tuple(lines),
+                      image=self.adapter.picture(self.state, seat, None))
 
     def menu_layout(self, cursor: Cursor, title: str) -> Layout:
         lang = self.lang

@@ -15,9 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from PIL import Image
+
 import rules
 from pi_app.i18n import pick, t
-from pi_app.menu import flatten
+from pi_app.menu import Cursor, flatten
 from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
 
 
@@ -177,6 +179,28 @@ class TableAdapter:
         big = t(key, lang, seats=names) if outcome.winners else t("no-winner", lang)
         scores = [f"{seat_name(int(s), lang)}: {v}" for s, v in outcome.scores.items()]
         return big, [outcome.reason, *scores]
+
+    # -- menus, pictures, secrecy ------------------------------------------------
+    def menu(self, state: State, seat: int) -> Cursor:
+        """The menu a seat steps through now; a game may build a choice in
+        steps its moves' JSON does not show (three citizens one at a time)."""
+        return Cursor.over(state.legal_moves())
+
+    def picture(self, state: State, seat: int, cursor: Cursor | None) -> Image.Image | None:
+        """A drawing (a board) for the seat's screen, beside its words;
+        ``cursor`` is the seat's menu on its turn. None: words only."""
+        return None
+
+    def record_text(self, move: JSON, lang: str) -> str:
+        """A played move as the table's transcript keeps it; a secret choice
+        says only that it was made."""
+        return self.move_text(move, lang)
+
+    def hides_input(self, state: State, seat: int, component: str | None) -> bool:
+        """True when a seat's input now (a tap of ``component``, or a press)
+        would betray its secret, so a transcript says only that it acted."""
+        return False
+
 
 
 def _values(data: Any) -> list[Any]:
