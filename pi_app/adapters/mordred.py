@@ -60,9 +60,9 @@ ENDINGS: dict[str, Pair] = {
     "round_limit": ("Round limit reached", "Limite di round"),
 }
 VERDICTS: dict[str, Pair] = {
-    "mordred": ("Mordred won: pawns decide", "Vince Mordred: conta il pedone"),
-    "arthur": ("Wales held: VP decide", "Galles salvo: contano i PV"),
-    "slain": ("The slayer wins outright", "Chi lo sconfigge vince"),
+    "mordred": ("Mordred won: by pawns", "Vince Mordred: pedoni"),
+    "arthur": ("Wales held: by VP", "Galles salvo: PV"),
+    "slain": ("Slayer wins outright", "Vince chi lo sconfigge"),
 }
 TIE_BREAKS: dict[str, Pair] = {
     "vp": ("tie: VP decide", "pari: contano i PV"),
@@ -193,91 +193,102 @@ class MordredAdapter(TableAdapter):
         return super().chance_title(state, lang)
 
     # -- what the table must do ----------------------------------------------------
+    # Each line fits the shared screen's big print (two lines of about 20
+    # characters): the action first, so a cut loses only the detail. The title
+    # already names the seat to move.
     def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
                      lang: str) -> list[str]:
         public = [(ev.type, dict(ev.params)) for ev in events if ev.audience is None]
         out: list[str] = []
         for i, (kind, p) in enumerate(public):
-            later = public[i + 1][0] if i + 1 < len(public) else None
-            if kind == "declared" and later == "rolled":
+            later = public[i + 1] if i + 1 < len(public) else None
+            if kind == "declared" and later and later[0] == "rolled":
                 continue  # the roll's line names the row
-            if kind == "pawn" and out and i and public[i - 1][0] == "rolled":
-                # One line for the whole income, so the shared screen shows it all.
-                out[-1] += "; " + self.pawn_text(p, lang)
+            if kind == "rolled":
+                # One line for the whole income, pawn included.
+                pawn = later[1] if later and later[0] == "pawn" else None
+                out.append(self.income_line(p, pawn, lang))
+                continue
+            if kind == "pawn" and i and public[i - 1][0] == "rolled":
                 continue
             out.extend(self.event_lines(kind, p, lang))
         return out or super().instructions(before, moves, events, after, lang)
+
+    def income_line(self, p: dict[str, Any], pawn: dict[str, Any] | None, lang: str) -> str:
+        en = lang == "en"
+        men = p["men"]
+        parts = [f"{'Take' if en else 'Prendi'} {money(p['money'])}"]
+        if men:
+            parts.append(f"{men} {'man' if men == 1 else 'men'}" if en
+                         else f"{men} {'uomo' if men == 1 else 'uomini'}")
+        if pawn is not None and pawn["to"] != pawn["from"]:
+            parts.append(self.pawn_text(pawn, lang))
+        dice = "+".join(str(d) for d in p["dice"])
+        return f"{', '.join(parts)} ({dice}, {'row' if en else 'riga'} {p['row']})"
 
     def pawn_text(self, p: dict[str, Any], lang: str) -> str:
         steps = p["to"] - p["from"]
         n = abs(steps)
         if lang == "en":
-            return f"pawn {n} {'left' if steps < 0 else 'right'} to {p['to']}"
-        return f"pedone {n} a {'sinistra' if steps < 0 else 'destra'}, a {p['to']}"
+            return f"pawn {n} {'left' if steps < 0 else 'right'}"
+        return f"pedone {n} a {'sinistra' if steps < 0 else 'destra'}"
 
     def event_lines(self, kind: str, p: dict[str, Any], lang: str) -> list[str]:
         """One engine event as what the players must do or know (may be none)."""
         en = lang == "en"
         who = seat_name(p["seat"], lang).capitalize() if p.get("seat") is not None else ""
+        space = p.get("space", "")
         if kind == "declared":
             if not p["declared"]:
-                return [f"{who}: no row declared, row C" if en else f"{who}: nessuna riga, riga C"]
+                return [f"{who}: no row, so row C" if en else f"{who}: nessuna riga, quindi C"]
             return [f"{who} declares row {p['row']}" if en else f"{who} dichiara la riga {p['row']}"]
         if kind == "rolled":
-            dice = "+".join(str(d) for d in p["dice"])
-            men, row, cash = p["men"], p["row"], money(p["money"])
-            if en:
-                take = f"take {cash}" + (f", {men} {'man' if men == 1 else 'men'}" if men else "")
-                return [f"{who} rolls {dice} (row {row}): {take}"]
-            take = f"prendi {cash}" + (f", {men} {'uomo' if men == 1 else 'uomini'}" if men else "")
-            return [f"{who} tira {dice} (riga {row}): {take}"]
+            return [self.income_line(p, None, lang)]
         if kind == "pawn":
-            return [f"{who}: {self.pawn_text(p, lang)}"] if p["to"] != p["from"] else []
+            text = self.pawn_text(p, lang)
+            return [f"{who}: {text} to {p['to']}" if en else f"{who}: {text}, a {p['to']}"]
         if kind == "man_placed":
-            return [f"Put a Mordred man on {p['space']}" if en
-                    else f"Metti un uomo di Mordred su {p['space']}"]
+            return [f"Put a Mordred man on {space}" if en else f"Metti un uomo di Mordred su {space}"]
         if kind == "mordred_attack":
-            what = building(p["building"], lang)
-            owner = seat_name(p["owner"], lang)
-            return [f"Mordred attacks {owner}'s {what} on {p['space']}: needs {p['need']}+" if en
-                    else f"Mordred attacca {what} del {owner} su {p['space']}: serve {p['need']}+"]
+            return [f"Mordred attacks {space}: roll {p['need']}+" if en
+                    else f"Mordred attacca {space}: serve {p['need']}+"]
         if kind == "mordred_combat":
             what = building(p["building"], lang)
-            owner = seat_name(p["owner"], lang)
+            die = f"{'Die' if en else 'Dado'} {p['die']}"
             if p["success"]:
-                return [f"Die {p['die']}: {owner} takes back the {what}; man on {p['space']}" if en
-                        else f"Dado {p['die']}: {what} torna al {owner}; uomo su {p['space']}"]
-            return [f"Die {p['die']}: the {what} holds; discard the man" if en
-                    else f"Dado {p['die']}: {what} resiste; scarta l'uomo"]
+                owner = seat_name(p["owner"], lang)
+                return [f"{die}: man on {space}, {what} to {owner}" if en
+                        else f"{die}: uomo su {space}, {what} al {owner}"]
+            return [f"{die}: the {what} holds, discard the man" if en
+                    else f"{die}: {what} resiste, scarta l'uomo"]
         if kind == "men_discarded":
             n = p["count"]
-            return [f"No space for {n} men: back to the supply" if en
-                    else f"Nessuno spazio per {n} uomini: tornano nella riserva"]
+            return [f"No space for {n} men: back to supply" if en
+                    else f"Niente spazio per {n} uomini: in riserva"]
         if kind == "built":
             what = building(p["building"], lang)
             cost = money(p["cost"])
             if p.get("replaced"):
                 old = building(p["replaced"], lang)
-                return [f"{who}: {what} replaces the {old} on {p['space']} ({cost})" if en
-                        else f"{who}: {what} al posto di {old} su {p['space']} ({cost})"]
-            return [f"{who}: put a {what} on {p['space']} ({cost})" if en
-                    else f"{who}: metti {what} su {p['space']} ({cost})"]
+                return [f"{what.capitalize()} for the {old} on {space} ({cost})" if en
+                        else f"{what} al posto di {old} su {space} ({cost})"]
+            return [f"Put a {what} on {space} ({cost})" if en else f"Metti {what} su {space} ({cost})"]
         if kind == "attack":
             paid, need = money(p["paid"]), p["need"]
-            return [f"{who} pays {paid}: {p['from']} attacks {p['space']}, needs {need}+" if en
-                    else f"{who} paga {paid}: da {p['from']} attacca {p['space']}, serve {need}+"]
+            return [f"Pay {paid}: {p['from']} attacks {space}, {need}+" if en
+                    else f"Paga {paid}: {p['from']} attacca {space}, {need}+"]
         if kind == "player_combat":
+            die = f"{'Die' if en else 'Dado'} {p['die']}"
             if p["success"]:
-                return [f"Die {p['die']}: remove the man from {p['space']}" if en
-                        else f"Dado {p['die']}: togli l'uomo da {p['space']}"]
-            return [f"Die {p['die']}: the man on {p['space']} stays" if en
-                    else f"Dado {p['die']}: l'uomo su {p['space']} resta"]
+                return [f"{die}: remove the man from {space}" if en else f"{die}: togli l'uomo da {space}"]
+            return [f"{die}: the man on {space} stays" if en else f"{die}: l'uomo su {space} resta"]
         if kind == "turn":
             return [f"Round {p['round']}: {seat_name(p['seat'], lang)} to play" if en
                     else f"Round {p['round']}: tocca al {seat_name(p['seat'], lang)}"]
         if kind == "game_over":
             ending = pick(ENDINGS.get(p["ending"], (p["ending"],) * 2), lang)
-            return [f"Game over: {ending}" if en else f"Fine partita: {ending}"]
+            return [f"Game over: {ending[:1].lower()}{ending[1:]}" if en
+                    else f"Fine partita: {ending[:1].lower()}{ending[1:]}"]
         return []
 
     # -- screens -----------------------------------------------------------------------
@@ -317,9 +328,9 @@ class MordredAdapter(TableAdapter):
         side = ("slain" if d.get("ending") == "mordred_slain"
                 else "mordred" if d.get("mordred_won") else "arthur")
         verdict = pick(VERDICTS[side], lang)
-        if d.get("tie_break") in TIE_BREAKS:
-            verdict += f"; {pick(TIE_BREAKS[d['tie_break']], lang)}"
         lines = [f"{ending}.", verdict]
+        if d.get("tie_break") in TIE_BREAKS:
+            lines.append(pick(TIE_BREAKS[d["tie_break"]], lang))
         vp, cash, pawns = (list(d.get(k) or []) for k in ("vp", "money", "pawns"))
         for seat in sorted(int(s) for s in outcome.scores):
             if seat < min(len(vp), len(cash), len(pawns)):
