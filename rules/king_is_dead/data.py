@@ -65,6 +65,10 @@ class GameData:
         return tuple(f.colour for f in self.factions)
 
     @cached_property
+    def faction_ids(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.factions)
+
+    @cached_property
     def _by_id(self) -> dict[str, Faction]:
         return {f.id: f for f in self.factions}
 

@@ -132,7 +132,7 @@ def _specific(state: KingIsDeadState, move: KidMove, legal: list[KidMove]) -> tu
         wanted = sorted({m.colour for m in legal if isinstance(m, Place)})
         if move.colour not in wanted:
             return P + "place.colour", {"expected": " / ".join(wanted), "colour": move.colour}
-        if card in {f.id for f in DATA.factions}:
+        if card in DATA.faction_ids:
             return P + "place.not-bordering", {"region": move.region, "faction": card}
     # Legal on the board, but not a winning way to play the last card.
     if state.pending["last"] and move in actions.next_picks(state._all_choices(), made):

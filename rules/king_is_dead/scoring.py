@@ -13,7 +13,6 @@ from typing import Any
 from rules.king_is_dead.data import DATA, LOYALIST
 
 Court = Mapping[str, int]
-FACTIONS = frozenset(f.id for f in DATA.factions)
 COLOUR_FACTION = {f.colour: f.id for f in DATA.factions}
 SAXONS = "saxons"
 LOYALISTS = "loyalists"
@@ -72,7 +71,7 @@ def faction_ranking(control: Mapping[str, str | None], resolved: Sequence[str]) 
     count: dict[str, int] = {}
     for i, region in enumerate(resolved):
         owner = control[region]
-        if owner in FACTIONS:
+        if owner in DATA.faction_ids:
             count[owner] = count.get(owner, 0) + 1
             latest[owner] = i
     return sorted(count, key=lambda f: (count[f], latest[f]), reverse=True)

@@ -22,7 +22,6 @@ from rules.king_is_dead.scoring import SAXONS
 from rules.king_is_dead.view import view
 
 SETUP_STEPS = ("court", "fill", "order")
-FACTION_IDS = frozenset(f.id for f in DATA.factions)
 
 
 class KingIsDeadState(State):
@@ -144,9 +143,7 @@ class KingIsDeadState(State):
         return Board(
             followers=tuple((r, tuple(self.regions[r][c] for c in COLOURS)) for r in open_),
             reserve=tuple(self.reserve[c] for c in DATA.colours),
-            controlled=tuple(
-                (f, r) for f in sorted(FACTION_IDS) for r in DATA.regions if self.controlled(f, r)
-            ),
+            controlled=tuple((f, r) for f in DATA.faction_ids for r in DATA.regions if self.controlled(f, r)),
             swappable=tuple(r for r in self.cards if self.control[r] is None and r not in self.crowns),
             last_exchange=self.last_exchange,
         )
