@@ -13,13 +13,12 @@ Commands::
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 from pi_app.hardware import Table
 from pi_app.registry import Registry
 from pi_app.screens import Layout, ascii_art, render
-from pi_app.session import SHOW_ALL
+from pi_app.session import SHOW_ALL, STOP, Typed
 
 HELP = __doc__.split("Commands::", 1)[1].rstrip() if __doc__ else ""
 
@@ -30,12 +29,12 @@ class ConsoleError(ValueError):
 
 class Console:
     def __init__(self, table: Table, registry: Registry, game: str, components: list,
-                 out: TextIO = sys.stdout, pictures: bool = True) -> None:
+                 out: TextIO | None = None, pictures: bool = True) -> None:
         self.table = table
         self.registry = registry
         self.game = game
         self.components = components
-        self.out = out
+        self.out = out or sys.stdout
         self.pictures = pictures
 
     # -- commands -> hardware ------------------------------------------------
@@ -128,10 +127,11 @@ class Console:
         self.out.flush()
 
 
-def read_commands(console: Console, stream: TextIO, stop: Callable[[], None]) -> None:
-    """The console thread: reads lines, turns them into taps and presses
-    (which only enqueue events), and stops the session on quit or EOF."""
+def read_commands(stream: TextIO, events: Any) -> None:
+    """The console thread: only queues what is typed (the loop runs it, in
+    order with the hardware's events) and STOP at the end of the input."""
     for line in stream:
-        if not console.execute(line):
-            break
-    stop()
+        typed = Typed(line)
+        events.put(typed)
+        typed.done.wait(timeout=30)
+    events.put(STOP)

@@ -42,6 +42,29 @@ STOP = "stop"  # a queue item: stop after everything queued before it
 ARROWS = "◀   ●   ▶"
 
 
+@dataclass(frozen=True)
+class Typed:
+    """A console line, queued like a hardware event so the loop thread runs
+    it in order with everything else. ``done`` is set once it has run, so the
+    console queues its next line behind the events this one caused."""
+
+    line: str
+    done: threading.Event = field(default_factory=threading.Event, compare=False)
+
+    def run(self, execute: Callable[[str], bool] | None, events: queue.Queue) -> bool:
+        try:
+            going = execute is None or execute(self.line)
+            if not going:
+                events.put(STOP)
+            return going
+        finally:
+            self.done.set()
+
+
+class NothingToResume(UsageError):
+    """The journal holds no unfinished game and none was asked for."""
+
+
 @dataclass
 class Seat:
     index: int
@@ -85,11 +108,16 @@ class Session:
         self._layouts: dict[str, Layout] = {}
         #: called from the loop with the layouts that changed (the console)
         self.observer: Callable[[dict[str, Layout]], None] | None = None
+        #: runs a typed console line; False means quit
+        self.on_typed: Callable[[str], bool] | None = None
         self._stop = threading.Event()
         self.pending_text = ""
         #: in the daemon, the shared screen pages through a long list of
         #: instructions (the setup) every so many seconds; None: no paging
         self.page_seconds: float | None = None
+        #: set when a seat presses ● on the final screen: the daemon returns
+        #: to choosing the next game
+        self.new_game_requested = False
         self.page = 0
         self._page_at = time.monotonic()
 
@@ -115,7 +143,7 @@ class Session:
         if current is not None:
             journal.end(current)
         if game is None or players is None:
-            raise UsageError("no game to resume; choose one with --game ID --players N "
+            raise NothingToResume("no game to resume; choose one with --game ID --players N "
                              f"(games: {', '.join(rules.GAMES) or 'none'})")
         if players > len(table.profile.seats):
             raise UsageError(f"table {table.profile.path} has {len(table.profile.seats)} seats, "
@@ -142,6 +170,9 @@ class Session:
                 event = None
             self.heartbeat = time.monotonic()
             if event == STOP:
+                stop.set()
+                break
+            if self.new_game_requested:
                 break
             try:
                 if event is not None:
@@ -179,6 +210,8 @@ class Session:
             self.faults.pop(event.reader, None)
         elif event == SHOW_ALL:
             self._layouts.clear()
+        elif isinstance(event, Typed):
+            event.run(self.on_typed, self.table.queue)
         self.set_lights()
         self.redraw()
 
@@ -215,6 +248,7 @@ class Session:
             ui.notice = None  # the press that dismisses a refusal does nothing else
             return
         if self.state.outcome() is not None:
+            self.new_game_requested = role == "ok"
             return
         if self.state.is_chance():
             self.chance_press(seat, role)
@@ -274,8 +308,8 @@ class Session:
             cursor.narrow(subset)
 
     def chance_press(self, seat: int, role: str) -> None:
-        if self.profile.chance == "draw":
-            return
+        if self.profile.chance == "draw" or self.adapter.chance_seat(self.state) is not None:
+            return  # a secret draw is entered by a tap on the drawer's pad only
         cursor = self.chance_cursor = self.chance_cursor or Cursor.over(self.state.legal_moves())
         if role in ("left", "right"):
             cursor.step(-1 if role == "left" else 1)
@@ -468,12 +502,14 @@ class Session:
         if outcome is not None:
             big, lines = self.adapter.outcome_lines(outcome, lang)
             return Layout(title=t("game-over", lang), big=big, lines=faults + tuple(lines))
-        if self.state.is_chance() and self.profile.chance == "table":
+        chance = self.state.is_chance() and self.profile.chance == "table"
+        if chance and self.adapter.chance_seat(self.state) is None:
             cursor = self.chance_cursor or Cursor.over(self.state.legal_moves())
             return self.menu_layout(cursor, self.adapter.chance_title(self.state, lang))
         head = self.shared_notice
         to_move = self.state.to_move()
-        title = head.title if head else t("turn-of", lang, seat=seat_name(to_move, lang))
+        title = (head.title if head else self.adapter.chance_title(self.state, lang) if chance
+                 else t("turn-of", lang, seat=seat_name(to_move, lang)))
         if self.page_seconds and len(self.log) > 3 and not head:
             page = self.page % len(self.log)
             return Layout(title=f"{title} · {page + 1}/{len(self.log)}", big=self.log[page],

@@ -118,6 +118,12 @@ class TableAdapter:
         """The move a tap of ``comp`` would start, to be checked by the engine."""
         return None
 
+    def chance_seat(self, state: State) -> int | None:
+        """The seat a chance step is secret to (a card drawn into its hand):
+        at a table that enters chance, only that seat's tap reveals it and no
+        menu of outcomes is shown on the shared screen. None: a public step."""
+        return None
+
     def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
         """At a chance step, the outcomes a tapped component reveals."""
         return [m for m in moves if self.matches(comp, m)]
@@ -200,7 +206,6 @@ class TableAdapter:
         """True when a seat's input now (a tap of ``component``, or a press)
         would betray its secret, so a transcript says only that it acted."""
         return False
-
 
 
 def _values(data: Any) -> list[Any]:

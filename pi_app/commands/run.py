@@ -7,15 +7,17 @@ import queue
 import signal
 import sys
 import threading
+import time
 from typing import Any
 
 from pi_app import hardware, paths, profile
 from pi_app.console import Console, read_commands
 from pi_app.errors import UsageError
 from pi_app.journal import Journal
+from pi_app.lobby import Lobby
 from pi_app.registry import Registry
 from pi_app.sdnotify import Watchdog
-from pi_app.session import SHOW_ALL, STOP, Session
+from pi_app.session import SHOW_ALL, NothingToResume, Session
 
 NAME = "run"
 HELP = "run the table: resume the journal's game or start one (simulated table off a Pi, with a console)"
@@ -37,8 +39,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import time
-
     prof = profile.load(profile.find(args.table))
     if (args.game is None) != (args.players is None):
         raise UsageError("--game and --players go together: --game ID --players N")
@@ -46,34 +46,56 @@ def run(args: argparse.Namespace) -> int:
     simulated = prof.simulated
     table = hardware.build(prof, events, poll=not simulated)
     journal = registry = None
+    stop = threading.Event()
+    current: list[Session | None] = [None]
+    watchdog = Watchdog(lambda: current[0] is None or current[0].alive())
     try:
         journal = Journal(paths.journal_path(args.state_dir))
         registry = Registry(paths.registry_path(args.state_dir))
-        seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
-        session = Session.open(table, journal, registry, game=args.game, players=args.players, seed=seed,
-                               lang=args.lang, new=args.new)
-        session.page_seconds = 3.0
-        comps = session.adapter.components()
-        if simulated:  # made-up UIDs so that typed taps have tags
-            registry.auto_enroll(session.record.game, [(c.id, c.count) for c in comps])
-        stop = threading.Event()
         console = None
         if simulated and not args.no_console:
-            console = Console(table, registry, session.record.game, comps, pictures=not args.text)
-            print(f"{prof.name}: {session.game.name or session.record.game} for {session.record.players}; "
-                  "type help", flush=True)
-            threading.Thread(target=read_commands, args=(console, sys.stdin, lambda: events.put(STOP)),
-                             daemon=True, name="console").start()
-            _show_changes(session, console)
+            console = Console(table, registry, "", [], pictures=not args.text)
+            print(f"{prof.name}: type help", flush=True)
+            threading.Thread(target=read_commands, args=(sys.stdin, events), daemon=True,
+                             name="console").start()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
-        watchdog = Watchdog(session.alive)
         watchdog.start()
-        try:
+        game, players, new = args.game, args.players, args.new
+        while not stop.is_set():
+            seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
+            try:
+                session = Session.open(table, journal, registry, game=game, players=players, seed=seed,
+                                       lang=args.lang, new=new)
+            except NothingToResume:
+                if console is not None:
+                    print("no game to resume: choose one on the shared screen (press seat1 right/ok)",
+                          flush=True)
+                lobby = Lobby(table, args.lang or prof.lang)
+                if console is not None:
+                    lobby.observer = lambda lays, c=console: c.show(lays, {})
+                    lobby.on_typed = console.execute
+                chosen = lobby.choose(stop)
+                if chosen is None:
+                    break
+                game, players, new = chosen[0], chosen[1], False
+                continue
+            current[0] = session
+            session.page_seconds = 3.0
+            comps = session.adapter.components()
+            if simulated:  # made-up UIDs so that typed taps have tags
+                registry.auto_enroll(session.record.game, [(c.id, c.count) for c in comps])
+            if console is not None:
+                console.game, console.components = session.record.game, comps
+                session.on_typed = console.execute
+                print(f"{session.game.name or session.record.game} for {session.record.players}", flush=True)
+                _show_changes(session, console)
             session.run(stop)
-        finally:
-            watchdog.stop()
+            current[0] = None
+            game = players = None  # after a finished game: choose the next one at the table
+            new = False
     finally:
+        watchdog.stop()
         table.close()
         if journal is not None:
             journal.close()

@@ -67,3 +67,14 @@ def test_tags_enroll_list_forget(tmp_path, monkeypatch, capsys):
     assert main(["tags", "--state-dir", str(tmp_path), "forget", "04A1B2C3D4E5F6"]) == 0
     assert main(["tags", "--state-dir", str(tmp_path), "forget", "nothex"]) == 2
     assert "not a tag UID" in capsys.readouterr().err
+
+
+@needs_kid
+def test_run_without_a_game_offers_the_choice_at_the_table(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("press seat1 right\npress seat1 ok\nquit\n"))
+    assert main(["run", "--state-dir", str(tmp_path), "--text"]) == 0
+    out = capsys.readouterr().out
+    assert "New game" in out and "The King is Dead" in out
+    assert "3 players" in out
+    assert "The King is Dead for 3" in out
+    assert "Your turn: play or pass" in out

@@ -1,0 +1,97 @@
+"""Choosing the next game at the table: when the daemon has no game to
+resume, the shared screen offers every registered game and player count
+that fits the table; any seat steps through them with ◀ ▶ and starts one
+with ●."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+
+import rules
+from drivers.events import ButtonPressed
+from pi_app import adapters
+from pi_app.hardware import Table
+from pi_app.i18n import pick
+from pi_app.screens import Layout, render
+from pi_app.session import ARROWS, STOP, Typed
+
+WORDS = {
+    "title": ("New game", "Nuova partita"),
+    "players": ("{n} players", "{n} giocatori"),
+    "choose": ("Choose on the shared screen", "Scegli sullo schermo comune"),
+}
+
+
+def choices(table: Table) -> list[tuple[str, int]]:
+    """Games with their own adapter first, then the rest; each player count
+    the table has seats for."""
+    seats = len(table.profile.seats)
+    ids = sorted(rules.GAMES, key=lambda g: (not adapters.has_own_adapter(g), list(rules.GAMES).index(g)))
+    return [(g, n) for g in ids for n in rules.get(g).player_counts if n <= seats]
+
+
+class Lobby:
+    def __init__(self, table: Table, lang: str) -> None:
+        self.table = table
+        self.lang = lang
+        self.options = choices(table)
+        self.index = 0
+        #: called with every layout drawn (the console)
+        self.observer: Callable[[dict[str, Layout]], None] | None = None
+        self.on_typed: Callable[[str], bool] | None = None
+
+    def layouts(self) -> dict[str, Layout]:
+        game, n = self.options[self.index]
+        shared = Layout(title=pick(WORDS["title"], self.lang), big=rules.get(game).name or game,
+                        lines=(f"{pick(WORDS['players'], self.lang).format(n=n)}  "
+                               f"{self.index + 1}/{len(self.options)}",), footer=ARROWS)
+        out = {self.table.profile.shared_screen.name: shared}
+        for seat in self.table.profile.seats:
+            out[seat.screen.name] = Layout(title=pick(WORDS["title"], self.lang),
+                                           lines=(pick(WORDS["choose"], self.lang),))
+        return out
+
+    def redraw(self) -> None:
+        layouts = self.layouts()
+        for name, layout in layouts.items():
+            screen = self.table.screens.get(name)
+            if screen is not None:
+                screen.show(render(layout))
+        if self.observer is not None:
+            shared = self.table.profile.shared_screen.name
+            self.observer({shared: layouts[shared]})
+
+    def press(self, button: str) -> tuple[str, int] | None:
+        role = button.rsplit(".", 1)[-1]
+        if role == "left":
+            self.index = (self.index - 1) % len(self.options)
+        elif role == "right":
+            self.index = (self.index + 1) % len(self.options)
+        elif role == "ok":
+            return self.options[self.index]
+        return None
+
+    def choose(self, stop: threading.Event) -> tuple[str, int] | None:
+        """Wait for a choice; None when stopped first."""
+        if not self.options:
+            return None
+        self.redraw()
+        while not stop.is_set():
+            try:
+                event = self.table.queue.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if event == STOP:
+                stop.set()
+                return None
+            if isinstance(event, Typed):
+                event.run(self.on_typed, self.table.queue)
+                continue
+            if isinstance(event, ButtonPressed) and event.button != self.table.profile.undo.name:
+                chosen = self.press(event.button)
+                if chosen is not None:
+                    return chosen
+                self.redraw()
+        return None
