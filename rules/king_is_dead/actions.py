@@ -201,7 +201,9 @@ def _faction(board: Board, faction: str) -> Menu:
     return _steps([targets] * n)
 
 
-@lru_cache(maxsize=1024)
+# Small caches: a position's menus are asked for a few times in a row (the
+# card played, then replays and checks), rarely again later.
+@lru_cache(maxsize=64)
 def options_menu(card: str, board: Board) -> Menu:
     """The menu of ``card`` on ``board``: every step of every legal way to
     carry it out."""
@@ -216,7 +218,7 @@ def options_menu(card: str, board: Board) -> Menu:
     return _faction(board, card)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)
 def options(card: str, board: Board) -> tuple[Picks, ...]:
     """Every complete, legal way to carry out ``card`` on ``board`` (empty: no action)."""
     if card == "garrison":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.core import JSON
+from rules.core import CHANCE, JSON
 from rules.king_is_dead.actions import COLOURS
 from rules.king_is_dead.data import DATA
 from rules.king_is_dead.scoring import sets, team_of
@@ -23,7 +23,7 @@ _HOMES = {f.home: f.id for f in DATA.factions}
 
 def _to_move(state: KingIsDeadState) -> int | str | None:
     seat = state.to_move()
-    return "chance" if seat is not None and seat < 0 else seat
+    return "chance" if seat == CHANCE else seat
 
 
 def _draw(state: KingIsDeadState) -> JSON | None:
