@@ -101,8 +101,9 @@ class MordredAdapter(TableAdapter):
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
         owner = seat_name(comp.seat, lang)
-        return (f"each {comp.name('en').lower()} of {owner}" if lang == "en"
-                else f"ogni {comp.name('it')} del {owner}")
+        # `tags enroll` asks for each piece in turn: "tap a village of seat 1 (3 of 9)".
+        return (f"a {comp.name('en').lower()} of {owner}" if lang == "en"
+                else f"un {comp.name('it')} del {owner}")
 
     def probe(self, state: State, seat: int, comp: Component) -> Move | None:
         return Build(comp.value, next(iter(TABLES.spaces)))
@@ -283,8 +284,8 @@ class MordredAdapter(TableAdapter):
                 return [f"{die}: remove the man from {space}" if en else f"{die}: togli l'uomo da {space}"]
             return [f"{die}: the man on {space} stays" if en else f"{die}: l'uomo su {space} resta"]
         if kind == "turn":
-            return [f"Round {p['round']}: {seat_name(p['seat'], lang)} to play" if en
-                    else f"Round {p['round']}: tocca al {seat_name(p['seat'], lang)}"]
+            return [f"{who}: declare a row (round {p['round']})" if en
+                    else f"{who}: dichiara una riga (round {p['round']})"]
         if kind == "game_over":
             ending = pick(ENDINGS.get(p["ending"], (p["ending"],) * 2), lang)
             return [f"Game over: {ending[:1].lower()}{ending[1:]}" if en
@@ -299,7 +300,9 @@ class MordredAdapter(TableAdapter):
         big = f"{money(me['money'])}  {'pawn' if en else 'pedone'} {me['pawn']}"
         left = " ".join(f"{pick(BUILDING_MARKS[b], lang)}{me['supply'][b]}" for b in BUILDINGS)
         vp = f"{me['vp']} VP" if en else f"{me['vp']} PV"
-        return big, [f"{'left' if en else 'restano'} {left}", f"{vp} · {self.track_line(view, lang)}"]
+        # Every pawn, in seat order: who is furthest right matters if Mordred wins.
+        pawns = " ".join(str(p["pawn"]) for p in view["players"])
+        return big, [f"{'left' if en else 'restano'} {left}", f"{vp} · {'pawns' if en else 'pedoni'} {pawns}"]
 
     def track_line(self, view: JSON, lang: str) -> str:
         """Every pawn on the Mordred track, by seat number."""

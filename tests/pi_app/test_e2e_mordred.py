@@ -143,7 +143,8 @@ def test_dice_entered_at_the_table_and_combat_guided(rig):
     men = 2 * face.men
     assert s.state.view(None)["dice"] == list(dice)
     assert s.log[-1] == f"Take £{2 * face.money}, {men} men, pawn {men} left ({dice[0]}+{dice[1]}, row {row})"
-    assert f"track 1:{TABLES.dragon - men} " in layout(s, "seat2.screen").text()
+    dragon = TABLES.dragon
+    assert layout(s, "seat2.screen").lines[1] == f"0 VP · pawns {dragon - men} {dragon} {dragon}"
     # Each man placed with the buttons, named as on the map.
     assert layout(s, "seat1.screen").title == f"Place a man ({men} left)"
     space = layout(s, "seat1.screen").big
@@ -210,7 +211,7 @@ def test_components_and_words():
     comps = adapter.components()
     assert len(comps) == 4 * len(BUILDINGS)
     assert {c.count for c in comps if c.value == "village"} == {TABLES.per_player["village"]}
-    assert adapter.enroll_prompt(adapter.component("small_castle@3"), "en") == "each small castle of seat 3"
+    assert adapter.enroll_prompt(adapter.component("small_castle@3"), "en") == "a small castle of seat 3"
     it = for_game(GAME, 4, "it")
     assert it.move_text({"type": "build", "building": "town", "space": "Flint"}, "it") == "Città su Flint"
     assert adapter.move_text(Declare(None).to_json(), "en") == "No row (C)"
