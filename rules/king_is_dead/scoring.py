@@ -1,5 +1,6 @@
-"""Who wins: the end by control, by invasion and (Mordred variant) by the
-loyalists, with the rulebook's tie-breaks (Vincere la Partita).
+"""Who takes a region when its struggle ends, whether the game ends, and who
+wins: by control, by invasion and (Mordred variant) by the loyalists, with
+the rulebook's tie-breaks (Lotte per il Potere, Vincere la Partita).
 
 Pure functions of the final position, so the 3-player last-card rule can ask
 "would this win?" of a position that is only imagined.
