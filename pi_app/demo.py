@@ -209,7 +209,7 @@ class Night:
         return count
 
 
-def summary(reports: list[GameReport], seconds: float, out: Path) -> str:
+def summary(reports: list[GameReport], seconds: float, out: Path, failed: list[str] | None = None) -> str:
     rows = ["| game | players | moves | inputs | refused | frames | result | seconds |",
             "|---|---|---|---|---|---|---|---|"]
     for r in reports:
@@ -217,5 +217,7 @@ def summary(reports: list[GameReport], seconds: float, out: Path) -> str:
                     f"{r.result} | {r.seconds:.1f} |")
     text = (f"# Tablekeeper demo: a simulated game night\n\n{len(reports)} games in {seconds:.1f} s "
             f"on the simulated table.\n\n" + "\n".join(rows) + "\n")
+    if failed:
+        text += "\nFailed:\n\n" + "".join(f"- {line}\n" for line in failed)
     (out / "summary.md").write_text(text, encoding="utf-8")
     return text

@@ -49,8 +49,13 @@ class Watchdog:
         self.interval = interval if interval is not None else watchdog_interval(self.env)
         self._stop = threading.Event()
         self.thread: threading.Thread | None = None
+        self.started = False
 
     def start(self) -> None:
+        """Say READY=1 and start pinging; a second call does nothing."""
+        if self.started:
+            return
+        self.started = True
         notify("READY=1", self.env)
         if self.interval is None:
             return
@@ -65,6 +70,7 @@ class Watchdog:
 
     def stop(self) -> None:
         self._stop.set()
-        notify("STOPPING=1", self.env)
+        if self.started:
+            notify("STOPPING=1", self.env)
         if self.thread is not None:
             self.thread.join(timeout=2)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+import traceback
 from pathlib import Path
 
 import rules
@@ -36,11 +38,19 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("no game has a table adapter and a registered engine yet")
     start = time.perf_counter()
     reports = []
+    failed = []
     for game, players in plan:
-        report = night.play(game, players)
+        try:
+            report = night.play(game, players)
+        except Exception as exc:  # one game's fault must not cost the rest of the night
+            traceback.print_exc()
+            failed.append(f"{game} for {players}: {exc}")
+            continue
         print(f"{game} for {players}: {report.moves} moves, {report.inputs} inputs, "
-              f"{report.refused} refused, {report.result} ({report.seconds:.1f} s)")
+              f"{report.refused} refused, {report.result} ({report.seconds:.1f} s)", flush=True)
         reports.append(report)
-    summary(reports, time.perf_counter() - start, out)
+    summary(reports, time.perf_counter() - start, out, failed)
     print(f"\nwrote {out}/summary.md, one GIF and transcript per game, every frame as PNG")
-    return 0
+    for line in failed:
+        print(f"FAILED {line}", file=sys.stderr)
+    return 1 if failed else 0

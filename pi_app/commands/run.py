@@ -60,7 +60,6 @@ def run(args: argparse.Namespace) -> int:
                              name="console").start()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
-        watchdog.start()
         game, players, new = args.game, args.players, args.new
         while not stop.is_set():
             seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
@@ -75,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 if console is not None:
                     lobby.observer = lambda lays, c=console: c.show(lays, {})
                     lobby.on_typed = console.execute
+                watchdog.start()  # the table is up and the journal read: ready
                 chosen = lobby.choose(stop)
                 if chosen is None:
                     break
@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
                 session.on_typed = console.execute
                 print(f"{session.game.name or session.record.game} for {session.record.players}", flush=True)
                 _show_changes(session, console)
+            watchdog.start()
             session.run(stop)
             current[0] = None
             game = players = None  # after a finished game: choose the next one at the table

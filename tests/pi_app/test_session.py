@@ -229,3 +229,25 @@ def test_shared_screen_pages_long_instructions(rig, fake_game):
     time.sleep(0.002)
     s.tick()
     assert shared(s).big == "two"
+
+
+def test_a_game_without_its_own_adapter_plays_through_menus(rig, fake_game, monkeypatch):
+    import random
+
+    from pi_app import adapters
+    from pi_app.autoplay import choose, next_input
+
+    monkeypatch.delitem(adapters.ADAPTERS, fake_game)  # only the generic adapter is left
+    r = rig(3)
+    s = r.open(fake_game)
+    assert type(s.adapter) is adapters.TableAdapter and s.adapter.components() == []
+    rng = random.Random(2)
+    while s.state.outcome() is None:
+        seat, target = s.state.to_move(), choose(s, rng)
+        n = len(s.state.history)
+        while len(s.state.history) == n:
+            inp = next_input(s, seat, target)
+            assert inp.kind == "press"
+            r.press(inp.part)
+    assert shared(s).title == "GAME OVER"
+    assert any(rec.kind == "said" and "took" in rec.text for rec in s.transcript)
