@@ -1,0 +1,413 @@
+"""King & Assassins at the table (notation: rules/king_and_assassins/NOTATION.md).
+
+Seat 1 (index 0) is the King player, seat 2 (index 1) the Assassin player.
+Tagged components: the Assassin player's twelve citizen cards (tap three to
+pick the assassins at the start, confirmed on that player's screen only; tap
+one later to reveal it), a token for every piece (tap one to choose it, or a
+citizen as the target of an arrest), and the fifteen round cards (tapped when
+the table enters the round card). Actions, directions and targets are chosen
+in the menu. Each player's screen shows the board; only the Assassin player's
+marks the hidden assassins, and only that screen tells an arrest's secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from PIL import Image
+
+from pi_app.adapters.base import Component, TableAdapter, seat_name
+from pi_app.adapters.king_and_assassins_board import draw_board
+from pi_app.i18n import pick
+from pi_app.menu import BACK, BRANCH, CONFIRM, Cursor, Option
+from rules import catalogue
+from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
+from rules.king_and_assassins.data import DIRS, ROUND_CARDS
+from rules.king_and_assassins.moves import Choose, Draw, Reveal, Step, name_order
+from rules.king_and_assassins.pieces import CITIZEN_NAMES, KING, KNIGHT_NAMES
+
+Pair = tuple[str, str]
+KING_SEAT, ASSASSIN_SEAT = 0, 1
+RULE_SETUP = "Setup del gioco"
+RULE_TURN = "Il gioco"
+_T = "king-and-assassins.table."
+
+catalogue.register({
+    _T + "already-picked": ("{piece} is already picked; tap another citizen card.",
+                            "{piece} è già scelto; tocca un'altra carta Cittadino."),
+    _T + "three-picked": ("Three are picked: press ● to confirm, or go back to change one.",
+                          "Tre sono scelti: premi ● per confermare, o torna indietro per cambiarne uno."),
+    _T + "card-not-now": ("Citizen cards are tapped to pick the assassins or to reveal one, not now.",
+                          "Le carte Cittadino si toccano per scegliere gli assassini o per rivelarne uno, "
+                          "non ora."),
+    _T + "round-card-not-now": ("Round cards are tapped only when the next one is turned over.",
+                                "Le carte Round si toccano solo quando si scopre la prossima."),
+    _T + "citizen-not-yours": ("{piece} is moved by the Assassin player; tap it as a target only "
+                               "next to one of your knights.",
+                               "{piece} lo muove il giocatore Assassino; toccalo come bersaglio solo "
+                               "accanto a un tuo cavaliere."),
+    _T + "not-a-target": ("{piece} is not a target now; choose one in the menu.",
+                          "{piece} non è un bersaglio ora; scegline uno nel menu."),
+    _T + "piece-idle": ("{piece} can do nothing now.", "{piece} non può fare nulla ora."),
+})
+
+PIECE_WORDS: dict[str, Pair] = {"king": ("King", "Re"), "knight": ("Knight", "Cavaliere"),
+                                "citizen": ("Citizen", "Cittadino")}
+TYPE_LABELS: dict[str, Pair] = {
+    "move": ("Move", "Muovi"),
+    "arrest": ("Arrest", "Cattura"),
+    "eliminate": ("Eliminate", "Elimina"),
+    "attack": ("Attack king", "Attacca il re"),
+    "reveal": ("Reveal", "Rivela"),
+    "end": ("End turn", "Fine turno"),
+    "start": ("King's start", "Partenza del re"),
+    "choose": ("Choose", "Scegli"),
+    "draw": ("Round card", "Carta Round"),
+}
+DIR_LABELS: dict[str, Pair] = {"N": ("North ↑", "Nord ↑"), "E": ("East →", "Est →"),
+                               "S": ("South ↓", "Sud ↓"), "W": ("West ←", "Ovest ←")}
+FIELD_LABELS: dict[str, Pair] = {
+    "type": ("Action", "Azione"),
+    "piece": ("Piece", "Segnalino"),
+    "dir": ("Direction", "Direzione"),
+    "target": ("Target", "Bersaglio"),
+    "cell": ("Start", "Partenza"),
+    "card": ("Round card", "Carta Round"),
+}
+REASONS: dict[str, Pair] = {
+    "king-escaped": ("The king escaped", "Il re è fuggito"),
+    "assassins-gone": ("All 3 assassins gone", "Tutti e 3 gli assassini fuori"),
+    "king-killed": ("The king is dead", "Il re è morto"),
+    "deck-exhausted": ("Last round played", "Ultimo round giocato"),
+}
+ACTION_WORDS: dict[str, Pair] = {"move": ("", ""), "climb": (" (climb)", " (sale)"),
+                                 "descend": (" (descend)", " (scende)")}
+
+
+def _l(pair: Pair, lang: str) -> str:
+    return pick(pair, lang)
+
+
+def piece_name(name: str, lang: str, short: bool = False) -> str:
+    """``knight3`` -> "Knight 3" (short: "Kn3"); ``citizen5`` -> "Citizen 5" ("C5")."""
+    for kind, pair in PIECE_WORDS.items():
+        if name.startswith(kind):
+            number = name[len(kind):]
+            if short:
+                return {"king": _l(("King", "Re"), lang), "knight": "Kn", "citizen": "C"}[kind] + number
+            return f"{_l(pair, lang)} {number}".strip()
+    return name
+
+
+def card_text(card: int, lang: str) -> str:
+    """A round card's points: "7: K2 N7 A5 cuffs"."""
+    c = ROUND_CARDS[card]
+    cuffs = (" cuffs" if lang == "en" else " manette") if c.handcuffs else ""
+    return f"{card}: K{c.king} N{c.knights} A{c.assassins}{cuffs}"
+
+
+class PickMenu(Cursor):
+    """The secret pick as three choices of one citizen each (the engine's
+    single ``choose`` move has 220 options): each level offers the citizens
+    not yet picked, the last one the pick to confirm."""
+
+    def picked(self) -> list[str]:
+        sets = [set(m.citizens) for m in self.moves if isinstance(m, Choose)]
+        return sorted(set.intersection(*sets), key=name_order) if sets else []
+
+    def field(self) -> str | None:
+        return None if len(set(self.moves)) <= 1 else f"pick{len(self.picked()) + 1}"
+
+    def options(self) -> list[Option]:
+        name = self.field()
+        if name is None:
+            opts = [Option(CONFIRM, moves=self.moves[:1])]
+        else:
+            picked = set(self.picked())
+            opts = []
+            for citizen in CITIZEN_NAMES:
+                with_it = tuple(m for m in self.moves if isinstance(m, Choose) and citizen in m.citizens)
+                if citizen not in picked and with_it:
+                    opts.append(Option(BRANCH, name, citizen, with_it))
+        if len(self.stack) > 1:
+            opts.append(Option(BACK))
+        return opts
+
+
+class KingAndAssassinsAdapter(TableAdapter):
+    game_id = "king-and-assassins"
+    turn_rule = RULE_TURN
+    field_labels: ClassVar[dict[str, Pair]] = {
+        **FIELD_LABELS,
+        **{f"pick{i}": (f"Assassin {i} of 3", f"Assassino {i} di 3") for i in (1, 2, 3)},
+    }
+    value_labels: ClassVar[dict[str, Pair]] = {**TYPE_LABELS, **DIR_LABELS}
+
+    def __init__(self, players: int, lang: str = "en") -> None:
+        super().__init__(players, lang)
+        # The Assassin player's pick in progress, so a tap knows what is already picked.
+        self.pick_menu: PickMenu | None = None
+
+    # -- components --------------------------------------------------------------
+    def components(self) -> list[Component]:
+        out = [Component(f"citizen-card:{c}", "citizen-card", c, ASSASSIN_SEAT,
+                         (f"{piece_name(c, 'en')} card", f"carta {piece_name(c, 'it')}"))
+               for c in CITIZEN_NAMES]
+        for name in (KING, *KNIGHT_NAMES, *CITIZEN_NAMES):
+            # Citizens' tokens are shared: the King player taps one to arrest it.
+            owner = KING_SEAT if name in (KING, *KNIGHT_NAMES) else None
+            out.append(Component(f"token:{name}", "token", name, owner,
+                                 (f"{piece_name(name, 'en')} token", f"segnalino {piece_name(name, 'it')}")))
+        out += [Component(f"round-card:{n}", "round-card", str(n), None,
+                          (f"round card {n}", f"carta Round {n}")) for n in sorted(ROUND_CARDS)]
+        return out
+
+    def enroll_prompt(self, comp: Component, lang: str) -> str:
+        return f"the {comp.name('en')}" if lang == "en" else f"il/la {comp.name('it')}"
+
+    # -- menus and taps ------------------------------------------------------------
+    def menu(self, state: State, seat: int) -> Cursor:
+        if state.view(None)["step"] == "choose":
+            self.pick_menu = PickMenu.over(state.legal_moves())
+            return self.pick_menu
+        return super().menu(state, seat)
+
+    def tap(self, state: State, seat: int, comp: Component, moves: Sequence[Move],
+            field: str | None) -> list[Move]:
+        step = state.view(None)["step"]
+        if comp.kind == "citizen-card":
+            if step == "choose" and self.pick_menu is not None:
+                live = self.pick_menu  # the pick so far, also when the session retries from the top
+                if comp.value in live.picked() or live.field() is None:
+                    return []
+                found = [m for m in live.moves if isinstance(m, Choose) and comp.value in m.citizens]
+            elif step == "assassin":
+                found = [m for m in state.legal_moves() if m == Reveal(comp.value)]
+            else:
+                return []
+        elif comp.kind == "token":
+            found = []
+            if field == "target":
+                found = [m for m in moves if m.to_json().get("target") == comp.value]
+            found = found or [m for m in moves if comp.value in (m.to_json().get("piece"),
+                                                                 m.to_json().get("target"))]
+        else:
+            return []
+        # One move left: shown to confirm with ●, never played by the tap alone.
+        return found * 2 if len(found) == 1 else found
+
+    def refusal(self, state: State, seat: int, comp: Component, moves: Sequence[Move]) -> IllegalMove:
+        name = piece_name(comp.value, self.lang)
+        step = state.view(None)["step"]
+        if comp.kind == "citizen-card":
+            if step == "choose" and self.pick_menu is not None:
+                code = "already-picked" if comp.value in self.pick_menu.picked() else "three-picked"
+                return IllegalMove(_T + code, RULE_SETUP, piece=name)
+            if step == "assassin":
+                try:
+                    state.check(Reveal(comp.value))
+                except IllegalMove as exc:
+                    return exc
+            return IllegalMove(_T + "card-not-now", RULE_TURN)
+        if comp.kind == "round-card":
+            return IllegalMove(_T + "round-card-not-now", RULE_TURN)
+        if comp.value in CITIZEN_NAMES and seat == KING_SEAT:
+            code = "not-a-target" if any("target" in m.to_json() for m in moves) else "citizen-not-yours"
+            return IllegalMove(_T + code, RULE_TURN, piece=name)
+        for d in DIRS:  # why the piece cannot even step: no points, not on the board, not yours
+            try:
+                state.check(Step(comp.value, d))
+            except IllegalMove as exc:
+                if exc.code.endswith(("ap.not-enough", "piece.not-on-board", "piece.not-yours")):
+                    return exc
+        return IllegalMove(_T + "piece-idle", RULE_TURN, piece=name)
+
+    def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
+        if comp.kind != "round-card":
+            return []
+        return [m for m in moves if m == Draw(int(comp.value))]
+
+    def hides_input(self, state: State, seat: int, component: str | None) -> bool:
+        # The pick is made with taps and presses that would name the citizens; a
+        # citizen card tapped later is refused or not according to the secret.
+        return seat == ASSASSIN_SEAT and (state.view(None)["step"] == "choose"
+                                          or (component or "").startswith("citizen-card:"))
+
+    # -- words --------------------------------------------------------------------
+    def value_label(self, field: str | None, value: Any, lang: str) -> str:
+        if field in ("piece", "target") or (field or "").startswith("pick"):
+            return piece_name(str(value), lang)
+        if field == "card" and isinstance(value, int):
+            return card_text(value, lang)
+        return super().value_label(field, value, lang)
+
+    def move_text(self, move: JSON, lang: str) -> str:
+        kind = move.get("type", "")
+        en = lang == "en"
+        piece = piece_name(str(move.get("piece", "")), lang)
+        target = piece_name(str(move.get("target", "")), lang)
+        if kind == "choose":  # only on the Assassin player's confirm screen; see record_text
+            picks = " ".join(piece_name(c, lang, short=True) for c in move.get("citizens", []))
+            return f"Assassins {picks}" if en else f"Assassini {picks}"
+        texts = {
+            "start": f"King starts on {move.get('cell')}" if en else f"Re parte da {move.get('cell')}",
+            "draw": f"Round card {move.get('card')}" if en else f"Carta Round {move.get('card')}",
+            "move": f"{piece} {_l(DIR_LABELS.get(move.get('dir', ''), ('', '')), lang)}",
+            "arrest": f"{piece} arrests {target}" if en else f"{piece} cattura {target}",
+            "eliminate": f"{piece} eliminates {target}" if en else f"{piece} elimina {target}",
+            "attack": f"{piece} attacks the king" if en else f"{piece} attacca il re",
+            "reveal": f"Reveal {piece}" if en else f"Rivela {piece}",
+            "end": _l(TYPE_LABELS["end"], lang),
+        }
+        return texts.get(kind, super().move_text(move, lang))
+
+    def record_text(self, move: JSON, lang: str) -> str:
+        if move.get("type") == "choose":
+            return "Assassins chosen in secret" if lang == "en" else "Assassini scelti in segreto"
+        return self.move_text(move, lang)
+
+    def step_title(self, state: State, lang: str) -> str:
+        view = state.view(None)
+        en = lang == "en"
+        step, ap = view["step"], view["ap"]
+        if step == "choose":
+            return "Pick 3 assassins" if en else "Scegli 3 assassini"
+        if step == "start":
+            return "King's start" if en else "Partenza del re"
+        if step == "king":
+            return (f"AP king {ap['king']} kn {ap['knights']}" if en
+                    else f"PA re {ap['king']} cav {ap['knights']}")
+        return f"AP {ap['assassins']}" if en else f"PA {ap['assassins']}"
+
+    def chance_title(self, state: State, lang: str) -> str:
+        n = state.view(None)["round"] + 1
+        return f"Round {n}: round card" if lang == "en" else f"Round {n}: carta Round"
+
+    def private_lines(self, state: State, seat: int, lang: str) -> tuple[str, list[str]]:
+        view = state.view(seat)
+        en = lang == "en"
+        big = f"Round {view['round']}" if view["round"] else ("Setup" if en else "Preparazione")
+        lines = [f"{view['cards_left']} cards left" if en else f"{view['cards_left']} carte"]
+        if view["wounds"]:
+            lines.append(f"Wounds {view['wounds']}/2" if en else f"Ferite {view['wounds']}/2")
+        if seat == ASSASSIN_SEAT and view.get("assassins"):
+            mine = " ".join(piece_name(c, lang, short=True) for c in view["assassins"])
+            lines.insert(0, f"Yours: {mine}" if en else f"Tuoi: {mine}")
+            # The secret result of the latest arrest: only this seat's view holds it.
+            if view["arrested"]:
+                last = view["arrested"][-1]
+                was = last in view["assassins"]
+                verdict = (("assassin!" if was else "innocent") if en
+                           else ("assassino!" if was else "innocente"))
+                lines.insert(1, f"{piece_name(last, lang, short=True)} {verdict}")
+        return big, lines
+
+    def public_lines(self, state: State, lang: str) -> list[str]:
+        view = state.view(None)
+        en = lang == "en"
+        if not view["round"]:
+            return []
+        parts = [f"Round {view['round']}, {view['cards_left']} left" if en
+                 else f"Round {view['round']}, ne restano {view['cards_left']}"]
+        if view["step"] in ("king", "assassin"):
+            parts.append(self.step_title(state, lang))
+        if view["wounds"]:
+            parts.append(f"wounds {view['wounds']}/2" if en else f"ferite {view['wounds']}/2")
+        return ["; ".join(parts)]
+
+    def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
+        en = lang == "en"
+        king = KING_SEAT in outcome.winners
+        side = (("King wins" if en else "Vince il Re") if king
+                else ("Assassins win" if en else "Vincono gli Assassini"))
+        who = seat_name(outcome.winners[0], lang) if outcome.winners else "-"
+        reason = _l(REASONS.get(outcome.reason, (outcome.reason, outcome.reason)), lang)
+        rnd = dict(outcome.detail).get("round")
+        return side, [f"{reason} ({who})", f"Round {rnd}"] if rnd else [f"{reason} ({who})"]
+
+    # -- what the table must do ------------------------------------------------------
+    def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
+                     lang: str) -> list[str]:
+        en = lang == "en"
+        out: list[str] = []
+        for ev in events:
+            if ev.audience is not None:
+                continue  # secret: told on the Assassin player's screen by its own view
+            p = dict(ev.params)
+            kind = ev.type
+            piece = piece_name(str(p.get("piece", "")), lang)
+            target = piece_name(str(p.get("target", "")), lang)
+            if kind == "assassins_chosen":
+                out.append("The Assassin player has chosen" if en else "Il giocatore Assassino ha scelto")
+            elif kind == "king_placed":
+                out.append(f"King on {p['cell']}, knights beside" if en
+                           else f"Re su {p['cell']}, cavalieri accanto")
+            elif kind == "round_card":
+                out.append(f"Round {p['round']}: card {card_text(p['card']['id'], lang)}" if en
+                           else f"Round {p['round']}: carta {card_text(p['card']['id'], lang)}")
+            elif kind == "moved":
+                how = _l(ACTION_WORDS.get(p["action"], ("", "")), lang)
+                line = f"{piece} {p['from']}→{p['to']}{how}"
+                for push in p.get("pushed", []):
+                    line += f", {piece_name(push['piece'], lang, short=True)} {push['from']}→{push['to']}"
+                out.append(line)
+            elif kind == "king_escaped":
+                out.append(f"The king escapes by {p['gate']}!" if en else f"Il re fugge da {p['gate']}!")
+            elif kind == "arrested":
+                out.append(f"{piece} arrests {target}: take it off {p['cell']}" if en
+                           else f"{piece} cattura {target}: toglilo da {p['cell']}")
+            elif kind == "arrested_assassin":  # public only when it was the last one
+                out.append(f"{target} was the last assassin!" if en else f"{target} era l'ultimo assassino!")
+            elif kind == "eliminated":
+                out.append(f"{piece} eliminates {target}: take it off {p['cell']}" if en
+                           else f"{piece} elimina {target}: toglilo da {p['cell']}")
+            elif kind == "king_wounded":
+                out.append(f"{piece} wounds the king ({p['wounds']}/2)" if en
+                           else f"{piece} ferisce il re ({p['wounds']}/2)")
+            elif kind == "revealed":
+                if p.get("arrested"):
+                    out.append(f"Arrested {piece} was an assassin" if en
+                               else f"{piece} catturato era un assassino")
+                else:
+                    out.append(f"{piece} is an assassin: turn the token" if en
+                               else f"{piece} è un assassino: gira il segnalino")
+            elif kind == "turn_ended":
+                out.append(f"{seat_name(p['seat'], lang)} ends the turn" if en
+                           else f"{seat_name(p['seat'], lang)} finisce il turno")
+            elif kind == "game_over":
+                out.append(_l(REASONS.get(p["reason"], (p["reason"], p["reason"])), lang))
+        return out or [self.record_text(m.to_json(), lang) for m in moves]
+
+    # -- the board ------------------------------------------------------------------
+    def picture(self, state: State, seat: int, cursor: Cursor | None) -> Image.Image | None:
+        view = state.view(seat)
+        marks = {c: "secret" for c in view.get("assassins", []) if c in view["pieces"]
+                 and view["pieces"][c]["kind"] == "citizen"}
+        focus: list[str] = []
+        if cursor is not None:
+            if isinstance(cursor, PickMenu):
+                marks.update(dict.fromkeys(cursor.picked(), "secret"))
+            focus = self._focus(view, cursor)
+        return draw_board(view, marks, focus)
+
+    def _focus(self, view: JSON, cursor: Cursor) -> list[str]:
+        """The cells the menu points at: the highlighted piece or target, the
+        start cell; deeper in, the piece every option here shares."""
+        opt = cursor.current()
+        cells: list[str] = []
+        pieces = view["pieces"]
+        if opt.kind == BRANCH and (opt.field in ("piece", "target") or (opt.field or "").startswith("pick")):
+            cells.append(pieces.get(opt.value, {}).get("cell", ""))
+        elif opt.kind == BRANCH and opt.field == "cell":
+            cells.append(str(opt.value))
+        shared = {m.to_json().get("piece") for m in cursor.moves}
+        if len(shared) == 1 and None not in shared:
+            cells.append(pieces.get(shared.pop(), {}).get("cell", ""))
+        if opt.kind == CONFIRM:
+            data = opt.moves[0].to_json()
+            cells += [pieces.get(data.get(k), {}).get("cell", "") for k in ("piece", "target")]
+        return list(dict.fromkeys(c for c in cells if c))
+
+
+ADAPTER = KingAndAssassinsAdapter
