@@ -103,7 +103,7 @@ class MordredAdapter(TableAdapter):
         owner = seat_name(comp.seat, lang)
         # `tags enroll` asks for each piece in turn: "tap a village of seat 1 (3 of 9)".
         return (f"a {comp.name('en').lower()} of {owner}" if lang == "en"
-                else f"un {comp.name('it')} del {owner}")
+                else f"un pezzo {comp.name('it')} del {owner}")
 
     def probe(self, state: State, seat: int, comp: Component) -> Move | None:
         return Build(comp.value, next(iter(TABLES.spaces)))
@@ -140,6 +140,8 @@ class MordredAdapter(TableAdapter):
             if value is None:
                 return "No row (C)" if en else "Nessuna (C)"
             return f"Row {value}" if en else f"Riga {value}"
+        if field == "building" and isinstance(value, str):
+            return building(value, lang).capitalize() if en else building(value, lang)
         if field == "dice" and isinstance(value, list):
             return " + ".join(str(v) for v in value)
         return super().value_label(field, value, lang)
