@@ -73,6 +73,9 @@ class Cursor:
     the option highlighted at that level. The bottom is every legal move."""
 
     stack: list[tuple[tuple[Move, ...], int]] = field(default_factory=list)
+    # split() of each level, computed once: the screen asks for it several times per redraw
+    _splits: dict[int, tuple[tuple[Move, ...], tuple[str | None, list[Option]]]] = field(
+        default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def over(cls, moves: Sequence[Move]) -> Cursor:
@@ -86,14 +89,22 @@ class Cursor:
     def index(self) -> int:
         return self.stack[-1][1]
 
+    def _split(self) -> tuple[str | None, list[Option]]:
+        moves = self.moves
+        hit = self._splits.get(id(moves))
+        if hit is None or hit[0] is not moves:
+            hit = (moves, split(moves))
+            self._splits[id(moves)] = hit
+        return hit[1]
+
     def field(self) -> str | None:
-        return split(self.moves)[0] if len(self.moves) > 1 else None
+        return self._split()[0] if len(self.moves) > 1 else None
 
     def options(self) -> list[Option]:
-        if len(self.moves) == 1 or split(self.moves)[0] is None:
+        if len(self.moves) == 1 or self._split()[0] is None:
             opts = [Option(CONFIRM, moves=self.moves[:1])]
         else:
-            opts = split(self.moves)[1]
+            opts = list(self._split()[1])
         if len(self.stack) > 1:
             opts.append(Option(BACK))
         return opts
