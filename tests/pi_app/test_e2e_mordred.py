@@ -224,3 +224,27 @@ def test_components_and_words():
     assert adapter.event_lines("mordred_combat", {"space": "Flint", "owner": 2, "building": "village",
                                                   "need": 2, "die": 1, "success": False}, "en") == \
         ["Die 1: the village holds, discard the man"]
+
+
+def test_undo_a_build_but_never_a_roll(rig):
+    r = rig(3)
+    s = r.open(GAME)
+    # Right after the roll Tablekeeper drew: the dice are not taken back.
+    declare_with_buttons(r, 0, "A")
+    assert s.journal.entries(s.record)[-1].chance
+    before = s.state.to_json()
+    r.press("shared.undo")
+    assert "Cannot undo past a chance step" in layout(s, "shared.screen").title
+    assert s.state.to_json() == before
+    # A build is undone after the confirming second press.
+    play_moves(r, random.Random(2), until=lambda: s.state.view(None)["phase"] == "spend" and any(
+        m.to_json()["type"] == "build" for m in s.state.legal_moves()))
+    before = s.state.to_json()
+    build = next(m for m in s.state.legal_moves() if m.to_json()["type"] == "build")
+    s.play(s.state.to_move(), build)
+    assert s.state.to_json() != before
+    r.press("shared.undo")
+    assert layout(s, "shared.screen").title == "UNDO?"
+    r.press("shared.undo")
+    assert s.state.to_json() == before
+    assert layout(s, "shared.screen").big.startswith("Undone: ")
