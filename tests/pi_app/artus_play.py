@@ -1,0 +1,80 @@
+"""Play Artus on the simulated table, input by input, checking after every
+input that no seat's hand or drawn card shows on a screen it must not."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from pi_app.adapters.artus import fits_big
+from pi_app.adapters.artus_words import card_name
+from pi_app.autoplay import choose, next_input
+from rules.core import CHANCE
+
+#: what a card name looks like in any language: a range ("3-6") or a short
+#: card code; none may ever reach the shared screen
+CARD_LOOK = re.compile(r"\d-\d|\b(Kn|Kg|Ca)[±\d]|Ring-|\bAn-|\b(Sc|Pt):")
+
+
+def hand_text(session, seat: int) -> str:
+    return " ".join(card_name(c, session.lang, short=True) for c in session.state.view(seat)["hand"])
+
+
+def check_screens(rig) -> None:
+    """Hands private, the standing big lines whole."""
+    s = rig.session
+    layouts = s.layouts()
+    shared = layouts["shared.screen"]
+    assert not CARD_LOOK.search(shared.text()), shared.text()
+    if s.state.outcome() is None:
+        assert fits_big(shared.big, list(shared.lines)), shared
+    hands = {p: hand_text(s, p) for p in range(len(s.seats))}
+    for q in range(len(s.seats)):
+        lay = layouts[f"seat{q + 1}.screen"]
+        shown = [lay.big, *lay.lines]
+        for p, hand in hands.items():
+            if p != q and len(hand.split()) > 1 and hand != hands[q]:  # one card: any hand may hold it
+                assert hand not in shown, (p, q, shown)
+        drawn = s.adapter.drawn.get(q)
+        for p, card in s.adapter.drawn.items():
+            if p != q and card != drawn:
+                assert not any(line.endswith(f"new {card_name(card, s.lang, short=True)}")
+                               for line in lay.lines), (p, q, lay)
+        if s.state.to_move() not in (q, None) and not lay.alert and hands[q]:
+            assert lay.big == hands[q] or "Tap the" in lay.big or "Tocca" in lay.big, lay
+            assert fits_big(lay.big, list(lay.lines)), lay
+
+
+def step(rig, rng: random.Random, taps: bool = True) -> int:
+    """One move (or, at a table entering chance, the drawer's tap); returns inputs."""
+    s = rig.session
+    seat = s.state.to_move()
+    n = len(s.state.history)
+    inputs = 0
+    if seat == CHANCE:
+        card = s.state.sample_chance().to_json()["card"]
+        drawer = s.state.view(None)["drawing"]["player"]
+        rig.tap(drawer, f"{card}@{drawer + 1}")
+        check_screens(rig)
+        return 1
+    target = choose(s, rng)
+    while len(s.state.history) == n:
+        inp = next_input(s, seat, target, taps)
+        if inp.kind == "tap":
+            rig.tap(seat, inp.what)
+        else:
+            rig.press(inp.part)
+        check_screens(rig)
+        inputs += 1
+        assert inputs < 200, "the simulated player is stuck"
+    return inputs
+
+
+def play_moves(rig, rng: random.Random, count: int | None = None) -> int:
+    """Play ``count`` moves (or to the end) the way players would."""
+    s = rig.session
+    inputs = played = 0
+    while s.state.outcome() is None and (count is None or played < count):
+        inputs += step(rig, rng, taps=rng.random() < 0.6)
+        played += 1
+    return inputs

@@ -1,0 +1,166 @@
+"""Whole games of Artus through the simulated table (taps on simulated pads,
+presses on gpiozero mock pins), in both modes, with Tablekeeper drawing the
+cards or the players tapping the cards they drew; every screen checked for
+secrets after every input (tests/pi_app/artus_play.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+import rules
+from pi_app.adapters.artus_words import card_name
+from pi_app.screens import render
+from rules.core import CHANCE
+from tests.pi_app.artus_play import check_screens, hand_text, play_moves, step
+
+GAME = "artus"
+pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="Artus engine not registered")
+
+
+def layout(s, part):
+    return s.layouts()[part]
+
+
+def pin_lit(rig, seat):
+    return bool(rig.table.lights[f"seat{seat + 1}.light"].device.pin.state)
+
+
+def assert_refused(rig, seat, attempt, *, contains):
+    """An input that changes nothing but the seat's screen and light."""
+    s = rig.session
+    before = s.state.to_json()
+    entries = len(s.journal.entries(s.record))
+    light = rig.table.lights[f"seat{seat + 1}.light"]
+    flashes = light.flashes
+    attempt()
+    lay = layout(s, f"seat{seat + 1}.screen")
+    assert lay.alert, lay
+    assert contains in lay.text(), lay.text()
+    assert s.state.to_json() == before
+    assert len(s.journal.entries(s.record)) == entries
+    assert light.flashes == flashes + 1
+    frame = rig.table.frames(f"seat{seat + 1}.screen")[-1]
+    assert frame.tobytes() == render(lay).tobytes()
+    check_screens(rig)
+    rig.press(f"seat{seat + 1}.ok")  # read, dismiss
+    assert not layout(s, f"seat{seat + 1}.screen").alert
+
+
+def assert_told_the_table(session) -> None:
+    """Every displacement and rotation the engine reported was said, naming
+    the seats (as "12→16" or "from seat 12 to seat 16")."""
+    events: list[dict] = []
+    said = 0
+    for rec in session.transcript:
+        if rec.kind in ("move", "chance"):
+            events.extend(rec.extra["events"])
+        elif rec.kind == "said":
+            text = " ".join(rec.extra["lines"])
+            for ev in events:
+                p = ev
+                if ev["type"] in ("figure_moved", "displaced"):
+                    a, b = p["from"], p["to"]
+                    assert f"{a}→{b}" in text or f"{a} to seat {b}" in text or f"{a} al posto {b}" in text \
+                        or f"{a} al {b}" in text, (ev, text)
+                    said += 1
+                elif ev["type"] == "table_rotated":
+                    assert f"→{p['to']}" in text or f"seat {p['to']}" in text or f"posto {p['to']}" in text
+                    said += 1
+            events = []
+    assert said > 0
+
+
+def finish(rig, rng, players):
+    s = rig.session
+    play_moves(rig, rng)
+    outcome = s.state.outcome()
+    assert outcome is not None and outcome.winners
+    shared = layout(s, "shared.screen")
+    assert shared.title in ("GAME OVER", "FINE PARTITA")
+    assert shared.big.split()[0] in ("Winner:", "Winners:", "Vince", "Vincono")
+    for p in outcome.winners:
+        assert f"{p + 1}" in shared.big
+    assert rig.table.frames("shared.screen")[-1].tobytes() == render(shared).tobytes()
+    assert s.journal.current() is None
+    for seat in s.flash_until:  # let any refusal's flash run out
+        s.flash_until[seat] = 0.0
+    s.tick()
+    for seat in range(players):
+        assert pin_lit(rig, seat) == (seat in outcome.winners)
+    assert_told_the_table(s)
+
+
+@pytest.mark.parametrize(("players", "mode"), [(2, "beginner"), (3, "advanced"), (4, "beginner")])
+def test_whole_game_drawn_by_tablekeeper(rig, players, mode):
+    r = rig(players)
+    s = r.open(GAME, options={"mode": mode}, seed=players)
+    rng = random.Random(players)
+    # The opening hands were drawn by Tablekeeper: each hand only on its own screen.
+    view = s.state.view(None)
+    assert view["phase"] == "place" and s.state.to_move() == players - 1
+    assert "Take the cards shown on your screen" in layout(s, "shared.screen").big
+    for p in range(players):
+        assert layout(s, f"seat{p + 1}.screen").big == hand_text(s, p) or s.state.to_move() == p
+    check_screens(r)
+    placer = players - 1
+    other = (placer + 1) % players
+    mine = s.state.view(placer)["hand"][0]
+    assert_refused(r, other, lambda: r.tap(other, f"{mine}@{other + 1}"), contains="turn")
+    assert_refused(r, placer, lambda: r.tap(placer, f"{mine}@{other + 1}"),
+                   contains=f"belongs to seat {other + 1}")
+    assert_refused(r, placer, lambda: r.tap_uid(placer, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
+    assert_refused(r, placer, lambda: r.tap(placer, f"{mine}@{placer + 1}"),
+                   contains="Knights are still being placed")
+    while s.state.view(None)["phase"] == "place":
+        step(r, rng)
+    # Seat 1 plays: a card still in its pile is refused with the reason.
+    assert s.state.to_move() == 0
+    pile_card = next(c for c in s.state.view(0)["hand"] + ["knight-1-3", "knight-5-8", "king-4-8"]
+                     if c not in s.state.view(0)["hand"])
+    assert_refused(r, 0, lambda: r.tap(0, f"{pile_card}@1"), contains="still in its pile")
+    played = []
+    while not played:
+        step(r, rng)
+        played = s.state.view(None)["played"][0]
+    while s.state.to_move() != 0 or s.state.view(None)["phase"] != "play":
+        step(r, rng)
+    assert_refused(r, 0, lambda: r.tap(0, f"{played[0]}@1"), contains="already played")
+    finish(r, rng, players)
+
+
+def test_whole_game_players_tap_their_draws(rig):
+    """A table that enters chance: each drawn card is tapped on its drawer's
+    pad; the shared screen offers no menu of cards; the drawer alone sees it."""
+    r = rig(2)
+    r.profile = dataclasses.replace(r.profile, chance="table")
+    s = r.open(GAME, options={"mode": "advanced"}, seed=11, lang="it")
+    rng = random.Random(11)
+    assert s.state.to_move() == CHANCE
+    shared = layout(s, "shared.screen")
+    assert shared.title == "Pescata di G1: carta Cavaliere" and not shared.footer
+    assert layout(s, "seat1.screen").big == "Tocca la carta Cavaliere pescata"
+    card = s.state.sample_chance().to_json()["card"]
+    # The other seat's card, or a King card while a Knight card is drawn: refused.
+    assert_refused(r, 1, lambda: r.tap(1, f"{card}@2"), contains="Attendi")
+    assert_refused(r, 0, lambda: r.tap(0, "king-4-8@1"), contains="Attendi")
+    before = s.state.to_json()
+    r.press("seat2.ok")
+    r.press("seat1.right")
+    assert s.state.to_json() == before  # no menu picks a secret card
+    r.tap(0, f"{card}@1")
+    assert s.state.view(0)["hand"] == [card]
+    assert card in s.state.view(0)["hand"] and hand_text(s, 0) in layout(s, "seat1.screen").text()
+    while s.state.view(None)["phase"] != "play":
+        step(r, rng)
+    # A refill: only the drawer's screen names the new card.
+    while not (0 in s.adapter.drawn and s.state.to_move() == 1):
+        step(r, rng)
+    short = card_name(s.adapter.drawn[0], "it", short=True)
+    assert f"nuova {short}" in layout(s, "seat1.screen").text()
+    assert f"nuova {short}" not in layout(s, "seat2.screen").text()
+    assert short not in layout(s, "shared.screen").text()
+    assert "G1 pesca una carta" in " ".join(rec.text for rec in s.transcript if rec.kind == "said")
+    finish(r, rng, 2)
