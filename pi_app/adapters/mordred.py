@@ -313,7 +313,6 @@ class MordredAdapter(TableAdapter):
 
     def public_lines(self, state: State, lang: str) -> list[str]:
         view = state.view(None)
-        en = lang == "en"
         phases = {
             "declare": ("declare", "dichiara"), "roll": ("roll", "lancio"), "place": ("place men", "piazza"),
             "mordred_die": ("Mordred's die", "dado Mordred"), "spend": ("spend", "spendi"),
@@ -321,9 +320,8 @@ class MordredAdapter(TableAdapter):
         }
         phase = pick(phases.get(view["phase"], (view["phase"],) * 2), lang)
         men = len(view["mordred_men"])
-        head = (f"R{view['round']} {phase} · men {men}/{men + view['men_in_supply']}" if en
-                else f"R{view['round']} {phase} · uomini {men}/{men + view['men_in_supply']}")
-        return [head, self.track_line(view, lang)]
+        # Men on the map out of the box's: ending (a) comes when they are all out.
+        return [f"R{view['round']} {phase} · Mordred {men}/{TABLES.men}", self.track_line(view, lang)]
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         big, _ = super().outcome_lines(outcome, lang)

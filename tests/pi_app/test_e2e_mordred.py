@@ -102,7 +102,13 @@ def test_whole_game_with_refusals(rig, players):
     declare_with_buttons(r, 0, "B")
     rolled = s.state.view(None)
     assert rolled["row"] == "B" and rolled["dice"] is not None
-    assert layout(s, "shared.screen").big.startswith("Take £")
+    shared = layout(s, "shared.screen")
+    assert shared.big.startswith("Take £")
+    men = len(s.state.view(None)["mordred_men"])
+    assert shared.lines[-2:] == (f"R1 {'place men' if s.state.view(None)['phase'] == 'place' else 'spend'} "
+                                 f"· Mordred {men}/{TABLES.men}",
+                                 "track " + " ".join(f"{i + 1}:{p['pawn']}" for i, p in
+                                                     enumerate(s.state.view(None)["players"])))
     # Spending with too little money for a large castle: the engine's reason.
     play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "spend"
                and s.state.view(None)["players"][s.state.to_move()]["money"] < TABLES.cheapest())
