@@ -287,19 +287,40 @@ class KingIsDeadAdapter(TableAdapter):
         return [order, score] if score else [order]
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
+        """Who won, how the game ended and the tie-breaks the rulebook used."""
         big, _ = super().outcome_lines(outcome, lang)
-        reason = _l(REASONS.get(outcome.reason, (outcome.reason,) * 2), lang)
-        lines = [reason]
-        for key, value in dict(outcome.detail).items():
-            if isinstance(value, (str, int)):
-                lines.append(f"{key}: {value}")
-            elif isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
-                lines.append(f"{key}: {', '.join(str(v) for v in value)}")
+        en = lang == "en"
+        detail = dict(outcome.detail)
+        lines = [_l(REASONS.get(outcome.reason, (outcome.reason,) * 2), lang)]
+        names = {**CARD_LABELS, **FACTION_LABELS}
+        if detail.get("ranking"):
+            order = " > ".join(_l(names.get(f, (f, f)), lang) for f in detail["ranking"])
+            lines.append(f"Factions: {order}" if en else f"Fazioni: {order}")
+        if detail.get("decided_by"):
+            used = ", ".join(self._tie_break(step, lang) for step in detail["decided_by"])
+            lines.append(f"Decided by: {used}" if en else f"Deciso da: {used}")
+        for team, sets in dict(detail.get("team_sets", {})).items():
+            n = int(team) + 1
+            lines.append(f"Team {n}: {sets} sets" if en else f"Squadra {n}: {sets} set")
         for seat, score in outcome.scores.items():
             if isinstance(score, dict):
                 court = counted(Counter({c: score.get(c, 0) for c in COLOURS}), lang)
-                lines.append(f"{seat_name(int(seat), lang)}: {court}; sets {score.get('sets', 0)}")
+                sets = f"sets {score.get('sets', 0)}" if en else f"set {score.get('sets', 0)}"
+                lines.append(f"{seat_name(int(seat), lang).capitalize()}: {court}; {sets}")
         return big, lines
+
+    @staticmethod
+    def _tie_break(step: str, lang: str) -> str:
+        if step in CARD_LABELS:
+            name = _l(CARD_LABELS[step], lang)
+            return f"{name} followers" if lang == "en" else f"Seguaci {name}"
+        words = {
+            "total followers": ("total followers", "Seguaci in totale"),
+            "last card played wins": ("last to play wins", "vince chi ha giocato per ultimo"),
+            "last card played loses": ("last to play loses", "perde chi ha giocato per ultimo"),
+            "sets": ("complete sets", "set completi"),
+        }
+        return _l(words.get(step, (step, step)), lang)
 
 
 ADAPTER = KingIsDeadAdapter
