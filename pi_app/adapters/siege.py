@@ -1,0 +1,253 @@
+"""Siege at the table (notation: rules/siege/NOTATION.md). Seat 1 is the
+Attacker, seat 2 the Defender.
+
+Tagged components: every physical card of both decks, one tag each; cards
+of a kind are interchangeable, so every tag of a kind stands for that kind
+(``knight@1``: any of the Attacker's Knights). A card is tapped on its
+owner's pad when drawn (revealing it, confirmed on that seat's screen only)
+and when played, discarded or fed to the troops, so Tablekeeper knows each
+hand and refuses a card the hand does not hold. Rows, units and targets are
+picked in the menu; die results are entered with the buttons (or rolled by
+Tablekeeper where the table's profile lets it draw chance).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from pi_app.adapters import siege_words as w
+from pi_app.adapters.base import Component, TableAdapter
+from pi_app.adapters.siege_said import at_most_two, said
+from pi_app.i18n import pick
+from pi_app.menu import Cursor
+from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
+from rules.siege.constants import HAND_LIMIT, R_FEED, R_HAND, R_TURN, SUPPLY
+from rules.siege.data import CARDS, DATA
+
+SIDES = ("attacker", "defender")
+#: chance phases whose drawn card goes into the drawer's hand (a secret)
+HAND_DRAWS = ("setup_draw", "draw")
+
+
+class SiegeAdapter(TableAdapter):
+    game_id = "siege"
+    turn_rule = R_TURN
+    tap_fields: ClassVar[dict[str, str]] = {"card": "card"}
+    field_labels: ClassVar[dict[str, tuple[str, str]]] = {
+        "type": ("Action", "Azione"), "card": ("Card", "Carta"), "target": ("Target", "Bersaglio"),
+        "unit": ("Unit", "Unità"), "to": ("To", "Verso"), "choice": ("Choice", "Scelta"),
+        "value": ("Die", "Dado"),
+    }
+    value_labels: ClassVar[dict[str, tuple[str, str]]] = dict(w.TYPES)
+
+    def __init__(self, players: int, lang: str = "en") -> None:
+        super().__init__(players, lang)
+        # The public view last asked about: menu labels say where a unit lies.
+        self._seen: JSON | None = None
+        # Each seat's latest drawn card, for its own screen only.
+        self.drawn: dict[int, str] = {}
+
+    def _see(self, state: State) -> JSON:
+        self._seen = state.view(None)
+        return self._seen
+
+    # -- components and taps ------------------------------------------------
+    def components(self) -> list[Component]:
+        out = []
+        for seat, side in enumerate(SIDES):
+            counts = Counter(DATA.decks[side]) + Counter(DATA.decks[f"{side}_events"])
+            for card, n in counts.items():
+                info = CARDS[card]
+                out.append(Component(f"{card}@{seat + 1}", "card", card, seat, (info.name, info.name_it),
+                                     count=n))
+        return out
+
+    def enroll_prompt(self, comp: Component, lang: str) -> str:
+        side = w.role(comp.seat, lang)
+        return (f"each {comp.name('en')} card of the {side}" if lang == "en"
+                else f"ogni carta {comp.name('it')} dell'{side}")
+
+    def refusal(self, state: State, seat: int, comp: Component, moves: Sequence[Move]) -> IllegalMove:
+        view = state.view(seat)
+        name = comp.name(self.lang)
+        if comp.value not in view["hand"]:
+            n = len(view["hand"])
+            if n >= HAND_LIMIT:
+                return IllegalMove("table.siege.sixth-card", R_HAND, card=name, n=n)
+            return IllegalMove("table.siege.not-in-hand", R_HAND, card=name)
+        if view["phase"] == "feed":
+            food = w.card_name(SUPPLY[seat], self.lang)
+            return IllegalMove("table.siege.feed-first", R_FEED, food=food)
+        if view["phase"] == "lose" and view["losses"]:
+            reason = w.loss_reason(view["losses"]["reason"], self.lang)
+            return IllegalMove("table.siege.lose-first", R_TURN, reason=reason)
+        return super().refusal(state, seat, comp, moves)
+
+    def probe(self, state: State, seat: int, comp: Component) -> Move | None:
+        from rules import get
+
+        return get(self.game_id).move_from_json({"type": "play", "card": comp.value})
+
+    def chance_seat(self, state: State) -> int | None:
+        view = self._see(state)
+        phase = view["phase"]
+        secret = phase == "setup_draw" or (phase == "draw" and view["drawing_from"] == "normal")
+        return view["seat"] if secret else None
+
+    def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
+        # A drawn card (hand or event) is revealed by the drawer's own card.
+        view = self._see(state)
+        if view["phase"] not in HAND_DRAWS or comp.kind != "card" or comp.seat != view["seat"]:
+            return []
+        return [m for m in moves if m.to_json().get("card") == comp.value]
+
+    def hides_input(self, state: State, seat: int, component: str | None) -> bool:
+        return self.chance_seat(state) == seat
+
+    # -- menus and words -------------------------------------------------------
+    def menu(self, state: State, seat: int) -> Cursor:
+        self._see(state)
+        return super().menu(state, seat)
+
+    def value_label(self, field: str | None, value: Any, lang: str) -> str:
+        name = (field or "").rsplit(".", 1)[-1]
+        if name == "unit" and value is None:
+            return "No support" if lang == "en" else "Nessun supporto"
+        if name == "card" and isinstance(value, str):
+            return w.card_name(value, lang)
+        if name == "choice" and isinstance(value, str):
+            return pick(w.SPEAR.get(value, (value, value)), lang)
+        if name == "target" and value == "grain":
+            return "Food from discards" if lang == "en" else "Cibo dagli scarti"
+        if name == "to" and value in w.ROW_NAMES:
+            return f"{'to' if lang == 'en' else 'in'} {pick(w.ROW_NAMES[value], lang)}"
+        if name in ("unit", "target", "to") and isinstance(value, str):
+            return w.unit(value, [self._seen], lang)
+        return super().value_label(field, value, lang)
+
+    def move_text(self, move: JSON, lang: str) -> str:
+        kind = str(move.get("type", ""))
+        verb = pick(w.TYPES.get(kind, (kind, kind)), lang)
+        if kind == "die":
+            return f"{verb} {move.get('value')}"
+        if kind == "spear":
+            return pick(w.SPEAR.get(str(move.get("choice")), ("?", "?")), lang)
+        rest = [self.value_label(k, v, lang) for k, v in move.items() if k != "type"]
+        if kind == "support" and move.get("unit") is None:
+            return rest[0]
+        return " ".join([verb, *rest])
+
+    def record_text(self, move: JSON, lang: str) -> str:
+        card = move.get("card")
+        if move.get("type") == "draw" and isinstance(card, str) and CARDS[card].kind != "event":
+            return "a card drawn" if lang == "en" else "carta pescata"  # the drawer's secret
+        return self.move_text(move, lang)
+
+    def step_title(self, state: State, lang: str) -> str:
+        view = self._see(state)
+        phase = view["phase"]
+        if phase == "feed":
+            food = w.card_name(SUPPLY[view["seat"]], lang)
+            return f"Feed: tap a {food}" if lang == "en" else f"Nutri: tocca {food}"
+        if phase == "lose" and view["losses"]:
+            reason = w.loss_reason(view["losses"]["reason"], lang)
+            left = view["losses"]["count"]
+            return f"Lose {left} to {reason}" if lang == "en" else f"Perdi {left} per {reason}"
+        return pick(w.STEP.get(phase, ("Your turn", "Tocca a te")), lang)
+
+    def chance_title(self, state: State, lang: str) -> str:
+        view = self._see(state)
+        who = w.role(view["seat"], lang)
+        en = lang == "en"
+        phase = view["phase"]
+        if phase == "setup_draw":
+            n = view["sides"][view["seat"]]["hand_size"] + 1
+            return f"{who} draws card {n} of 8" if en else f"{who} pesca la carta {n} di 8"
+        if phase == "draw" and view["drawing_from"] == "events":
+            return f"{who} draws an event" if en else f"{who} pesca un evento"
+        if phase == "draw":
+            return f"{who} draws a card" if en else f"{who} pesca una carta"
+        if phase == "die":
+            return f"Event die: {who}" if en else f"Dado evento: {who}"
+        if phase == "attack_die":
+            return f"Attack die: {who}" if en else f"Dado attacco: {who}"
+        return super().chance_title(state, lang)
+
+    # -- screens ---------------------------------------------------------------
+    def private_lines(self, state: State, seat: int, lang: str) -> tuple[str, list[str]]:
+        view = state.view(seat)
+        en = lang == "en"
+        hand = w.hand_text(view["hand"], lang) or ("no cards" if en else "nessuna carta")
+        line = (f"{w.role(seat, lang)} · {len(view['hand'])} cards" if en
+                else f"{w.role(seat, lang)} · {len(view['hand'])} carte")
+        if view["phase"] in HAND_DRAWS and view["seat"] == seat:  # the drawer taps what was drawn
+            big = "Tap the card you drew" if en else "Tocca la carta pescata"
+            return big, [f"{line}: {hand}"]
+        new = self.drawn.get(seat)
+        if new is not None and new in view["hand"]:
+            line += f" · {'new' if en else 'nuova'} {w.card_name(new, lang)}"
+        return hand, [line]
+
+    def public_lines(self, state: State, lang: str) -> list[str]:
+        view = self._see(state)
+        en = lang == "en"
+        if view["phase"] in ("setup_draw", "setup"):
+            return []
+        hands = "/".join(str(s["hand_size"]) for s in view["sides"])
+        walls = sum(1 for u in view["sides"][1]["rows"]["r1"] if w.card_of(u) == "castle_walls")
+        out = [f"Day {view['day']} · hands {hands} · walls {walls}" if en
+               else f"Giorno {view['day']} · mani {hands} · mura {walls}"]
+        if view["feeding_due"] and view["phase"] in ("die", "draw", "event", "feed"):
+            who = w.role(view["seat"], lang)
+            out.insert(0, f"{who} must feed today" if en else f"{who} deve nutrire oggi")
+        events = [self._event_text(e, lang) for e in view["events"]]
+        if events:
+            out.insert(0, "; ".join(events))
+        return out
+
+    @staticmethod
+    def _event_text(event: JSON, lang: str) -> str:
+        name = pick(w.EVENT_SHORT.get(event["card"], (w.card_name(event["card"], lang),) * 2), lang)
+        side = pick(w.ROLES[event["seat"]], lang)[:3]
+        n = event["turns_left"]
+        if lang == "en":
+            return f"{name} ({side}) {n} turn{'s' if n != 1 else ''}"
+        return f"{name} ({side}) {n} turn{'i' if n != 1 else 'o'}"
+
+    def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
+        en = lang == "en"
+        winner = w.role(outcome.winners[0], lang) if outcome.winners else "-"
+        big = f"{winner} wins" if en else f"Vince {winner}"
+        reason = pick(w.REASONS.get(outcome.reason, (outcome.reason,) * 2), lang)
+        detail = dict(outcome.detail)
+        day = (f"Day {detail.get('day')} · walls left {detail.get('walls_left')}" if en
+               else f"Giorno {detail.get('day')} · mura {detail.get('walls_left')}")
+        return big, [reason[:1].upper() + reason[1:], day]
+
+    # -- what the table must do ---------------------------------------------------
+    def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
+                     lang: str) -> list[str]:
+        views = [after.view(None), before.view(None)]
+        for ev in events:
+            if ev.type == "drew" and "card" in ev.params:
+                self.drawn[ev.params["seat"]] = ev.params["card"]
+            elif ev.type in ("played", "discarded", "fed") and self.drawn.get(ev.params.get("seat")) == \
+                    ev.params.get("card") and ev.params["card"] not in after.view(ev.params["seat"])["hand"]:
+                self.drawn.pop(ev.params["seat"], None)
+        lines = said(events, views, lang)
+        if views[0]["phase"] == "feed" and views[0]["to_move"] == views[0]["seat"]:
+            lines.append(("feed", self.feed_reminder(views[0], lang)))
+        self._seen = views[0]
+        return at_most_two(lines) or super().instructions(before, moves, events, after, lang)
+
+    @staticmethod
+    def feed_reminder(view: JSON, lang: str) -> str:
+        who = w.role(view["seat"], lang)
+        food = w.card_name(SUPPLY[view["seat"]], lang)
+        return (f"Day {view['day']}: {who}, feed! Tap a {food}" if lang == "en"
+                else f"Giorno {view['day']}: {who}, nutri! Tocca {food}")
+
+
+ADAPTER = SiegeAdapter
