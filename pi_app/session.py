@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import rules
+from drivers.base import ScreenError
 from drivers.events import (
     ButtonPressed,
     ReaderFault,
@@ -532,8 +533,18 @@ class Session:
             self._layouts[name] = layout
             changed[name] = layout
             screen = self.table.screens.get(name)
-            if screen is not None:
+            if screen is None:
+                continue
+            try:
                 screen.show(render(layout))
+            except ScreenError as exc:  # a screen that stops answering is reported, not fatal
+                self._layouts.pop(name, None)  # so it is sent again once it answers
+                if name not in self.faults:
+                    self.faults[name] = str(exc)
+                    self._layouts.pop(self.profile.shared_screen.name, None)
+                continue
+            if self.faults.pop(name, None) is not None:
+                self._layouts.pop(self.profile.shared_screen.name, None)
         if changed and self.observer is not None:
             self.observer(changed)
 

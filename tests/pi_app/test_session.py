@@ -251,3 +251,24 @@ def test_a_game_without_its_own_adapter_plays_through_menus(rig, fake_game, monk
             r.press(inp.part)
     assert shared(s).title == "GAME OVER"
     assert any(rec.kind == "said" and "took" in rec.text for rec in s.transcript)
+
+
+def test_a_screen_that_stops_answering_is_reported_not_fatal(rig, fake_game):
+    from pi_app.screens import render
+
+    r = rig(2)
+    s = r.open(fake_game)
+    device = r.table.screens["seat2.screen"].device
+
+    def broken(image):
+        raise OSError(121, "Remote I/O error")
+
+    device.display = broken  # the I2C bus stops answering for this screen
+    r.press("seat1.ok")  # pass: every screen changes
+    r.press("seat1.ok")
+    assert s.state.to_move() == 1
+    assert any("seat2.screen not answering" in line for line in shared(s).lines)
+    del device.display  # it answers again
+    r.press("seat2.right")
+    assert not any("not answering" in line for line in shared(s).lines)
+    assert r.table.frames("seat2.screen")[-1].tobytes() == render(screen(s, 1)).tobytes()
