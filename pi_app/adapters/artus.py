@@ -42,6 +42,8 @@ class ArtusAdapter(TableAdapter):
         self._seen: JSON | None = None
         # Each seat's latest drawn card, for its own screen only.
         self.drawn: dict[int, str] = {}
+        self._components: list[Component] | None = None
+        self._by_id: dict[str, Component] | None = None
 
     def _see(self, state: State) -> JSON:
         self._seen = state.view(None)
@@ -49,6 +51,16 @@ class ArtusAdapter(TableAdapter):
 
     # -- components and taps ------------------------------------------------
     def components(self) -> list[Component]:
+        if self._components is None:
+            self._components = self._make_components()
+        return list(self._components)
+
+    def component(self, component_id: str) -> Component | None:
+        if self._by_id is None:
+            self._by_id = {c.id: c for c in self.components()}
+        return self._by_id.get(component_id)
+
+    def _make_components(self) -> list[Component]:
         out = []
         for seat in range(self.players):
             for cid, card in DATA.cards.items():
@@ -92,6 +104,19 @@ class ArtusAdapter(TableAdapter):
             code = "table.artus.card-played" if played else "table.artus.card-in-pile"
             return IllegalMove(code, w.RULE_PLAY, card=comp.name(self.lang))
         return super().refusal(state, seat, comp, moves)
+
+    def hides_input(self, state: State, seat: int, component: str | None) -> bool:
+        # A tap while a card is drawn names the card; a card refused as not
+        # in hand tells what the hand lacks.
+        if component is None:
+            return False
+        if state.is_chance():
+            return True
+        comp = self.component(component)
+        if comp is None or comp.kind != "card" or comp.seat != seat:
+            return False
+        view = state.view(seat)
+        return comp.value not in view["hand"] and comp.value not in view["played"][seat]
 
     def chance_seat(self, state: State) -> int | None:
         drawing = state.view(None)["drawing"]

@@ -164,3 +164,69 @@ def test_whole_game_players_tap_their_draws(rig):
     assert short not in layout(s, "shared.screen").text()
     assert "G1 pesca una carta" in " ".join(rec.text for rec in s.transcript if rec.kind == "said")
     finish(r, rng, 2)
+
+
+def _in_play(seed: int = 3):
+    """A 2-player beginner game just past the placing, played by the engine."""
+    state = rules.get(GAME).new_game(2, seed, {"mode": "beginner"})
+    rng = random.Random(seed)
+    while state.view(None)["phase"] != "play":
+        state.apply(state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves()))
+    return state
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_instructions_name_the_figures_and_seats(lang):
+    from pi_app.adapters.artus import ArtusAdapter, fits_big
+    from rules.core import Event
+
+    adapter = ArtusAdapter(2, lang)
+    state = _in_play()
+    moved = Event("figure_moved", {"figure": "king", "colour": "silver", "name": "silver King",
+                                   "from": 0, "to": 5, "steps": 5, "player": 0})
+    bumped = Event("displaced", {"figure": "prince", "colour": "bronze", "name": "bronze prince",
+                                 "from": 5, "to": 4})
+    turned = Event("table_rotated", {"from": 0, "to": 5})
+    single = adapter.instructions(state, [], [moved], state, lang)
+    assert len(single) == 1
+    assert any(f in single[0] for f in ("0→5", "seat 0 to seat 5", "dal posto 0 al posto 5")), single
+    lines = adapter.instructions(state, [], [moved, bumped, turned], state, lang)
+    text = " ".join(lines)
+    assert ("silver King" in text or "Re argento" in text) and "5→4" in text and "→5" in text
+    assert ("bronze prince" in text) == (lang == "en")
+    # The big line whole, and the prestige of every seat still on the shared screen.
+    public = adapter.public_lines(state, lang)
+    assert fits_big(lines[-1], [*lines[:-1], *public])
+    assert len(lines) <= 2 and public[0].startswith(("P1:", "G1:"))
+
+
+def test_prince_taps_pick_the_figure(rig):
+    r = rig(2)
+    s = r.open(GAME, seed=5)
+    rng = random.Random(5)
+    while s.state.view(None)["phase"] != "play":
+        step(r, rng)
+    seat = s.state.to_move()
+    before = s.state.to_json()
+    r.tap(seat, "prince:silver")
+    figures = s.state.view(None)["figures"]
+    lay = layout(s, f"seat{seat + 1}.screen")
+    if lay.alert:
+        assert "silver prince" in lay.text()
+    else:
+        cursor = s.seats[seat].cursor
+        assert all(figures[m.to_json()["seat"]] == "silver" for m in cursor.moves)
+    assert s.state.to_json() == before
+
+
+def test_a_secret_input_is_hidden_from_the_transcript():
+    from pi_app.adapters.artus import ArtusAdapter
+
+    adapter = ArtusAdapter(2)
+    state = _in_play()
+    hand = state.view(0)["hand"]
+    elsewhere = next(c for c in ("knight-1-3", "knight-5-8", "king-4-8", "ring-both") if c not in hand)
+    assert adapter.hides_input(state, 0, f"{elsewhere}@1")
+    assert not adapter.hides_input(state, 0, f"{hand[0]}@1")
+    assert not adapter.hides_input(state, 0, None)
+    assert adapter.record_text({"type": "card", "card": hand[0]}, "en") == "a card drawn"
