@@ -9,6 +9,7 @@ but the refusing seat's screen and light.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import sys
 import threading
@@ -182,7 +183,8 @@ class Session:
             except Exception:  # a fault in one event must not stop the table
                 traceback.print_exc(file=sys.stderr)
                 self.shared_notice = Layout(title=t("internal-error", self.lang), alert=True)
-                self.redraw()
+                with contextlib.suppress(Exception):  # the fault may be in drawing itself
+                    self.redraw()
 
     def stop(self) -> None:
         self._stop.set()
