@@ -78,3 +78,19 @@ def test_run_without_a_game_offers_the_choice_at_the_table(tmp_path, monkeypatch
     assert "3 players" in out
     assert "The King is Dead for 3" in out
     assert "Your turn: play or pass" in out
+
+
+@needs_kid
+def test_run_tells_systemd_it_is_ready(tmp_path, monkeypatch, capsys):
+    import socket
+
+    path = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    sock.settimeout(5)
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["run", "--game", KID, "--players", "2", "--state-dir", str(tmp_path), "--text"]) == 0
+    said = [sock.recv(100), sock.recv(100)]
+    sock.close()
+    assert said == [b"READY=1", b"STOPPING=1"]
