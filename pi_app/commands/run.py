@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import queue
 import signal
 import sys
@@ -31,6 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed of the game (default: from the clock)")
     parser.add_argument("--lang", choices=("en", "it"),
                         help="language of the screens (default: the profile's)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option, e.g. --option mordred=true (JSON values)")
     parser.add_argument("--new", action="store_true", help="abandon an unfinished game and start --game")
     parser.add_argument("--state-dir", help="where the journal and tag registry live "
                         "(default: $STATE_DIRECTORY or ~/.local/state/tablekeeper)")
@@ -42,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     prof = profile.load(profile.find(args.table))
     if (args.game is None) != (args.players is None):
         raise UsageError("--game and --players go together: --game ID --players N")
+    options = parse_options(args.option)
     events: queue.Queue = queue.Queue()
     simulated = prof.simulated
     table = hardware.build(prof, events, poll=not simulated)
@@ -65,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
             try:
                 session = Session.open(table, journal, registry, game=game, players=players, seed=seed,
-                                       lang=args.lang, new=new)
+                                       options=options if game == args.game else {}, lang=args.lang, new=new)
             except NothingToResume:
                 if console is not None:
                     print("no game to resume: choose one on the shared screen (press seat1 right/ok)",
@@ -103,6 +107,20 @@ def run(args: argparse.Namespace) -> int:
         if registry is not None:
             registry.close()
     return 0
+
+
+def parse_options(given: list[str]) -> dict[str, Any]:
+    """``["mordred=true"]`` -> ``{"mordred": True}``; a value that is not JSON is a string."""
+    out: dict[str, Any] = {}
+    for item in given:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option {item!r}: write KEY=VALUE, e.g. --option mordred=true")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
 
 
 def _show_changes(session: Session, console: Console) -> None:

@@ -94,3 +94,17 @@ def test_run_tells_systemd_it_is_ready(tmp_path, monkeypatch, capsys):
     said = [sock.recv(100), sock.recv(100)]
     sock.close()
     assert said == [b"READY=1", b"STOPPING=1"]
+
+
+@needs_kid
+def test_run_passes_game_options(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    args = ["run", "--game", KID, "--players", "3", "--state-dir", str(tmp_path), "--text"]
+    assert main([*args, "--option", "mordred=true"]) == 0
+    from pi_app.journal import Journal
+
+    journal = Journal(tmp_path / "journal.sqlite")
+    assert journal.current().options == {"mordred": True}
+    journal.close()
+    assert main([*args, "--new", "--option", "wobble=1"]) == 2
+    assert "unknown option 'wobble'" in capsys.readouterr().err
