@@ -142,11 +142,9 @@ class Session:
             session = cls(table, journal, registry, current, state, lang)
             session.note(t("resumed", lang, moves=len(state.history)))
             return session
-        if current is not None:
-            journal.end(current)
         if game is None or players is None:
             raise NothingToResume("no game to resume; choose one with --game ID --players N "
-                             f"(games: {', '.join(rules.GAMES) or 'none'})")
+                                  f"(games: {', '.join(rules.GAMES) or 'none'})")
         if players > len(table.profile.seats):
             raise UsageError(f"table {table.profile.path} has {len(table.profile.seats)} seats, "
                              f"not enough for {players} players")
@@ -154,6 +152,8 @@ class Session:
             state = rules.get(game).new_game(players, seed, options or {})
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+        if current is not None:  # abandoned only once the new game is known to start
+            journal.end(current)
         record = journal.start(game, players, seed, state.options)
         session = cls(table, journal, registry, record, state, lang)
         session.note(t("started", lang, game=session.game.name or game))

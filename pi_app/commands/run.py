@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
                 chosen = lobby.choose(stop)
                 if chosen is None:
                     break
-                game, players, new = chosen[0], chosen[1], False
+                game, players = chosen  # --new, if given, still abandons an unfinished game
                 continue
             current[0] = session
             session.page_seconds = 3.0

@@ -108,3 +108,6 @@ def test_run_passes_game_options(tmp_path, monkeypatch, capsys):
     journal.close()
     assert main([*args, "--new", "--option", "wobble=1"]) == 2
     assert "unknown option 'wobble'" in capsys.readouterr().err
+    journal = Journal(tmp_path / "journal.sqlite")
+    assert journal.current() is not None  # the refused start abandoned nothing
+    journal.close()
