@@ -42,6 +42,9 @@ class ArtusAdapter(TableAdapter):
         self._seen: JSON | None = None
         # Each seat's latest drawn card, for its own screen only.
         self.drawn: dict[int, str] = {}
+        # The move count of a state whose instruction needs all the room
+        # below it but the prestige line.
+        self._quiet: int | None = None
         self._components: list[Component] | None = None
         self._by_id: dict[str, Component] | None = None
 
@@ -195,7 +198,7 @@ class ArtusAdapter(TableAdapter):
         i = w.lang_index(lang)
         if view["phase"] == "place":
             left = view["placing"].count(view["to_move"])
-            return (f"Place a knight ({left} left)", f"Piazza cavaliere (ancora {left})")[i]
+            return (f"Place a knight ({left} left)", f"Piazza cavaliere ({left})")[i]
         if view["phase"] == "draw":
             return ("Draw: choose a pile", "Pesca: scegli il mazzo")[i]
         per_turn = DATA.modes[view["mode"]].plays_per_turn
@@ -235,6 +238,8 @@ class ArtusAdapter(TableAdapter):
         view = self._see(state)
         en = lang == "en"
         scores = " ".join(f"{w.player(p, lang)}:{s}" for p, s in enumerate(view["scores"]))
+        if self._quiet == len(state.history):
+            return [scores]  # a long instruction needs the room
         if view["phase"] in ("deal", "place"):
             left = len(view["placing"])
             return [scores, f"Placing: {left} knight{'s' if left != 1 else ''} left" if en
@@ -290,7 +295,15 @@ class ArtusAdapter(TableAdapter):
         if points and verbose:
             tail = " (" + ", ".join(f"{w.player(q, lang)} {w.signed(n)}" for q, n in points.items()) + ")"
         draws = self._said_draws(drawn, dealing, lang)
-        return self._pack(after, [*verbose, *draws], [*compact, *draws], tail, lang)
+        self._quiet = None
+        if not verbose:
+            return draws
+        # A draw is also on the drawer's own screen: it is what gives way.
+        for full, short in (([*verbose, *draws], [*compact, *draws]), (verbose, compact)):
+            said = self._pack(after, full, short, tail, lang)
+            if said is not None:
+                return said
+        return [_sentence("; ".join(compact[1:])), _sentence(compact[0] + tail)]
 
     def _said(self, kind: str, p: dict, lang: str, verbose: list[str], compact: list[str]) -> None:
         """One public event as a sentence and as a short form, or nothing."""
@@ -298,6 +311,8 @@ class ArtusAdapter(TableAdapter):
         if kind in ("figure_moved", "displaced"):
             a, b = p["from"], p["to"]
             long, short = w.figure_name(p, lang), w.figure_name(p, lang, short=True)
+            if p.get("figure") == "king":  # there is one King; the crown always turns with him
+                short = "King+crown" if en else "Re+corona"
             if kind == "figure_moved":
                 verbose.append(f"Move {long} from seat {a} to seat {b}" if en
                                else f"Sposta {long} dal posto {a} al posto {b}")
@@ -305,11 +320,11 @@ class ArtusAdapter(TableAdapter):
             else:
                 verbose.append(f"bump {long} from seat {a} to seat {b}" if en
                                else f"sposta {long} dal posto {a} al {b}")
-                compact.append(f"{'bump' if en else 'sposta'} {short} {a}→{b}")
+                compact.append(f"bump {short} {a}→{b}" if en else f"{short} {a}→{b}")
         elif kind == "table_rotated":
             to = p["to"]
+            # The short forms say it with the King's move or crowning.
             verbose.append(f"turn the crown to seat {to}" if en else f"ruota la corona al posto {to}")
-            compact.append(f"{'crown' if en else 'corona'} →{p['to']}")
         elif kind == "ring_added":
             long, short = w.figure_name(p, lang), w.figure_name(p, lang, short=True)
             verbose.append(f"Put a ring on {long} (seat {p['seat']})" if en
@@ -319,8 +334,8 @@ class ArtusAdapter(TableAdapter):
             old, back = p["old_king"], p["rings_returned"]
             verbose.append(f"new King! take {back} rings off seat {old}" if en
                            else f"nuovo Re! togli {back} anelli dal posto {old}")
-            compact.append(f"new King: {back} rings off {old}" if en
-                           else f"nuovo Re: {back} anelli via dal {old}")
+            compact.append(f"crown →{p['seat']}, {back} rings off {old}" if en
+                           else f"corona →{p['seat']}, −{back} anelli al {old}")
         elif kind == "point_tiles":
             who = w.player(p["player"], lang)
             take = p["change"] > 0
@@ -355,28 +370,34 @@ class ArtusAdapter(TableAdapter):
         for (player, pile), n in drawn.items():
             who, name = w.player(player, lang), w.PILES[pile][w.lang_index(lang)]
             if n == 1:
-                out.append(f"{who} draws a {name} card" if en else f"{who} pesca una carta {name}")
+                out.append(f"{who} draws a {name} card" if en else f"{who} pesca carta {name}")
             else:
                 out.append(f"{who} draws {n} {name} cards" if en else f"{who} pesca {n} carte {name}")
         return out
 
-    def _pack(self, after: State, verbose: list[str], compact: list[str], tail: str, lang: str) -> list[str]:
+    def _pack(self, after: State, verbose: list[str], compact: list[str], tail: str,
+              lang: str) -> list[str] | None:
         """The instruction as the shared screen's big line: in sentences when
-        they fit beside the standing lines, else short; split over small
-        lines only when even the short form would be cut."""
-        if not verbose:
-            return []
+        they fit beside the standing lines, else short; else the first parts
+        big and the rest on one small line; else big over all the room the
+        prestige line leaves. None when nothing fits."""
         small = self.public_lines(after, lang)
-        for parts, end in ((verbose, tail), (verbose, ""), (compact, tail), (compact, "")):
+        forms = ((verbose, tail), (verbose, ""), (compact, tail), (compact, ""))
+        for parts, end in forms:
             text = _sentence("; ".join(parts) + end)
             if fits_big(text, small):
                 return [text]
-        # The first parts big, the rest on one small line above the standing ones.
+        # A longer rest would wrap and push the prestige line off the screen.
         for k in range(len(compact) - 1, 0, -1):
             main, rest = _sentence("; ".join(compact[:k]) + tail), _sentence("; ".join(compact[k:]))
-            if fits_big(main, [rest, *small]):
+            if len(wrap(rest, font(SMALL))) == 1 and fits_big(main, [rest, *small]):
                 return [rest, main]
-        return [_sentence("; ".join(compact[1:])), _sentence(compact[0] + tail)]
+        for parts, end in forms[2:]:
+            text = _sentence("; ".join(parts) + end)
+            if fits_big(text, small[:1]):
+                self._quiet = len(after.history)
+                return [text]
+        return None
 
 
 def _sentence(text: str) -> str:

@@ -9,6 +9,7 @@ import re
 from pi_app.adapters.artus import fits_big
 from pi_app.adapters.artus_words import card_name
 from pi_app.autoplay import choose, next_input
+from pi_app.screens import SMALL, font, wrap
 from rules.core import CHANCE
 
 #: what a card name looks like in any language: a range ("3-6") or a short
@@ -28,6 +29,9 @@ def check_screens(rig) -> None:
     assert not CARD_LOOK.search(shared.text()), shared.text()
     if s.state.outcome() is None:
         assert fits_big(shared.big, list(shared.lines)), shared
+        # the prestige of every seat among the two small lines drawn
+        upto = next(i for i, line in enumerate(shared.lines) if line.startswith(("P1:", "G1:")))
+        assert sum(len(wrap(line, font(SMALL))) for line in shared.lines[:upto + 1]) <= 2, shared
     hands = {p: hand_text(s, p) for p in range(len(s.seats))}
     for q in range(len(s.seats)):
         lay = layouts[f"seat{q + 1}.screen"]
