@@ -520,7 +520,7 @@ class Session:
         big = self.log[-1] if self.log else ""
         earlier = self.log[:-1][-2:]
         return Layout(title=title, big=big, alert=bool(head and head.alert),
-                      lines=faults + tuple(earlier) + tuple(self.adapter.public_lines(self.state, lang)))
+                      lines=faults + tuple(self.adapter.public_lines(self.state, lang)) + tuple(earlier))
 
     def layouts(self) -> dict[str, Layout]:
         out = {self.profile.seats[s.index].screen.name: self.seat_layout(s.index) for s in self.seats}

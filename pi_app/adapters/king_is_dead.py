@@ -281,10 +281,12 @@ class KingIsDeadAdapter(TableAdapter):
             return []
         face_up = [c for c in view.get("region_cards", []) if c.get("face_up")]
         order = " ".join(short(c["region"]) + ("*" if c.get("crown") is not None else "") for c in face_up)
+        # Regions won so far by each faction (the Saxons invade at 4), then the
+        # struggles to come, in order: the next ones fit on the first line.
         control = Counter(r["control"] for r in view.get("regions", []) if r.get("control"))
-        marks = {"scots": "Sc", "welsh": "We", "romano-british": "RB", "saxons": "Sax", "loyalists": "Loy"}
-        score = " ".join(f"{marks.get(f, f)}{n}" for f, n in control.items())
-        return [order, score] if score else [order]
+        marks = (("scots", "Sc"), ("welsh", "We"), ("romano-british", "RB"), ("loyalists", "Loy"))
+        score = " ".join(f"{mark}{control[f]}" for f, mark in marks if f != "loyalists" or control[f])
+        return [f"{score} Sax{control['saxons']}/4", order]
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         """Who won, how the game ended and the tie-breaks the rulebook used."""
