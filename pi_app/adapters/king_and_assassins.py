@@ -138,6 +138,8 @@ class PickMenu(Cursor):
 class KingAndAssassinsAdapter(TableAdapter):
     game_id = "king-and-assassins"
     turn_rule = RULE_TURN
+    # what a token tap chooses, for the simulated players (taps themselves go through tap())
+    tap_fields: ClassVar[dict[str, str]] = {"token": "piece"}
     field_labels: ClassVar[dict[str, Pair]] = {
         **FIELD_LABELS,
         **{f"pick{i}": (f"Assassin {i} of 3", f"Assassino {i} di 3") for i in (1, 2, 3)},

@@ -1,0 +1,234 @@
+"""King & Assassins through the simulated table: taps on the simulated pads,
+presses on gpiozero mock pins, screens on luma dummy devices. Above all the
+secret: no unrevealed assassin may reach the King player's screen, the
+shared screen, the lights or the demo's transcript."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+import rules
+from pi_app.demo import Night
+from pi_app.screens import render
+from rules.king_and_assassins.moves import Arrest, Attack, End, Step
+from tests.pi_app.ka_play import GAME, make, pick, play, script
+
+pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="King & Assassins engine not registered")
+
+KING_SCREEN, ASSASSIN_SCREEN, SHARED = "seat1.screen", "seat2.screen", "shared.screen"
+
+
+def text(s, part):
+    return s.layouts()[part].text()
+
+
+def pin_lit(rig, seat):
+    return bool(rig.table.lights[f"seat{seat + 1}.light"].device.pin.state)
+
+
+def assert_refused(rig, seat, attempt, *, contains):
+    """An input that changes nothing but the seat's screen and light."""
+    s = rig.session
+    part = f"seat{seat + 1}.screen"
+    before = s.state.to_json()
+    entries = len(s.journal.entries(s.record))
+    light = rig.table.lights[f"seat{seat + 1}.light"]
+    flashes = light.flashes
+    others = {p: rig.table.frames(p)[-1].tobytes() for p in (KING_SCREEN, ASSASSIN_SCREEN, SHARED)
+              if p != part}
+    attempt()
+    lay = s.layouts()[part]
+    assert lay.alert and contains in lay.text(), lay.text()
+    assert s.state.to_json() == before
+    assert len(s.journal.entries(s.record)) == entries
+    assert light.flashes == flashes + 1
+    assert rig.table.frames(part)[-1].tobytes() == render(lay).tobytes()
+    assert {p: rig.table.frames(p)[-1].tobytes() for p in others} == others
+    rig.press(f"seat{seat + 1}.ok")  # read, dismiss
+    assert not s.layouts()[part].alert
+
+
+def test_assassins_picked_by_card_taps_confirmed_on_their_screen_only(rig):
+    r = rig(2)
+    s = r.open(GAME, seed=4)
+    assert s.state.to_move() == 1 and pin_lit(r, 1) and not pin_lit(r, 0)
+    king_frames = len(r.table.frames(KING_SCREEN))
+    assert_refused(r, 0, lambda: r.tap(0, "citizen-card:citizen3"), contains="turn")
+    king_frames += 2  # the refusal and its dismissal
+    r.tap(1, "citizen-card:citizen2")
+    assert "Assassin 2 of 3" in text(s, ASSASSIN_SCREEN)
+    assert_refused(r, 1, lambda: r.tap(1, "citizen-card:citizen2"), contains="already picked")
+    # ◀ ● ▶ pick the second one from the menu: the citizens not yet picked
+    assert s.layouts()[ASSASSIN_SCREEN].big == "Citizen 1"
+    for _ in range(5):
+        r.press("seat2.right")
+    assert s.layouts()[ASSASSIN_SCREEN].big == "Citizen 7"
+    r.press("seat2.ok")
+    r.tap(1, "citizen-card:citizen11")
+    confirm = s.layouts()[ASSASSIN_SCREEN]
+    assert confirm.big == "Assassins C2 C7 C11" and "confirm" in confirm.text()
+    assert s.state.view(None)["step"] == "choose"  # nothing played until ●
+    assert_refused(r, 1, lambda: r.tap(1, "citizen-card:citizen4"), contains="Three are picked")
+    r.press("seat2.ok")
+    assert s.state.view(1)["assassins"] == ["citizen2", "citizen7", "citizen11"]
+    assert s.state.view(None)["step"] == "king"
+    # Nobody but the Assassin player saw the pick: the King player's screen
+    # only changed when the pick was done, and it names nobody.
+    assert len(r.table.frames(KING_SCREEN)) == king_frames + 1
+    for part in (KING_SCREEN, SHARED):
+        assert "C2" not in text(s, part) and "Citizen 2" not in text(s, part)
+    said = [rec.text for rec in s.transcript]
+    assert "Assassins chosen in secret" in said and not any("C7" in t or "citizen7" in t for t in said)
+    # The confirm cannot be undone: the secret is out of the journal's reach.
+    r.press("shared.undo")
+    assert "Cannot undo" in s.layouts()[SHARED].title
+
+
+def _arrest_script(seed):
+    """Knights walk to the citizens and one arrest is made, then play goes on."""
+    rng = random.Random(seed)
+    done: list[int] = []
+
+    def chooser(state):
+        view = state.view(None)
+        if view["arrested"]:
+            done.append(1)
+            if len(done) > 12:
+                return None
+        moves = state.legal_moves()
+        if view["step"] == "assassin":  # the Assassin player never reveals: public play only
+            steps = [m for m in moves if isinstance(m, Step)]
+            return rng.choice(steps) if steps and rng.random() < 0.6 else End()
+        arrests = [m for m in moves if isinstance(m, Arrest)]
+        if arrests and not view["arrested"]:
+            return arrests[0]
+        steps = [m for m in moves if isinstance(m, Step) and m.piece != "king"]
+        return rng.choice(steps) if steps and rng.random() < 0.85 else End()
+
+    return script(seed, ["citizen1", "citizen2", "citizen3"], chooser)
+
+
+def test_same_public_play_two_hidden_choices_look_the_same_to_the_king_and_the_table(rig):
+    seed = next(n for n in range(1, 40) if any(isinstance(m, Arrest) for m in _arrest_script(n)))
+    moves = _arrest_script(seed)
+    target = next(m.target for m in moves if isinstance(m, Arrest))
+    others = [c for c in (f"citizen{i}" for i in range(1, 13)) if c != target]
+    hidden = {"guilty": [target, *others[:2]], "innocent": others[-3:]}
+    seen = {}
+    for name, assassins in hidden.items():
+        r = rig(2)
+        s = r.open(GAME, seed=seed, new=True)
+        pick(r, assassins)
+        lights = []
+        for move in moves:
+            make(r, move)
+            lights.append((pin_lit(r, 0), pin_lit(r, 1)))
+            if isinstance(move, Arrest):
+                # The arrest's secret result: on the Assassin player's screen only.
+                verdict = "assassin!" if name == "guilty" else "innocent"
+                short = "C" + target.removeprefix("citizen")
+                assert f"{short} {verdict}" in text(s, ASSASSIN_SCREEN)
+                assert "assassin!" not in text(s, KING_SCREEN) + text(s, SHARED)
+                assert "innocent" not in text(s, KING_SCREEN) + text(s, SHARED)
+        seen[name] = {
+            "king": [f.tobytes() for f in r.table.frames(KING_SCREEN)],
+            "shared": [f.tobytes() for f in r.table.frames(SHARED)],
+            "said": [rec.text for rec in s.transcript if rec.kind != "refused"],
+            "lights": lights,
+            "public": s.state.view(None),
+        }
+        r.close()
+    guilty, innocent = seen["guilty"], seen["innocent"]
+    assert len(guilty["king"]) > 20
+    for key in ("king", "shared", "said", "lights", "public"):
+        assert guilty[key] == innocent[key], key
+
+
+def test_scripted_game_to_the_kings_death_with_refusals(rig):
+    r = rig(2)
+    s = r.open(GAME, seed=11)
+    pick(r, ["citizen8", "citizen9", "citizen10"])  # citizen8 starts on J6, above the king
+    assert s.state.view(None)["step"] == "king"
+    # The King player taps a citizen card, a citizen far from any knight, a
+    # tag nobody enrolled, a round card; the Assassin player presses out of turn.
+    assert_refused(r, 0, lambda: r.tap(0, "citizen-card:citizen3"), contains="belongs to seat 2")
+    assert_refused(r, 0, lambda: r.tap(0, "token:citizen5"), contains="moved by the Assassin player")
+    assert_refused(r, 0, lambda: r.tap_uid(0, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
+    assert_refused(r, 0, lambda: r.tap(0, "round-card:3"), contains="Round cards are tapped only")
+    assert_refused(r, 1, lambda: r.press("seat2.ok"), contains="turn")
+    # Knight 6 steps aside by tap and menu: tap the token, pick North, confirm.
+    r.tap(0, "token:knight6")  # its one move: shown to confirm, not played by the tap
+    assert s.layouts()[KING_SCREEN].big == "Knight 6 North ↑"
+    r.press("seat1.ok")
+    assert s.state.view(None)["pieces"]["knight6"]["cell"] == "J8"
+    for move in (Step("knight6", "N"), Step("knight6", "W"), End()):
+        make(r, move)
+    # The Assassin player's citizen walks down; a reveal of an innocent card is refused.
+    assert_refused(r, 1, lambda: r.tap(1, "citizen-card:citizen4"), contains="not one of")
+    for move in (Step("citizen8", "S"),) * 3 + (End(), End()):
+        make(r, move)
+    assert s.state.view(None)["step"] == "assassin" and s.state.view(None)["round"] == 2
+    r.tap(1, "citizen-card:citizen8")  # reveal by showing the card, then confirm
+    assert s.layouts()[ASSASSIN_SCREEN].big == "Reveal Citizen 8"
+    r.press("seat2.ok")
+    assert "Citizen 8 is an assassin" in text(s, SHARED)
+    make(r, Attack("citizen8"))
+    assert "wounds the king (1/2)" in text(s, SHARED)
+    make(r, Attack("citizen8"))
+    outcome = s.state.outcome()
+    assert outcome is not None and outcome.winners == [1] and outcome.reason == "king-killed"
+    shared = s.layouts()[SHARED]
+    assert shared.title == "GAME OVER" and shared.big == "Assassins win"
+    assert "The king is dead" in shared.text()
+    assert s.journal.current() is None
+    s.flash_until.clear()
+    s.tick()
+    assert pin_lit(r, 1) and not pin_lit(r, 0)
+    assert_refused(r, 0, lambda: r.tap(0, "token:king"), contains="over")
+
+
+def test_round_cards_entered_at_the_table(rig):
+    r = rig(2)
+    r.profile = dataclasses.replace(r.profile, chance="table")
+    s = r.open(GAME, seed=2)
+    pick(r, ["citizen1", "citizen5", "citizen12"])
+    assert s.state.is_chance()
+    assert "Round 1: round card" in text(s, SHARED)
+    r.tap(0, "round-card:7")  # the card turned over, tapped on any pad
+    assert s.state.view(None)["card"]["id"] == 7
+    assert "Round 1: card 7: K2 N7 A5" in text(s, SHARED)
+    for move in (End(), End()):
+        make(r, move)
+    assert_refused(r, 1, lambda: r.tap(1, "round-card:7"), contains="round card")
+    r.tap(1, "round-card:3")
+    assert s.state.view(None)["round"] == 2 and s.state.view(None)["card"]["id"] == 3
+
+
+def test_whole_random_game_through_the_table(rig):
+    r = rig(2)
+    s = r.open(GAME, seed=5)
+    rng = random.Random(5)
+    pick(r, ["citizen4", "citizen6", "citizen11"])
+    inputs = 0
+    while s.state.outcome() is None:
+        inputs += play(r, rng, count=1)
+        public = text(s, KING_SCREEN) + text(s, SHARED)
+        assert "Yours" not in public and "assassin!" not in public and "innocent" not in public
+    assert inputs > 200
+    shared = s.layouts()[SHARED]
+    assert shared.title == "GAME OVER" and shared.big in ("King wins", "Assassins win")
+    assert r.table.frames(SHARED)[-1].tobytes() == render(shared).tobytes()
+
+
+def test_demo_transcript_keeps_the_secret(tmp_path):
+    report = Night(tmp_path, seed=3).play(GAME, 2)
+    assert report.result and report.moves > 50
+    lines = (tmp_path / f"{GAME}-2p.transcript.txt").read_text().splitlines()
+    assert any("Assassins chosen in secret" in line for line in lines)
+    assert not any(line.startswith("  seat 2: tap citizen-card") for line in lines)
+    start = next(i for i, line in enumerate(lines) if "Assassins chosen" in line)
+    assert all("(secret)" in line for line in lines[1:start] if line.startswith("  seat 2"))
+    assert not any("Assassins C" in line or "innocent" in line or "assassin!" in line for line in lines)
