@@ -8,11 +8,12 @@ learns at once what to fix.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from rules.datafile import DataError, read_json
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -25,13 +26,6 @@ EFFECTS = ("all", "all-opposite", "green-yellow-red", "carpet", "three-red")
 #: how many Knights each penalised scoring card asks for, by effect
 EFFECT_KNIGHTS = {"green-yellow-red": 3, "carpet": 2, "three-red": 3}
 PILE_SIZES = {"knight": 8, "king": 8, "scoring": 6}
-
-
-class DataError(ValueError):
-    """A data file that cannot be used: names the file, the entry, the fault."""
-
-    def __init__(self, path: Path, entry: str, problem: str) -> None:
-        super().__init__(f"{path.name}: {entry}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -91,13 +85,7 @@ class GameData:
 
 
 def _read(path: Path) -> Any:
-    try:
-        with path.open(encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        raise DataError(path, "file", "missing") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(path, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
+    return read_json(path)
 
 
 def _list(path: Path, data: Any, key: str) -> list[Any]:

@@ -7,11 +7,12 @@ the problem.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from rules.datafile import DataError, read_json
 
 DATA_DIR = Path(__file__).parent / "data"
 BOARDS_FILE = DATA_DIR / "boards.json"
@@ -26,11 +27,6 @@ CITIZENS = 12
 ASSASSINS = 3
 CARDS = 15
 _COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-class DataError(ValueError):
-    def __init__(self, file: Path | str, entry: str, problem: str) -> None:
-        super().__init__(f"{Path(file).name}: {entry}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -115,10 +111,7 @@ def parse_cell(name: str, nrows: int, cols: int) -> int | None:
 
 
 def _read(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(path, "file", f"cannot be read as JSON ({exc})") from None
+    return read_json(path)
 
 
 def _field(

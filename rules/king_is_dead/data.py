@@ -13,12 +13,13 @@ Romano-British yellow, as every English source has them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
+
+from rules.datafile import DataError, read_json
 
 DATA_DIR = Path(__file__).parent / "data"
 LOYALIST = "black"
@@ -34,13 +35,6 @@ _COUNT_NAMES = (
     "crown_tokens",
     "loyalists",
 )
-
-
-class DataError(ValueError):
-    """A data file that cannot be used: names the file, the entry, the fault."""
-
-    def __init__(self, path: Path, entry: str, problem: str) -> None:
-        super().__init__(f"{path.name}: {entry}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -82,13 +76,7 @@ class GameData:
 
 
 def _read(path: Path) -> Any:
-    try:
-        with path.open(encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        raise DataError(path, "file", "missing") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(path, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
+    return read_json(path)
 
 
 def _provenance(path: Path, entry: str, item: Mapping[str, Any]) -> None:

@@ -9,25 +9,18 @@ problem, so a typo never turns into a wrong ruling at the table.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from rules.datafile import DataError, read_json
 
 DATA_DIR = Path(__file__).parent / "data"
 ROWS = ("A", "B", "C")
 FACES = (1, 2, 3, 4, 5, 6)
 #: the building kinds in the order menus offer them; the data must price each.
 BUILDINGS = ("village", "town", "small_castle", "large_castle")
-
-
-class DataError(ValueError):
-    """A data file that cannot be used: names the file, the entry and why."""
-
-    def __init__(self, file: str, entry: str, problem: str) -> None:
-        self.file, self.entry, self.problem = file, entry, problem
-        super().__init__(f"{file}: {entry}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -86,6 +79,13 @@ class Tables:
 
 def load(directory: Path = DATA_DIR) -> Tables:
     """Read and validate every data file in ``directory``."""
+    try:
+        return _load(directory)
+    except DataError as exc:
+        raise exc.located(directory) from None
+
+
+def _load(directory: Path) -> Tables:
     raw = {name: _read(directory, name) for name in ("money", "combat", "buildings", "mordred", "map")}
     terrains, spaces, anglesey = _map(raw["map"])
     cost, vp, per_player, surcharge = _buildings(raw["buildings"], terrains)
@@ -114,12 +114,7 @@ def load(directory: Path = DATA_DIR) -> Tables:
 
 def _read(directory: Path, name: str) -> dict[str, Any]:
     file = f"{name}.json"
-    try:
-        data = json.loads((directory / file).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(file, "(file)", f"missing from {directory}") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(file, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    data = read_json(directory / file)
     _need(isinstance(data, dict), file, "(file)", "must hold a JSON object")
     return data
 

@@ -4,11 +4,11 @@ wrong, so a player correcting a value from the box gets a clear answer."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rules.datafile import DataError, read_json
 from rules.siege.constants import SIDES
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -30,11 +30,6 @@ ENGINE_CARDS = (
 )
 DECK_NAMES = ("attacker", "attacker_events", "defender", "defender_events")
 ROW_NAMES = ("r0", "r1", "r2", "rc")
-
-
-class DataError(ValueError):
-    def __init__(self, file: str, entry: str, problem: str) -> None:
-        super().__init__(f"{file}: {entry}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -64,10 +59,7 @@ class SiegeData:
 
 
 def _read(folder: Path, name: str) -> dict[str, Any]:
-    try:
-        raw = json.loads((folder / name).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(name, "-", f"cannot read: {exc}") from None
+    raw = read_json(folder / name)
     if not isinstance(raw, dict):
         raise DataError(name, "-", "the top level must be an object")
     return raw
@@ -225,6 +217,13 @@ def _layout(raw: dict[str, Any], cards: dict[str, Card], decks: dict[str, dict[s
 
 
 def load(folder: Path = DATA_DIR) -> SiegeData:
+    try:
+        return _load(folder)
+    except DataError as exc:
+        raise exc.located(folder) from None
+
+
+def _load(folder: Path) -> SiegeData:
     raw_cards = _read(folder, "cards.json")
     cards = _cards(raw_cards)
     decks = _decks(raw_cards, cards)

@@ -125,3 +125,21 @@ def test_conformance_suite_catches_a_check_that_disagrees(monkeypatch: pytest.Mo
 
 def test_deal_outcome_json_roundtrip() -> None:
     assert GAME.move_from_json(Deal(2).to_json()) == Deal(2)
+
+
+def test_data_errors_name_the_file_the_entry_and_the_line(tmp_path) -> None:
+    from rules.datafile import DataError, read_json
+
+    path = tmp_path / "map.json"
+    path.write_text('{\n  "regions": {\n    "Deva": {"borders": ["Nowhere"]}\n  }\n}\n')
+    err = DataError(path, "regions.Deva", "borders Nowhere, which is not a region")
+    assert str(err) == "map.json: regions.Deva: borders Nowhere, which is not a region (line 3)"
+    path.write_text('{\n  "regions": [,]\n}\n')
+    with pytest.raises(DataError, match=r"map.json: line 2: not valid JSON"):
+        read_json(path)
+    with pytest.raises(DataError, match=r"nope.json: file: cannot be read"):
+        read_json(tmp_path / "nope.json")
+    path.write_text('{\n  "regions": {\n    "Deva": {}\n  }\n}\n')
+    named_only = DataError("map.json", "regions.Deva", "bad")
+    assert named_only.line is None
+    assert named_only.located(tmp_path).line == 3

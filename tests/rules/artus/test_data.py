@@ -123,5 +123,5 @@ def test_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(DataError, match=r"cards.json: line 1: not valid JSON"):
         load(target)
     (target / "cards.json").unlink()
-    with pytest.raises(DataError, match=r"cards.json: file: missing"):
+    with pytest.raises(DataError, match=r"cards.json: file: cannot be read"):
         load(target)

@@ -111,7 +111,7 @@ def test_broken_cards_file_is_refused(
 def test_unreadable_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "boards.json"
     path.write_text("{not json", encoding="utf-8")
-    with pytest.raises(DataError, match=r"boards\.json: file: cannot be read"):
+    with pytest.raises(DataError, match=r"boards\.json: line 1: not valid JSON"):
         load_boards(path)
 
 

@@ -120,7 +120,7 @@ def test_road_to_nowhere_is_refused(tmp_path: Path) -> None:
 
 def test_asymmetric_road_is_refused(tmp_path: Path) -> None:
     err = _broken(tmp_path, "map.json", lambda d: d["spaces"]["Bangor"]["roads"].remove("Conwy"))
-    assert err.file == "map.json" and err.entry == "spaces.Conwy" and "Bangor" in err.problem
+    assert err.file.name == "map.json" and err.entry == "spaces.Conwy" and "Bangor" in err.problem
 
 
 def test_missing_cost_is_refused(tmp_path: Path) -> None:
@@ -140,7 +140,7 @@ def test_cost_for_an_unknown_terrain_is_refused(tmp_path: Path) -> None:
 
 def test_dragon_off_the_track_is_refused(tmp_path: Path) -> None:
     err = _broken(tmp_path, "mordred.json", lambda d: d["dragon"].update(value=99))
-    assert err.file == "mordred.json" and err.entry == "dragon"
+    assert err.file.name == "mordred.json" and err.entry == "dragon"
 
 
 def test_missing_face_is_refused(tmp_path: Path) -> None:
