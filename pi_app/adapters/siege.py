@@ -46,8 +46,14 @@ class SiegeAdapter(TableAdapter):
         super().__init__(players, lang)
         # The public view last asked about: menu labels say where a unit lies.
         self._seen: JSON | None = None
-        # Each seat's latest drawn card, for its own screen only.
+        # Each seat's latest drawn card, for its own screen only; the cards
+        # drawn by the last moves are "fresh" until the seat's next move,
+        # while its menu's title confirms them.
         self.drawn: dict[int, str] = {}
+        self.fresh: dict[int, list[str]] = {}
+        # The hand of the seat whose menu is drawn: the menu's first level
+        # shows it, on that seat's own screen only.
+        self._hand: list[str] = []
 
     def _see(self, state: State) -> JSON:
         self._seen = state.view(None)
@@ -111,6 +117,13 @@ class SiegeAdapter(TableAdapter):
         self._see(state)
         return super().menu(state, seat)
 
+    def field_label(self, field: str | None, lang: str) -> str:
+        # Only a seat's own menu branches on the move type (chance steps
+        # never do): there the hand is shown, to choose with it in view.
+        if field == "type" and self._hand and self._seen and self._seen["phase"] in ("setup", "play"):
+            return w.hand_text(self._hand, lang)
+        return super().field_label(field, lang)
+
     def value_label(self, field: str | None, value: Any, lang: str) -> str:
         name = (field or "").rsplit(".", 1)[-1]
         if name == "unit" and value is None:
@@ -151,6 +164,15 @@ class SiegeAdapter(TableAdapter):
         if phase == "feed":
             food = w.card_name(SUPPLY[view["seat"]], lang)
             return f"Feed: tap a {food}" if lang == "en" else f"Nutri: tocca {food}"
+        seat = state.to_move()
+        self._hand = state.view(seat)["hand"] if seat is not None and seat >= 0 else []
+        fresh = [c for c in self.fresh.get(seat or 0, []) if c in self._hand]
+        if phase in ("setup", "play") and seat == view["seat"] and fresh:
+            # The cards drawn, confirmed on the drawer's own screen: its menu.
+            if len(fresh) > 1:
+                return f"New: {len(fresh)} cards" if lang == "en" else f"Nuove: {len(fresh)} carte"
+            name = w.card_name(fresh[0], lang)
+            return f"New {name}" if lang == "en" else f"Nuova {name}"
         if phase == "lose" and view["losses"]:
             reason = w.loss_reason(view["losses"]["reason"], lang)
             left = view["losses"]["count"]
@@ -180,15 +202,15 @@ class SiegeAdapter(TableAdapter):
         view = state.view(seat)
         en = lang == "en"
         hand = w.hand_text(view["hand"], lang) or ("no cards" if en else "nessuna carta")
-        line = (f"{w.role(seat, lang)} · {len(view['hand'])} cards" if en
-                else f"{w.role(seat, lang)} · {len(view['hand'])} carte")
+        n = len(view["hand"])
+        line = f"{w.role(seat, lang)} · {n} card{'s' if n != 1 else ''}" if en else \
+            f"{w.role(seat, lang)} · {n} cart{'e' if n != 1 else 'a'}"
+        new = self.drawn.get(seat)
+        got = f"{'new' if en else 'nuova'} {w.card_name(new, lang)}" if new in view["hand"] else ""
         if view["phase"] in HAND_DRAWS and view["seat"] == seat:  # the drawer taps what was drawn
             big = "Tap the card you drew" if en else "Tocca la carta pescata"
-            return big, [f"{line}: {hand}"]
-        new = self.drawn.get(seat)
-        if new is not None and new in view["hand"]:
-            line += f" · {'new' if en else 'nuova'} {w.card_name(new, lang)}"
-        return hand, [line]
+            return big, [got, f"{line}: {hand}"] if got else [f"{line}: {hand}"]
+        return hand, [f"{line} · {got}" if got else line]
 
     def public_lines(self, state: State, lang: str) -> list[str]:
         view = self._see(state)
@@ -230,9 +252,11 @@ class SiegeAdapter(TableAdapter):
     def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
                      lang: str) -> list[str]:
         views = [after.view(None), before.view(None)]
+        self.fresh.clear()
         for ev in events:
             if ev.type == "drew" and "card" in ev.params:
                 self.drawn[ev.params["seat"]] = ev.params["card"]
+                self.fresh.setdefault(ev.params["seat"], []).append(ev.params["card"])
             elif ev.type in ("played", "discarded", "fed") and self.drawn.get(ev.params.get("seat")) == \
                     ev.params.get("card") and ev.params["card"] not in after.view(ev.params["seat"])["hand"]:
                 self.drawn.pop(ev.params["seat"], None)

@@ -1,0 +1,119 @@
+"""Play Siege on the simulated table, input by input: drawn cards tapped on
+the drawer's pad, dice entered with the buttons (or both drawn by
+Tablekeeper), and after every input a check that no hand shows on a screen
+it must not."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from pi_app.adapters.siege import HAND_DRAWS
+from pi_app.adapters.siege_words import card_name, hand_text
+from pi_app.autoplay import next_input
+from pi_app.menu import BACK, CONFIRM, Cursor
+from rules.core import CHANCE, Move
+from rules.siege.constants import SUPPLY
+from rules.siege.data import CARDS
+
+#: called after every move with the rig (a test's watch on the game)
+Watch = Callable[[object], None]
+
+
+#: a little taste: keep cards (food above all) rather than discard them,
+#: and do something before ending a phase, so that games see feeding days
+WEIGHTS = {"discard": 0.2, "end_phase": 0.4}
+
+
+def choose(session, rng: random.Random) -> Move:
+    moves = session.state.legal_moves()
+    weights = [WEIGHTS.get(m.to_json()["type"], 1.0) for m in moves]
+    return rng.choices(moves, weights=weights, k=1)[0]
+
+
+def check_screens(rig) -> None:
+    """Each hand (and each seat's newly drawn card) on its owner's screen only."""
+    s = rig.session
+    layouts = s.layouts()
+    hands = {p: hand_text(s.state.view(p)["hand"], s.lang) for p in range(2)}
+    for p, hand in hands.items():
+        others = [layouts["shared.screen"]] + [layouts[f"seat{q + 1}.screen"] for q in range(2) if q != p]
+        for lay in others:
+            if hand and hand != hands[1 - p]:
+                assert hand not in (lay.big, *lay.lines), (p, hand, lay)
+                assert not any(line.endswith(f": {hand}") for line in lay.lines), (p, hand, lay)
+        new = s.adapter.drawn.get(p)
+        if new is not None and new != s.adapter.drawn.get(1 - p):
+            mark = f"new {card_name(new, s.lang)}".lower()
+            for lay in others:
+                assert not any(mark in line.lower() for line in (lay.title, *lay.lines)), (p, new, lay)
+
+
+def enter_chance(rig, move: Move) -> int:
+    """A die (or a public card) entered on the shared screen's menu with the
+    buttons of the seat whose turn it is; returns the presses used."""
+    s = rig.session
+    seat = s.state.view(None)["seat"]
+    n, presses = len(s.state.history), 0
+    while len(s.state.history) == n:
+        cursor = s.chance_cursor or Cursor.over(s.state.legal_moves())
+        options = cursor.options()
+        here = cursor.index % len(options)
+        if move in cursor.moves:
+            want = next(i for i, o in enumerate(options)
+                        if (o.moves[0] == move if o.kind == CONFIRM else move in o.moves))
+        else:
+            want = next(i for i, o in enumerate(options) if o.kind == BACK)
+        right = (want - here) % len(options)
+        role = "ok" if want == here else "right" if right <= len(options) - right else "left"
+        rig.press(f"seat{seat + 1}.{role}")
+        presses += 1
+        assert presses < 30, "the chance menu is stuck"
+    return presses
+
+
+def step(rig, rng: random.Random, taps: bool = True) -> int:
+    """One move the way players make it; returns the inputs used."""
+    s = rig.session
+    seat = s.state.to_move()
+    if seat == CHANCE:
+        view = s.state.view(None)
+        move = s.state.sample_chance()
+        if view["phase"] in HAND_DRAWS:  # the drawer taps the card drawn
+            drawer = view["seat"]
+            card = move.to_json()["card"]
+            rig.tap(drawer, f"{card}@{drawer + 1}")
+            check_screens(rig)
+            if CARDS[card].kind != "event" and card not in SUPPLY:  # food is named by every reminder
+                name = card_name(card, s.lang)
+                said = [rec.text for rec in s.transcript if rec.kind == "said"][-1]
+                assert name not in said and name not in s.layouts()["shared.screen"].text(), (card, said)
+            return 1
+        used = enter_chance(rig, move)
+        check_screens(rig)
+        return used
+    target = choose(s, rng)
+    n, inputs = len(s.state.history), 0
+    while len(s.state.history) == n:
+        inp = next_input(s, seat, target, taps)
+        if inp.kind == "tap":
+            rig.tap(seat, inp.what)
+        else:
+            rig.press(inp.part)
+        check_screens(rig)
+        inputs += 1
+        assert inputs < 200, "the simulated player is stuck"
+    return inputs
+
+
+def play_moves(rig, rng: random.Random, count: int | None = None, until: Callable[[], bool] | None = None,
+               watch: Watch | None = None) -> int:
+    """Play ``count`` moves, or until ``until()`` holds, or to the end."""
+    s = rig.session
+    inputs = played = 0
+    while s.state.outcome() is None and (count is None or played < count) and not (until and until()):
+        inputs += step(rig, rng, taps=rng.random() < 0.7)
+        played += 1
+        if watch is not None:
+            watch(rig)
+    return inputs

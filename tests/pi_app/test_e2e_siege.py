@@ -1,0 +1,191 @@
+"""Whole games of Siege through the simulated table: taps of tagged cards on
+the simulated pads, presses on gpiozero mock pins, frames from luma dummy
+screens. Hands are checked after every input to show on their owner's screen
+only (tests/pi_app/siege_play.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+import rules
+from pi_app.adapters.siege_words import card_name, hand_text
+from pi_app.screens import render
+from rules.siege.data import CARDS
+from tests.pi_app.siege_play import check_screens, play_moves, step
+
+GAME = "siege"
+pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="Siege engine not registered")
+ATTACKER, DEFENDER = 0, 1
+
+
+def layout(s, part):
+    return s.layouts()[part]
+
+
+def pin_lit(rig, seat):
+    return bool(rig.table.lights[f"seat{seat + 1}.light"].device.pin.state)
+
+
+def settle_lights(rig) -> None:
+    """Let any refusal's flash run out."""
+    for seat in rig.session.flash_until:
+        rig.session.flash_until[seat] = 0.0
+    rig.session.tick()
+
+
+def assert_refused(rig, seat, attempt, *, contains):
+    """An input that changes nothing but the seat's screen and light."""
+    s = rig.session
+    before = s.state.to_json()
+    entries = len(s.journal.entries(s.record))
+    light = rig.table.lights[f"seat{seat + 1}.light"]
+    flashes = light.flashes
+    attempt()
+    lay = layout(s, f"seat{seat + 1}.screen")
+    assert lay.alert, lay
+    assert contains in lay.text(), lay.text()
+    assert s.state.to_json() == before
+    assert len(s.journal.entries(s.record)) == entries
+    assert light.flashes == flashes + 1
+    assert rig.table.frames(f"seat{seat + 1}.screen")[-1].tobytes() == render(lay).tobytes()
+    check_screens(rig)
+    rig.press(f"seat{seat + 1}.ok")  # read, dismiss
+    assert not layout(s, f"seat{seat + 1}.screen").alert
+
+
+class Watch:
+    """After every move: a feeding reminder exactly when feeding is due and
+    pending, the events in force with their turns left on the shared screen."""
+
+    def __init__(self, refuse: bool = False) -> None:
+        self.reminders = 0
+        self.events = 0
+        self.refuse = refuse  # once: a card other than food tapped while feeding is due
+
+    def __call__(self, rig) -> None:
+        s = rig.session
+        view = s.state.view(None)
+        shared = layout(s, "shared.screen")
+        waiting_to_feed = view["phase"] == "feed" and view["to_move"] == view["seat"]
+        if waiting_to_feed:
+            assert view["feeding_due"]
+            who = ("Attacker", "Defender")[view["seat"]]
+            food = card_name(("supply_wagon", "peasant")[view["seat"]], "en")
+            assert f"Day {view['day']}: {who}, feed! Tap a {food}" == shared.big, shared
+            assert layout(s, f"seat{view['seat'] + 1}.screen").title == f"Feed: tap a {food}"
+            self.reminders += 1
+            seat = view["seat"]
+            other = [c for c in s.state.view(seat)["hand"] if c != ("supply_wagon", "peasant")[seat]]
+            if self.refuse and other:
+                self.refuse = False
+                assert_refused(rig, seat, lambda: rig.tap(seat, f"{other[0]}@{seat + 1}"),
+                               contains=f"Feed your troops first: tap a {food}")
+        else:
+            assert "feed!" not in shared.big, (view["phase"], shared)
+        if s.state.outcome() is not None or (s.state.is_chance() and s.adapter.chance_seat(s.state) is None):
+            return  # the final screen; or the menu a die is entered with
+        for event in view["events"]:
+            n = event["turns_left"]
+            assert f"({('Att', 'Def')[event['seat']]}) {n} turn" in "\n".join(shared.lines), (event, shared)
+            self.events += 1
+
+
+@pytest.mark.parametrize("seed", [11, 3])
+def test_whole_game_cards_tapped_and_dice_entered(rig, seed):
+    r = rig(2)
+    r.profile = dataclasses.replace(r.profile, chance="table")
+    s = r.open(GAME, seed=seed)
+    rng = random.Random(seed)
+    # The Attacker draws eight cards, tapping each on its own pad.
+    assert layout(s, "shared.screen").title == "Attacker draws card 1 of 8"
+    assert layout(s, "seat1.screen").big == "Tap the card you drew"
+    assert not pin_lit(r, ATTACKER) and not pin_lit(r, DEFENDER)  # a chance step: nobody's move
+    # The Defender's card at the Attacker's draw reveals nothing.
+    assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, "archer@2"), contains="Wait")
+    for _ in range(8):
+        card = s.state.sample_chance().to_json()["card"]
+        r.tap(ATTACKER, f"{card}@1")
+        assert f"new {card_name(card, 'en')}".lower() in layout(s, "seat1.screen").text().lower()
+        assert card_name(card, "en") not in layout(s, "shared.screen").text()
+    assert "Attacker draws a card" in s.log[-1]
+    assert s.state.to_move() == ATTACKER and len(s.state.view(ATTACKER)["hand"]) == 8
+    settle_lights(r)
+    assert pin_lit(r, ATTACKER) and not pin_lit(r, DEFENDER)
+    # Out of turn; the other side's card; a card the hand does not hold.
+    assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, "knight@2"), contains="turn")
+    assert_refused(r, ATTACKER, lambda: r.tap(ATTACKER, "knight@2"), contains="belongs to seat 2")
+    hand = s.state.view(ATTACKER)["hand"]
+    missing = next(c for c in ("siege_tower", "ballista", "traitor", "field_marshal", "catapult")
+                   if c not in hand)
+    assert_refused(r, ATTACKER, lambda: r.tap(ATTACKER, f"{missing}@1"), contains="already holds 8 cards")
+    assert_refused(r, ATTACKER, lambda: r.tap_uid(ATTACKER, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
+    # A card in the hand: the tap goes to its play or discard.
+    r.tap(ATTACKER, f"{hand[0]}@1")
+    assert {m.to_json()["card"] for m in s.seats[ATTACKER].cursor.moves} == {hand[0]}
+    assert layout(s, "seat1.screen").big in ("Play", "Discard")
+    watch = Watch(refuse=True)
+    # Into the first days, up to the Attacker's play phase with a full hand:
+    # no sixth card is taken except by drawing one.
+    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "play" and s.state.to_move() == ATTACKER
+               and len(s.state.view(ATTACKER)["hand"]) >= 5, watch=watch)
+    assert s.state.outcome() is None
+    hand = s.state.view(ATTACKER)["hand"]
+    missing = next(c for c in ("siege_tower", "ballista", "traitor", "field_marshal", "catapult", "knight")
+                   if c not in hand)
+    assert_refused(r, ATTACKER, lambda: r.tap(ATTACKER, f"{missing}@1"),
+                   contains=f"already holds {len(hand)} cards")
+    if len(hand) > 5:  # the phase does not end until the hand is back to five
+        assert {"type": "end_phase"} not in [m.to_json() for m in s.state.legal_moves()]
+    play_moves(r, rng, watch=watch)
+    outcome = s.state.outcome()
+    assert outcome is not None
+    assert watch.reminders >= 1 and watch.events >= 1 and not watch.refuse
+    shared = layout(s, "shared.screen")
+    assert shared.title == "GAME OVER" and shared.big.endswith("wins")
+    assert s.journal.current() is None
+    settle_lights(r)
+    for seat in (ATTACKER, DEFENDER):
+        assert pin_lit(r, seat) == (seat in outcome.winners)
+    assert r.table.frames("shared.screen")[-1].tobytes() == render(shared).tobytes()
+    # Every hand draw went into the journal, but the transcript keeps it secret.
+    drawn = [rec for rec in s.transcript if rec.kind == "chance" and rec.move["type"] == "draw"]
+    assert drawn and all(rec.text == "a card drawn" for rec in drawn
+                         if CARDS[rec.move["card"]].kind != "event")
+
+
+@pytest.mark.parametrize("seed", [4, 8, 12])
+def test_whole_game_tablekeeper_draws(rig, seed):
+    r = rig(2)  # the simulated table's profile lets Tablekeeper draw and roll
+    s = r.open(GAME, seed=seed)
+    assert s.state.to_move() == ATTACKER
+    assert "Attacker draws 8 cards" in s.log
+    hand = s.state.view(ATTACKER)["hand"]
+    assert len(hand) == 8
+    check_screens(r)
+    watch = Watch()
+    rng = random.Random(seed)
+    play_moves(r, rng, watch=watch)
+    assert s.state.outcome() is not None and watch.reminders >= 1 and watch.events >= 1
+    big, _ = s.adapter.outcome_lines(s.state.outcome(), "en")
+    assert layout(s, "shared.screen").big == big
+
+
+def test_italian_and_resume(rig):
+    r = rig(2)
+    s = r.open(GAME, seed=2, lang="it")
+    hand = s.state.view(ATTACKER)["hand"]
+    seat1 = layout(s, "seat1.screen")
+    assert seat1.title == "Nuove: 8 carte" and seat1.lines[0].startswith(hand_text(hand, "it"))
+    assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, "knight@2"), contains="turno")
+    rng = random.Random(2)
+    for _ in range(30):
+        step(r, rng)
+    state, shared = s.state.to_json(), layout(s, "shared.screen")
+    s2 = r.open(lang="it")  # a fresh table and journal connection: resumes
+    assert s2.state.to_json() == state
+    public = s2.adapter.public_lines(s2.state, "it")
+    assert public and set(public) <= set(shared.lines)
+    assert set(public) <= set(layout(s2, "shared.screen").lines)
