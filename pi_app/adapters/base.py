@@ -202,6 +202,12 @@ class TableAdapter:
         says only that it was made."""
         return self.move_text(move, lang)
 
+    def undo_barrier(self, move: JSON) -> bool:
+        """True for a move undo never crosses even when all it did was
+        public: when whether it revealed a secret is itself a secret (an
+        arrest that may have caught a hidden assassin)."""
+        return False
+
     def hides_input(self, state: State, seat: int, component: str | None) -> bool:
         """True when a seat's input now (a tap of ``component``, or a press)
         would betray its secret, so a transcript says only that it acted."""

@@ -142,7 +142,7 @@ class KingAndAssassinsAdapter(TableAdapter):
     tap_fields: ClassVar[dict[str, str]] = {"token": "piece"}
     field_labels: ClassVar[dict[str, Pair]] = {
         **FIELD_LABELS,
-        **{f"pick{i}": (f"Assassin {i} of 3", f"Assassino {i} di 3") for i in (1, 2, 3)},
+        **{f"pick{i}": (f"pick {i}", f"scelta {i}") for i in (1, 2, 3)},
     }
     value_labels: ClassVar[dict[str, Pair]] = {**TYPE_LABELS, **DIR_LABELS}
 
@@ -250,8 +250,7 @@ class KingAndAssassinsAdapter(TableAdapter):
         piece = piece_name(str(move.get("piece", "")), lang)
         target = piece_name(str(move.get("target", "")), lang)
         if kind == "choose":  # only on the Assassin player's confirm screen; see record_text
-            picks = " ".join(piece_name(c, lang, short=True) for c in move.get("citizens", []))
-            return f"Assassins {picks}" if en else f"Assassini {picks}"
+            return " ".join(piece_name(c, lang, short=True) for c in move.get("citizens", []))
         texts = {
             "start": f"King starts on {move.get('cell')}" if en else f"Re parte da {move.get('cell')}",
             "draw": f"Round card {move.get('card')}" if en else f"Carta Round {move.get('card')}",
@@ -268,6 +267,10 @@ class KingAndAssassinsAdapter(TableAdapter):
         if move.get("type") == "choose":
             return "Assassins chosen in secret" if lang == "en" else "Assassini scelti in segreto"
         return self.move_text(move, lang)
+
+    def undo_barrier(self, move: JSON) -> bool:
+        # Undo after an arrest would tell, by working or not, whether it caught an assassin.
+        return move.get("type") == "arrest"
 
     def step_title(self, state: State, lang: str) -> str:
         view = state.view(None)
