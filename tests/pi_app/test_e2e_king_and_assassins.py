@@ -235,3 +235,41 @@ def test_demo_transcript_keeps_the_secret(tmp_path):
     start = next(i for i, line in enumerate(lines) if "Assassins chosen" in line)
     assert all("(secret)" in line for line in lines[1:start] if line.startswith("  seat 2"))
     assert not any("Assassins C" in line or "innocent" in line or "assassin!" in line for line in lines)
+
+
+def test_three_arrests_and_the_last_assassin_announced_to_all(rig):
+    assassins = ["citizen7", "citizen8", "citizen11"]  # start on H6, J6, D9
+    walks = [Step("citizen8", "S")] * 2 + [Step("citizen7", "S")] * 2 + [Step("citizen11", "E")] * 3
+
+    def chooser(state):
+        view = state.view(None)
+        moves = state.legal_moves()
+        if view["step"] == "assassin":  # walks the assassins up to the knights
+            return walks.pop(0) if walks and walks[0] in moves else End()
+        arrests = [m for m in moves if isinstance(m, Arrest) and m.target in assassins]
+        return arrests[0] if arrests else End()
+
+    moves = script(8, assassins, chooser)
+    assert sum(isinstance(m, Arrest) for m in moves) == 3
+    r = rig(2)
+    s = r.open(GAME, seed=8)
+    pick(r, assassins)
+    first = True
+    for move in moves:
+        if isinstance(move, Arrest) and first:
+            # The target chosen by tapping its token, the knight from the menu.
+            first = False
+            r.tap(0, f"token:{move.target}")
+            assert {m.to_json()["type"] for m in s.cursor_for(0).moves} == {"arrest"}
+        make(r, move)
+        if isinstance(move, Arrest) and s.state.outcome() is None:
+            short = "C" + move.target.removeprefix("citizen")
+            assert f"{short} assassin!" in text(s, ASSASSIN_SCREEN)
+            assert "assassin" not in (text(s, KING_SCREEN) + text(s, SHARED)).lower()
+    outcome = s.state.outcome()
+    assert outcome is not None and outcome.reason == "assassins-gone" and outcome.winners == [0]
+    last = next(m for m in reversed(moves) if isinstance(m, Arrest))
+    said = [rec for rec in s.transcript if rec.kind == "said"][-1].text
+    assert f"Citizen {last.target.removeprefix('citizen')} was the last assassin!" in said
+    assert s.layouts()[SHARED].big == "King wins"
+    assert "All 3 assassins gone" in text(s, KING_SCREEN)
