@@ -163,7 +163,7 @@ class SiegeAdapter(TableAdapter):
         phase = view["phase"]
         if phase == "feed":
             food = w.card_name(SUPPLY[view["seat"]], lang)
-            return f"Feed: tap a {food}" if lang == "en" else f"Nutri: tocca {food}"
+            return f"Feed: tap {food}" if lang == "en" else f"Nutri: {food}"
         seat = state.to_move()
         self._hand = state.view(seat)["hand"] if seat is not None and seat >= 0 else []
         fresh = [c for c in self.fresh.get(seat or 0, []) if c in self._hand]
@@ -186,11 +186,11 @@ class SiegeAdapter(TableAdapter):
         phase = view["phase"]
         if phase == "setup_draw":
             n = view["sides"][view["seat"]]["hand_size"] + 1
-            return f"{who} draws card {n} of 8" if en else f"{who} pesca la carta {n} di 8"
+            return f"{who} draws {n} of 8" if en else f"{who} pesca {n} di 8"
         if phase == "draw" and view["drawing_from"] == "events":
-            return f"{who} draws an event" if en else f"{who} pesca un evento"
+            return f"{who} draws an event" if en else f"Evento: {who}"
         if phase == "draw":
-            return f"{who} draws a card" if en else f"{who} pesca una carta"
+            return f"{who} draws a card" if en else f"Pesca: {who}"
         if phase == "die":
             return f"Event die: {who}" if en else f"Dado evento: {who}"
         if phase == "attack_die":
@@ -218,12 +218,10 @@ class SiegeAdapter(TableAdapter):
         if view["phase"] in ("setup_draw", "setup"):
             return []
         hands = "/".join(str(s["hand_size"]) for s in view["sides"])
-        walls = sum(1 for u in view["sides"][1]["rows"]["r1"] if w.card_of(u) == "castle_walls")
-        out = [f"Day {view['day']} · hands {hands} · walls {walls}" if en
-               else f"Giorno {view['day']} · mani {hands} · mura {walls}"]
-        if view["feeding_due"] and view["phase"] in ("die", "draw", "event", "feed"):
+        out = [f"Day {view['day']} · hands {hands}" if en else f"Giorno {view['day']} · mani {hands}"]
+        if view["feeding_due"] and view["phase"] in ("die", "draw", "event"):  # at "feed" it is the big line
             who = w.role(view["seat"], lang)
-            out.insert(0, f"{who} must feed today" if en else f"{who} deve nutrire oggi")
+            out.insert(0, f"{who} must feed today" if en else f"{who} nutre oggi")
         events = [self._event_text(e, lang) for e in view["events"]]
         if events:
             out.insert(0, "; ".join(events))

@@ -35,8 +35,8 @@ TYPES: dict[str, tuple[str, str]] = {
 }
 SPEAR: dict[str, tuple[str, str]] = {
     "bonus": ("+1 next attack", "+1 prossimo attacco"),
-    "archer": ("Peasant to Archer", "Contadino in Arciere"),
-    "swordsman": ("Peasant to Swordsman", "Contadino in Spadaccino"),
+    "archer": ("Peasant to Archer", "Contadino: Arciere"),
+    "swordsman": ("Peasant to Swordsman", "Contadino: Uomo con Spada"),
 }
 REASONS: dict[str, tuple[str, str]] = {
     "commander_killed": ("the Commander is killed", "il Comandante è ucciso"),
@@ -52,12 +52,12 @@ EVENT_SHORT: dict[str, tuple[str, str]] = {
     "papal_injunction": ("Papal ban", "Bando papale"), "floods": ("Floods", "Inondazione"),
 }
 STEP: dict[str, tuple[str, str]] = {
-    "setup": ("Setup: play or discard", "Preparazione: gioca o scarta"),
-    "play": ("Play a card or end", "Gioca una carta o termina"),
+    "setup": ("Setup: play or discard", "Gioca o scarta"),
+    "play": ("Play a card or end", "Gioca o termina"),
     "event": ("Spear of Destiny", "Lancia del Destino"),
     "attack": ("Attack: pick a unit", "Attacco: scegli"),
     "aim": ("Join or pick a target", "Unisci o bersaglio"),
-    "support": ("You are attacked: support?", "Attaccato: supporto?"),
+    "support": ("Attacked: support?", "Attaccato: supporto?"),
     "move": ("Move your troops", "Muovi le truppe"),
     "pour": ("Pour on row 0?", "Versa sulla fila 0?"),
 }

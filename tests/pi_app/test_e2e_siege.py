@@ -75,7 +75,7 @@ class Watch:
             who = ("Attacker", "Defender")[view["seat"]]
             food = card_name(("supply_wagon", "peasant")[view["seat"]], "en")
             assert f"Day {view['day']}: {who}, feed! Tap a {food}" == shared.big, shared
-            assert layout(s, f"seat{view['seat'] + 1}.screen").title == f"Feed: tap a {food}"
+            assert layout(s, f"seat{view['seat'] + 1}.screen").title == f"Feed: tap {food}"
             self.reminders += 1
             seat = view["seat"]
             other = [c for c in s.state.view(seat)["hand"] if c != ("supply_wagon", "peasant")[seat]]
@@ -100,7 +100,7 @@ def test_whole_game_cards_tapped_and_dice_entered(rig, seed):
     s = r.open(GAME, seed=seed)
     rng = random.Random(seed)
     # The Attacker draws eight cards, tapping each on its own pad.
-    assert layout(s, "shared.screen").title == "Attacker draws card 1 of 8"
+    assert layout(s, "shared.screen").title == "Attacker draws 1 of 8"
     assert layout(s, "seat1.screen").big == "Tap the card you drew"
     assert not pin_lit(r, ATTACKER) and not pin_lit(r, DEFENDER)  # a chance step: nobody's move
     # The Defender's card at the Attacker's draw reveals nothing.
