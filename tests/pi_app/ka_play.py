@@ -58,9 +58,12 @@ def pick(rig, citizens: list[str]) -> None:
 
 
 def random_move(state: State, rng: random.Random) -> Move:
-    """Random play that moves on: ending a turn is one choice among the types."""
+    """Random play that uses its points: a turn ends by choice one time in
+    six, otherwise a random kind of action is taken while there is one."""
     moves = state.legal_moves()
-    kinds = sorted({m.to_json()["type"] for m in moves})
+    kinds = sorted({m.to_json()["type"] for m in moves} - {"end"})
+    if not kinds or (rng.random() < 1 / 6 and any(m.to_json()["type"] == "end" for m in moves)):
+        kinds = sorted({m.to_json()["type"] for m in moves} & {"end"}) or kinds
     kind = rng.choice(kinds)
     return rng.choice([m for m in moves if m.to_json()["type"] == kind])
 

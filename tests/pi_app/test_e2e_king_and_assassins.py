@@ -273,3 +273,20 @@ def test_three_arrests_and_the_last_assassin_announced_to_all(rig):
     assert f"Citizen {last.target.removeprefix('citizen')} was the last assassin!" in said
     assert s.layouts()[SHARED].big == "King wins"
     assert "All 3 assassins gone" in text(s, KING_SCREEN)
+
+
+def test_side_b_start_and_an_italian_table(rig):
+    r = rig(2)
+    s = r.open(GAME, seed=3, options={"side": "B"}, lang="it")
+    assert s.layouts()[ASSASSIN_SCREEN].title == "Scegli 3 assassini"
+    pick(r, ["citizen1", "citizen2", "citizen3"])
+    assert s.state.view(None)["step"] == "start"  # the King player's start comes after the pick
+    king = s.layouts()[KING_SCREEN]
+    assert king.title == "Partenza del re" and king.big == "B10" and king.image is not None
+    r.press("seat1.right")
+    r.press("seat1.ok")
+    r.press("seat1.ok")
+    assert s.state.view(None)["pieces"]["king"]["cell"] == "I10"
+    assert "Re su I10" in text(s, SHARED)
+    play(r, random.Random(3), count=30)
+    assert "PA" in text(s, SHARED)
