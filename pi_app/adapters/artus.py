@@ -223,15 +223,18 @@ class ArtusAdapter(TableAdapter):
         hand = " ".join(w.card_name(c, lang, short=True) for c in view["hand"])
         hand = hand or ("no cards left" if en else "nessuna carta")
         # One small line, so that a hand of six gets the big font's room.
-        line = f"Prestige {view['scores'][seat]}" if en else f"Prestigio {view['scores'][seat]}"
+        score = view["scores"][seat]
+        line = f"Prestige {score}" if en else f"Punti {score}"
         drawing = view["drawing"]
         if drawing and drawing["player"] == seat:
             pile = w.PILES[drawing["pile"]][w.lang_index(lang)]
             big = f"Tap the {pile} card you drew" if en else f"Tocca la carta {pile} pescata"
-            return big, [f"{line} · {hand}"]
+            return big, [hand]
         new = self.drawn.get(seat)
         if new is not None and new in view["hand"]:
-            line += f" · {'new' if en else 'nuova'} {w.card_name(new, lang, short=True)}"
+            news = f" · {'new' if en else 'nuova'} {w.card_name(new, lang, short=True)}"
+            line = next((text for text in (line + news, f"{score}{news}")
+                         if len(wrap(text, font(SMALL))) == 1), line)
         return hand, [line]
 
     def public_lines(self, state: State, lang: str) -> list[str]:
@@ -364,8 +367,7 @@ class ArtusAdapter(TableAdapter):
         if not drawn:
             return []
         if dealing and len(drawn) > 1:
-            return ["Take the cards shown on your screen" if en
-                    else "Prendi le carte indicate sul tuo schermo"]
+            return ["Take the cards shown on your screen" if en else "Prendi le carte del tuo schermo"]
         out = []
         for (player, pile), n in drawn.items():
             who, name = w.player(player, lang), w.PILES[pile][w.lang_index(lang)]

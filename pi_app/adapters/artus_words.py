@@ -27,11 +27,11 @@ DOS: dict[str, tuple[str, str]] = {
 }
 EFFECTS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     # effect -> ((long en, long it), (short en, short it))
-    "all": (("Score all", "Conteggia tutti"), ("Sc:all", "Pt:tutti")),
-    "all-opposite": (("Score all, reversed", "Tutti, opposto"), ("Sc:rev", "Pt:opp")),
-    "green-yellow-red": (("Score green-yellow-red", "Verde-giallo-rosso"), ("Sc:GYR", "Pt:VGR")),
-    "carpet": (("Score the carpet", "Conteggia tappeto"), ("Sc:carp", "Pt:tapp")),
-    "three-red": (("Score three red", "Tre rossi"), ("Sc:3red", "Pt:3ros")),
+    "all": (("Score all", "Conteggia tutti"), ("S:all", "P:tutti")),
+    "all-opposite": (("Score all, reversed", "Tutti, opposto"), ("S:rev", "P:opp")),
+    "green-yellow-red": (("Score green-yellow-red", "Verde-giallo-rosso"), ("S:GYR", "P:VGR")),
+    "carpet": (("Score the carpet", "Conteggia tappeto"), ("S:carp", "P:tapp")),
+    "three-red": (("Score three red", "Tre rossi"), ("S:3red", "P:3ros")),
 }
 
 

@@ -14,7 +14,7 @@ from rules.core import CHANCE
 
 #: what a card name looks like in any language: a range ("3-6") or a short
 #: card code; none may ever reach the shared screen
-CARD_LOOK = re.compile(r"\d-\d|\b(Kn|Kg|Ca)[±\d]|Ring-|\bAn-|\b(Sc|Pt):")
+CARD_LOOK = re.compile(r"\d-\d|\b(Kn|Kg|Ca)[±\d]|Ring-|\bAn-|\b[SP]:")
 
 
 def hand_text(session, seat: int) -> str:
