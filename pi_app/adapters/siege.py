@@ -72,8 +72,8 @@ class SiegeAdapter(TableAdapter):
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
         side = w.role(comp.seat, lang)
-        return (f"each {comp.name('en')} card of the {side}" if lang == "en"
-                else f"ogni carta {comp.name('it')} dell'{side}")
+        return (f"a {comp.name('en')} card of the {side}" if lang == "en"
+                else f"una carta {comp.name('it')} dell'{side}")
 
     def refusal(self, state: State, seat: int, comp: Component, moves: Sequence[Move]) -> IllegalMove:
         view = state.view(seat)

@@ -189,3 +189,19 @@ def test_italian_and_resume(rig):
     public = s2.adapter.public_lines(s2.state, "it")
     assert public and set(public) <= set(shared.lines)
     assert set(public) <= set(layout(s2, "shared.screen").lines)
+
+
+def test_one_tag_per_physical_card_any_tag_of_a_kind(rig):
+    r = rig(2)
+    r.profile = dataclasses.replace(r.profile, chance="table")
+    s = r.open(GAME, seed=6)
+    comps = s.adapter.components()
+    assert sum(c.count for c in comps if c.seat == ATTACKER) == 44 + 21
+    assert sum(c.count for c in comps if c.seat == DEFENDER) == 47 + 18
+    for _ in range(8):  # each draw revealed by the last-enrolled tag of its kind
+        card = s.state.sample_chance().to_json()["card"]
+        uids = r.registry.uids_of(GAME, f"{card}@1")
+        assert len(uids) == next(c.count for c in comps if c.id == f"{card}@1")
+        r.tap_uid(ATTACKER, uids[-1])
+    drawn = [e.move["card"] for e in s.journal.entries(s.record) if e.move["type"] == "draw"]
+    assert sorted(s.state.view(ATTACKER)["hand"]) == sorted(drawn) and len(drawn) == 8
