@@ -46,6 +46,9 @@ def run(args: argparse.Namespace) -> int:
             replay(f, sys.stdout, args.file)
     except OSError as exc:
         raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{args.file} is not a text file; replay reads JSON Lines "
+                         "(a header line, then one move per line)") from None
     return 0
 
 

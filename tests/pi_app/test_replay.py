@@ -80,6 +80,11 @@ def test_command_exits_2_without_traceback(tmp_path) -> None:
     missing = subprocess.run([sys.executable, "-m", "pi_app", "replay", str(tmp_path / "nope.jsonl")],
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+    binary = tmp_path / "journal.sqlite"
+    binary.write_bytes(b"SQLite format 3\x00\xff\xfe\x80")
+    proc = subprocess.run([sys.executable, "-m", "pi_app", "replay", str(binary)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "not a text file" in proc.stderr and "Traceback" not in proc.stderr
 
 
 @pytest.mark.parametrize("game_id", [g for g in rules.GAMES if g != "toy"])
