@@ -69,9 +69,28 @@ class Console:
         raise ConsoleError(f"no seat {word!r} in this game; seats: "
                            + ", ".join(n for n in names if f"{n}.pad" in self.table.readers))
 
+    def zone(self, words: list[str]) -> tuple[str, int] | None:
+        """A board zone named by the first word(s): (its reader, words used)."""
+        for zone in self.table.profile.zones:
+            n = len(zone.name.split())
+            named = [w.lower() for w in words[:n]] == zone.name.lower().split()
+            if named and zone.reader.name in self.table.readers:
+                return zone.reader.name, n
+        return None
+
     def tap_target(self, args: list[str]) -> tuple[str, str]:
         if len(args) < 2:
-            raise ConsoleError("write: tap SEAT THING, e.g. tap seat1 garrison")
+            raise ConsoleError("write: tap SEAT THING, e.g. tap seat1 garrison (or tap ZONE THING)")
+        zone = self.zone(args)
+        if zone is not None:
+            reader, used = zone
+            comp = self.resolve(" ".join(args[used:]), -1)
+            if comp is None:
+                raise ConsoleError(f"nothing called {' '.join(args[used:])!r}")
+            uids = self.registry.uids_of(self.game, comp.id)
+            if not uids:
+                raise ConsoleError(f"{comp.id} has no tag enrolled")
+            return reader, uids[0]
         seat_name = self.seat(args[0])
         seat = [s.name for s in self.table.profile.seats].index(seat_name)
         thing = " ".join(args[1:])

@@ -377,6 +377,11 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
         if n in names[:i] or n in ("shared", "zone"):
             c.fail(("seats", i, "name"), f"seat name {n!r} is used twice or reserved",
                    "give every seat its own name (seat1, seat2, ...)")
+    znames = [z.name for z in zones]
+    for i, n in enumerate(znames):
+        if n in znames[:i]:
+            c.fail(("zones", i, "name"), f"zone name {n!r} is used twice",
+                   "give every zone its own name (the board region it reads)")
     # GPIO pins: buttons, lights, chip selects, resets, DC.
     pins: dict[int, str] = {}
 

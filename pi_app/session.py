@@ -33,7 +33,7 @@ from pi_app.errors import UsageError
 from pi_app.hardware import Table
 from pi_app.i18n import t
 from pi_app.journal import GameRecord, Journal, is_barrier
-from pi_app.menu import BACK, CONFIRM, Cursor
+from pi_app.menu import BACK, CONFIRM, Cursor, flatten
 from pi_app.registry import Registry
 from pi_app.screens import Layout, render
 from rules.core import CHANCE, Event, IllegalMove, Move, State
@@ -272,7 +272,8 @@ class Session:
     def on_tag(self, reader: str, uid: str) -> None:
         seat = self.seat_of(reader)
         if seat is None:
-            return  # board zones: a later game's adapter reads them
+            self.on_zone_tag(reader, uid)
+            return
         self.undo_pending = False
         self.seats[seat].notice = None
         tag = self.registry.lookup(uid)
@@ -309,6 +310,58 @@ class Session:
             self.play(seat, subset[0])  # the tap itself chose the move
         else:
             cursor.narrow(subset)
+
+    def on_zone_tag(self, reader: str, uid: str) -> None:
+        """A piece put on a board zone's reader: for the seat to move, it
+        picks that zone (and the piece's own field, a colour) in its menu."""
+        zone = next((z for z in self.profile.zones if z.reader.name == reader), None)
+        seat = self.state.to_move()
+        field = self.adapter.zone_field
+        if zone is None or field is None or seat is None or seat < 0 or self.state.outcome() is not None:
+            return
+        self.undo_pending = False
+        self.seats[seat].notice = None
+        tag = self.registry.lookup(uid)
+        comp = self.adapter.component(tag.component) if tag and tag.game == self.record.game else None
+        if comp is None:
+            self.unknown_tag(seat, uid)
+            return
+        cursor = self.cursor_for(seat)
+
+        def narrowed(moves: tuple[Move, ...]) -> list[Move]:
+            here = [m for m in moves if flatten(m.to_json()).get(field) == zone.name]
+            return self.adapter.tap(self.state, seat, comp, here, field) if here else []
+
+        subset = narrowed(cursor.moves)
+        if not subset and len(cursor.stack) > 1:
+            subset = narrowed(cursor.stack[0][0])
+            if subset:
+                del cursor.stack[1:]
+        if not subset:
+            self.refuse(seat, self.zone_refusal(seat, comp, zone.name, cursor.moves))
+        elif len(subset) == 1:
+            self.play(seat, subset[0])
+        else:
+            cursor.narrow(subset)
+
+    def zone_refusal(self, seat: int, comp: Component, zone: str, moves: tuple[Move, ...]) -> IllegalMove:
+        """Why a piece on a zone fits no move: the engine is asked about the
+        move offered now with the zone (and the piece's field) put in it."""
+        own = self.adapter.tap_fields.get(comp.kind)
+        for move in moves[:1]:
+            data = move.to_json()
+            if self.adapter.zone_field in data:
+                probe = {**data, str(self.adapter.zone_field): zone}
+                if own in data:
+                    probe[str(own)] = comp.value
+                try:
+                    self.state.check(self.game.move_from_json(probe))
+                except IllegalMove as exc:
+                    return exc
+                except ValueError:
+                    pass  # no such move in the notation: say it plainly below
+        what = f"{comp.name(self.lang)} @ {zone}"
+        return IllegalMove("table.not-now", self.adapter.turn_rule, what=what)
 
     def chance_press(self, seat: int, role: str) -> None:
         if self.profile.chance == "draw" or self.adapter.chance_seat(self.state) is not None:

@@ -58,6 +58,9 @@ class TableAdapter:
     #: component kind -> the move field a tap of it chooses ("follower" ->
     #: "colour"); kinds not listed match their value anywhere in a move
     tap_fields: ClassVar[dict[str, str]] = {}
+    #: the move field a board zone's name chooses ("region": a piece tapped
+    #: on the Deva reader picks Deva); None: the game has no board zones
+    zone_field: ClassVar[str | None] = None
 
     def __init__(self, players: int, lang: str = "en") -> None:
         self.players = players

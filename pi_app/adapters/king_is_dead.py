@@ -90,6 +90,7 @@ def short(region: str) -> str:
 class KingIsDeadAdapter(TableAdapter):
     game_id = "king-is-dead"
     turn_rule = "Lotte per il Potere"
+    zone_field: ClassVar[str | None] = "region"  # readers under the eight regions, where a table has them
     tap_fields: ClassVar[dict[str, str]] = {"card": "card", "follower": "colour", "region-card": "region"}
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {
         "type": ("Action", "Azione"),

@@ -24,10 +24,10 @@ def fake_game(monkeypatch: pytest.MonkeyPatch) -> str:
 class Rig:
     """A simulated table with its journal and registry in a temp dir."""
 
-    def __init__(self, tmp: Path, players: int) -> None:
+    def __init__(self, tmp: Path, players: int, table: str = "sim") -> None:
         self.tmp = tmp
         self.players = players
-        self.profile = profile.load(profile.find("sim"))
+        self.profile = profile.load(profile.find(table))
         self.table: hardware.Table | None = None
         self.journal: Journal | None = None
         self.registry = Registry(tmp / "tags.sqlite")
@@ -53,6 +53,11 @@ class Rig:
         self.table.tap(f"seat{seat + 1}.pad", self.uids[component])
         self.session.pump()
 
+    def tap_zone(self, zone: str, component: str) -> None:
+        assert self.table is not None
+        self.table.tap(f"zone.{zone}.reader", self.uids[component])
+        self.session.pump()
+
     def tap_uid(self, seat: int, uid: str) -> None:
         assert self.table is not None
         self.table.tap(f"seat{seat + 1}.pad", uid)
@@ -76,8 +81,8 @@ class Rig:
 def rig(tmp_path: Path) -> Iterator:
     rigs: list[Rig] = []
 
-    def make(players: int = 2) -> Rig:
-        r = Rig(tmp_path, players)
+    def make(players: int = 2, table: str = "sim") -> Rig:
+        r = Rig(tmp_path, players, table)
         rigs.append(r)
         return r
 

@@ -135,6 +135,7 @@ class FakeAdapter(TableAdapter):
 
     game_id = GAME_ID
     turn_rule = "Turns"
+    zone_field = "region"
 
     def components(self) -> list[Component]:
         out = [Component(f"{c}@{s + 1}", "card", c, s, (f"card {c}", f"carta {c}"))

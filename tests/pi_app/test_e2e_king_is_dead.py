@@ -185,3 +185,29 @@ def test_setup_read_in_at_the_table_by_tapping_cubes(rig):
     r.tap(1, f"region:{region}")  # a region card revealed by tapping it
     assert s.state.view(None)["region_cards"][0]["region"] == region
     assert all(e.chance for e in s.journal.entries(s.record))
+
+
+def test_followers_put_on_region_readers(rig):
+    r = rig(2, table="sim-regions")
+    s = r.open(GAME)
+    r.tap(0, "garrison@1")
+    view = s.state.view(None)
+    # the first Garrison pick: a follower taken from a region, put on its reader
+    take = next(m.to_json() for m in s.state.legal_moves())
+    r.tap_zone(take["region"], f"follower:{take['colour']}")
+    picks = s.state.view(None)["pending"]["picks"]
+    assert picks == [take], (view["pending"], picks)
+
+
+def test_a_follower_on_the_wrong_region_is_refused_with_the_rule(rig):
+    r = rig(2, table="sim-regions")
+    s = r.open(GAME)
+    r.tap(0, "garrison@1")
+    take = s.state.legal_moves()[0].to_json()
+    r.tap_zone(take["region"], f"follower:{take['colour']}")
+    before = s.state.to_json()
+    other = next(z.name for z in r.profile.zones if z.name != take["region"])
+    r.tap_zone(other, f"follower:{take['colour']}")
+    lay = layout(s, "seat1.screen")
+    assert lay.alert and "Rule: Guarnigione" in lay.lines
+    assert s.state.to_json() == before

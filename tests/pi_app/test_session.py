@@ -272,3 +272,24 @@ def test_a_screen_that_stops_answering_is_reported_not_fatal(rig, fake_game):
     r.press("seat2.right")
     assert not any("not answering" in line for line in shared(s).lines)
     assert r.table.frames("seat2.screen")[-1].tobytes() == render(screen(s, 1)).tobytes()
+
+
+def test_a_piece_on_a_board_zone_picks_that_zone(rig, fake_game, tmp_path):
+    import dataclasses
+
+    from pi_app.profile import ReaderSpec, ZoneSpec
+
+    r = rig(2)
+    zones = tuple(ZoneSpec(n, ReaderSpec(f"zone.{n}.reader", "sim")) for n in ("north", "south"))
+    r.profile = dataclasses.replace(r.profile, zones=zones)
+    s = r.open(fake_game)
+    r.tap_zone("south", "cube:red")  # seat 1 to move: one move fits, played at once
+    assert s.state.markers == [("south", "red")]
+    assert s.state.to_move() == 1
+    r.press("seat2.right")  # seat 2 starts down its menu, then puts a cube on north
+    r.tap_zone("north", "cube:blue")
+    assert s.state.markers[-1] == ("north", "blue")
+    before = s.state.to_json()
+    r.tap_zone("north", "one@1")  # a card on a zone fits no move: refused for the seat to move
+    assert s.state.to_json() == before
+    assert screen(s, 0).alert and "@ north" in screen(s, 0).text()
