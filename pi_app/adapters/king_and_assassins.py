@@ -150,6 +150,8 @@ class KingAndAssassinsAdapter(TableAdapter):
         super().__init__(players, lang)
         # The Assassin player's pick in progress, so a tap knows what is already picked.
         self.pick_menu: PickMenu | None = None
+        # Who the last assassin was, said when the game ended: kept for the final screens.
+        self.last_assassin: str | None = None
 
     # -- components --------------------------------------------------------------
     def components(self) -> list[Component]:
@@ -295,17 +297,20 @@ class KingAndAssassinsAdapter(TableAdapter):
         big = f"Round {view['round']}" if view["round"] else ("Setup" if en else "Preparazione")
         lines = [f"{view['cards_left']} cards left" if en else f"{view['cards_left']} carte"]
         if view["wounds"]:
-            lines.append(f"Wounds {view['wounds']}/2" if en else f"Ferite {view['wounds']}/2")
+            lines.insert(0, f"Wounds {view['wounds']}/2" if en else f"Ferite {view['wounds']}/2")
         if seat == ASSASSIN_SEAT and view.get("assassins"):
-            mine = " ".join(piece_name(c, lang, short=True) for c in view["assassins"])
-            lines.insert(0, f"Yours: {mine}" if en else f"Tuoi: {mine}")
-            # The secret result of the latest arrest: only this seat's view holds it.
-            if view["arrested"]:
+            gone = {*view["arrested"], *view["eliminated"]}
+            mine = " ".join(piece_name(c, lang, short=True) for c in view["assassins"] if c not in gone)
+            lines.insert(0, f"A: {mine}")
+            # The secret result of an arrest made this turn: only this seat's view holds it,
+            # and it is the big line so it cannot scroll off the panel.
+            if view["step"] == "king" and view["arrests_this_turn"] and view["arrested"]:
                 last = view["arrested"][-1]
                 was = last in view["assassins"]
                 verdict = (("assassin!" if was else "innocent") if en
                            else ("assassino!" if was else "innocente"))
-                lines.insert(1, f"{piece_name(last, lang, short=True)} {verdict}")
+                big = f"{piece_name(last, lang, short=True)} {verdict}"
+                lines = lines[:1]  # room for the big line's two rows
         return big, lines
 
     def public_lines(self, state: State, lang: str) -> list[str]:
@@ -313,23 +318,27 @@ class KingAndAssassinsAdapter(TableAdapter):
         en = lang == "en"
         if not view["round"]:
             return []
-        parts = [f"Round {view['round']}, {view['cards_left']} left" if en
-                 else f"Round {view['round']}, ne restano {view['cards_left']}"]
-        if view["step"] in ("king", "assassin"):
-            parts.append(self.step_title(state, lang))
+        ap = view["ap"]
+        parts = [f"Round {view['round']}/{view['round'] + view['cards_left']}"]
+        if view["step"] == "king":
+            parts.append(f"AP K{ap['king']} N{ap['knights']}" if en else f"PA R{ap['king']} C{ap['knights']}")
+        elif view["step"] == "assassin":
+            parts.append(f"AP {ap['assassins']}" if en else f"PA {ap['assassins']}")
         if view["wounds"]:
             parts.append(f"wounds {view['wounds']}/2" if en else f"ferite {view['wounds']}/2")
-        return ["; ".join(parts)]
+        return [" · ".join(parts)]
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         en = lang == "en"
         king = KING_SEAT in outcome.winners
         side = (("King wins" if en else "Vince il Re") if king
                 else ("Assassins win" if en else "Vincono gli Assassini"))
-        who = seat_name(outcome.winners[0], lang) if outcome.winners else "-"
-        reason = _l(REASONS.get(outcome.reason, (outcome.reason, outcome.reason)), lang)
+        lines = [_l(REASONS.get(outcome.reason, (outcome.reason, outcome.reason)), lang)]
+        if outcome.reason == "assassins-gone" and self.last_assassin:
+            name = piece_name(self.last_assassin, lang)
+            lines.append(f"Last: {name}" if lang == "en" else f"Ultimo: {name}")
         rnd = dict(outcome.detail).get("round")
-        return side, [f"{reason} ({who})", f"Round {rnd}"] if rnd else [f"{reason} ({who})"]
+        return side, lines + ([f"Round {rnd}"] if rnd else [])
 
     # -- what the table must do ------------------------------------------------------
     def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
@@ -360,13 +369,14 @@ class KingAndAssassinsAdapter(TableAdapter):
             elif kind == "king_escaped":
                 out.append(f"The king escapes by {p['gate']}!" if en else f"Il re fugge da {p['gate']}!")
             elif kind == "arrested":
-                out.append(f"{piece} arrests {target}: take it off {p['cell']}" if en
-                           else f"{piece} cattura {target}: toglilo da {p['cell']}")
+                out.append(f"{piece} arrests {target} ({p['cell']})" if en
+                           else f"{piece} cattura {target} ({p['cell']})")
             elif kind == "arrested_assassin":  # public only when it was the last one
+                self.last_assassin = p["target"]
                 out.append(f"{target} was the last assassin!" if en else f"{target} era l'ultimo assassino!")
             elif kind == "eliminated":
-                out.append(f"{piece} eliminates {target}: take it off {p['cell']}" if en
-                           else f"{piece} elimina {target}: toglilo da {p['cell']}")
+                out.append(f"{piece} eliminates {target} ({p['cell']})" if en
+                           else f"{piece} elimina {target} ({p['cell']})")
             elif kind == "king_wounded":
                 out.append(f"{piece} wounds the king ({p['wounds']}/2)" if en
                            else f"{piece} ferisce il re ({p['wounds']}/2)")

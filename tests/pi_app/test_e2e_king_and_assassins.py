@@ -130,7 +130,7 @@ def test_same_public_play_two_hidden_choices_look_the_same_to_the_king_and_the_t
                 # The arrest's secret result: on the Assassin player's screen only.
                 verdict = "assassin!" if name == "guilty" else "innocent"
                 short = "C" + target.removeprefix("citizen")
-                assert f"{short} {verdict}" in text(s, ASSASSIN_SCREEN)
+                assert s.layouts()[ASSASSIN_SCREEN].big == f"{short} {verdict}"
                 assert "assassin!" not in text(s, KING_SCREEN) + text(s, SHARED)
                 assert "innocent" not in text(s, KING_SCREEN) + text(s, SHARED)
                 # Undo is refused after any arrest, so its answer tells nothing either.
@@ -264,7 +264,8 @@ def test_three_arrests_and_the_last_assassin_announced_to_all(rig):
         make(r, move)
         if isinstance(move, Arrest) and s.state.outcome() is None:
             short = "C" + move.target.removeprefix("citizen")
-            assert f"{short} assassin!" in text(s, ASSASSIN_SCREEN)
+            assert s.layouts()[ASSASSIN_SCREEN].big == f"{short} assassin!"
+            assert short not in s.layouts()[ASSASSIN_SCREEN].lines[0]  # gone from "A: ..."
             assert "assassin" not in (text(s, KING_SCREEN) + text(s, SHARED)).lower()
     outcome = s.state.outcome()
     assert outcome is not None and outcome.reason == "assassins-gone" and outcome.winners == [0]
@@ -272,6 +273,7 @@ def test_three_arrests_and_the_last_assassin_announced_to_all(rig):
     said = [rec for rec in s.transcript if rec.kind == "said"][-1].text
     assert f"Citizen {last.target.removeprefix('citizen')} was the last assassin!" in said
     assert s.layouts()[SHARED].big == "King wins"
+    assert f"Last: Citizen {last.target.removeprefix('citizen')}" in text(s, SHARED)
     assert "All 3 assassins gone" in text(s, KING_SCREEN)
 
 
