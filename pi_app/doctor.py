@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from drivers import parts
-from drivers.events import ButtonPressed, ReaderFault, TagArrived
+from drivers.events import ButtonPressed, EncoderTurned, ReaderFault, TagArrived
 from drivers.watcher import Watcher
 from pi_app.profile import Profile
 from pi_app.registry import made_up_uid
@@ -94,6 +94,8 @@ class Doctor:
             self.checks[spec.name] = Check(spec.name, "button", _where(spec))
         for spec in p.lights():
             self.checks[spec.name] = Check(spec.name, "light", _where(spec))
+        for spec in self.encoders():
+            self.checks[spec.name] = Check(spec.name, "encoder", f"pin_a={spec.pin_a} pin_b={spec.pin_b}")
         try:
             self.screens()
             self.lights()
@@ -145,7 +147,17 @@ class Doctor:
             self.opened.append(reader)
         return opened
 
+    def encoders(self) -> list[Any]:
+        return [s.encoder for s in self.profile.seats if s.encoder is not None]
+
     def buttons(self) -> None:
+        for spec in self.encoders():
+            check = self.checks[spec.name]
+            encoder = self.attempt(check, lambda spec=spec: parts.open_encoder(spec, self.events,
+                                                                               pin_factory=self.factory))
+            if encoder is not None:
+                self.opened.append(encoder)
+                check.said.append("opened")
         for spec in self.profile.buttons():
             check = self.checks[spec.name]
             button = self.attempt(check, lambda spec=spec: parts.open_button(spec, self.events,
@@ -179,6 +191,12 @@ class Doctor:
                 pin = self.factory.pin(spec.pin)
                 pin.drive_low()
                 pin.drive_high()
+            for spec in self.encoders():  # one detent clockwise
+                a, b = self.factory.pin(spec.pin_a), self.factory.pin(spec.pin_b)
+                a.drive_low()
+                b.drive_low()
+                a.drive_high()
+                b.drive_high()
         elif self.listen > 0:
             self.say(f"tap tags on the pads and press every button: listening {self.listen:g} s")
             watcher.start()
@@ -204,16 +222,22 @@ class Doctor:
                 check.said.append("pressed")
                 if not self.profile.simulated:
                     self.say(f"  {event.button}: pressed")
+            elif isinstance(event, EncoderTurned) and event.encoder in self.checks:
+                check = self.checks[event.encoder]
+                check.ok = True
+                check.said.append("turned")
+                if not self.profile.simulated:
+                    self.say(f"  {event.encoder}: turned {event.steps:+d}")
             elif isinstance(event, ReaderFault) and event.reader in self.checks:
                 self.checks[event.reader].ok = False
                 self.checks[event.reader].said.append(f"stopped answering: {event.error}")
 
     def report(self) -> int:
         failed, silent = [], []
-        for kind in ("reader", "screen", "button", "light"):
+        for kind in ("reader", "screen", "button", "encoder", "light"):
             for check in (c for c in self.checks.values() if c.kind == kind):
                 mark = {True: "ok ", False: "FAIL", None: "?  "}[check.ok]
-                self.say(f"{mark} {kind:6} {check.part:16} {check.where}")
+                self.say(f"{mark} {kind:7} {check.part:16} {check.where}")
                 for line in dict.fromkeys(check.said):
                     self.say(f"       {line}")
                 if check.ok is False:

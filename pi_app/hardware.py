@@ -138,6 +138,17 @@ class Table:
         thread = getattr(self.watcher, "_thread", None)  # drivers.watcher has no public probe yet
         return thread is not None and thread.is_alive()
 
+    def turn(self, encoder: str, steps: int) -> None:
+        """Turn a rotary encoder on its mock pins, one detent per step."""
+        pin_a, pin_b = self.buttons[encoder].pins
+        a, b = self.pin_factory.pin(pin_a), self.pin_factory.pin(pin_b)
+        # One detent of gpiozero's quadrature decoding: A leads B clockwise.
+        order = [(a, False), (b, False), (a, True), (b, True)] if steps > 0 else \
+            [(b, False), (a, False), (b, True), (a, True)]
+        for _ in range(abs(steps)):
+            for pin, high in order:
+                pin.drive_high() if high else pin.drive_low()
+
     def frames(self, screen: str) -> list[Image.Image]:
         """Every frame a simulated screen was sent, oldest first."""
         from drivers.sim.screens import frames
@@ -191,6 +202,8 @@ def build(profile: Profile, events: queue.Queue, *, keep_frames: bool = False, p
             table.buttons[b.name] = parts.open_button(b, events, pin_factory=factory)
         for s in used:
             table.lights[s.light.name] = SeatLight(parts.open_light_spec(s.light, pin_factory=factory))
+            if s.encoder is not None:
+                table.buttons[s.encoder.name] = parts.open_encoder(s.encoder, events, pin_factory=factory)
     except HardwareError:
         table.close()
         raise

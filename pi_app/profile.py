@@ -37,7 +37,8 @@ _SCREEN_KEYS = {"backend": True, "driver": False, "interface": False, "port": Fa
                 "mux_channel": False, "spi_device": False, "dc_pin": False, "rst_pin": False}
 _BUTTON_KEYS = {"left": True, "ok": True, "right": True}
 _LIGHT_KEYS = {"pin": True, "kind": False}
-_SEAT_KEYS = {"name": False, "pad": True, "screen": True, "buttons": True, "light": True}
+_SEAT_KEYS = {"name": False, "pad": True, "screen": True, "buttons": True, "light": True, "encoder": False}
+_ENCODER_KEYS = {"pin_a": True, "pin_b": True}
 _SHARED_KEYS = {"screen": True, "undo": True}
 _ZONE_KEYS = {"name": True, "reader": True}
 _TOP_KEYS = {"table": False, "shared": True, "seats": True, "zones": False, "hubs": False}
@@ -88,12 +89,22 @@ class LightSpec:
 
 
 @dataclass(frozen=True)
+class EncoderSpec:
+    """A rotary encoder: turning it steps the menu like ◀ ▶."""
+
+    name: str
+    pin_a: int
+    pin_b: int
+
+
+@dataclass(frozen=True)
 class SeatSpec:
     name: str
     pad: ReaderSpec
     screen: ScreenSpec
     buttons: tuple[ButtonSpec, ButtonSpec, ButtonSpec]  # left, ok, right
     light: LightSpec
+    encoder: EncoderSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -322,7 +333,12 @@ def parse(data: dict, path: Path, text: str) -> Profile:
         lt = c.table(s.get("light", {}), where + ("light",), _LIGHT_KEYS, f"{sname} light")
         light = LightSpec(f"{sname}.light", c.integer(lt, "pin", where + ("light",), 0) or 0,
                           c.choice(lt, "kind", where + ("light",), LIGHT_KINDS, "led"))
-        seats.append(SeatSpec(sname, pad, scr, buttons, light))  # type: ignore[arg-type]
+        encoder = None
+        if "encoder" in s:
+            e = c.table(s["encoder"], where + ("encoder",), _ENCODER_KEYS, f"{sname} encoder")
+            encoder = EncoderSpec(f"{sname}.encoder", c.integer(e, "pin_a", where + ("encoder",), 0) or 0,
+                                  c.integer(e, "pin_b", where + ("encoder",), 0) or 0)
+        seats.append(SeatSpec(sname, pad, scr, buttons, light, encoder))  # type: ignore[arg-type]
 
     shared = c.table(data.get("shared", {}), ("shared",), _SHARED_KEYS, "[shared]")
     shared_screen = screen(shared.get("screen", {}), ("shared", "screen"), "shared.screen")
@@ -398,6 +414,9 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
         for b in seat.buttons:
             claim(b.pin, b.name, _where_of(b.name, seats))
         claim(seat.light.pin, seat.light.name, ("seats", i, "light", "pin"))
+        if seat.encoder is not None:
+            claim(seat.encoder.pin_a, seat.encoder.name, ("seats", i, "encoder", "pin_a"))
+            claim(seat.encoder.pin_b, seat.encoder.name, ("seats", i, "encoder", "pin_b"))
         claim(seat.pad.cs_pin, seat.pad.name, ("seats", i, "pad", "cs_pin"))
         claim(seat.screen.dc_pin, seat.screen.name, ("seats", i, "screen", "dc_pin"))
     claim(undo.pin, undo.name, ("shared", "undo", "pin"))

@@ -23,6 +23,7 @@ import rules
 from drivers.base import ScreenError
 from drivers.events import (
     ButtonPressed,
+    EncoderTurned,
     ReaderFault,
     ReaderRecovered,
     TagArrived,
@@ -207,6 +208,11 @@ class Session:
             self.on_tag(event.reader, event.uid)
         elif isinstance(event, ButtonPressed):
             self.on_button(event.button)
+        elif isinstance(event, EncoderTurned):
+            # A turn is ◀ or ▶ once per detent, with everything a press means.
+            role = "right" if event.steps > 0 else "left"
+            for _ in range(abs(event.steps)):
+                self.on_button(event.encoder.rsplit(".", 1)[0] + "." + role)
         elif isinstance(event, ReaderFault):
             self.faults[event.reader] = event.error
         elif isinstance(event, ReaderRecovered):

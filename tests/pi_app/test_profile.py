@@ -80,3 +80,14 @@ def test_key_lines_follow_arrays_of_tables():
     lines = profile.key_lines(text)
     assert lines[("seats", 0, "light", "pin")] == 4
     assert lines[("seats", 1, "buttons", "ok")] == 6
+
+
+def test_encoder_pins_join_the_pin_check(tmp_path):
+    light = "light = { pin = 22 }"
+    path, text = _broken(tmp_path, light, light + "\nencoder = { pin_a = 16, pin_b = 5 }")
+    with pytest.raises(ProfileError) as err:
+        profile.load(path)
+    line = _line_of(text, "encoder")
+    assert f"{path}:{line}: GPIO 5 of seat1.encoder is already used by seat1.ok" in str(err.value)
+    path, _ = _broken(tmp_path, light, light + "\nencoder = { pin_a = 16, pin_b = 25 }")
+    assert profile.load(path).seats[0].encoder.pin_b == 25

@@ -293,3 +293,20 @@ def test_a_piece_on_a_board_zone_picks_that_zone(rig, fake_game, tmp_path):
     r.tap_zone("north", "one@1")  # a card on a zone fits no move: refused for the seat to move
     assert s.state.to_json() == before
     assert screen(s, 0).alert and "@ north" in screen(s, 0).text()
+
+
+def test_a_rotary_encoder_steps_the_menu(rig, fake_game):
+    import dataclasses
+
+    from pi_app.profile import EncoderSpec
+
+    r = rig(2)
+    seat = dataclasses.replace(r.profile.seats[0], encoder=EncoderSpec("seat1.encoder", 16, 25))
+    r.profile = dataclasses.replace(r.profile, seats=(seat, *r.profile.seats[1:]))
+    s = r.open(fake_game)
+    r.table.turn("seat1.encoder", 1)
+    s.pump()
+    assert screen(s, 0).big == "play"
+    r.table.turn("seat1.encoder", -1)
+    s.pump()
+    assert screen(s, 0).big == "pass"
