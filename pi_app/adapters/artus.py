@@ -221,7 +221,7 @@ class ArtusAdapter(TableAdapter):
         view = state.view(seat)
         en = lang == "en"
         hand = " ".join(w.card_name(c, lang, short=True) for c in view["hand"])
-        hand = hand or ("no cards left" if en else "nessuna carta")
+        hand = hand or ("no cards" if en else "nessuna carta")
         # One small line, so that a hand of six gets the big font's room.
         score = view["scores"][seat]
         line = f"Prestige {score}" if en else f"Punti {score}"
@@ -243,7 +243,9 @@ class ArtusAdapter(TableAdapter):
         scores = " ".join(f"{w.player(p, lang)}:{s}" for p, s in enumerate(view["scores"]))
         if self._quiet == len(state.history):
             return [scores]  # a long instruction needs the room
-        if view["phase"] in ("deal", "place"):
+        if view["phase"] == "deal":
+            return [scores, "Opening hands being drawn" if en else "Pesca delle mani iniziali"]
+        if view["phase"] == "place":
             left = len(view["placing"])
             return [scores, f"Placing: {left} knight{'s' if left != 1 else ''} left" if en
                     else f"Piazzamento: ancora {left}"]
