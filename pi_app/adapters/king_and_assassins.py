@@ -219,13 +219,18 @@ class KingAndAssassinsAdapter(TableAdapter):
         if comp.value in CITIZEN_NAMES and seat == KING_SEAT:
             code = "not-a-target" if any("target" in m.to_json() for m in moves) else "citizen-not-yours"
             return IllegalMove(_T + code, RULE_TURN, piece=name)
-        for d in DIRS:  # why the piece cannot even step: no points, not on the board, not yours
+        # Why the piece cannot even step: no points, not on the board, not yours; else
+        # the first blocked step that stays on the board (a roof, a knight in the way).
+        reasons: list[IllegalMove] = []
+        for d in DIRS:
             try:
                 state.check(Step(comp.value, d))
             except IllegalMove as exc:
                 if exc.code.endswith(("ap.not-enough", "piece.not-on-board", "piece.not-yours")):
                     return exc
-        return IllegalMove(_T + "piece-idle", RULE_TURN, piece=name)
+                if not exc.code.endswith("move.off-board"):
+                    reasons.append(exc)
+        return reasons[0] if reasons else IllegalMove(_T + "piece-idle", RULE_TURN, piece=name)
 
     def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
         if comp.kind != "round-card":

@@ -162,6 +162,8 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     assert_refused(r, 0, lambda: r.tap_uid(0, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
     assert_refused(r, 0, lambda: r.tap(0, "round-card:3"), contains="Round cards are tapped only")
     assert_refused(r, 1, lambda: r.press("seat2.ok"), contains="turn")
+    # The king, boxed in by his knights: the engine's reason, with its rule.
+    assert_refused(r, 0, lambda: r.tap(0, "token:king"), contains="J9 is taken by knight6")
     # Knight 6 steps aside by tap and menu: tap the token, pick North, confirm.
     r.tap(0, "token:knight6")  # its one move: shown to confirm, not played by the tap
     assert s.layouts()[KING_SCREEN].big == "Knight 6 North ↑"
@@ -208,6 +210,15 @@ def test_round_cards_entered_at_the_table(rig):
     assert_refused(r, 1, lambda: r.tap(1, "round-card:7"), contains="round card")
     r.tap(1, "round-card:3")
     assert s.state.view(None)["round"] == 2 and s.state.view(None)["card"]["id"] == 3
+    for move in (End(), End()):
+        make(r, move)
+    # Or entered with the buttons, on the shared screen's menu of the cards left.
+    menu = s.layouts()[SHARED]
+    assert menu.title == "Round 3: round card" and menu.big.startswith("1: K1 N6 A5")
+    r.press("seat1.right")
+    r.press("seat1.ok")
+    r.press("seat2.ok")
+    assert s.state.view(None)["round"] == 3 and s.state.view(None)["card"]["id"] == 2
 
 
 def test_whole_random_game_through_the_table(rig):
