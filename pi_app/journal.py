@@ -24,7 +24,7 @@ import rules
 from pi_app.errors import UsageError
 from rules.core import JSON, Event, Move, State
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE games (
     id INTEGER PRIMARY KEY,
@@ -43,12 +43,13 @@ CREATE TABLE moves (
     chance INTEGER NOT NULL,
     barrier INTEGER NOT NULL,
     at REAL NOT NULL,
+    snapshot TEXT,
     PRIMARY KEY (game_id, n)
 );
 """
 _COLUMNS = {
     "games": ["id", "game", "players", "seed", "options", "started", "ended"],
-    "moves": ["game_id", "n", "seat", "move", "chance", "barrier", "at"],
+    "moves": ["game_id", "n", "seat", "move", "chance", "barrier", "at", "snapshot"],
 }
 
 
@@ -175,13 +176,26 @@ class Journal:
         return out
 
     def append(self, record: GameRecord, n: int, seat: int | None, move: Move, chance: bool,
-               barrier: bool) -> None:
+               barrier: bool, after: State | None = None) -> None:
+        """Record move ``n``; ``after`` (the state it led to) is kept as a
+        snapshot, so a resume can prove it rebuilt exactly that state."""
+        snapshot = json.dumps(after.to_json()["state"], sort_keys=True) if after is not None else None
         with self._tx():
             self.db.execute(
-                "INSERT INTO moves (game_id, n, seat, move, chance, barrier, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO moves (game_id, n, seat, move, chance, barrier, at, snapshot) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (record.id, n, seat, json.dumps(move.to_json(), sort_keys=True), int(chance), int(barrier),
-                 time.time()))
+                 time.time(), snapshot))
+
+    def snapshot(self, record: GameRecord, n: int) -> Any:
+        row = self.db.execute("SELECT snapshot FROM moves WHERE game_id = ? AND n = ?",
+                              (record.id, n)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        try:
+            return json.loads(row[0])
+        except ValueError:
+            raise self._fail(f"game {record.id} move {n} has an unreadable snapshot") from None
 
     def drop_last(self, record: GameRecord) -> Entry | None:
         """Remove the last move (undo); the caller has checked it is no barrier."""
@@ -203,13 +217,19 @@ class Journal:
             state = game.new_game(record.players, record.seed, record.options)
         except ValueError as exc:
             raise self._fail(f"game {record.id}: {exc}") from None
-        entries = self.entries(record)
-        for entry in entries[:upto]:
+        entries = self.entries(record)[:upto]
+        for entry in entries:
             try:
                 state.apply(game.move_from_json(entry.move))
             except (ValueError, rules.IllegalMove) as exc:
                 raise self._fail(f"game {record.id} move {entry.n} {json.dumps(entry.move)} "
                                  f"does not apply: {exc}") from None
+        if entries:
+            recorded = self.snapshot(record, entries[-1].n)
+            rebuilt = json.loads(json.dumps(state.to_json()["state"], sort_keys=True))
+            if recorded is not None and recorded != rebuilt:
+                raise self._fail(f"game {record.id} replays to a state other than the one recorded after "
+                                 f"move {entries[-1].n} (has the {record.game} engine changed?)")
         return state
 
 

@@ -452,7 +452,7 @@ class Session:
         # On disk first: a move the table is told about is never lost, and a
         # journal that cannot be written leaves the game as it was.
         barrier = is_barrier(chance, events) or self.adapter.undo_barrier(move.to_json())
-        self.journal.append(self.record, n, seat, move, chance, barrier)
+        self.journal.append(self.record, n, seat, move, chance, barrier, work)
         self.state = work
         self.transcript.append(Record(
             "chance" if chance else "move", seat, self.adapter.record_text(move.to_json(), self.lang),

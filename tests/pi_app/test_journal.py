@@ -43,7 +43,7 @@ def test_wrong_schema_is_refused(tmp_path):
     path = tmp_path / "j.sqlite"
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE games (x)")
-    db.execute("PRAGMA user_version=1")
+    db.execute("PRAGMA user_version=2")
     db.commit()
     db.close()
     with pytest.raises(JournalError, match="table 'games' has columns"):
@@ -54,6 +54,33 @@ def test_move_that_no_longer_applies_is_refused(tmp_path, fake_game):
     j = Journal(tmp_path / "j.sqlite")
     rec = j.start(fake_game, 2, 0, {})
     j.append(rec, 0, None, mv(type="roll", value=5), True, True)
-    j.db.execute("""INSERT INTO moves VALUES (?, 1, 0, '{"type": "fly"}', 0, 0, 0)""", (rec.id,))
+    j.db.execute("""INSERT INTO moves VALUES (?, 1, 0, '{"type": "fly"}', 0, 0, 0, NULL)""", (rec.id,))
     with pytest.raises(JournalError, match=r"move 1 \{\"type\": \"fly\"\} does not apply"):
         j.replay(rec)
+
+
+def test_resume_proves_it_rebuilt_the_recorded_state(tmp_path, fake_game):
+    import rules
+
+    j = Journal(tmp_path / "j.sqlite")
+    rec = j.start(fake_game, 2, 0, {})
+    state = rules.get(fake_game).new_game(2, 0)
+    for move in (mv(type="roll", value=5), mv(type="play", card="two")):
+        state.apply(move)
+        j.append(rec, len(state.history) - 1, None, move, False, False, state)
+    assert j.replay(rec).to_json() == state.to_json()
+    # a journal whose snapshot disagrees with the replay (a changed engine) is refused
+    j.db.execute("UPDATE moves SET snapshot = ? WHERE n = 1", ('{"pile": 99}',))
+    with pytest.raises(JournalError, match="replays to a state other than the one recorded after move 1"):
+        j.replay(rec)
+
+
+def test_an_older_schema_is_refused_with_its_version(tmp_path):
+    path = tmp_path / "j.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE games (x)")
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match="schema version 1, this Tablekeeper reads version 2"):
+        Journal(path)
