@@ -113,7 +113,7 @@ catalogue.register({
     "table.artus.card-played": ("{card} was already played: tap a card in your hand.",
                                 "{card} è già stata giocata: tocca una carta della tua mano."),
     "table.artus.card-in-pile": ("{card} is not in your hand (still in its pile): tap a card you hold.",
-                                 "{card} non è in mano (è ancora nel mazzo): tocca una carta che hai."),
+                                 "{card} non è in mano (è nel mazzo): tocca una carta che hai."),
     "table.artus.figure-not-now": ("No move now takes the {figure}: pick a card first, or use the menu.",
                                    "Nessuna mossa ora usa {figure}: scegli prima una carta, o usa il menu."),
 })
