@@ -71,6 +71,7 @@ def play(game: str, players: int, seed: int, workdir: Path) -> tuple[dict[str, l
 
 
 def commits(workdir: Path, sync: str, count: int) -> float:
+    """Seconds per journalled move (the move and the state after it)."""
     j = Journal(workdir / f"commit-{sync}.sqlite")
     j.db.execute(f"PRAGMA synchronous={sync}")
     game = rules.get(next(iter(adapters.ADAPTERS)))
@@ -79,7 +80,7 @@ def commits(workdir: Path, sync: str, count: int) -> float:
     move = state.sample_chance() if state.is_chance() else state.legal_moves()[0]
     start = time.perf_counter()
     for n in range(count):
-        j.append(rec, n, None, move, False, False)
+        j.append(rec, n, None, move, False, False, state)  # with its snapshot, as the session does
     elapsed = time.perf_counter() - start
     j.close()
     return elapsed / count
