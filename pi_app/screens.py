@@ -111,8 +111,8 @@ def render(layout: Layout) -> Image.Image:
     small_lines = [ln for text in layout.lines for ln in wrap(text, small, width)]
     if layout.big:
         # The key fact gets what the small print leaves, keeping at least
-        # one small line (two when there are more) visible.
-        keep = min(len(small_lines), 2)
+        # one small line (two when there are more, and no picture) visible.
+        keep = min(len(small_lines), 1 if x else 2)
         room = HEIGHT - footer_h - y - keep * (SMALL + 1)
         size, lines = fit_big(layout.big, room, width=width)
         for line in lines:

@@ -252,28 +252,40 @@ class KingAndAssassinsAdapter(TableAdapter):
         return super().value_label(field, value, lang)
 
     def move_text(self, move: JSON, lang: str) -> str:
-        kind = move.get("type", "")
-        en = lang == "en"
-        piece = piece_name(str(move.get("piece", "")), lang)
-        target = piece_name(str(move.get("target", "")), lang)
-        if kind == "choose":  # only on the Assassin player's confirm screen; see record_text
-            return " ".join(piece_name(c, lang, short=True) for c in move.get("citizens", []))
-        texts = {
-            "start": f"King starts on {move.get('cell')}" if en else f"Re parte da {move.get('cell')}",
-            "draw": f"Round card {move.get('card')}" if en else f"Carta Round {move.get('card')}",
-            "move": f"{piece} {_l(DIR_LABELS.get(move.get('dir', ''), ('', '')), lang)}",
-            "arrest": f"{piece} arrests {target}" if en else f"{piece} cattura {target}",
-            "eliminate": f"{piece} eliminates {target}" if en else f"{piece} elimina {target}",
-            "attack": f"{piece} attacks the king" if en else f"{piece} attacca il re",
-            "reveal": f"Reveal {piece}" if en else f"Rivela {piece}",
-            "end": _l(TYPE_LABELS["end"], lang),
-        }
-        return texts.get(kind, super().move_text(move, lang))
+        """Short, for the confirm screen beside the board (about 60 px wide)."""
+        return self._text(move, lang, short=True)
 
     def record_text(self, move: JSON, lang: str) -> str:
         if move.get("type") == "choose":
             return "Assassins chosen in secret" if lang == "en" else "Assassini scelti in segreto"
-        return self.move_text(move, lang)
+        return self._text(move, lang, short=False)
+
+    def _text(self, move: JSON, lang: str, short: bool) -> str:
+        kind = move.get("type", "")
+        en = lang == "en"
+        piece = piece_name(str(move.get("piece", "")), lang, short)
+        target = piece_name(str(move.get("target", "")), lang, short)
+        if kind == "choose":  # only on the Assassin player's confirm screen; see record_text
+            return " ".join(piece_name(c, lang, short=True) for c in move.get("citizens", []))
+        d = move.get("dir", "")
+        way = _l(DIR_LABELS.get(d, ("", "")), lang)
+        if short and d in DIR_LABELS:
+            way = d + way[-1]  # "N↑"
+        card, cell = move.get("card"), move.get("cell")
+        texts = {
+            "start": (f"King {cell}" if short else f"King starts on {cell}") if en
+            else (f"Re {cell}" if short else f"Re parte da {cell}"),
+            "draw": f"Round card {card}" if en else f"Carta Round {card}",
+            "move": f"{piece} {way}",
+            "arrest": f"{piece} arrests {target}" if en else f"{piece} cattura {target}",
+            "eliminate": (f"{piece} elim. {target}" if short else f"{piece} eliminates {target}") if en
+            else (f"{piece} elim. {target}" if short else f"{piece} elimina {target}"),
+            "attack": (f"{piece} attacks" if short else f"{piece} attacks the king") if en
+            else (f"{piece} attacca" if short else f"{piece} attacca il re"),
+            "reveal": f"Reveal {piece}" if en else f"Rivela {piece}",
+            "end": _l(TYPE_LABELS["end"], lang),
+        }
+        return texts.get(kind, super().move_text(move, lang))
 
     def undo_barrier(self, move: JSON) -> bool:
         # Undo after an arrest would tell, by working or not, whether it caught an assassin.
@@ -288,8 +300,7 @@ class KingAndAssassinsAdapter(TableAdapter):
         if step == "start":
             return "King's start" if en else "Partenza del re"
         if step == "king":
-            return (f"AP king {ap['king']} kn {ap['knights']}" if en
-                    else f"PA re {ap['king']} cav {ap['knights']}")
+            return f"AP K{ap['king']} N{ap['knights']}" if en else f"PA R{ap['king']} C{ap['knights']}"
         return f"AP {ap['assassins']}" if en else f"PA {ap['assassins']}"
 
     def chance_title(self, state: State, lang: str) -> str:
@@ -323,12 +334,9 @@ class KingAndAssassinsAdapter(TableAdapter):
         en = lang == "en"
         if not view["round"]:
             return []
-        ap = view["ap"]
         parts = [f"Round {view['round']}/{view['round'] + view['cards_left']}"]
-        if view["step"] == "king":
-            parts.append(f"AP K{ap['king']} N{ap['knights']}" if en else f"PA R{ap['king']} C{ap['knights']}")
-        elif view["step"] == "assassin":
-            parts.append(f"AP {ap['assassins']}" if en else f"PA {ap['assassins']}")
+        if view["step"] in ("king", "assassin"):
+            parts.append(self.step_title(state, lang))  # the points left
         if view["wounds"]:
             parts.append(f"wounds {view['wounds']}/2" if en else f"ferite {view['wounds']}/2")
         return [" · ".join(parts)]

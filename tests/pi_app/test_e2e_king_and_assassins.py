@@ -166,7 +166,7 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     assert_refused(r, 0, lambda: r.tap(0, "token:king"), contains="J9 is taken by knight6")
     # Knight 6 steps aside by tap and menu: tap the token, pick North, confirm.
     r.tap(0, "token:knight6")  # its one move: shown to confirm, not played by the tap
-    assert s.layouts()[KING_SCREEN].big == "Knight 6 North ↑"
+    assert s.layouts()[KING_SCREEN].big == "Kn6 N↑"
     r.press("seat1.ok")
     assert s.state.view(None)["pieces"]["knight6"]["cell"] == "J8"
     for move in (Step("knight6", "N"), Step("knight6", "W"), End()):
@@ -177,7 +177,7 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
         make(r, move)
     assert s.state.view(None)["step"] == "assassin" and s.state.view(None)["round"] == 2
     r.tap(1, "citizen-card:citizen8")  # reveal by showing the card, then confirm
-    assert s.layouts()[ASSASSIN_SCREEN].big == "Reveal Citizen 8"
+    assert s.layouts()[ASSASSIN_SCREEN].big == "Reveal C8"
     r.press("seat2.ok")
     assert "Citizen 8 is an assassin" in text(s, SHARED)
     make(r, Attack("citizen8"))
