@@ -74,6 +74,7 @@ class Night:
             session.tick()
             lines: list[str] = []
             gif: list[Image.Image] = [self.composite(table, players)]
+            stride = [1, 0]  # keep one input in stride[0]; inputs seen
             rng = random.Random(f"{game}/{players}/{self.seed}")
             said = 0
             secret: set[int] = set()  # transcript records that answer a secret input
@@ -93,8 +94,14 @@ class Night:
                     secret.update(range(first, len(session.transcript)))
                 what = "(secret)" if hidden else f"{inp.kind} {inp.what or inp.part}"
                 lines.append(f"  seat {(seat or 0) + 1}: {what}")
-                if len(gif) < MAX_GIF_FRAMES:
+                # The whole game in at most MAX_GIF_FRAMES frames: when full,
+                # keep every other frame and take half as many from now on.
+                stride[1] += 1
+                if stride[1] % stride[0] == 0:
                     gif.append(self.composite(table, players))
+                    if len(gif) >= MAX_GIF_FRAMES:
+                        gif[:] = gif[::2]
+                        stride[0] *= 2
 
             def flush() -> None:
                 nonlocal said
