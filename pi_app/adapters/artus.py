@@ -183,7 +183,10 @@ class ArtusAdapter(TableAdapter):
         card = w.card_name(str(move.get("card")), lang, short=True)
         seat, do = move.get("seat"), move.get("do")
         if do == "move" and isinstance(seat, int) and isinstance(move.get("steps"), int):
-            return f"{card}: {self._figure(seat, lang)} {seat}→{(seat + move['steps']) % DATA.seats}"
+            dest = (seat + move["steps"]) % DATA.seats
+            # Asked about after the move (an undo), the figure stands on dest.
+            empty = self._seen is not None and self._seen["figures"][seat] is None
+            return f"{card}: {self._figure(dest if empty else seat, lang)} {seat}→{dest}"
         if do == "ring" and isinstance(seat, int):
             return f"{card}: {('ring on', 'anello a')[i]} {self._figure(seat, lang)} {seat}"
         if move.get("knights"):

@@ -231,3 +231,30 @@ def test_a_secret_input_is_hidden_from_the_transcript():
     assert not adapter.hides_input(state, 0, f"{hand[0]}@1")
     assert not adapter.hides_input(state, 0, None)
     assert adapter.record_text({"type": "card", "card": hand[0]}, "en") == "a card drawn"
+
+
+def test_restart_resumes_and_undo_stops_at_a_draw(rig):
+    r = rig(3)
+    s = r.open(GAME, options={"mode": "advanced"}, seed=9)
+    rng = random.Random(9)
+    while s.state.view(None)["phase"] == "place":
+        step(r, rng)
+    state, shared = s.state.to_json(), layout(s, "shared.screen").lines
+    s2 = r.open()  # a fresh table and journal connection resumes the game
+    assert s2.state.to_json() == state and layout(s2, "shared.screen").lines == shared
+    check_screens(r)
+    # The first card of an advanced turn can be undone; a draw cannot.
+    before = s2.state.to_json()
+    step(r, random.Random(1))
+    assert s2.state.view(None)["plays_left"] == 1
+    r.press("shared.undo")
+    r.press("shared.undo")
+    assert s2.state.to_json() == before
+    while s2.state.view(None)["phase"] != "draw" or s2.state.is_chance():
+        step(r, rng)
+    step(r, rng)  # the pile chosen and the card drawn by Tablekeeper
+    drawn = s2.state.to_json()
+    r.press("shared.undo")
+    assert "Cannot undo past" in layout(s2, "shared.screen").title
+    r.press("shared.undo")
+    assert s2.state.to_json() == drawn
