@@ -17,94 +17,30 @@ from typing import Any, ClassVar
 
 from PIL import Image
 
-from pi_app.adapters.base import Component, TableAdapter, seat_name
+from pi_app.adapters.base import Component, TableAdapter
 from pi_app.adapters.king_and_assassins_board import draw_board
-from pi_app.i18n import pick
+from pi_app.adapters.king_and_assassins_words import (
+    CODE,
+    DIR_LABELS,
+    FIELD_LABELS,
+    REASONS,
+    RULE_SETUP,
+    RULE_TURN,
+    TYPE_LABELS,
+    Pair,
+    card_text,
+    event_lines,
+    move_words,
+    piece_name,
+    say,
+)
 from pi_app.menu import BACK, BRANCH, CONFIRM, Cursor, Option
-from rules import catalogue
 from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
 from rules.king_and_assassins.data import DIRS, ROUND_CARDS
 from rules.king_and_assassins.moves import Choose, Draw, Reveal, Step, name_order
 from rules.king_and_assassins.pieces import CITIZEN_NAMES, KING, KNIGHT_NAMES
 
-Pair = tuple[str, str]
 KING_SEAT, ASSASSIN_SEAT = 0, 1
-RULE_SETUP = "Setup del gioco"
-RULE_TURN = "Il gioco"
-_T = "king-and-assassins.table."
-
-catalogue.register({
-    _T + "already-picked": ("{piece} is already picked; tap another citizen card.",
-                            "{piece} è già scelto; tocca un'altra carta Cittadino."),
-    _T + "three-picked": ("Three are picked: press ● to confirm, or go back to change one.",
-                          "Tre sono scelti: premi ● per confermare, o torna indietro per cambiarne uno."),
-    _T + "card-not-now": ("Citizen cards are tapped to pick the assassins or to reveal one, not now.",
-                          "Le carte Cittadino si toccano per scegliere gli assassini o per rivelarne uno, "
-                          "non ora."),
-    _T + "round-card-not-now": ("Round cards are tapped only when the next one is turned over.",
-                                "Le carte Round si toccano solo quando si scopre la prossima."),
-    _T + "citizen-not-yours": ("{piece} is moved by the Assassin player; tap it as a target only "
-                               "next to one of your knights.",
-                               "{piece} lo muove il giocatore Assassino; toccalo come bersaglio solo "
-                               "accanto a un tuo cavaliere."),
-    _T + "not-a-target": ("{piece} is not a target now; choose one in the menu.",
-                          "{piece} non è un bersaglio ora; scegline uno nel menu."),
-    _T + "piece-idle": ("{piece} can do nothing now.", "{piece} non può fare nulla ora."),
-})
-
-PIECE_WORDS: dict[str, Pair] = {"king": ("King", "Re"), "knight": ("Knight", "Cavaliere"),
-                                "citizen": ("Citizen", "Cittadino")}
-TYPE_LABELS: dict[str, Pair] = {
-    "move": ("Move", "Muovi"),
-    "arrest": ("Arrest", "Cattura"),
-    "eliminate": ("Eliminate", "Elimina"),
-    "attack": ("Attack king", "Attacca il re"),
-    "reveal": ("Reveal", "Rivela"),
-    "end": ("End turn", "Fine turno"),
-    "start": ("King's start", "Partenza del re"),
-    "choose": ("Choose", "Scegli"),
-    "draw": ("Round card", "Carta Round"),
-}
-DIR_LABELS: dict[str, Pair] = {"N": ("North ↑", "Nord ↑"), "E": ("East →", "Est →"),
-                               "S": ("South ↓", "Sud ↓"), "W": ("West ←", "Ovest ←")}
-FIELD_LABELS: dict[str, Pair] = {
-    "type": ("Action", "Azione"),
-    "piece": ("Piece", "Segnalino"),
-    "dir": ("Direction", "Direzione"),
-    "target": ("Target", "Bersaglio"),
-    "cell": ("Start", "Partenza"),
-    "card": ("Round card", "Carta Round"),
-}
-REASONS: dict[str, Pair] = {
-    "king-escaped": ("The king escaped", "Il re è fuggito"),
-    "assassins-gone": ("All 3 assassins gone", "Tutti e 3 gli assassini fuori"),
-    "king-killed": ("The king is dead", "Il re è morto"),
-    "deck-exhausted": ("Last round played", "Ultimo round giocato"),
-}
-ACTION_WORDS: dict[str, Pair] = {"move": ("", ""), "climb": (" (climb)", " (sale)"),
-                                 "descend": (" (descend)", " (scende)")}
-
-
-def _l(pair: Pair, lang: str) -> str:
-    return pick(pair, lang)
-
-
-def piece_name(name: str, lang: str, short: bool = False) -> str:
-    """``knight3`` -> "Knight 3" (short: "Kn3"); ``citizen5`` -> "Citizen 5" ("C5")."""
-    for kind, pair in PIECE_WORDS.items():
-        if name.startswith(kind):
-            number = name[len(kind):]
-            if short:
-                return {"king": _l(("King", "Re"), lang), "knight": "Kn", "citizen": "C"}[kind] + number
-            return f"{_l(pair, lang)} {number}".strip()
-    return name
-
-
-def card_text(card: int, lang: str) -> str:
-    """A round card's points: "7: K2 N7 A5 cuffs"."""
-    c = ROUND_CARDS[card]
-    cuffs = (" cuffs" if lang == "en" else " manette") if c.handcuffs else ""
-    return f"{card}: K{c.king} N{c.knights} A{c.assassins}{cuffs}"
 
 
 class PickMenu(Cursor):
@@ -207,18 +143,18 @@ class KingAndAssassinsAdapter(TableAdapter):
         if comp.kind == "citizen-card":
             if step == "choose" and self.pick_menu is not None:
                 code = "already-picked" if comp.value in self.pick_menu.picked() else "three-picked"
-                return IllegalMove(_T + code, RULE_SETUP, piece=name)
+                return IllegalMove(CODE + code, RULE_SETUP, piece=name)
             if step == "assassin":
                 try:
                     state.check(Reveal(comp.value))
                 except IllegalMove as exc:
                     return exc
-            return IllegalMove(_T + "card-not-now", RULE_TURN)
+            return IllegalMove(CODE + "card-not-now", RULE_TURN)
         if comp.kind == "round-card":
-            return IllegalMove(_T + "round-card-not-now", RULE_TURN)
+            return IllegalMove(CODE + "round-card-not-now", RULE_TURN)
         if comp.value in CITIZEN_NAMES and seat == KING_SEAT:
             code = "not-a-target" if any("target" in m.to_json() for m in moves) else "citizen-not-yours"
-            return IllegalMove(_T + code, RULE_TURN, piece=name)
+            return IllegalMove(CODE + code, RULE_TURN, piece=name)
         # Why the piece cannot even step: no points, not on the board, not yours; else
         # the first blocked step that stays on the board (a roof, a knight in the way).
         reasons: list[IllegalMove] = []
@@ -230,7 +166,7 @@ class KingAndAssassinsAdapter(TableAdapter):
                     return exc
                 if not exc.code.endswith("move.off-board"):
                     reasons.append(exc)
-        return reasons[0] if reasons else IllegalMove(_T + "piece-idle", RULE_TURN, piece=name)
+        return reasons[0] if reasons else IllegalMove(CODE + "piece-idle", RULE_TURN, piece=name)
 
     def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
         if comp.kind != "round-card":
@@ -253,39 +189,12 @@ class KingAndAssassinsAdapter(TableAdapter):
 
     def move_text(self, move: JSON, lang: str) -> str:
         """Short, for the confirm screen beside the board (about 60 px wide)."""
-        return self._text(move, lang, short=True)
+        return move_words(move, lang, short=True)
 
     def record_text(self, move: JSON, lang: str) -> str:
         if move.get("type") == "choose":
             return "Assassins chosen in secret" if lang == "en" else "Assassini scelti in segreto"
-        return self._text(move, lang, short=False)
-
-    def _text(self, move: JSON, lang: str, short: bool) -> str:
-        kind = move.get("type", "")
-        en = lang == "en"
-        piece = piece_name(str(move.get("piece", "")), lang, short)
-        target = piece_name(str(move.get("target", "")), lang, short)
-        if kind == "choose":  # only on the Assassin player's confirm screen; see record_text
-            return " ".join(piece_name(c, lang, short=True) for c in move.get("citizens", []))
-        d = move.get("dir", "")
-        way = _l(DIR_LABELS.get(d, ("", "")), lang)
-        if short and d in DIR_LABELS:
-            way = d + way[-1]  # "N↑"
-        card, cell = move.get("card"), move.get("cell")
-        texts = {
-            "start": (f"King {cell}" if short else f"King starts on {cell}") if en
-            else (f"Re {cell}" if short else f"Re parte da {cell}"),
-            "draw": f"Round card {card}" if en else f"Carta Round {card}",
-            "move": f"{piece} {way}",
-            "arrest": f"{piece} arrests {target}" if en else f"{piece} cattura {target}",
-            "eliminate": (f"{piece} elim. {target}" if short else f"{piece} eliminates {target}") if en
-            else (f"{piece} elim. {target}" if short else f"{piece} elimina {target}"),
-            "attack": (f"{piece} attacks" if short else f"{piece} attacks the king") if en
-            else (f"{piece} attacca" if short else f"{piece} attacca il re"),
-            "reveal": f"Reveal {piece}" if en else f"Rivela {piece}",
-            "end": _l(TYPE_LABELS["end"], lang),
-        }
-        return texts.get(kind, super().move_text(move, lang))
+        return move_words(move, lang, short=False)
 
     def undo_barrier(self, move: JSON) -> bool:
         # Undo after an arrest would tell, by working or not, whether it caught an assassin.
@@ -346,7 +255,7 @@ class KingAndAssassinsAdapter(TableAdapter):
         king = KING_SEAT in outcome.winners
         side = (("King wins" if en else "Vince il Re") if king
                 else ("Assassins win" if en else "Vincono gli Assassini"))
-        lines = [_l(REASONS.get(outcome.reason, (outcome.reason, outcome.reason)), lang)]
+        lines = [say(REASONS.get(outcome.reason, (outcome.reason, outcome.reason)), lang)]
         if outcome.reason == "assassins-gone" and self.last_assassin:
             name = piece_name(self.last_assassin, lang)
             lines.append(f"Last: {name}" if lang == "en" else f"Ultimo: {name}")
@@ -356,56 +265,10 @@ class KingAndAssassinsAdapter(TableAdapter):
     # -- what the table must do ------------------------------------------------------
     def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
                      lang: str) -> list[str]:
-        en = lang == "en"
-        out: list[str] = []
         for ev in events:
-            if ev.audience is not None:
-                continue  # secret: told on the Assassin player's screen by its own view
-            p = dict(ev.params)
-            kind = ev.type
-            piece = piece_name(str(p.get("piece", "")), lang)
-            target = piece_name(str(p.get("target", "")), lang)
-            if kind == "assassins_chosen":
-                out.append("The Assassin player has chosen" if en else "Il giocatore Assassino ha scelto")
-            elif kind == "king_placed":
-                out.append(f"King on {p['cell']}, knights beside" if en
-                           else f"Re su {p['cell']}, cavalieri accanto")
-            elif kind == "round_card":
-                out.append(f"Round {p['round']}: card {card_text(p['card']['id'], lang)}" if en
-                           else f"Round {p['round']}: carta {card_text(p['card']['id'], lang)}")
-            elif kind == "moved":
-                how = _l(ACTION_WORDS.get(p["action"], ("", "")), lang)
-                line = f"{piece} {p['from']}→{p['to']}{how}"
-                for push in p.get("pushed", []):
-                    line += f", {piece_name(push['piece'], lang, short=True)} {push['from']}→{push['to']}"
-                out.append(line)
-            elif kind == "king_escaped":
-                out.append(f"The king escapes by {p['gate']}!" if en else f"Il re fugge da {p['gate']}!")
-            elif kind == "arrested":
-                out.append(f"{piece} arrests {target} ({p['cell']})" if en
-                           else f"{piece} cattura {target} ({p['cell']})")
-            elif kind == "arrested_assassin":  # public only when it was the last one
-                self.last_assassin = p["target"]
-                out.append(f"{target} was the last assassin!" if en else f"{target} era l'ultimo assassino!")
-            elif kind == "eliminated":
-                out.append(f"{piece} eliminates {target} ({p['cell']})" if en
-                           else f"{piece} elimina {target} ({p['cell']})")
-            elif kind == "king_wounded":
-                out.append(f"{piece} wounds the king ({p['wounds']}/2)" if en
-                           else f"{piece} ferisce il re ({p['wounds']}/2)")
-            elif kind == "revealed":
-                if p.get("arrested"):
-                    out.append(f"Arrested {piece} was an assassin" if en
-                               else f"{piece} catturato era un assassino")
-                else:
-                    out.append(f"{piece} is an assassin: turn the token" if en
-                               else f"{piece} è un assassino: gira il segnalino")
-            elif kind == "turn_ended":
-                out.append(f"{seat_name(p['seat'], lang)} ends the turn" if en
-                           else f"{seat_name(p['seat'], lang)} finisce il turno")
-            elif kind == "game_over":
-                out.append(_l(REASONS.get(p["reason"], (p["reason"], p["reason"])), lang))
-        return out or [self.record_text(m.to_json(), lang) for m in moves]
+            if ev.type == "arrested_assassin" and ev.audience is None:  # the last one, told to all
+                self.last_assassin = ev.params["target"]
+        return event_lines(events, lang) or [self.record_text(m.to_json(), lang) for m in moves]
 
     # -- the board ------------------------------------------------------------------
     def picture(self, state: State, seat: int, cursor: Cursor | None) -> Image.Image | None:
