@@ -104,7 +104,11 @@ class KingAndAssassinsAdapter(TableAdapter):
         return out
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
-        return f"the {comp.name('en')}" if lang == "en" else f"il/la {comp.name('it')}"
+        article = "the" if lang == "en" else ("il" if comp.kind == "token" else "la")
+        owner = ""
+        if comp.kind == "citizen-card":
+            owner = say((" (Assassin player)", " (giocatore Assassino)"), lang)
+        return f"{article} {comp.name(lang)}{owner}"
 
     # -- menus and taps ------------------------------------------------------------
     def menu(self, state: State, seat: int) -> Cursor:
