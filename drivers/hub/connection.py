@@ -9,6 +9,7 @@ after an unplug. ``reader(i)`` gives the TagReader for hub reader ``i``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import threading
 import time
 from collections.abc import Callable
@@ -259,7 +260,7 @@ class HubConnection:
         try:
             port = self._opener(path)
         except (SerialException, OSError) as e:
-            self._fail(f"cannot open {path}: {e} (another program using it? user in group dialout?)")
+            self._fail(f"cannot open {path}: {_open_hint(e)}")
             return
         with self._lock:
             self._port = port
@@ -407,6 +408,18 @@ class HubConnection:
             self.stats.hub_errors += 1
             self.last_error = "hub refused a command: " + ",".join(f)
         # OK and types from newer firmware need nothing here.
+
+
+def _open_hint(err: BaseException) -> str:
+    """Why a port did not open, in the user's terms, from the errno pyserial passes on."""
+    no = getattr(err, "errno", None)
+    if no in (errno.ENOENT, errno.ENODEV, errno.ENXIO):
+        return "no such device: is the hub plugged in, and is the profile's port right?"
+    if no in (errno.EACCES, errno.EPERM):
+        return "permission denied: add the user to group dialout (and install hardware/udev/)"
+    if no in (errno.EAGAIN, errno.EBUSY):
+        return "another program has it open (a terminal, mpremote): close it"
+    return f"{err} (another program using it? user in group dialout?)"
 
 
 class HubReader:

@@ -10,7 +10,7 @@ import pytest
 from serial import SerialException
 
 from drivers.base import ReaderError, TagReader
-from drivers.hub import HubConnection, find_hub_port, protocol
+from drivers.hub import HubConnection, find_hub_port, open_exclusive, protocol
 from drivers.hub import port as hub_port
 
 UNPLUG = (
@@ -401,3 +401,33 @@ def test_finder_errors_back_off_and_closed_connection_says_so() -> None:
     assert "cannot look for the hub: udev is not running" in rig.conn.last_error
     with pytest.raises(ReaderError, match="closed"):
         rig.conn.reader(0).poll()
+
+
+def test_a_port_that_will_not_open_says_why(tmp_path: Path) -> None:
+    import errno
+    import os
+
+    master, slave = os.openpty()
+    holder = open_exclusive(os.ttyname(slave))
+
+    def no_permission(path: str) -> hub_port.SerialPort:
+        # What pyserial raises for a port the user may not open (this test may run as root).
+        raise SerialException(errno.EACCES, f"could not open port {path}: [Errno 13] Permission denied")
+
+    cases = [
+        (str(tmp_path / "ttyACM9"), open_exclusive, "no such device: is the hub plugged in"),
+        (os.ttyname(slave), open_exclusive, "another program has it open (a terminal, mpremote)"),
+        ("/dev/ttyACM0", no_permission, "permission denied: add the user to group dialout"),
+    ]
+    try:
+        for path, opener, why in cases:
+            conn = HubConnection(path, opener=opener)
+            conn.step()
+            assert not conn.connected
+            assert conn.last_error.startswith(f"cannot open {path}: {why}"), conn.last_error
+            with pytest.raises(ReaderError, match=f"not connected at {path}"):
+                conn.reader(0).poll()
+    finally:
+        holder.close()
+        os.close(master)
+        os.close(slave)
