@@ -279,6 +279,13 @@ def open_oled(
         device = cls(serial, width=width, height=height, rotate=rotate)
     except ScreenError as err:
         raise ScreenError(f"screen {name}: {err}") from err
-    except (LumaError, OSError) as err:
-        raise ScreenError(f"screen {name}: cannot open the {driver} on {interface}: {err}") from err
+    except (LumaError, OSError, ImportError) as err:
+        hint = ""
+        if interface == "spi":
+            hint = (
+                f"; an SPI screen needs /dev/spidev{spi_port}.{spi_device} (dtparam=spi=on), spidev and"
+                " RPi.GPIO (rpi-lgpio on a Pi 5): pip install 'tablekeeper[pi]'; on a laptop use the"
+                " simulated table"
+            )
+        raise ScreenError(f"screen {name}: cannot open the {driver} on {interface}: {err}{hint}") from err
     return OledScreen(name, device, where=where, before_frame=before_frame, lock=lock)

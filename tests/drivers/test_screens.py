@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from PIL import Image, ImageDraw
 
 from drivers.base import Screen, ScreenError
 from drivers.screens import I2cBuses, open_oled, pattern_frame
+from drivers.sim.fake_spi import FakeGpio, FakeSpiBus, fake_rpi_gpio, fake_spidev
 from drivers.sim.i2c import FakeI2cBus
 from drivers.sim.screens import frames, save_all_png, save_png, simulated_oled
 
@@ -161,5 +163,46 @@ def test_bad_specs(options: dict, message: str) -> None:
 
 
 def test_spi_off_a_pi_is_a_clear_error() -> None:
-    with pytest.raises(ScreenError, match=r"screen shared\.screen: cannot open the ssd1306 on spi"):
+    with pytest.raises(
+        ScreenError, match=r"screen shared\.screen: cannot open the ssd1306 on spi.*tablekeeper\[pi\]"
+    ):
         open_oled("shared.screen", driver="ssd1306", interface="spi")
+
+
+def test_spi_without_the_pi_libraries_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    for module in ("spidev", "RPi", "RPi.GPIO"):
+        monkeypatch.setitem(sys.modules, module, None)
+    with pytest.raises(ScreenError, match=r"shared\.screen.*needs /dev/spidev0\.1.*tablekeeper\[pi\]"):
+        open_oled("shared.screen", driver="ssd1306", interface="spi")
+
+
+class SpiRecorder:
+    """A device on the fake SPI bus that keeps every byte written to it, with the D/C level."""
+
+    def __init__(self, gpio: FakeGpio, dc_pin: int) -> None:
+        self.gpio = gpio
+        self.dc_pin = dc_pin
+        self.commands: list[int] = []
+        self.data: list[int] = []
+
+    def xfer2(self, data: list[int]) -> list[int]:
+        (self.data if self.gpio.levels.get(self.dc_pin) else self.commands).extend(data)
+        return [0] * len(data)
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_spi_screen_on_fake_spidev_and_gpio(driver: str) -> None:
+    bus = FakeSpiBus()
+    with fake_rpi_gpio() as gpio, fake_spidev(bus):
+        oled = SpiRecorder(gpio, dc_pin=24)
+        bus.attach(oled, bus=0, device=1)  # type: ignore[arg-type]
+        screen = open_oled("shared.screen", driver=driver, interface="spi", gpio_dc=24, gpio_rst=25)
+        assert gpio.mode == FakeGpio.BCM and gpio.levels[25] == 1  # reset pulsed and released
+        assert "/dev/spidev0.1" in screen.where and oled.commands  # the controller was set up
+        oled.data.clear()
+        assert screen.show(frame("spi"))
+        assert len(oled.data) == 1024  # one full frame of data bytes
+        assert not screen.show(frame("spi"))
+        assert len(oled.data) == 1024  # unchanged: nothing sent
+        assert screen.show(frame("changed"))
+        assert len(oled.data) == 2048
