@@ -14,7 +14,7 @@ import rules
 from pi_app.demo import Night
 from pi_app.screens import render
 from rules.king_and_assassins.moves import Arrest, Attack, End, Step
-from tests.pi_app.ka_play import GAME, make, pick, play, script
+from tests.pi_app.ka_play import GAME, escape_chooser, make, pick, play, script
 
 pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="King & Assassins engine not registered")
 
@@ -303,3 +303,22 @@ def test_side_b_start_and_an_italian_table(rig):
     assert "Re su I10" in text(s, SHARED)
     play(r, random.Random(3), count=30)
     assert "PA" in text(s, SHARED)
+
+
+def test_scripted_game_to_the_kings_escape(rig):
+    moves = script(3, ["citizen1", "citizen2", "citizen3"], escape_chooser())
+    r = rig(2)
+    s = r.open(GAME, seed=3)
+    pick(r, ["citizen1", "citizen2", "citizen3"])
+    for move in moves:
+        make(r, move)
+    outcome = s.state.outcome()
+    assert outcome is not None and outcome.reason == "king-escaped" and outcome.winners == [0]
+    said = [rec.text for rec in s.transcript if rec.kind == "said"][-1]
+    gate = s.state.view(None)["gates"]
+    assert any(f"The king escapes by {g['cell']}!" in said for g in gate)
+    shared = s.layouts()[SHARED]
+    assert shared.big == "King wins" and "The king escaped" in shared.text()
+    s.flash_until.clear()
+    s.tick()
+    assert pin_lit(r, 0) and not pin_lit(r, 1)
