@@ -6,6 +6,8 @@ Times are for the emulator on this machine (Python call overhead, no SPI
 clock): compare backends by transfers, which is what costs on a Pi (each
 ``xfer2`` is a syscall plus the bytes at the SPI clock). The emulator answers
 at once, so a wait loop that honours the chip's timer ends on its first read.
+"bus µs" is the floor the bytes alone take at the drivers' default 1 MHz SPI
+clock (8 µs a byte), before any per-transfer syscall cost.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def _backends() -> dict[str, Callable[[], TagReader]]:
     }
 
 
-def measure(backend: str, uids: list[str], polls: int) -> tuple[str, float, float]:
+def measure(backend: str, uids: list[str], polls: int) -> tuple[str, float, float, float]:
     chip = RC522Chip()
     for uid in uids:
         chip.add_tag(uid)
@@ -44,28 +46,42 @@ def measure(backend: str, uids: list[str], polls: int) -> tuple[str, float, floa
         reader = _backends()[backend]()
         seen = reader.poll()  # the first poll also sets the chip up
         start_transfers = chip.transfers
+        start_bytes = chip.bytes_transferred
         start = time.perf_counter()
         for _ in range(polls):
             reader.poll()
         elapsed = time.perf_counter() - start
         reader.close()
     transfers = (chip.transfers - start_transfers) / polls
+    bytes_per_poll = (chip.bytes_transferred - start_bytes) / polls
     wanted = {u.upper() for u in uids}
     listed = f"{len(seen & wanted)}/{len(wanted)}"
     if seen - wanted:
         listed += f" (+{len(seen - wanted)} wrong: {', '.join(sorted(seen - wanted))})"
-    return listed, transfers, elapsed / polls * 1e6
+    return listed, transfers, bytes_per_poll, elapsed / polls * 1e6
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"want a whole number of polls, 1 or more; got {text!r}")
+    return value
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--polls", type=int, default=200, help="polls per case (default 200)")
+    parser.add_argument("--polls", type=positive, default=200, help="polls per case (default 200)")
     args = parser.parse_args()
-    rows = [("backend", "case", "tags listed", "SPI transfers/poll", "µs/poll (emulator)")]
+    rows = [("backend", "case", "tags listed", "SPI transfers/poll", "bytes/poll", "bus µs @1 MHz",
+             "µs/poll (emulator)")]
     for backend in _backends():
         for case, uids in CASES:
-            listed, transfers, micros = measure(backend, uids, args.polls)
-            rows.append((backend, case, listed, f"{transfers:.0f}", f"{micros:.0f}"))
+            listed, transfers, nbytes, micros = measure(backend, uids, args.polls)
+            figures = (transfers, nbytes, nbytes * 8, micros)
+            rows.append((backend, case, listed, *(f"{x:.0f}" for x in figures)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for n, row in enumerate(rows):
         cells = zip(row, widths, strict=True)
