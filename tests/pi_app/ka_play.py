@@ -11,7 +11,7 @@ import rules
 from pi_app.autoplay import Input, next_input
 from pi_app.menu import BACK
 from rules.core import Move, State
-from rules.king_and_assassins.moves import Choose
+from rules.king_and_assassins.moves import Choose, End, Step
 
 GAME = "king-and-assassins"
 
@@ -138,8 +138,6 @@ def escape_chooser() -> Callable[[State], Move | None]:
     """A cooperative game to the king's escape: the King player clears his
     knights off the king's street path to the nearest gate and walks him out;
     the Assassin player moves citizens off that path and otherwise passes."""
-    from rules.king_and_assassins.moves import End, Step
-
     plan: list[str] = []
 
     def chooser(state: State) -> Move | None:
