@@ -18,8 +18,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from drivers.base import TagReader
 from drivers.events import EventSink, HardwareEvent, ReaderFault, ReaderRecovered, TagArrived, TagLeft
@@ -39,6 +40,27 @@ class WatcherSettings:
     leave_hold: float = 0.25  # a tag must be missing this long before it leaves
     retry_interval: float = 0.5  # first retry of a faulty reader
     max_retry_interval: float = 5.0  # the back-off doubles up to this
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any], where: str = "watcher") -> WatcherSettings:
+        """Settings from a profile's table (e.g. ``[watcher]``); defaults for keys it leaves out.
+
+        Unknown keys and values of the wrong type are refused, naming ``where``, the key and the fix.
+        """
+        known = [f.name for f in fields(cls)]
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise ValueError(f"{where}: unknown setting {', '.join(unknown)}; known: {', '.join(known)}")
+        for key, value in values.items():
+            whole = key == "confirm_polls"
+            ok = isinstance(value, int) if whole else isinstance(value, int | float)
+            if isinstance(value, bool) or not ok:
+                want = "a whole number of polls" if whole else "a number of seconds"
+                raise ValueError(f"{where}: {key} must be {want}, got {value!r}")
+        try:
+            return cls(**values)
+        except ValueError as err:
+            raise ValueError(f"{where}: {err}") from None
 
     def __post_init__(self) -> None:
         if self.confirm_polls < 1:

@@ -184,3 +184,20 @@ def test_simulated_reader_errors() -> None:
         pad.remove("deadbeef")
     with pytest.raises(ValueError, match="at least one poll"):
         pad.tap("DEADBEEF", polls=0)
+
+
+def test_settings_from_a_profile_table() -> None:
+    settings = WatcherSettings.from_mapping({"leave_hold": 0.5, "confirm_polls": 3})
+    assert settings == WatcherSettings(leave_hold=0.5, confirm_polls=3)
+    assert WatcherSettings.from_mapping({}) == WatcherSettings()
+    where = "table.toml [watcher]"
+    bad = [
+        ({"leave_hold_ms": 500}, r"table\.toml \[watcher\]: unknown setting leave_hold_ms; known: interval,"),
+        ({"leave_hold": "0.5"}, r"\[watcher\]: leave_hold must be a number of seconds, got '0\.5'"),
+        ({"confirm_polls": 2.5}, r"\[watcher\]: confirm_polls must be a whole number of polls, got 2\.5"),
+        ({"arrive_hold": True}, r"arrive_hold must be a number of seconds, got True"),
+        ({"confirm_polls": 0}, r"\[watcher\]: watcher confirm_polls must be at least 1, got 0"),
+    ]
+    for values, message in bad:
+        with pytest.raises(ValueError, match=message):
+            WatcherSettings.from_mapping(values, where)
