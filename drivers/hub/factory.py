@@ -2,7 +2,8 @@
 
 The profile's reader spec names its hub and index; the hub spec gives the port
 (a path such as /dev/serial/by-id/usb-MicroPython_...-if00, or "auto" / empty to
-find the hub by its USB id). Specs are read by attribute only, so drivers does
+find the hub by its USB id) and, optionally, ``hold_ms``: how long the hub keeps
+a tag it no longer reads (firmware default 500 ms). Specs are read by attribute only, so drivers does
 not depend on pi_app.
 """
 
@@ -23,14 +24,18 @@ _hubs: dict[str, HubConnection] = {}
 _users: dict[str, int] = {}
 
 
-def _port_of(hub_name: str, profile: Any) -> str | None:
+def _hub_spec(hub_name: str, profile: Any) -> Any:
     for h in getattr(profile, "hubs", ()):
         if h.name == hub_name:
-            port = str(h.port or "").strip()
-            return None if port in ("", "auto") else port
+            return h
     known = ", ".join(h.name for h in getattr(profile, "hubs", ())) or "none"
     raise ValueError(f"reader hub {hub_name!r} is not declared in the profile (declared: {known}); "
                      "add a [[hubs]] table with its name and port")
+
+
+def _port_of(hub: Any) -> str | None:
+    port = str(hub.port or "").strip()
+    return None if port in ("", "auto") else port
 
 
 def open_reader(spec: Any, profile: Any) -> HubReader:
@@ -39,12 +44,17 @@ def open_reader(spec: Any, profile: Any) -> HubReader:
     hub_name = spec.hub or (hubs[0].name if len(hubs) == 1 else None)
     if hub_name is None:
         raise ValueError(f"reader {spec.name!r} does not say which hub it is on; set hub = \"NAME\"")
-    port = _port_of(hub_name, profile)
+    hub = _hub_spec(hub_name, profile)
+    port = _port_of(hub)
+    hold_ms = getattr(hub, "hold_ms", None)
     key = port or "auto"
     with _lock:
         conn = _hubs.get(key)
         if conn is None:
-            conn = HubConnection(port, name=hub_name).start()
+            conn = HubConnection(port, name=hub_name)
+            if hold_ms is not None:
+                conn.set_hold(None, int(hold_ms))  # kept, and sent on every (re)connect
+            conn.start()
             _hubs[key] = conn
             _users[key] = 0
             fresh = True

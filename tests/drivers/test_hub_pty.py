@@ -46,6 +46,7 @@ class Relay:
         self._lock = threading.Lock()
         self._faults: list[tuple[str, Callable[[bytes], bool]]] = []
         self.dropped: list[bytes] = []
+        self.lines: list[bytes] = []  # every line the firmware sent
         self.damaged: list[bytes] = []
         self.master: int | None = None
         self.slave: int | None = None
@@ -94,6 +95,7 @@ class Relay:
         # firmware -> host
         assert self.proc.stdout is not None
         for line in iter(self.proc.stdout.readline, b""):
+            self.lines.append(line)
             with self._lock:
                 for i, (what, pred) in enumerate(self._faults):
                     if pred(line):
@@ -285,10 +287,12 @@ def test_profile_readers_share_one_connection() -> None:
     relay = Relay(readers=2)
     try:
         assert relay.path is not None
-        profile = SimpleNamespace(hubs=(SimpleNamespace(name="hub1", port=relay.path),))
+        profile = SimpleNamespace(hubs=(SimpleNamespace(name="hub1", port=relay.path, hold_ms=0),))
         pad = hub_factory.open_reader(SimpleNamespace(name="seat1.pad", hub="hub1", index=0), profile)
         zone = hub_factory.open_reader(SimpleNamespace(name="zone.n", hub=None, index=1), profile)
         assert pad.hub is zone.hub and pad.hub.synced
+        # The profile's hold time reached the firmware, which carried it out.
+        eventually(lambda: any(b",OK,HOLD,ALL,0*" in line for line in relay.lines))
         relay.table("ADD,1,DEADBEEF")
         eventually(lambda: zone.poll() == {"DEADBEEF"})
         assert pad.poll() == frozenset()
