@@ -57,7 +57,10 @@ def _card(uid: str) -> str:
 def explain(state: SiegeState, move: Move) -> None:
     allowed = PHASE_MOVES.get(state.phase, ())
     kind = move.to_json()["type"]
-    require(type(move) in allowed, "siege.phase.wrong", R_TURN, move=kind, phase=state.phase)
+    if type(move) not in allowed:  # name what the phase takes, so the player knows what to do
+        expected = sorted({m.to_json()["type"] for m in state.legal_moves()}) or ["-"]
+        raise IllegalMove("siege.phase.wrong", R_TURN, move=kind, phase=state.phase,
+                          expected=", ".join(expected))
     handler = _EXPLAIN.get(type(move))
     if handler is not None:
         handler(state, move)
@@ -83,6 +86,7 @@ def _play(state: SiegeState, move: mv.Play) -> None:
     if pour:
         require(card in POUR_CARDS, "siege.pour.only-pour", R_CARDS)
     _in_hand(state, seat, card)
+    _no_dead_card(state, card)
     setup = state.phase == "setup"
     kind = CARDS[card].kind if card in CARDS else ""
     if setup and seat == DEFENDER:
@@ -108,8 +112,16 @@ def _play(state: SiegeState, move: mv.Play) -> None:
     raise IllegalMove("siege.play.bad-target", R_CARDS, card=card, target=target)
 
 
+def _no_dead_card(state: SiegeState, card: str | None) -> None:
+    """A Walls or Moat card in the Defender's hand must be his turn's
+    discard before anything else (see ``SiegeState.must_discard``)."""
+    dead = state.must_discard()
+    require(not dead or card in dead, "siege.play.discard-first", R_CARDS, card=dead[0] if dead else "")
+
+
 def _discard(state: SiegeState, move: mv.Discard) -> None:
     _in_hand(state, state.seat, move.card)
+    _no_dead_card(state, move.card)
 
 
 def _feed(state: SiegeState, move: mv.Feed) -> None:
@@ -119,6 +131,7 @@ def _feed(state: SiegeState, move: mv.Feed) -> None:
 
 def _end(state: SiegeState, move: mv.EndPhase) -> None:
     if state.phase == "play":
+        _no_dead_card(state, None)
         require(state.hand_size(state.seat) <= HAND_LIMIT, "siege.hand.full", R_HAND, limit=HAND_LIMIT)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "siege.phase.wrong": (
-        "A {move} move is not possible in the {phase} phase.",
-        "Una mossa {move} non è possibile nella fase {phase}.",
+        "'{move}' is not a move of the {phase} phase; possible now: {expected}.",
+        "'{move}' non è una mossa della fase {phase}; ora si può: {expected}.",
     ),
     "siege.move.not-now": ("That move is not possible now.", "Questa mossa non è possibile ora."),
     "siege.die.value": ("A die shows 1 to 6, not {value}.", "Un dado mostra da 1 a 6, non {value}."),
@@ -25,6 +25,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "siege.play.setup-only": (
         "{card} can only be played at setup: discard it.",
         "{card} si può giocare solo durante la preparazione: va scartata.",
+    ),
+    "siege.play.discard-first": (
+        "{card} cannot be played after setup and must be discarded: discard it now, as this turn's card.",
+        "{card} non si può giocare dopo la preparazione e va scartata: scartala ora, come carta del turno.",
     ),
     "siege.play.moat-present": ("There is already a Moat.", "C'è già un Fossato."),
     "siege.play.supply-limit": (

@@ -227,9 +227,20 @@ class SiegeState(Table, State):
         left = self.count - 1 if setup else 0
         return self.hand_size(self.seat) - left <= HAND_LIMIT
 
+    def must_discard(self) -> list[str]:
+        """Castle Walls and Moat in the Defender's hand in his play phase:
+        after setup "non potrà giocarle, e ... dovranno essere scartate", and
+        a discard "come la Moat" is the turn's card; so the turn's card is
+        their discard (one a turn; after feeding they wait a turn)."""
+        if self.phase != "play" or self.seat != DEFENDER or self.card_played:
+            return []
+        return sorted(c for c in self.hands[DEFENDER] if CARDS[c].kind == "fortification")
+
     def play_options(self, setup: bool) -> list[Move]:
         hand = self.hands[self.seat]
         out: list[Move] = []
+        if not setup and (dead := self.must_discard()):
+            return [mv.Discard(c) for c in dead]
         for card in sorted(hand):
             out.extend(mv.Play(card, t) for t in self.play_targets(card, setup))
             out.append(mv.Discard(card))

@@ -116,3 +116,10 @@ def test_moves_of_the_wrong_phase_or_seat() -> None:
     refused(s, mv.Pass(), "siege.phase.wrong")
     refused(s, mv.Feed("peasant"), "siege.phase.wrong")
     refused(s, mv.Spear("bonus"), "siege.phase.wrong")
+
+
+def test_a_move_of_the_wrong_phase_names_what_the_phase_takes() -> None:
+    s = blank("move")
+    err = refused(s, mv.Feed("supply_wagon"), "siege.phase.wrong")
+    assert "possible now: end_phase" in err.message("en")
+    assert "'feed'" in err.message("en") and "ora si può" in err.message("it")

@@ -80,6 +80,29 @@ def test_walls_and_moat_drawn_later_can_only_be_discarded() -> None:
     assert s.discards[D]["moat"] >= 1
 
 
+def test_walls_and_moat_drawn_later_must_be_the_defenders_discard() -> None:
+    # "non potrà giocarle, e nel qual caso esse dovranno essere scartate";
+    # a discard "come la Moat" is the turn's card.
+    s = blank("play", seat=D)
+    give(s, D, "castle_walls", "moat", "knight", "archer")
+    assert {m.to_json()["type"] for m in s.legal_moves()} == {"discard"}
+    assert {m.to_json()["card"] for m in s.legal_moves()} == {"castle_walls", "moat"}
+    err = refused(s, mv.Play("knight"), "siege.play.discard-first")
+    assert "Castle Walls" in err.message("en") or "castle_walls" in err.message("en")
+    refused(s, mv.Discard("archer"), "siege.play.discard-first")
+    refused(s, mv.EndPhase(), "siege.play.discard-first")
+    play(s, mv.Discard("moat"))
+    assert s.card_played and s.phase != "play"  # one card a turn: the Walls wait for the next
+    assert s.hands[D]["castle_walls"] == 1
+
+
+def test_walls_after_feeding_wait_for_the_next_turn() -> None:
+    s = blank("play", seat=D)
+    give(s, D, "castle_walls", "knight")
+    s.card_played = True  # fed: feeding is the turn's card
+    assert s.must_discard() == []
+
+
 # -- feeding ----------------------------------------------------------------
 
 def _to_feed(day: int, supplies: int, hand: dict[str, int]) -> object:
