@@ -79,7 +79,7 @@ def open_mfrc522(
     except (ImportError, RuntimeError) as err:
         raise ReaderError(
             f"reader {name}: the mfrc522 backend needs the mfrc522 package and a working RPi.GPIO"
-            f" (pip install 'tablekeeper[pi]'; on a laptop use the simulated backend): {err}"
+            f" (pip install 'tablekeeper[mfrc522]'; on a laptop use the simulated backend): {err}"
         ) from err
     where = f"/dev/spidev{bus}.{device}"
     try:
