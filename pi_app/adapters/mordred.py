@@ -48,7 +48,9 @@ FIELD_LABELS: dict[str, Pair] = {
     "space": ("Space", "Spazio"),
     "building": ("Building", "Edificio"),
     "from": ("From", "Da"),
-    "dice": ("Two dice", "Due dadi"),
+    # The roll is entered one die at a time: six values, then six more.
+    "first": ("First die", "Primo dado"),
+    "second": ("Second die", "Secondo dado"),
     "value": ("Die", "Dado"),
 }
 # Short enough for two small lines under the winner on a 128x64 screen.
@@ -142,8 +144,6 @@ class MordredAdapter(TableAdapter):
             return f"Row {value}" if en else f"Riga {value}"
         if field == "building" and isinstance(value, str):
             return building(value, lang).capitalize() if en else building(value, lang)
-        if field == "dice" and isinstance(value, list):
-            return " + ".join(str(v) for v in value)
         return super().value_label(field, value, lang)
 
     def move_text(self, move: JSON, lang: str) -> str:
@@ -152,8 +152,8 @@ class MordredAdapter(TableAdapter):
         if kind == "declare":
             return self.value_label("row", move["row"], lang)
         if kind == "roll":
-            return f"Dice {self.value_label('dice', move['dice'], lang)}" if en else \
-                f"Dadi {self.value_label('dice', move['dice'], lang)}"
+            dice = f"{move['first']} + {move['second']}"
+            return f"Dice {dice}" if en else f"Dadi {dice}"
         if kind == "die":
             return f"Die {move['value']}" if en else f"Dado {move['value']}"
         if kind == "place":

@@ -26,12 +26,16 @@ class Declare(Move):
 
 @dataclass(frozen=True)
 class Roll(Move):
-    """Chance: the two dice of the turn."""
+    """Chance: the two dice of the turn, each read on the row by itself.
+
+    Each die is its own field so that a menu over the 36 rolls asks for one
+    die, then the other (six values each), instead of one list of 36 pairs.
+    """
 
     dice: tuple[int, int]
 
     def to_json(self) -> JSON:
-        return {"type": "roll", "dice": list(self.dice)}
+        return {"type": "roll", "first": self.dice[0], "second": self.dice[1]}
 
 
 @dataclass(frozen=True)
@@ -86,13 +90,15 @@ class EndTurn(Move):
 
 _FIELDS: dict[str, tuple[str, ...]] = {
     "declare": ("row",),
-    "roll": ("dice",),
+    "roll": ("first", "second"),
     "place": ("space",),
     "die": ("value",),
     "build": ("building", "space"),
     "attack": ("from", "space"),
     "end_turn": (),
 }
+#: the roll as older logs write it, ``{"type": "roll", "dice": [2, 5]}``: still read.
+_LEGACY_ROLL = ("dice",)
 
 
 def move_from_json(data: Any) -> Move:
@@ -101,7 +107,10 @@ def move_from_json(data: Any) -> Move:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise ValueError(f"unknown mordred move type {kind!r}; known: {', '.join(_FIELDS)}")
-    want = set(_FIELDS[kind]) | {"type"}
+    fields = _FIELDS[kind]
+    if kind == "roll" and "dice" in data:
+        fields = _LEGACY_ROLL  # logs written before the dice had a field each
+    want = set(fields) | {"type"}
     missing = sorted(want - set(data))
     extra = sorted(set(data) - want)
     if missing:
@@ -113,11 +122,16 @@ def move_from_json(data: Any) -> Move:
         if row is not None and not isinstance(row, str):
             raise ValueError(f"declare: row must be a string or null, not {row!r}")
         return Declare(row)
-    if kind == "roll":
+    if kind == "roll" and fields is _LEGACY_ROLL:
         dice = data["dice"]
         if not (isinstance(dice, list) and len(dice) == 2 and all(_is_int(d) for d in dice)):
             raise ValueError(f"roll: dice must be a list of two integers, not {dice!r}")
         return Roll((dice[0], dice[1]))
+    if kind == "roll":
+        for key in fields:
+            if not _is_int(data[key]):
+                raise ValueError(f"roll: {key} must be an integer, not {data[key]!r}")
+        return Roll((data["first"], data["second"]))
     if kind == "die":
         if not _is_int(data["value"]):
             raise ValueError(f"die: value must be an integer, not {data['value']!r}")

@@ -12,10 +12,11 @@ import pytest
 
 import rules
 from pi_app.adapters import for_game
+from pi_app.menu import Cursor
 from pi_app.screens import render
 from rules.mordred.moves import Declare, Die, Roll
 from rules.mordred.tables import BUILDINGS, FACES, ROWS, TABLES
-from tests.pi_app.mordred_play import enter_chance, play_moves
+from tests.pi_app.mordred_play import button_toward, enter_chance, play_moves
 
 GAME = "mordred"
 pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="Mordred engine not registered")
@@ -179,6 +180,50 @@ def test_dice_entered_at_the_table_and_combat_guided(rig):
     play_moves(r, rng)
     assert s.state.outcome() is not None
     assert "Winner" in layout(s, "shared.screen").big or "Winners" in layout(s, "shared.screen").big
+
+
+def test_dice_entered_one_die_at_a_time(rig):
+    r = rig(3)
+    r.profile = dataclasses.replace(r.profile, chance="table")
+    s = r.open(GAME)
+    declare_with_buttons(r, 0, "A")
+    # The first die: six faces, not a list of 36 pairs.
+    shared = layout(s, "shared.screen")
+    assert (shared.title, shared.big, shared.lines) == ("Roll 2 dice, row A", "1", ("First die  1/6",))
+    r.press("seat2.left")  # from 1 back round to 6
+    assert layout(s, "shared.screen").big == "6"
+    r.press("seat2.ok")
+    # The second die: six faces and the way back to the first.
+    assert layout(s, "shared.screen").lines == ("Second die  1/7",)
+    for _ in range(3):
+        r.press("seat3.right")
+    r.press("seat3.ok")
+    confirm = layout(s, "shared.screen")
+    assert confirm.big == "Dice 6 + 4" and "confirm" in confirm.text()
+    r.press("seat1.ok")
+    assert s.state.view(None)["dice"] == [6, 4]
+    assert s.log[-1].endswith("(6+4, row A)")
+
+
+def test_any_roll_takes_at_most_nine_presses():
+    # Three steps at most to each die (either way round), ok on each, ok to confirm;
+    # the single menu of 36 pairs needed up to 18 steps.
+    state = rules.get(GAME).new_game(3, 1)
+    state.apply(Declare("C"))
+    worst = 0
+    for a in FACES:
+        for b in FACES:
+            cursor, presses, move = Cursor.over(state.legal_moves()), 0, None
+            while move is None:
+                button = button_toward(cursor, Roll((a, b)))
+                presses += 1
+                if button == "ok":
+                    move = cursor.select()
+                else:
+                    cursor.step(1 if button == "right" else -1)
+            assert move == Roll((a, b))
+            worst = max(worst, presses)
+    assert worst == 9
 
 
 def test_building_chosen_by_tapping_a_piece(rig):

@@ -53,7 +53,7 @@ def to_spend(state: MordredState, row: str = "A", dice: tuple[int, int] | None =
     if dice is None:
         clean = [f for f, face in TABLES.money[row].items() if not face.black]
         dice = (clean[0], clean[0])
-    play(state, {"type": "declare", "row": row}, {"type": "roll", "dice": list(dice)})
+    play(state, {"type": "declare", "row": row}, {"type": "roll", "first": dice[0], "second": dice[1]})
     assert state.phase == "spend"
 
 

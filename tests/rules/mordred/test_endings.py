@@ -16,7 +16,7 @@ def test_ending_a_all_men_on_the_map_mid_turn() -> None:
     # every man but two already on the map, away from Bangor and Conwy
     s.men |= set(sorted(n for n in TABLES.spaces if n not in {ANGLESEY, "Bangor", "Conwy"})[: TABLES.men - 3])
     s.men_supply = 2
-    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [2, 5]})
+    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": 2, "second": 5})
     play(s, {"type": "place", "space": "Bangor"})
     assert s.to_move() == 0
     events = play(s, {"type": "place", "space": "Conwy"})
@@ -32,7 +32,7 @@ def test_ending_a_after_mordred_takes_a_piece() -> None:
     s.men |= set(sorted(n for n in TABLES.spaces if n not in {ANGLESEY, "Bangor", "Conwy"})[: TABLES.men - 2])
     s.men_supply = 1
     give(s, 1, "village", "Bangor")
-    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [1, 5]})
+    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": 1, "second": 5})
     assert s.to_place == 1
     play(s, {"type": "place", "space": "Bangor"}, {"type": "die", "value": 6})
     assert s.outcome() is not None and s.outcome().detail["ending"] == "all_men_placed"
@@ -68,7 +68,7 @@ def test_ending_b_not_met_when_mordred_gave_the_piece_back() -> None:
     s = fresh(3)
     give(s, 1, "village", "Bangor")
     s.supply[1]["village"] = 0
-    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [1, 5]})
+    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": 1, "second": 5})
     play(s, {"type": "place", "space": "Bangor"}, {"type": "die", "value": 6})
     assert s.supply[1]["village"] == 1
     play(s, {"type": "end_turn"})
@@ -78,7 +78,7 @@ def test_ending_b_not_met_when_mordred_gave_the_piece_back() -> None:
 def test_ending_c_pawn_cannot_move_left_far_enough() -> None:
     s = fresh()
     s.pawns[0] = 1
-    events = play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [2, 4]})
+    events = play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": 2, "second": 4})
     assert s.pawns[0] == 0
     out = s.outcome()
     assert out is not None and out.detail["ending"] == "track_end"
@@ -89,7 +89,7 @@ def test_ending_c_pawn_cannot_move_left_far_enough() -> None:
 def test_pawn_reaching_the_end_exactly_does_not_end() -> None:
     s = fresh()
     s.pawns[0] = 2
-    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [2, 4]})
+    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": 2, "second": 4})
     assert s.pawns[0] == 0 and s.outcome() is None
 
 

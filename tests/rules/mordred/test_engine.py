@@ -45,13 +45,21 @@ def test_notation_round_trips(move: object) -> None:
     assert GAME.move_from_json(json.loads(json.dumps(data))) == move
 
 
+def test_roll_notation_gives_each_die_its_field_and_reads_the_older_list() -> None:
+    # One field per die: the table's menu then asks die by die (see NOTATION.md).
+    assert Roll((2, 5)).to_json() == {"type": "roll", "first": 2, "second": 5}
+    assert GAME.move_from_json({"type": "roll", "dice": [2, 5]}) == Roll((2, 5))
+
+
 @pytest.mark.parametrize(
     ("data", "words"),
     [
         ({"type": "declare"}, "missing row"),
         ({"type": "declare", "row": 3}, "row"),
         ({"type": "roll", "dice": [1]}, "dice"),
-        ({"type": "roll", "dice": [1, True]}, "dice"),
+        ({"type": "roll", "first": 1, "second": True}, "second must be an integer"),
+        ({"type": "roll", "first": 1}, "missing second"),
+        ({"type": "roll", "first": 1, "second": 2, "dice": [1, 2]}, "unknown fields first, second"),
         ({"type": "die", "value": "6"}, "value"),
         ({"type": "build", "building": "town"}, "missing space"),
         ({"type": "attack", "space": "Hay", "from": 3}, "from"),
@@ -107,7 +115,7 @@ def test_every_code_has_both_languages() -> None:
 
 def test_views_are_public_and_say_what_to_decide() -> None:
     s = fresh(4)
-    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [2, 5]})
+    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": 2, "second": 5})
     public = s.view(None)
     for seat in range(4):
         assert {**s.view(seat), "seat": None} == public
@@ -125,7 +133,7 @@ def test_view_of_a_combat_shows_the_roll_needed() -> None:
     play(
         s,
         {"type": "declare", "row": "C"},
-        {"type": "roll", "dice": [2, 5]},
+        {"type": "roll", "first": 2, "second": 5},
         {"type": "place", "space": "Bangor"},
     )
     prompt = s.view(None)["prompt"]

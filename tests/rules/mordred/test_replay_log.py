@@ -18,7 +18,7 @@ def test_example_turn_replays_with_dice_from_the_file() -> None:
     records = _replay(
         {"game": "mordred", "players": 3, "seed": 1, "chance": "file"},
         {"type": "declare", "row": "C"},
-        {"type": "roll", "dice": [2, 5]},
+        {"type": "roll", "first": 2, "second": 5},
         {"type": "build", "building": "village", "space": "Flint"},
         {"type": "place", "space": "Bangor"},
         {"type": "place", "space": "Conwy"},
@@ -43,3 +43,11 @@ def test_example_turn_replays_with_dice_from_the_file() -> None:
         and view["turn"] == 1
         and view["mordred_men"] == ["Anglesey", "Bangor", "Conwy"]
     )
+
+
+def test_a_log_with_the_older_roll_form_replays_the_same() -> None:
+    head = {"game": "mordred", "players": 3, "seed": 1, "chance": "file"}
+    declare = {"type": "declare", "row": "C"}
+    old = _replay(head, declare, {"type": "roll", "dice": [2, 5]})
+    new = _replay(head, declare, {"type": "roll", "first": 2, "second": 5})
+    assert old == new and all(r["ok"] for r in old if "n" in r)

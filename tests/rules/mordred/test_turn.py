@@ -35,7 +35,7 @@ def test_declare_then_chance_roll() -> None:
 
 def test_undeclared_roll_counts_as_row_c() -> None:
     s = fresh()
-    events = play(s, {"type": "declare", "row": None}, {"type": "roll", "dice": [5, 5]})
+    events = play(s, {"type": "declare", "row": None}, {"type": "roll", "first": 5, "second": 5})
     assert s.row == "C" and not s.declared
     assert s.money[0] == 2 * TABLES.money["C"][5].money
     assert events[0].params == {"seat": 0, "row": "C", "declared": False}
@@ -45,7 +45,7 @@ def test_nothing_before_the_declaration() -> None:
     s = fresh()
     refused(s, {"type": "build", "building": "village", "space": "Flint"}, "mordred.turn.declare_first")
     refused(s, {"type": "end_turn"}, "mordred.turn.declare_first")
-    refused(s, {"type": "roll", "dice": [1, 1]}, "mordred.chance.not_due")
+    refused(s, {"type": "roll", "first": 1, "second": 1}, "mordred.chance.not_due")
     refused(s, {"type": "declare", "row": "D"}, "mordred.declare.bad_row")
 
 
@@ -54,7 +54,7 @@ def test_declare_only_once() -> None:
     play(s, {"type": "declare", "row": "A"})
     refused(s, {"type": "declare", "row": "C"}, "mordred.chance.pending")
     refused(s, {"type": "die", "value": 3}, "mordred.chance.wrong_kind")
-    refused(s, {"type": "roll", "dice": [0, 7]}, "mordred.roll.bad_value")
+    refused(s, {"type": "roll", "first": 0, "second": 7}, "mordred.roll.bad_value")
     to_spend_state = fresh()
     to_spend(to_spend_state)
     refused(to_spend_state, {"type": "declare", "row": "C"}, "mordred.declare.already")
@@ -63,7 +63,7 @@ def test_declare_only_once() -> None:
 def test_example_take_money_and_mordred_men() -> None:
     # Row C, dice 2 and 5: £2 (black box) + £6 = £8, 2 men, pawn 2 spaces left.
     s = fresh()
-    events = play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [2, 5]})
+    events = play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": 2, "second": 5})
     assert s.money[0] == 8
     assert s.to_place == 2
     assert s.men_supply == TABLES.men - 1 - 2
@@ -75,7 +75,7 @@ def test_example_take_money_and_mordred_men() -> None:
 def test_no_black_box_no_men_straight_to_spending() -> None:
     s = fresh()
     f = clean_face("C")
-    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [f, f]})
+    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": f, "second": f})
     assert s.to_place == 0 and s.phase == "spend"
     assert s.pawns[0] == TABLES.dragon
 
@@ -83,14 +83,14 @@ def test_no_black_box_no_men_straight_to_spending() -> None:
 def test_two_black_boxes_add_up() -> None:
     s = fresh()
     f = black_face("C")
-    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [f, 2]})
+    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": f, "second": 2})
     owed = TABLES.money["C"][f].men + TABLES.money["C"][2].men
     assert s.to_place == owed and s.pawns[0] == TABLES.dragon - owed
 
 
 def _placing(men: int = 2) -> MordredState:
     s = fresh()
-    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [2, 5]})
+    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": 2, "second": 5})
     assert s.to_place == men
     return s
 
@@ -155,14 +155,14 @@ def test_men_with_nowhere_to_go_are_discarded() -> None:
     # Mordred's only man is gone from Anglesey's neighbours' reach: no man on the map.
     s.men = set()
     s.men_supply = TABLES.men
-    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [2, 5]})
+    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": 2, "second": 5})
     assert s.to_place == 0 and s.men_supply == TABLES.men and s.phase == "spend"
 
 
 def test_men_beyond_the_supply_are_not_taken() -> None:
     s = fresh()
     s.men_supply = 1
-    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "dice": [2, 2]})
+    play(s, {"type": "declare", "row": "C"}, {"type": "roll", "first": 2, "second": 2})
     assert s.to_place == 1 and s.men_supply == 0
     assert s.pawns[0] == TABLES.dragon - 4  # the pawn still moves in full
 
