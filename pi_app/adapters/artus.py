@@ -45,6 +45,9 @@ class ArtusAdapter(TableAdapter):
         # The move count of a state whose instruction needs all the room
         # below it but the prestige line.
         self._quiet: int | None = None
+        # The last card's instruction and the turn it belongs to (who, round,
+        # cards played so far), said again while that player draws.
+        self._carry: tuple[tuple[int, int, int], list[str], list[str], str] | None = None
         self._components: list[Component] | None = None
         self._by_id: dict[str, Component] | None = None
 
@@ -304,13 +307,20 @@ class ArtusAdapter(TableAdapter):
             tail = " (" + ", ".join(f"{w.player(q, lang)} {w.signed(n)}" for q, n in points.items()) + ")"
         draws = self._said_draws(drawn, dealing, lang)
         self._quiet = None
+        if verbose:
+            self._carry = (_turn_key(after), verbose, compact, tail)
+        elif draws and self._carry is not None and self._carry[0] == _turn_key(before):
+            # Choosing a pile follows the card at once: the table may still be
+            # moving figures, so the card's instruction stays with the draw.
+            _, verbose, compact, tail = self._carry
         if not verbose:
-            return draws
+            return [_sentence("; ".join(draws))] if draws else []
         # A draw is also on the drawer's own screen: it is what gives way.
         for full, short in (([*verbose, *draws], [*compact, *draws]), (verbose, compact)):
             said = self._pack(after, full, short, tail, lang)
             if said is not None:
                 return said
+        self._quiet = len(after.history)
         return [_sentence("; ".join(compact[1:])), _sentence(compact[0] + tail)]
 
     def _said(self, kind: str, p: dict, lang: str, verbose: list[str], compact: list[str]) -> None:
@@ -385,19 +395,23 @@ class ArtusAdapter(TableAdapter):
     def _pack(self, after: State, verbose: list[str], compact: list[str], tail: str,
               lang: str) -> list[str] | None:
         """The instruction as the shared screen's big line: in sentences when
-        they fit beside the standing lines, else short; else the first parts
-        big and the rest on one small line; else big over all the room the
-        prestige line leaves. None when nothing fits."""
+        they fit beside the standing lines, else short; else the last parts
+        big and the first on one small line under the prestige line; else big
+        over all the room the prestige line leaves. None when nothing fits."""
         small = self.public_lines(after, lang)
         forms = ((verbose, tail), (verbose, ""), (compact, tail), (compact, ""))
         for parts, end in forms:
             text = _sentence("; ".join(parts) + end)
             if fits_big(text, small):
                 return [text]
-        # A longer rest would wrap and push the prestige line off the screen.
+        # The rest goes below the prestige line (the session draws it after
+        # the standing lines): only those two then, each on one line, so that
+        # a bump or a crowning is never pushed off the screen.
+        one_line = len(wrap(small[0], font(SMALL))) == 1
         for k in range(len(compact) - 1, 0, -1):
             main, rest = _sentence("; ".join(compact[:k]) + tail), _sentence("; ".join(compact[k:]))
-            if len(wrap(rest, font(SMALL))) == 1 and fits_big(main, [rest, *small]):
+            if one_line and len(wrap(rest, font(SMALL))) == 1 and fits_big(main, [small[0], rest]):
+                self._quiet = len(after.history)
                 return [rest, main]
         for parts, end in forms[2:]:
             text = _sentence("; ".join(parts) + end)
@@ -405,6 +419,11 @@ class ArtusAdapter(TableAdapter):
                 self._quiet = len(after.history)
                 return [text]
         return None
+
+
+def _turn_key(state: State) -> tuple[int, int, int]:
+    view = state.view(None)
+    return view["turn"], view["round"], sum(len(p) for p in view["played"])
 
 
 def _sentence(text: str) -> str:

@@ -33,6 +33,12 @@ def check_screens(rig) -> None:
         # the prestige of every seat among the two small lines drawn
         upto = next(i for i, line in enumerate(shared.lines) if line.startswith(("P1:", "G1:")))
         assert sum(len(wrap(line, font(SMALL))) for line in shared.lines[:upto + 1]) <= 2, shared
+        if s.log and shared.big == s.log[-1]:
+            # An instruction's first part (a bump, a crowning) drawn too, not
+            # pushed below the screen's edge by the standing lines.
+            for part in s.log[:-1]:
+                at = shared.lines.index(part)
+                assert sum(len(wrap(line, font(SMALL))) for line in shared.lines[:at + 1]) <= 2, shared
     hands = {p: hand_text(s, p) for p in range(len(s.seats))}
     for q in range(len(s.seats)):
         lay = layouts[f"seat{q + 1}.screen"]

@@ -201,6 +201,28 @@ def test_instructions_name_the_figures_and_seats(lang):
     assert len(lines) <= 2 and public[0].startswith(("P1:", "G1:"))
 
 
+def test_a_cards_instruction_stays_on_the_shared_screen_while_its_player_draws(rig):
+    r = rig(2)
+    s = r.open(GAME, seed=4)
+    rng = random.Random(4)
+    checked = 0
+    while s.state.outcome() is None and checked < 5:
+        step(r, rng)
+        view = s.state.view(None)
+        if view["phase"] != "draw" or s.state.is_chance():
+            continue
+        (done,) = [e for e in s.transcript[-2].extra["events"] if e["type"] in ("figure_moved", "ring_added")]
+        forms = ([f"{done['from']}→{done['to']}", f"seat {done['from']} to seat {done['to']}"]
+                 if "from" in done else [f"seat {done['seat']})", f" {done['seat']}."])
+        assert any(f in layout(s, "shared.screen").text() for f in forms), forms
+        step(r, rng)  # the pile chosen, the card drawn by Tablekeeper
+        shared = layout(s, "shared.screen")
+        assert "draws a" in shared.text(), shared
+        assert any(f in shared.text() for f in forms), (forms, shared)
+        checked += 1
+    assert checked == 5
+
+
 def test_prince_taps_pick_the_figure(rig):
     r = rig(2)
     s = r.open(GAME, seed=5)
