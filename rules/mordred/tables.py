@@ -21,6 +21,9 @@ ROWS = ("A", "B", "C")
 FACES = (1, 2, 3, 4, 5, 6)
 #: the building kinds in the order menus offer them; the data must price each.
 BUILDINGS = ("village", "town", "small_castle", "large_castle")
+#: (building, terrain) the rulebook itself forbids: "non potete costruire una
+#: Città in uno spazio con delle Colline". The data must agree (price null).
+FORBIDDEN = (("town", "hills"),)
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,12 @@ def _buildings(
             )
             cost[b][t] = None if prices[t] is None else _int(prices, t, file, f"{where}.cost", low=1)
         _need(any(c is not None for c in cost[b].values()), file, f"{where}.cost", "buildable nowhere")
+        for building, terrain in FORBIDDEN:
+            if building == b:
+                _need(terrain in terrains, "map.json", "terrains", f"must include {terrain!r} (rulebook: "
+                      f"no {building} on {terrain})")
+                _need(cost[b][terrain] is None, file, f"{where}.cost.{terrain}",
+                      f"must be null: the rulebook forbids a {building} on {terrain}")
         vp[b] = _int(entry, "vp", file, where, low=0)
         per_player[b] = _int(entry, "per_player", file, where, low=1)
     return cost, vp, per_player, _constant(data, "away_surcharge", file, low=0)

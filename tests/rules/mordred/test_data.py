@@ -193,3 +193,24 @@ def test_invalid_json_is_refused(tmp_path: Path) -> None:
     (copy / "combat.json").write_text("{ not json")
     with pytest.raises(DataError, match=r"combat\.json: line 1"):
         load(copy)
+
+
+def test_a_town_priced_on_hills_is_refused(tmp_path: Path) -> None:
+    # The rulebook forbids it; a correction to the costs may not lift the rule.
+    err = _broken(tmp_path, "buildings.json", lambda d: d["buildings"]["town"]["cost"].update(hills=5))
+    assert str(err).startswith("buildings.json: buildings.town.cost.hills: must be null")
+
+
+def test_a_corrected_value_is_read_without_touching_code(tmp_path: Path) -> None:
+    # A player with the box edits the JSON: the loader takes the new values as they are.
+    copy = tmp_path / "data"
+    shutil.copytree(DATA_DIR, copy)
+    money = json.loads((copy / "money.json").read_text())
+    money["rows"]["A"]["3"].update(money=4, black=True, source="the box", unverified=False)
+    (copy / "money.json").write_text(json.dumps(money))
+    track = json.loads((copy / "mordred.json").read_text())
+    track["track_length"].update(value=30, unverified=False)
+    (copy / "mordred.json").write_text(json.dumps(track))
+    fixed = load(copy)
+    assert (fixed.money["A"][3].money, fixed.money["A"][3].men) == (4, 4)
+    assert fixed.track_length == 30
