@@ -45,6 +45,7 @@ def decide(
         )
     mordred_won = men_on_map > pieces_on_map
     if mordred_won:
+        # "più a destra" (the overview's "più in alto"): the highest track space.
         keys: list[tuple[str, Callable[[int], int]]] = [
             ("track", lambda s: pawns[s]),
             ("vp", lambda s: vp[s]),

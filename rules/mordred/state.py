@@ -185,10 +185,14 @@ class MordredState(State):
         if t.spaces[space].black_frame:
             return 0  # always open, never a surcharge
         if not self.built_any:
+            # Section 4: the game's first building, not each player's (the
+            # overview says otherwise; NOTATION.md, "contradicts itself").
             return "mordred.build.first_on_border", RULE_SPEND, {"space": space}
         owners = {self.pieces[n][0] for n in t.spaces[space].roads if n in self.pieces}
         if not owners:
             return "mordred.build.not_reachable", RULE_SPEND, {"space": space}
+        # Section 4: +£1 unless next to a piece of your own, even when another
+        # player's piece is also there (the overview's wording is looser).
         return 0 if self.current in owners else t.surcharge
 
     def _price(self, building: str, space: str, surcharge: int) -> Verdict | int:

@@ -72,6 +72,17 @@ def test_no_surcharge_next_to_your_own_piece() -> None:
     assert s.money[0] == 30 - TABLES.cost["village"][SPACES["Denbigh"].terrain]
 
 
+def test_no_surcharge_next_to_your_own_piece_even_beside_another_players() -> None:
+    # Section 4 ("non adiacente ad uno dei vostri pezzi"), not the overview's
+    # looser "adiacenti a dei pezzi avversari": see NOTATION.md.
+    s = _rich()
+    give(s, 0, "village", "Flint")
+    give(s, 1, "village", "Conwy")
+    assert {"Flint", "Conwy"} <= SPACES["Denbigh"].roads
+    play(s, _build("village", "Denbigh"))
+    assert s.money[0] == 30 - TABLES.cost["village"][SPACES["Denbigh"].terrain]
+
+
 def test_towns_never_on_hills() -> None:
     s = _rich()
     hill = next(n for n in sorted(TABLES.black_frames) if SPACES[n].terrain == "hills")
@@ -167,7 +178,7 @@ def test_dice_only_when_due() -> None:
     play(s, {"type": "attack", "from": "Flint", "space": "Wrexham"})
     refused(s, {"type": "die", "value": 7}, "mordred.die.bad_value")
     refused(s, {"type": "end_turn"}, "mordred.chance.pending")
-    refused(s, {"type": "roll", "dice": [3, 3]}, "mordred.chance.wrong_kind")
+    refused(s, {"type": "roll", "first": 3, "second": 3}, "mordred.chance.wrong_kind")
 
 
 def test_all_buildings_priced_on_their_terrain() -> None:
