@@ -38,7 +38,7 @@ class SiegeAdapter(TableAdapter):
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {
         "type": ("Action", "Azione"), "card": ("Card", "Carta"), "target": ("Target", "Bersaglio"),
         "unit": ("Unit", "Unità"), "to": ("To", "Verso"), "choice": ("Choice", "Scelta"),
-        "value": ("Die", "Dado"),
+        "value": ("Die", "Dado"), "melee": ("Shoot or fight", "Tiro o mischia"),
     }
     value_labels: ClassVar[dict[str, tuple[str, str]]] = dict(w.TYPES)
 
@@ -128,6 +128,8 @@ class SiegeAdapter(TableAdapter):
         name = (field or "").rsplit(".", 1)[-1]
         if name == "unit" and value is None:
             return "No support" if lang == "en" else "Nessun supporto"
+        if name == "melee":  # an Archer's attack: shot (no key) or hand to hand
+            return pick(w.MELEE[bool(value)], lang)
         if name == "card" and isinstance(value, str):
             return w.card_name(value, lang)
         if name == "choice" and isinstance(value, str):

@@ -33,6 +33,8 @@ TYPES: dict[str, tuple[str, str]] = {
     "support": ("Support", "Supporto"), "move": ("Move", "Muovi"), "pass": ("Pass", "Passa"),
     "end_phase": ("End phase", "Fine fase"), "die": ("Die", "Dado"), "draw": ("Draw", "Pesca"),
 }
+#: an Archer's attack: a shot, or hand to hand (the move's "melee")
+MELEE: dict[bool, tuple[str, str]] = {False: ("shoots", "tira"), True: ("hand to hand", "corpo a corpo")}
 SPEAR: dict[str, tuple[str, str]] = {
     "bonus": ("+1 next attack", "+1 prossimo attacco"),
     "archer": ("Peasant to Archer", "Contadino: Arciere"),

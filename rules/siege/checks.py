@@ -157,8 +157,8 @@ def _own_unit(state: SiegeState, uid: str) -> None:
     require(uid not in state.used, "siege.attack.used", R_ATTACK, unit=uid)
 
 
-def _why_no_target(state: SiegeState, uid: str) -> None:
-    mode = state.mode(uid)
+def _why_no_target(state: SiegeState, uid: str, mode: str = "") -> None:
+    mode = mode or state.mode(uid)
     where = state.locate(uid)
     row = where[1] if where else ""
     require(mode != "none", "siege.attack.cannot", R_ATTACK, unit=uid)
@@ -178,7 +178,9 @@ def _why_no_target(state: SiegeState, uid: str) -> None:
 
 def _attack(state: SiegeState, move: mv.Attack) -> None:
     _own_unit(state, move.unit)
-    _why_no_target(state, move.unit)
+    if move.melee:
+        require(state.can_brawl(move.unit), "siege.attack.melee-not-archer", R_MELEE, unit=move.unit)
+    _why_no_target(state, move.unit, "melee" if move.melee else "")
 
 
 def _join(state: SiegeState, move: mv.Join) -> None:

@@ -105,6 +105,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "A Battering Ram attacks only from row 0.",
         "L'Ariete attacca solo dalla Fila 0.",
     ),
+    "siege.attack.melee-not-archer": (
+        "Only an Archer chooses between shooting and hand to hand: attack with {unit} without 'melee'.",
+        "Solo un Arciere sceglie tra tiro e corpo-a-corpo: attacca con {unit} senza 'melee'.",
+    ),
     "siege.attack.no-target": ("{unit} has nothing to attack.", "{unit} non ha nulla da attaccare."),
     "siege.attack.group-full": (
         "At most {limit} troops group together.",

@@ -92,12 +92,17 @@ class Spear(Move):
 
 @dataclass(frozen=True)
 class Attack(Move):
-    """Pick the first unit of an attack."""
+    """Pick the first unit of an attack. ``melee`` only for an Archer that
+    fights hand to hand instead of shooting ("Arciere contro Arciere")."""
 
     unit: str
+    melee: bool = False
 
     def to_json(self) -> JSON:
-        return {"type": "attack", "unit": self.unit}
+        out: JSON = {"type": "attack", "unit": self.unit}
+        if self.melee:
+            out["melee"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -161,7 +166,7 @@ MOVE_TYPES: dict[str, type[Move]] = {
     "move": Shift, "pass": Pass, "end_phase": EndPhase,
 }
 #: keys each type may carry beyond "type"; None-able ones may be absent.
-_OPTIONAL = {("play", "target"), ("lose", "unit"), ("lose", "card")}
+_OPTIONAL = {("play", "target"), ("lose", "unit"), ("lose", "card"), ("attack", "melee")}
 _NULLABLE = {("support", "unit")}
 
 
@@ -190,6 +195,9 @@ def move_from_json(data: Any) -> Move:
                 raise ValueError(f"siege move {kind!r}: value must be an integer, not {value!r}")
         elif value is None and (kind, name) in _NULLABLE:
             pass
+        elif name == "melee":
+            if not isinstance(value, bool):
+                raise ValueError(f"siege move {kind!r}: melee must be true or false, not {value!r}")
         elif not isinstance(value, str) or not value:
             raise ValueError(f"siege move {kind!r}: {name} must be a non-empty string, not {value!r}")
         args[name] = value

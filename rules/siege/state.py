@@ -105,6 +105,7 @@ class SiegeState(Table, State):
         self.count = SETUP_DRAW  # setup draws or setup actions left
         self.deck = ""  # "normal" or "events": what the event die chose
         self.group: list[str] = []  # the attack being built
+        self.hand_to_hand = False  # the Archers of that attack fight hand to hand
         self.aim = ""  # its target
         self.support: str | None = None
         self.losses: dict[str, Any] | None = None  # {"count", "reason", "resume"}
@@ -162,7 +163,8 @@ class SiegeState(Table, State):
         if p == "feed":
             return [mv.Feed(SUPPLY[self.seat])] if self.hands[self.seat].get(SUPPLY[self.seat]) else []
         if p == "attack":
-            return [*(mv.Attack(u) for u in self.attackers()), mv.EndPhase()]
+            brawl = [mv.Attack(u, melee=True) for u in self.brawlers()]
+            return [*(mv.Attack(u) for u in self.attackers()), *brawl, mv.EndPhase()]
         if p == "aim":
             return [*(mv.Join(u) for u in self.joiners()), *(mv.Target(t) for t in self.group_targets())]
         if p == "support":
@@ -448,6 +450,7 @@ class SiegeState(Table, State):
 
     def _do_attack(self, move: mv.Attack, ev: list[Event]) -> None:
         self.group = [move.unit]
+        self.hand_to_hand = move.melee
         self.phase = "aim"
 
     def _do_join(self, move: mv.Join, ev: list[Event]) -> None:
@@ -491,6 +494,7 @@ class SiegeState(Table, State):
     # -- resolution ------------------------------------------------------
     def _end_attack(self) -> None:
         self.group, self.aim, self.support = [], "", None
+        self.hand_to_hand = False
         self.phase = "attack"
 
     def _resolve_shot(self, roll: int, ev: list[Event]) -> None:
@@ -606,7 +610,7 @@ class SiegeState(Table, State):
                     return
                 self.phase = "attack"
             elif p == "attack":
-                if self.no_attack(seat) or not self.attackers():
+                if self.no_attack(seat) or not (self.attackers() or self.brawlers()):
                     self.phase = "move"
                 elif seat == ATTACKER and not self.window_done and self.rows[ATTACKER]["r0"]:
                     # The window before the attacks: the Defender is offered
@@ -704,7 +708,8 @@ class SiegeState(Table, State):
     def _attack_view(self) -> JSON | None:
         if not self.group:
             return None
-        return {"units": list(self.group), "target": self.aim, "support": self.support}
+        return {"units": list(self.group), "target": self.aim, "support": self.support,
+                "melee": self.mode(self.group[0]) == "melee"}
 
     def _outcome(self) -> Outcome | None:
         if self.result is None:

@@ -39,6 +39,7 @@ class Table:
     used: list[str]
     group: list[str]
     hands: list[dict[str, int]]
+    hand_to_hand: bool
 
     def locate(self, uid: str) -> tuple[int, str] | None:
         """(side, row) of a unit on the table; row is a tower id for the
@@ -105,7 +106,8 @@ class Table:
         if card == "siege_tower":
             return "fill"
         if CARDS[card].ranged and card in DATA.ranged[self.seat]:
-            return "ranged"
+            # An Archer shoots, or fights hand to hand when its attack says so.
+            return "melee" if self.hand_to_hand and self.can_brawl(uid) else "ranged"
         if CARDS[card].kind == "troop" and CARDS[card].melee > 0:
             return "melee"
         return "none"
@@ -199,8 +201,19 @@ class Table:
             return self.melee_targets(uid)
         return []
 
+    def can_brawl(self, uid: str) -> bool:
+        """A shooting troop (an Archer) that may also fight hand to hand:
+        "Due carte con valori uguali si annullano (es. Arciere contro Arciere)"."""
+        card = CARDS[card_of(uid)]
+        return card.kind == "troop" and card.ranged and card.melee > 0
+
     def attackers(self) -> list[str]:
         return [u for u in self.units(self.seat) if u not in self.used and self.targets_of(u)]
+
+    def brawlers(self) -> list[str]:
+        """Archers that can attack hand to hand now (``attack`` with ``melee``)."""
+        return [u for u in self.units(self.seat)
+                if u not in self.used and self.can_brawl(u) and self.melee_targets(u)]
 
     def group_targets(self) -> list[str]:
         common = self.targets_of(self.group[0])

@@ -183,3 +183,28 @@ def test_hits_add_up_within_a_turn() -> None:
     for c in cats:
         play(s, mv.Attack(c), mv.Target(tower), mv.Die(6))
     assert tower not in s.rows[A]["r0"] and s.locate(inside) is None  # the soldiers inside die too
+
+
+def test_archers_shoot_or_fight_hand_to_hand_by_their_value() -> None:
+    s = blank("attack")
+    clear_row(s, D, "r1")  # no wall, no Moat: the Attacker's front row may fight
+    a1 = units(s, A, "r1", "archer")[0]
+    a2 = put(s, A, "r1", "archer")
+    target = units(s, D, "r2", "archer")[0]
+    ev = play(s, mv.Attack(a1, melee=True), mv.Join(a2), mv.Target(target))
+    assert next(e.params["attack"] for e in ev if e.type == "melee") == 2  # 1 + 1, no die
+    assert target not in s.rows[D]["r2"] and s.phase == "attack"
+    assert a1 in s.used and a2 in s.used
+
+
+def test_only_archers_choose_hand_to_hand() -> None:
+    s = blank("attack")
+    clear_row(s, D, "r1")
+    knight = units(s, A, "r1", "knight")[0]
+    catapult = units(s, A, "r1", "catapult")[0]
+    refused(s, mv.Attack(knight, melee=True), "siege.attack.melee-not-archer")
+    refused(s, mv.Attack(catapult, melee=True), "siege.attack.melee-not-archer")
+    s2 = blank("attack")  # walls standing: an Archer may shoot but not fight
+    archer = units(s2, A, "r1", "archer")[0]
+    assert mv.Attack(archer) in s2.legal_moves()
+    refused(s2, mv.Attack(archer, melee=True), "siege.attack.walls")

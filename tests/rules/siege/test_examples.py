@@ -65,8 +65,19 @@ def test_example_two_swordsmen_against_a_knight() -> None:
 
 
 def test_example_archer_against_archer() -> None:
-    # "Due carte con valori uguali si annullano a vicenda (es. Arciere contro Arciere)"
+    # "Due carte con valori uguali si annullano a vicenda (es. Arciere contro
+    # Arciere)": the Defender's Archer sallies hand to hand against the
+    # Attacker's Archer and both are removed.
     assert melee_result(1, 1, 1) == (True, True)
+    s = blank("attack", seat=D)
+    mine = units(s, D, "r2", "archer")[0]
+    theirs = units(s, A, "r1", "archer")[0]
+    assert mv.Attack(mine) in s.legal_moves() and mv.Attack(mine, melee=True) in s.legal_moves()
+    play(s, mv.Attack(mine, melee=True), mv.Target(theirs))
+    if s.phase == "support":  # the Knight beside it could help; the Attacker declines
+        play(s, mv.Support(None))
+    assert mine not in s.rows[D]["r2"] and theirs not in s.rows[A]["r1"]
+    assert s.discards[D]["archer"] >= 1 and s.discards[A]["archer"] >= 1
 
 
 def test_example_pitch_stops_the_ram_before_it_attacks() -> None:

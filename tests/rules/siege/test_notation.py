@@ -13,8 +13,9 @@ GAME = rules.get("siege")
 ALL = [
     mv.Die(4), mv.Draw("knight"), mv.Play("knight"), mv.Play("oil", "battering_ram-9"), mv.Discard("moat"),
     mv.Feed("peasant"), mv.Lose(unit="knight-3"), mv.Lose(card="supply_wagon"), mv.Spear("bonus"),
-    mv.Attack("archer-2"), mv.Join("archer-20"), mv.Target("castle_walls-7"), mv.Support("knight-3"),
-    mv.Support(None), mv.Shift("knight-30", "r1"), mv.Pass(), mv.EndPhase(),
+    mv.Attack("archer-2"), mv.Attack("archer-2", melee=True), mv.Join("archer-20"),
+    mv.Target("castle_walls-7"), mv.Support("knight-3"), mv.Support(None),
+    mv.Shift("knight-30", "r1"), mv.Pass(), mv.EndPhase(),
 ]
 
 
@@ -35,6 +36,7 @@ def test_moves_round_trip(move: mv.Move) -> None:
         ({"type": "lose", "unit": "a-1", "card": "b"}, "exactly one"),
         ({"type": "support"}, "needs 'unit'"),
         ({"type": "move", "unit": "knight-3"}, "needs 'to'"),
+        ({"type": "attack", "unit": "archer-2", "melee": "yes"}, "melee must be true or false"),
         ({"type": "fly"}, "unknown siege move type"),
     ],
 )
