@@ -178,8 +178,10 @@ class MordredAdapter(TableAdapter):
             n = view["men_to_place"]
             return f"Place a man ({n} left)" if en else f"Piazza un uomo ({n})"
         if phase == "spend":
-            cash = money(view["players"][view["turn"]]["money"])
-            return f"Spend: {cash}" if en else f"Spendi: {cash}"
+            # The menu hides the waiting screen's money and pawn: the title keeps both.
+            me = view["players"][view["turn"]]
+            cash = money(me["money"])
+            return f"Spend {cash} · pawn {me['pawn']}" if en else f"Spendi {cash} · pedone {me['pawn']}"
         return super().step_title(state, lang)
 
     def chance_title(self, state: State, lang: str) -> str:

@@ -114,6 +114,9 @@ def test_whole_game_with_refusals(rig, players):
     play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "spend"
                and s.state.view(None)["players"][s.state.to_move()]["money"] < TABLES.cheapest())
     seat = s.state.to_move()
+    me = s.state.view(None)["players"][seat]
+    # Spending, the seat's own screen keeps its money and its pawn in the title.
+    assert layout(s, f"seat{seat + 1}.screen").title == f"Spend £{me['money']} · pawn {me['pawn']}"
     assert_refused(r, seat, lambda: r.tap(seat, f"large_castle@{seat + 1}"), contains="large castle")
     assert "you have £" in s.transcript[-1].text
     play_moves(r, rng)
