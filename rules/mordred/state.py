@@ -314,7 +314,9 @@ class MordredState(State):
     def _move_pawn(self, steps: int, events: list[Event]) -> bool:
         """Move the current pawn; ending (c) when it cannot go the full way
         ("non potete spostare ... del numero di spazi richiesto"): the pawn
-        stops at the end of the track. False when the game ended."""
+        stops at the end of the track. Landing exactly on the end is not it
+        (the overview's "arrivate alla fine" reads otherwise; NOTATION.md).
+        False when the game ended."""
         seat = self.current
         before = self.pawns[seat]
         wanted = before + steps
