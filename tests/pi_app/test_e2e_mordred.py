@@ -14,6 +14,7 @@ import rules
 from pi_app.adapters import for_game
 from pi_app.menu import Cursor
 from pi_app.screens import render
+from rules.mordred import scoring
 from rules.mordred.moves import Declare, Die, Roll
 from rules.mordred.tables import BUILDINGS, FACES, ROWS, TABLES
 from tests.pi_app.mordred_play import button_toward, enter_chance, play_moves
@@ -302,3 +303,19 @@ def test_undo_a_build_but_never_a_roll(rig):
     r.press("shared.undo")
     assert s.state.to_json() == before
     assert layout(s, "shared.screen").big.startswith("Undone: ")
+
+
+@pytest.mark.parametrize(("outcome", "big", "lines"), [
+    (scoring.decide("track_end", 0, 5, 4, [9, 9, 7], [4, 3, 30], [0, 0, 0]), "Winner: seat 1",
+     ["A pawn at the track's end.", "Mordred won: by pawns", "tie: VP decide"]),
+    (scoring.decide("all_men_placed", 0, 1, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]), "Winners: seat 1, seat 2",
+     ["All Mordred's men are out.", "Wales held: by VP", "tie: victory shared"]),
+    (scoring.decide("mordred_slain", 2, 30, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]), "Winner: seat 3",
+     ["Mordred slain on Anglesey.", "Slayer wins outright"]),
+])
+def test_the_end_is_announced_with_its_reason(outcome, big, lines):
+    said_big, said = for_game(GAME, 3).outcome_lines(outcome, "en")
+    assert said_big == big
+    assert said[:len(lines)] == lines
+    assert said[len(lines):] == [f"seat {s + 1}: {outcome.detail['vp'][s]} VP £{outcome.detail['money'][s]} "
+                                 f"pawn {outcome.detail['pawns'][s]}" for s in range(3)]
