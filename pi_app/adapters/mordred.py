@@ -311,7 +311,9 @@ class MordredAdapter(TableAdapter):
     def track_line(self, view: JSON, lang: str) -> str:
         """Every pawn on the Mordred track, by seat number."""
         pawns = " ".join(f"{p['seat'] + 1}:{p['pawn']}" for p in view["players"])
-        return f"{'track' if lang == 'en' else 'tracciato'} {pawns}"
+        line = f"{'track' if lang == 'en' else 'tracciato'} {pawns}"
+        # Two players is not in the rulebook: the table keeps saying so.
+        return f"{line} · {'unofficial' if lang == 'en' else 'non ufficiale'}" if view["unofficial"] else line
 
     def public_lines(self, state: State, lang: str) -> list[str]:
         view = state.view(None)

@@ -319,3 +319,11 @@ def test_the_end_is_announced_with_its_reason(outcome, big, lines):
     assert said[:len(lines)] == lines
     assert said[len(lines):] == [f"seat {s + 1}: {outcome.detail['vp'][s]} VP £{outcome.detail['money'][s]} "
                                  f"pawn {outcome.detail['pawns'][s]}" for s in range(3)]
+
+
+def test_unofficial_two_player_game_is_marked_and_plays_to_the_end(rig):
+    r = rig(2)
+    s = r.open(GAME, options={"unofficial_two_players": True})
+    assert layout(s, "shared.screen").lines[-1] == f"track 1:{TABLES.dragon} 2:{TABLES.dragon} · unofficial"
+    play_moves(r, random.Random(2))
+    assert s.state.outcome() is not None and layout(s, "shared.screen").title == "GAME OVER"
