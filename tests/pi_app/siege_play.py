@@ -106,6 +106,25 @@ def step(rig, rng: random.Random, taps: bool = True) -> int:
     return inputs
 
 
+def make(rig, move: Move, taps: bool = True) -> int:
+    """Play ``move`` for the seat to move the way a player would (taps where
+    a card names it, else the buttons); returns the inputs used."""
+    s = rig.session
+    seat = s.state.to_move()
+    assert seat is not None and seat >= 0 and move in s.state.legal_moves(), (seat, move)
+    n, inputs = len(s.state.history), 0
+    while len(s.state.history) == n:
+        inp = next_input(s, seat, move, taps)
+        if inp.kind == "tap":
+            rig.tap(seat, inp.what)
+        else:
+            rig.press(inp.part)
+        check_screens(rig)
+        inputs += 1
+        assert inputs < 200, "the simulated player is stuck"
+    return inputs
+
+
 def play_moves(rig, rng: random.Random, count: int | None = None, until: Callable[[], bool] | None = None,
                watch: Watch | None = None) -> int:
     """Play ``count`` moves, or until ``until()`` holds, or to the end."""

@@ -13,8 +13,9 @@ import pytest
 import rules
 from pi_app.adapters.siege_words import card_name, hand_text
 from pi_app.screens import render
+from rules.siege import moves as mv
 from rules.siege.data import CARDS
-from tests.pi_app.siege_play import check_screens, play_moves, step
+from tests.pi_app.siege_play import check_screens, make, play_moves, step
 
 GAME = "siege"
 pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="Siege engine not registered")
@@ -205,3 +206,32 @@ def test_one_tag_per_physical_card_any_tag_of_a_kind(rig):
         r.tap_uid(ATTACKER, uids[-1])
     drawn = [e.move["card"] for e in s.journal.entries(s.record) if e.move["type"] == "draw"]
     assert sorted(s.state.view(ATTACKER)["hand"]) == sorted(drawn) and len(drawn) == 8
+
+
+def test_walls_drawn_later_are_the_defenders_discard_at_the_table(rig):
+    # "non potrà giocarle, e nel qual caso esse dovranno essere scartate"
+    r = rig(2)
+    r.profile = dataclasses.replace(r.profile, chance="table")
+    s = r.open(GAME, seed=5)
+    rng = random.Random(5)
+    for _ in range(8):
+        r.tap(ATTACKER, f"{s.state.sample_chance().to_json()['card']}@1")
+    for card in s.state.view(ATTACKER)["hand"][:3]:
+        make(r, mv.Discard(card))
+    r.tap(DEFENDER, "castle_walls@2")  # the Defender draws a Walls card and keeps it
+    while s.state.view(None)["phase"] == "setup_draw":
+        cards = [m.to_json()["card"] for m in s.state.legal_moves()]
+        card = next(c for c in cards if c != "castle_walls")
+        r.tap(DEFENDER, f"{card}@2")
+    for card in [c for c in s.state.view(DEFENDER)["hand"] if c != "castle_walls"][:3]:
+        make(r, mv.Discard(card))
+    assert "castle_walls" in s.state.view(DEFENDER)["hand"]
+    play_moves(r, rng, until=lambda: s.state.to_move() == DEFENDER and s.state.view(None)["phase"] == "play")
+    assert s.state.outcome() is None
+    assert [m.to_json() for m in s.state.legal_moves()] == [{"type": "discard", "card": "castle_walls"}]
+    other = next(c for c in s.state.view(DEFENDER)["hand"] if c != "castle_walls")
+    assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, f"{other}@2"), contains="must be discarded")
+    r.tap(DEFENDER, "castle_walls@2")
+    assert s.state.history[-1].to_json() == {"type": "discard", "card": "castle_walls"}
+    assert "castle_walls" not in s.state.view(DEFENDER)["hand"]
+    assert any("Defender discards Castle Walls" in line for line in s.log)
