@@ -15,12 +15,15 @@ from typing import Any, ClassVar
 
 from pi_app.adapters.base import Component, TableAdapter, seat_name
 from pi_app.i18n import pick
+from pi_app.screens import SMALL, font, wrap
 from rules.core import JSON, Event, Move, Outcome, State
 
 REGIONS = ("Caledonia", "Din Eidyn", "Eboracum", "Deva", "Ratae", "Caerleon", "Aquae Sulis", "Londinium")
 CARDS = ("crown", "garrison", "ambassador", "settlement", "scots", "welsh", "romano-british")
 COLOURS = ("blue", "red", "yellow")
+PICKS = ("swap", "take", "place", "into")  # moves inside an action: nothing changes on the table yet
 LOYALIST = "black"
+FACTION_COLOURS = {"scots": "blue", "welsh": "red", "romano-british": "yellow"}
 
 CARD_LABELS: dict[str, tuple[str, str]] = {
     "crown": ("Crown", "Corona"),
@@ -60,7 +63,7 @@ STEP_TITLES: dict[str, tuple[str, str]] = {
 }
 REASONS: dict[str, tuple[str, str]] = {
     "control": ("by control of the regions", "per controllo delle regioni"),
-    "invasion": ("by invasion (4th Saxon token)", "per invasione (4° gettone sassone)"),
+    "invasion": ("by Saxon invasion", "per invasione sassone"),
     "loyalists": ("the loyalists rule", "vincono i lealisti"),
 }
 
@@ -85,6 +88,33 @@ def counted(colours: Counter, lang: str) -> str:
 
 def short(region: str) -> str:
     return region.replace(" ", "")[:3]
+
+
+# Two letters per region card when three do not fit one line of the shared
+# screen (eight cards and the crown tokens): the order must stay readable whole.
+REGION_MARKS = {"Caledonia": "Ca", "Din Eidyn": "DE", "Eboracum": "Eb", "Deva": "Dv", "Ratae": "Ra",
+                "Caerleon": "Cr", "Aquae Sulis": "AS", "Londinium": "Lo"}
+# The standing line's faction marks: regions won so far, per language.
+SCORE_MARKS = (("scots", ("Sc", "Sc")), ("welsh", ("We", "Ga")), ("romano-british", ("RB", "RB")),
+               ("loyalists", ("Loy", "Lea")))
+SAXON_MARK = ("Sax", "Sas")
+
+
+def fits_one_line(text: str) -> bool:
+    """True when ``text`` is one line of small print on a 128-pixel screen."""
+    return len(wrap(text, font(SMALL))) == 1
+
+
+def card_order(cards: Sequence[tuple[str, bool]]) -> str:
+    """The region cards still to be fought, in order, as one line: three
+    letters each where they fit, else two; ``*`` (or ``'``) marks a crown."""
+    tries = ((short, "*"), (REGION_MARKS.__getitem__, "*"), (REGION_MARKS.__getitem__, "'"))
+    line = ""
+    for name, crown in tries:
+        line = " ".join(name(region) + (crown if crowned else "") for region, crowned in cards)
+        if fits_one_line(line):
+            break
+    return line
 
 
 class KingIsDeadAdapter(TableAdapter):
@@ -264,8 +294,28 @@ class KingIsDeadAdapter(TableAdapter):
         if order:
             cards = " ".join(short(r) for r in order)
             out.append(f"Region cards: {cards}" if en else f"Carte Regione: {cards}")
+        if not out and not last:
+            # A pick inside an action (the first region of a Garrison): the
+            # table changes only once the action is complete, so the screen
+            # reports the choice rather than asking anyone to move a thing.
+            who = seat_name(before.to_move(), lang)
+            out = [self.picked(m.to_json(), who, lang) for m in moves if m.to_json().get("type") in PICKS]
         result = [line[:1].upper() + line[1:] for line in out + last]
         return result or super().instructions(before, moves, events, after, lang)
+
+    @staticmethod
+    def picked(move: JSON, who: str, lang: str) -> str:
+        """A pick reported, not asked for: "seat 1 chose yellow in Ratae"."""
+        region = move.get("region", "")
+        colour = colour_word(move.get("colour", ""), 1, lang)
+        en = lang == "en"
+        what = {
+            "swap": f"the {region} card" if en else f"la carta {region}",
+            "take": f"{colour} in {region}",
+            "place": f"{colour} for {region}" if en else f"{colour} per {region}",
+            "into": f"empty {region}" if en else f"{region} vuota",
+        }[move["type"]]
+        return f"{who} chose {what}" if en else f"{who} sceglie {what}"
 
     def private_lines(self, state: State, seat: int, lang: str) -> tuple[str, list[str]]:
         view = state.view(seat)
@@ -280,31 +330,30 @@ class KingIsDeadAdapter(TableAdapter):
         view = state.view(None)
         if view.get("step") in ("court", "fill", "order"):
             return []
-        face_up = [c for c in view.get("region_cards", []) if c.get("face_up")]
-        order = " ".join(short(c["region"]) + ("*" if c.get("crown") is not None else "") for c in face_up)
+        face_up = [(c["region"], c.get("crown") is not None)
+                   for c in view.get("region_cards", []) if c.get("face_up")]
         # Regions won so far by each faction (the Saxons invade at 4), then the
-        # struggles to come, in order: the next ones fit on the first line.
+        # struggles to come, in order: each on one line of small print.
         control = Counter(r["control"] for r in view.get("regions", []) if r.get("control"))
-        marks = (("scots", "Sc"), ("welsh", "We"), ("romano-british", "RB"), ("loyalists", "Loy"))
-        score = " ".join(f"{mark}{control[f]}" for f, mark in marks if f != "loyalists" or control[f])
-        return [f"{score} Sax{control['saxons']}/4", order]
+        score = " ".join(f"{_l(mark, lang)}{control[f]}" for f, mark in SCORE_MARKS
+                         if f != "loyalists" or control[f])
+        return [f"{score} {_l(SAXON_MARK, lang)}{control['saxons']}/4", card_order(face_up)]
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
-        """Who won, how the game ended and the tie-breaks the rulebook used."""
+        """Who won; then how the game ended and what decided it (naming the
+        tie-break), each one line, as the final screens show two small lines
+        under the winner; then the factions' order and every court."""
         big, _ = super().outcome_lines(outcome, lang)
         en = lang == "en"
         detail = dict(outcome.detail)
         lines = [_l(REASONS.get(outcome.reason, (outcome.reason,) * 2), lang)]
+        decision = self.decision(detail, lang)
+        if decision:
+            lines.append(decision)
         names = {**CARD_LABELS, **FACTION_LABELS}
         if detail.get("ranking"):
             order = " > ".join(_l(names.get(f, (f, f)), lang) for f in detail["ranking"])
             lines.append(f"Factions: {order}" if en else f"Fazioni: {order}")
-        if detail.get("decided_by"):
-            used = ", ".join(self._tie_break(step, lang) for step in detail["decided_by"])
-            lines.append(f"Decided by: {used}" if en else f"Deciso da: {used}")
-        for team, sets in dict(detail.get("team_sets", {})).items():
-            n = int(team) + 1
-            lines.append(f"Team {n}: {sets} sets" if en else f"Squadra {n}: {sets} set")
         for seat, score in outcome.scores.items():
             if isinstance(score, dict):
                 court = counted(Counter({c: score.get(c, 0) for c in COLOURS}), lang)
@@ -312,18 +361,50 @@ class KingIsDeadAdapter(TableAdapter):
                 lines.append(f"{seat_name(int(seat), lang).capitalize()}: {court}; {sets}")
         return big, lines
 
+    def decision(self, detail: dict[str, Any], lang: str) -> str:
+        """What decided the winners, in one line of small print: the deciding
+        count, or "Tie-break:" and the rulebook's tie-breaks used in order."""
+        en = lang == "en"
+        teams = dict(detail.get("team_sets", {}))
+        if teams:  # 4 players, invasion: each team pools its courts
+            a, b = (teams.get(str(t), teams.get(t, 0)) for t in (0, 1))
+            if a == b:
+                return f"{a} sets each, last wins" if en else f"{a} set a testa; vince l'ultimo"
+            return f"Sets: team 1 {a}, team 2 {b}" if en else f"Set: sq.1 {a}, sq.2 {b}"
+        steps = [str(step) for step in detail.get("decided_by", [])]
+        if not steps:
+            return ""
+        if len(steps) == 1:
+            what = self._criterion(steps[0], lang, short=False)
+            return f"Most {what}" if en else f"Più {what}"
+        line = ""
+        tie_break, tie = ("Tie-break", "Spareggio"), ("Tie", "Parità")
+        for head, short_words in ((tie_break, False), (tie_break, True), (tie, True)):
+            used = ", ".join(self._criterion(step, lang, short=short_words) for step in steps[1:])
+            line = f"{_l(head, lang)}: {used}"
+            if fits_one_line(line):
+                break
+        return line
+
     @staticmethod
-    def _tie_break(step: str, lang: str) -> str:
-        if step in CARD_LABELS:
-            name = _l(CARD_LABELS[step], lang)
-            return f"{name} followers" if lang == "en" else f"Seguaci {name}"
+    def _criterion(step: str, lang: str, short: bool) -> str:
+        """A step of the rulebook's ranking: a faction's followers go by
+        their colour, what players see in their courts."""
+        if step in FACTION_COLOURS:
+            colour = colour_word(FACTION_COLOURS[step], 2, lang)
+            if short:
+                return colour
+            return f"{colour} followers" if lang == "en" else f"Seguaci {colour}"
         words = {
-            "total followers": ("total followers", "Seguaci in totale"),
-            "last card played wins": ("last to play wins", "vince chi ha giocato per ultimo"),
-            "last card played loses": ("last to play loses", "perde chi ha giocato per ultimo"),
-            "sets": ("complete sets", "set completi"),
+            "total followers": (("followers in all", "Seguaci in tutto"), ("all", "tutti")),
+            "last card played wins": (("last to play wins", "vince l'ultimo a giocare"),
+                                      ("last wins", "vince l'ultimo")),
+            "last card played loses": (("last to play loses", "perde l'ultimo a giocare"),
+                                       ("last loses", "perde l'ultimo")),
+            "sets": (("complete sets", "set completi"), ("sets", "set")),
         }
-        return _l(words.get(step, (step, step)), lang)
+        pair = words.get(step)
+        return _l(pair[short], lang) if pair else step
 
 
 ADAPTER = KingIsDeadAdapter

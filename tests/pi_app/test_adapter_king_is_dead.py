@@ -8,6 +8,8 @@ import pytest
 
 import rules
 from pi_app import adapters
+from pi_app.adapters.king_is_dead import fits_one_line
+from pi_app.screens import Layout, render
 from rules.core import Event
 
 GAME = "king-is-dead"
@@ -47,14 +49,55 @@ def test_instructions_group_what_to_put_where():
     assert "Deva: metti 2 blu, 1 rosso" in it and it[-1] == "Ratae ai Gallesi; 2 in riserva"
 
 
-def test_outcome_names_reason_and_tie_break():
-    state = finished(4, 2)
-    big, lines = adapters.for_game(GAME, 4).outcome_lines(state.outcome(), "en")
+def shown_whole(big: str, lines: list[str], n: int) -> bool:
+    """The first ``n`` small lines of a final screen are drawn, each whole."""
+    def frame(k):
+        return render(Layout(title="GAME OVER", big=big, lines=tuple(lines[:k]))).tobytes()
+
+    return all(fits_one_line(line) for line in lines[:n]) and frame(n) != frame(n - 1)
+
+
+def ended_with(players: int, decided_by: list[str]):
+    """The outcome of the first seeded game decided by ``decided_by``'s kinds
+    of step ("faction" for any faction's followers)."""
+    for seed in range(80):
+        outcome = finished(players, seed).outcome()
+        steps = ["faction" if s in ("scots", "welsh", "romano-british") else s
+                 for s in outcome.detail.get("decided_by", [])]
+        if steps == decided_by:
+            return outcome
+    pytest.skip(f"no seeded game decided by {decided_by}")
+
+
+@pytest.mark.parametrize(("players", "decided_by", "en", "it"), [
+    (2, ["faction", "faction", "last card played loses"],
+     "Tie-break: {}, last loses", "Parità: {}, perde l'ultimo"),
+    (3, ["faction", "faction"], "Tie-break: {} followers", "Spareggio: Seguaci {}"),
+    (3, ["sets", "last card played wins"], "Tie-break: last to play wins", "Spareggio: vince l'ultimo"),
+])
+def test_final_screen_shows_reason_and_tie_break(players, decided_by, en, it):
+    outcome = ended_with(players, decided_by)
+    colours = {"scots": ("blue", "blu"), "welsh": ("red", "rossi"), "romano-british": ("yellow", "gialli")}
+    second = colours.get(outcome.detail["decided_by"][1], ("", ""))
+    adapter = adapters.for_game(GAME, players)
+    big, lines = adapter.outcome_lines(outcome, "en")
     assert big.startswith("Winner")
-    assert lines[0].startswith("by ")
-    assert any(line.startswith("Decided by: ") for line in lines)
-    big_it, lines_it = adapters.for_game(GAME, 4).outcome_lines(state.outcome(), "it")
-    assert big_it.startswith("Vinc") and any(line.startswith("Deciso da: ") for line in lines_it)
+    assert lines[0].startswith("by ") and lines[1] == en.format(second[0])
+    assert shown_whole(big, lines, 2)
+    big_it, lines_it = adapter.outcome_lines(outcome, "it")
+    assert big_it.startswith("Vinc") and lines_it[0].startswith("per ")
+    assert lines_it[1] == it.format(second[1])
+    assert shown_whole(big_it, lines_it, 2)
+
+
+def test_final_screen_without_a_tie_names_what_decided():
+    for players, seed in ((2, 0), (4, 0), (4, 2)):
+        outcome = finished(players, seed).outcome()
+        for lang in ("en", "it"):
+            big, lines = adapters.for_game(GAME, players).outcome_lines(outcome, lang)
+            assert lines[1].split()[0] in ("Most", "Più", "Sets:", "Set:", "Tie-break:", "Spareggio:",
+                                           "Parità:"), lines
+            assert shown_whole(big, lines, 2)
 
 
 def test_a_card_tap_starts_its_play_and_nothing_else():
@@ -81,3 +124,42 @@ def test_private_screen_shows_the_court_and_hand():
     court = state.view(1)["seats"][1]["court"]
     assert big and all(str(n) in big for n in court.values() if n)
     assert "Cro" in lines[0] and "sets" in lines[0]
+
+
+def test_a_pick_inside_an_action_is_reported_not_asked_for():
+    adapter = adapters.for_game(GAME, 2)
+    game = rules.get(GAME)
+    state = game.new_game(2, 4)
+    while state.is_chance():
+        state.apply(state.sample_chance())
+    state.apply(game.move_from_json({"type": "play", "card": "romano-british"}))
+    before = state.copy()
+    place = state.legal_moves()[0]
+    events = state.apply(place)
+    assert not [e for e in events if e.audience is None]  # nothing happens on the table yet
+    region = place.to_json()["region"]
+    assert adapter.instructions(before, [place], events, state, "en") == [f"Seat 1 chose yellow for {region}"]
+    assert adapter.instructions(before, [place], events, state, "it") == [
+        f"Posto 1 sceglie giallo per {region}"]
+    before = state.copy()
+    second = state.legal_moves()[0]
+    done = adapter.instructions(before, [second], state.apply(second), state, "en")
+    assert any(line.startswith("Put ") for line in done)  # now the table is told what to put where
+
+
+def test_standing_lines_fit_one_line_all_game():
+    """Scores and the whole order of region cards stay readable on the
+    shared screen, crowns included, in both languages."""
+    adapter = adapters.for_game(GAME, 4)
+    state = rules.get(GAME).new_game(4, 3)
+    rng = random.Random(3)
+    seen = set()
+    while state.to_move() is not None:
+        state.apply(state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves()))
+        for lang in ("en", "it"):
+            lines = adapter.public_lines(state, lang)
+            assert all(fits_one_line(line) for line in lines), lines
+            seen.update(lines)
+    view_all = [line for line in seen if len(line.split()) == 8]
+    assert view_all and any("*" in line or "'" in line for line in seen)  # eight cards; crowns marked
+    assert any(line.startswith("Sc0 Ga0 RB0 Sas0/4") for line in seen)  # Italian marks
