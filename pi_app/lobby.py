@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable
 
 import rules
@@ -41,6 +42,11 @@ class Lobby:
         #: called with every layout drawn (the console)
         self.observer: Callable[[dict[str, Layout]], None] | None = None
         self.on_typed: Callable[[str], bool] | None = None
+        self.heartbeat = time.monotonic()
+
+    def alive(self) -> bool:
+        """For the watchdog, as Session.alive: the loop turns, the threads run."""
+        return time.monotonic() - self.heartbeat < 5.0 and self.table.alive()
 
     def layouts(self) -> dict[str, Layout]:
         game, n = self.options[self.index]
@@ -79,6 +85,7 @@ class Lobby:
             return None
         self.redraw()
         while not stop.is_set():
+            self.heartbeat = time.monotonic()
             try:
                 event = self.table.queue.get(timeout=0.1)
             except queue.Empty:

@@ -51,8 +51,10 @@ def run(args: argparse.Namespace) -> int:
     table = hardware.build(prof, events, poll=not simulated)
     journal = registry = None
     stop = threading.Event()
-    current: list[Session | None] = [None]
-    watchdog = Watchdog(lambda: current[0] is None or current[0].alive())
+    # What runs the table now (the lobby or a game): the watchdog pings only
+    # while its loop turns; between the two, only while the table's threads run.
+    current: list[Session | Lobby | None] = [None]
+    watchdog = Watchdog(lambda: table.alive() if current[0] is None else current[0].alive())
     try:
         journal = Journal(paths.journal_path(args.state_dir))
         registry = Registry(paths.registry_path(args.state_dir))
@@ -75,11 +77,13 @@ def run(args: argparse.Namespace) -> int:
                     print("no game to resume: choose one on the shared screen (press seat1 right/ok)",
                           flush=True)
                 lobby = Lobby(table, args.lang or prof.lang)
+                current[0] = lobby
                 if console is not None:
                     lobby.observer = lambda lays, c=console: c.show(lays, {})
                     lobby.on_typed = console.execute
                 watchdog.start()  # the table is up and the journal read: ready
                 chosen = lobby.choose(stop)
+                current[0] = None
                 if chosen is None:
                     break
                 game, players = chosen  # --new, if given, still abandons an unfinished game

@@ -103,3 +103,24 @@ def test_session_alive_follows_its_loop(rig, fake_game):
     assert s.alive()
     s.heartbeat -= 60  # a loop that stopped turning a minute ago
     assert not s.alive()
+
+
+def test_lobby_alive_follows_its_loop_and_the_reader_thread():
+    """Choosing the next game, the watchdog still pings only while the
+    lobby's loop turns and the reader thread runs."""
+    import queue
+
+    from pi_app import hardware, profile
+    from pi_app.lobby import Lobby
+
+    table = hardware.build(profile.load(profile.find("sim")), queue.Queue(), poll=True)
+    try:
+        lobby = Lobby(table, "en")
+        assert lobby.alive()
+        lobby.heartbeat -= 60  # a lobby loop that stopped turning a minute ago
+        assert not lobby.alive()
+        lobby.heartbeat += 60
+        table.watcher.stop()  # the reader thread died
+        assert not lobby.alive()
+    finally:
+        table.close()
