@@ -13,7 +13,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "There is no {card} left in that deck.",
         "In quel mazzo non c'è più nessuna carta {card}.",
     ),
-    "siege.hand.missing": ("There is no {card} in that hand.", "Nella mano non c'è nessuna carta {card}."),
+    "siege.hand.missing": (
+        "There is no {card} in that hand: choose a card it holds.",
+        "Nella mano non c'è nessuna carta {card}: scegli una carta che contiene.",
+    ),
     "siege.hand.full": (
         "A hand holds at most {limit} cards: play or discard one.",
         "In mano non si possono avere più di {limit} carte: giocane o scartane una.",
