@@ -279,6 +279,7 @@ class ArtusAdapter(TableAdapter):
         verbose: list[str] = []
         compact: list[str] = []
         points: dict[int, int] = {}
+        markers: list[tuple[str, str]] = []
         drawn: Counter[tuple[int, str]] = Counter()
         for ev in events:
             p = dict(ev.params)
@@ -294,6 +295,10 @@ class ArtusAdapter(TableAdapter):
                 drawn[(p["player"], p["pile"])] += 1
             elif ev.type == "prestige":
                 points[p["player"]] = points.get(p["player"], 0) + p["points"]
+                if (p["score"] - p["points"] < 0) != (p["score"] < 0):
+                    # Below 0 the scoring marker lies on its side (rulebook, prestige track).
+                    who, down = p["player"], p["score"] < 0
+                    markers.append((w.marker(who, down, lang), w.marker(who, down, lang, short=True)))
                 if p.get("reason") == "scoring card":
                     self._said_score(p, lang, verbose, compact)
                 elif p.get("reason") == "penalty":
@@ -315,13 +320,22 @@ class ArtusAdapter(TableAdapter):
             _, verbose, compact, tail = self._carry
         if not verbose:
             return [_sentence("; ".join(draws))] if draws else []
-        # A draw is also on the drawer's own screen: it is what gives way.
-        for full, short in (([*verbose, *draws], [*compact, *draws]), (verbose, compact)):
+        # A draw is also on the drawer's own screen: it gives way first; then
+        # the marker's side, which the prestige line's sign shows anyway.
+        marks = [m[0] for m in markers], [m[1] for m in markers]
+        for full, short in (([*verbose, *marks[0], *draws], [*compact, *marks[1], *draws]),
+                            ([*verbose, *marks[0]], [*compact, *marks[1]]), (verbose, compact)):
             said = self._pack(after, full, short, tail, lang)
             if said is not None:
                 return said
+        # Nothing fits whole: the rest still on one small line, the big line
+        # as large as its room allows.
         self._quiet = len(after.history)
-        return [_sentence("; ".join(compact[1:])), _sentence(compact[0] + tail)]
+        for k in range(len(compact) - 1, 0, -1):
+            rest = _sentence("; ".join(compact[k:]))
+            if len(wrap(rest, font(SMALL))) == 1:
+                return [rest, _sentence("; ".join(compact[:k]) + tail)]
+        return [_sentence("; ".join(compact) + tail)]
 
     def _said(self, kind: str, p: dict, lang: str, verbose: list[str], compact: list[str]) -> None:
         """One public event as a sentence and as a short form, or nothing."""
@@ -395,8 +409,8 @@ class ArtusAdapter(TableAdapter):
     def _pack(self, after: State, verbose: list[str], compact: list[str], tail: str,
               lang: str) -> list[str] | None:
         """The instruction as the shared screen's big line: in sentences when
-        they fit beside the standing lines, else short; else the last parts
-        big and the first on one small line under the prestige line; else big
+        they fit beside the standing lines, else short; else the first parts
+        big and the rest on one small line under the prestige line; else big
         over all the room the prestige line leaves. None when nothing fits."""
         small = self.public_lines(after, lang)
         forms = ((verbose, tail), (verbose, ""), (compact, tail), (compact, ""))

@@ -103,6 +103,18 @@ def figure_on(figure: str | None, king: bool, lang: str) -> str:
     return figure_name({"figure": "king" if king else "prince", "colour": figure}, lang, short=True)
 
 
+def marker(p: int, down: bool, lang: str, short: bool = False) -> str:
+    """The scoring marker of a player whose prestige crossed 0."""
+    who = player(p, lang)
+    if lang == "it":
+        if short:
+            return f"segn. {who} {'coricato' if down else 'in piedi'}"
+        return f"segnalino di {who} {'coricato' if down else 'di nuovo in piedi'}"
+    if short:
+        return f"{who} marker {'on its side' if down else 'up'}"
+    return f"lay {who}'s marker on its side" if down else f"stand {who}'s marker up"
+
+
 def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n) if n else "±0"
 

@@ -34,7 +34,7 @@ def check_screens(rig) -> None:
         upto = next(i for i, line in enumerate(shared.lines) if line.startswith(("P1:", "G1:")))
         assert sum(len(wrap(line, font(SMALL))) for line in shared.lines[:upto + 1]) <= 2, shared
         if s.log and shared.big == s.log[-1]:
-            # An instruction's first part (a bump, a crowning) drawn too, not
+            # An instruction's rest (a bump, a crowning) drawn too, not
             # pushed below the screen's edge by the standing lines.
             for part in s.log[:-1]:
                 at = shared.lines.index(part)

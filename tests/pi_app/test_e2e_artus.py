@@ -223,6 +223,29 @@ def test_a_cards_instruction_stays_on_the_shared_screen_while_its_player_draws(r
     assert checked == 5
 
 
+@pytest.mark.parametrize(("lang", "down", "up"), [("en", "on its side", "marker up"),
+                                                  ("it", "coricato", "in piedi")])
+def test_a_score_crossing_zero_turns_the_marker(lang, down, up):
+    from pi_app.adapters.artus import ArtusAdapter
+    from rules.core import Event
+
+    adapter = ArtusAdapter(2, lang)
+    state = _in_play()
+    moved = Event("figure_moved", {"figure": "knight", "owner": 1, "name": "knight of player 1",
+                                   "from": 3, "to": 5, "steps": 2, "player": 1})
+
+    def said(before: int, points: int) -> str:
+        scored = Event("prestige", {"player": 1, "points": points, "score": before + points,
+                                    "reason": "seat left", "seat": 3})
+        return " ".join(adapter.instructions(state, [], [moved, scored], state, lang))
+
+    assert down in said(4, -7) and "P2" in said(4, -7).replace("G2", "P2")
+    assert up in said(-3, 5)
+    for before, points in ((4, -4), (-3, 2), (10, 5)):
+        text = said(before, points)
+        assert down not in text and up not in text, text
+
+
 def test_prince_taps_pick_the_figure(rig):
     r = rig(2)
     s = r.open(GAME, seed=5)
