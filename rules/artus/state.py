@@ -272,6 +272,8 @@ class ArtusState(State):
             require(not move.knights, "artus.score.no-choice", rule, card=card.id)
             return
         assert card.effect is not None
+        # "Must choose" Knights that meet the card; the penalty is only for a
+        # card that cannot be met (NOTATION.md, Readings).
         can = bool(scoring.selections(self.seats, self.king, self.current, card.effect))
         if move.do == "penalty":
             require(not can, "artus.score.can-fulfil", rule, card=card.id, penalty=card.penalty)
