@@ -63,6 +63,11 @@ def test_example_b() -> None:
     assert (moved["owner"], moved["from"], moved["to"]) == (BLUE, seat(2), seat(-6))
     assert state.seats[seat(2)] == "k2" and state.seats[seat(-6)] == "k1"
     assert of_type(events, "prestige")[0]["player"] == RED and len(of_type(events, "prestige")) == 1
+    # Red's hope: the silver Prince on the 3 crowned, his Knight sits right behind, on the 10.
+    red_seat = seat(2)
+    at_turn(state, BLUE, ["ring-silver"])
+    state.apply(Play("ring-silver", "ring", seat(3)))
+    assert state.king == seat(3, king=0) and board.value(state.king, red_seat) == 10
 
 
 def test_example_c() -> None:
