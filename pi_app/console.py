@@ -36,6 +36,8 @@ class Console:
         self.components = components
         self.out = out or sys.stdout
         self.pictures = pictures
+        #: seats in the game now (the first ones of the profile); None: all
+        self.players: int | None = None
 
     # -- commands -> hardware ------------------------------------------------
     def execute(self, line: str) -> bool:
@@ -63,7 +65,9 @@ class Console:
         return True
 
     def seat(self, word: str) -> str:
-        names = [s.name for s in self.table.profile.seats]
+        # A seat beyond the game's players has its parts on the table, but
+        # the game ignores them: say so rather than drop the input silently.
+        names = [s.name for s in self.table.profile.seats][: self.players]
         if word in names and f"{word}.pad" in self.table.readers:
             return word
         raise ConsoleError(f"no seat {word!r} in this game; seats: "

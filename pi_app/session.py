@@ -165,6 +165,7 @@ class Session:
     def run(self, stop: threading.Event | None = None) -> None:
         """Take events until stopped; redraw after each."""
         stop = stop or self._stop
+        self.set_lights()  # the seat to move is lit from the first frame on
         self.redraw()
         while not stop.is_set():
             try:

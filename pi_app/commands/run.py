@@ -95,12 +95,15 @@ def run(args: argparse.Namespace) -> int:
                 registry.auto_enroll(session.record.game, [(c.id, c.count) for c in comps])
             if console is not None:
                 console.game, console.components = session.record.game, comps
+                console.players = session.record.players
                 session.on_typed = console.execute
                 print(f"{session.game.name or session.record.game} for {session.record.players}", flush=True)
                 _show_changes(session, console)
             watchdog.start()
             session.run(stop)
             current[0] = None
+            if console is not None:
+                console.players = None  # the lobby takes a press from any seat
             game = players = None  # after a finished game: choose the next one at the table
             new = False
     finally:

@@ -15,7 +15,8 @@ needs_kid = pytest.mark.skipif(KID not in rules.GAMES, reason="The King is Dead 
 
 @needs_kid
 def test_run_console_taps_presses_and_resumes(tmp_path, monkeypatch, capsys):
-    script = "tap seat2 crown\npress seat2 ok\ntap seat1 garrison\nfly away\ntap seat1 04AABBCCDD\nquit\n"
+    script = ("tap seat2 crown\npress seat2 ok\ntap seat1 garrison\nfly away\ntap seat1 04AABBCCDD\n"
+              "press seat3 ok\nquit\n")
     monkeypatch.setattr("sys.stdin", io.StringIO(script))
     code = main(["run", "--game", KID, "--players", "2", "--seed", "3", "--state-dir", str(tmp_path),
                  "--text"])
@@ -25,7 +26,9 @@ def test_run_console_taps_presses_and_resumes(tmp_path, monkeypatch, capsys):
     assert "Seat 1 plays Garrison" in out
     assert "unknown command 'fly'" in out
     assert "04AABBCCDD is not enrolled" in out
-    assert "lights seat1:on" in out
+    assert "no seat 'seat3' in this game; seats: seat1, seat2" in out  # a seat with no player
+    lights = [line for line in out.splitlines() if line.startswith("└─ lights")]
+    assert lights[0].startswith("└─ lights seat1:on seat2:off")  # lit from the first frame
     # a second run resumes the game where it was: Garrison's first pick
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["run", "--state-dir", str(tmp_path), "--text"]) == 0
