@@ -32,6 +32,7 @@ from pi_app.adapters.king_and_assassins_words import (
     event_lines,
     move_words,
     piece_name,
+    refusal_params,
     say,
 )
 from pi_app.menu import BACK, BRANCH, CONFIRM, Cursor, Option
@@ -142,12 +143,16 @@ class KingAndAssassinsAdapter(TableAdapter):
         return found * 2 if len(found) == 1 else found
 
     def refusal(self, state: State, seat: int, comp: Component, moves: Sequence[Move]) -> IllegalMove:
-        name = piece_name(comp.value, self.lang)
+        exc = self._refusal(state, seat, comp, moves)
+        return IllegalMove(exc.code, exc.rule, **refusal_params(exc.params, self.lang))
+
+    def _refusal(self, state: State, seat: int, comp: Component, moves: Sequence[Move]) -> IllegalMove:
+        # Names as in the notation here: refusal() puts every refusal in the table's words.
         step = state.view(None)["step"]
         if comp.kind == "citizen-card":
             if step == "choose" and self.pick_menu is not None:
                 code = "already-picked" if comp.value in self.pick_menu.picked() else "three-picked"
-                return IllegalMove(CODE + code, RULE_SETUP, piece=name)
+                return IllegalMove(CODE + code, RULE_SETUP, piece=comp.value)
             if step == "assassin":
                 try:
                     state.check(Reveal(comp.value))
@@ -158,7 +163,7 @@ class KingAndAssassinsAdapter(TableAdapter):
             return IllegalMove(CODE + "round-card-not-now", RULE_TURN)
         if comp.value in CITIZEN_NAMES and seat == KING_SEAT:
             code = "not-a-target" if any("target" in m.to_json() for m in moves) else "citizen-not-yours"
-            return IllegalMove(CODE + code, RULE_TURN, piece=name)
+            return IllegalMove(CODE + code, RULE_TURN, piece=comp.value)
         # Why the piece cannot even step: no points, not on the board, not yours; else
         # the first blocked step that stays on the board (a roof, a knight in the way).
         reasons: list[IllegalMove] = []
@@ -170,7 +175,7 @@ class KingAndAssassinsAdapter(TableAdapter):
                     return exc
                 if not exc.code.endswith("move.off-board"):
                     reasons.append(exc)
-        return reasons[0] if reasons else IllegalMove(CODE + "piece-idle", RULE_TURN, piece=name)
+        return reasons[0] if reasons else IllegalMove(CODE + "piece-idle", RULE_TURN, piece=comp.value)
 
     def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
         if comp.kind != "round-card":

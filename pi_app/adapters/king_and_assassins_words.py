@@ -3,7 +3,8 @@ the table's own refusals, moves and events in words."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pi_app.adapters.base import seat_name
 from pi_app.i18n import pick
@@ -68,6 +69,10 @@ REASONS: dict[str, Pair] = {
     "king-killed": ("The king is dead", "Il re è morto"),
     "deck-exhausted": ("Last round played", "Ultimo round giocato"),
 }
+#: The points a refusal says are short, as the sentence needs them ("left for the knights",
+#: "ne restano 0 per i cavalieri").
+POOL_WORDS: dict[str, Pair] = {"king": ("king", "il re"), "knights": ("knights", "i cavalieri"),
+                               "assassins": ("Assassin player", "il giocatore Assassino")}
 ACTION_WORDS: dict[str, Pair] = {"move": ("", ""), "climb": (" (climb)", " (sale)"),
                                  "descend": (" (descend)", " (scende)")}
 
@@ -85,6 +90,19 @@ def piece_name(name: str, lang: str, short: bool = False) -> str:
                 return {"king": say(("King", "Re"), lang), "knight": "Kn", "citizen": "C"}[kind] + number
             return f"{say(pair, lang)} {number}".strip()
     return name
+
+
+def refusal_params(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """An engine refusal's params in the table's words: pieces as their tokens
+    are named on the screens, the pool of points in the table's language (the
+    engine's params are the notation's names, for logs and replay)."""
+    out = dict(params)
+    for key in ("piece", "target", "occupant", "pushed"):
+        if isinstance(out.get(key), str):
+            out[key] = piece_name(out[key], lang)
+    if out.get("pool") in POOL_WORDS:
+        out["pool"] = say(POOL_WORDS[out["pool"]], lang)
+    return out
 
 
 def card_text(card: int, lang: str) -> str:

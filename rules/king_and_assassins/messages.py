@@ -94,8 +94,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Il re si muove solo sulle strade; {cell} è un tetto.",
     ),
     _P + "ap.not-enough": (
-        "That costs {need} action points; {left} left for the {pool}.",
-        "Costa {need} punti azione; ne restano {left} per {pool}.",
+        "Action points needed: {need}; left for the {pool}: {left}.",
+        "Punti azione necessari: {need}; rimasti per {pool}: {left}.",
     ),
     _P + "push.off-board": (
         "The push would put {pushed} off the board.",

@@ -11,9 +11,10 @@ import random
 import pytest
 
 import rules
+from pi_app.adapters.king_and_assassins import KingAndAssassinsAdapter
 from pi_app.demo import Night
 from pi_app.screens import render
-from rules.king_and_assassins.moves import Arrest, Attack, End, Step
+from rules.king_and_assassins.moves import Arrest, Attack, Choose, Draw, End, Reveal, Step
 from tests.pi_app.ka_play import GAME, escape_chooser, make, pick, play, script
 
 pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="King & Assassins engine not registered")
@@ -163,7 +164,7 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     assert_refused(r, 0, lambda: r.tap(0, "round-card:3"), contains="Round cards are tapped only")
     assert_refused(r, 1, lambda: r.press("seat2.ok"), contains="turn")
     # The king, boxed in by his knights: the engine's reason, with its rule.
-    assert_refused(r, 0, lambda: r.tap(0, "token:king"), contains="J9 is taken by knight6")
+    assert_refused(r, 0, lambda: r.tap(0, "token:king"), contains="J9 is taken by Knight 6")
     # Knight 6 steps aside by tap and menu: tap the token, pick North, confirm.
     r.tap(0, "token:knight6")  # its one move: shown to confirm, not played by the tap
     assert s.layouts()[KING_SCREEN].big == "Kn6 N↑"
@@ -322,3 +323,31 @@ def test_scripted_game_to_the_kings_escape(rig):
     s.flash_until.clear()
     s.tick()
     assert pin_lit(r, 0) and not pin_lit(r, 1)
+
+
+@pytest.mark.parametrize(("lang", "boxed", "spent", "innocent"), [
+    ("en", "J9 is taken by Knight 6.", "Action points needed: 1; left for the king: 0.",
+     "Citizen 4 is not one of your three assassins."),
+    ("it", "J9 è occupato da Cavaliere 6.", "Punti azione necessari: 1; rimasti per il re: 0.",
+     "Cittadino 4 non è uno dei tuoi tre assassini."),
+])
+def test_engine_refusals_in_the_tables_words(lang, boxed, spent, innocent):
+    """A tap refused for an engine reason names the pieces as the screens do and
+    the points in the table's language, never the notation's ``knight6``."""
+    adapter = KingAndAssassinsAdapter(2, lang)
+    state = rules.get(GAME).new_game(2, 1, {"side": "A"})
+    for move in (Choose(("citizen1", "citizen2", "citizen3")), Draw(1)):
+        state.apply(move)
+
+    def refused(seat, comp):
+        moves = state.legal_moves()
+        assert adapter.tap(state, seat, adapter.component(comp), moves, None) == []
+        return adapter.refusal(state, seat, adapter.component(comp), moves).message(lang)
+
+    assert refused(0, "token:king") == boxed
+    for move in (Step("knight6", "N"), Step("king", "N")):
+        state.apply(move)
+    assert refused(0, "token:king") == spent
+    state.apply(End())
+    assert Reveal("citizen4") not in state.legal_moves()
+    assert refused(1, "citizen-card:citizen4") == innocent
