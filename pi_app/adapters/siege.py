@@ -175,6 +175,13 @@ class SiegeAdapter(TableAdapter):
                 return f"New: {len(fresh)} cards" if lang == "en" else f"Nuove: {len(fresh)} carte"
             name = w.card_name(fresh[0], lang)
             return f"New {name}" if lang == "en" else f"Nuova {name}"
+        if phase == "play" and seat == view["seat"]:
+            moves = [m.to_json() for m in state.legal_moves()]
+            dead = [m for m in moves if m["type"] == "discard" and CARDS[m["card"]].kind == "fortification"]
+            if moves and dead == moves:
+                # Walls and Moat after setup: their discard is the turn's card
+                name = "/".join(pick(w.FORTIFICATION[m["card"]], lang) for m in moves)
+                return f"Must discard {name}" if lang == "en" else f"Scarta {name}"
         if phase == "lose" and view["losses"]:
             reason = w.loss_reason(view["losses"]["reason"], lang)
             left = view["losses"]["count"]

@@ -33,6 +33,8 @@ TYPES: dict[str, tuple[str, str]] = {
     "support": ("Support", "Supporto"), "move": ("Move", "Muovi"), "pass": ("Pass", "Passa"),
     "end_phase": ("End phase", "Fine fase"), "die": ("Die", "Dado"), "draw": ("Draw", "Pesca"),
 }
+#: Walls and Moat in one title line (they must be discarded after setup)
+FORTIFICATION: dict[str, tuple[str, str]] = {"castle_walls": ("Walls", "Mura"), "moat": ("Moat", "Fossato")}
 #: an Archer's attack: a shot, or hand to hand (the move's "melee")
 MELEE: dict[bool, tuple[str, str]] = {False: ("shoots", "tira"), True: ("hand to hand", "corpo a corpo")}
 SPEAR: dict[str, tuple[str, str]] = {

@@ -229,6 +229,7 @@ def test_walls_drawn_later_are_the_defenders_discard_at_the_table(rig):
     play_moves(r, rng, until=lambda: s.state.to_move() == DEFENDER and s.state.view(None)["phase"] == "play")
     assert s.state.outcome() is None
     assert [m.to_json() for m in s.state.legal_moves()] == [{"type": "discard", "card": "castle_walls"}]
+    assert layout(s, "seat2.screen").title == "Must discard Walls"
     other = next(c for c in s.state.view(DEFENDER)["hand"] if c != "castle_walls")
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, f"{other}@2"), contains="must be discarded")
     r.tap(DEFENDER, "castle_walls@2")
