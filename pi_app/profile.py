@@ -224,6 +224,8 @@ class _Checker:
         self.problems.append((self.line(where), f"{what}; {fix}"))
 
     def table(self, data: Any, where: tuple[Any, ...], allowed: dict[str, bool], what: str) -> dict:
+        if data is None:  # a missing part: its parent's check has said so, once
+            return {}
         if not isinstance(data, dict):
             self.fail(where, f"{what} must be a table", f"write it as [{_dotted(where)}]")
             return {}
@@ -234,7 +236,13 @@ class _Checker:
                           f"remove it or use one of: {names}")
         for key, required in allowed.items():
             if required and key not in data:
-                self.fail(where, f"{what} has no {key!r}", f"add {key} = ... under [{_dotted(where)}]")
+                if not where:
+                    fix = f"add a [{key}] table"
+                elif isinstance(where[-1], int):  # an entry of an array of tables
+                    fix = f"add {key} = ... to that [[{_dotted(where)}]] table"
+                else:
+                    fix = f"add {key} = ... to {what}"
+                self.fail(where, f"{what} has no {key!r}", fix)
         return data
 
     def integer(self, data: dict, key: str, where: tuple[Any, ...], default: Any = None) -> Any:
@@ -325,12 +333,12 @@ def parse(data: dict, path: Path, text: str) -> Profile:
         sname = str(s.get("name", default))
         if "screen" not in s:
             continue  # already reported: a seat without a screen
-        pad = reader(s.get("pad", {}), where + ("pad",), f"{sname}.pad")
-        scr = screen(s.get("screen", {}), where + ("screen",), f"{sname}.screen")
-        b = c.table(s.get("buttons", {}), where + ("buttons",), _BUTTON_KEYS, f"{sname} buttons")
+        pad = reader(s.get("pad"), where + ("pad",), f"{sname}.pad")
+        scr = screen(s.get("screen"), where + ("screen",), f"{sname}.screen")
+        b = c.table(s.get("buttons"), where + ("buttons",), _BUTTON_KEYS, f"{sname} buttons")
         buttons = tuple(ButtonSpec(f"{sname}.{role}", c.integer(b, role, where + ("buttons",), 0) or 0)
                         for role in BUTTON_ROLES)
-        lt = c.table(s.get("light", {}), where + ("light",), _LIGHT_KEYS, f"{sname} light")
+        lt = c.table(s.get("light"), where + ("light",), _LIGHT_KEYS, f"{sname} light")
         light = LightSpec(f"{sname}.light", c.integer(lt, "pin", where + ("light",), 0) or 0,
                           c.choice(lt, "kind", where + ("light",), LIGHT_KINDS, "led"))
         encoder = None
@@ -340,16 +348,16 @@ def parse(data: dict, path: Path, text: str) -> Profile:
                                   c.integer(e, "pin_b", where + ("encoder",), 0) or 0)
         seats.append(SeatSpec(sname, pad, scr, buttons, light, encoder))  # type: ignore[arg-type]
 
-    shared = c.table(data.get("shared", {}), ("shared",), _SHARED_KEYS, "[shared]")
-    shared_screen = screen(shared.get("screen", {}), ("shared", "screen"), "shared.screen")
-    u = c.table(shared.get("undo", {}), ("shared", "undo"), {"pin": True}, "[shared.undo]")
+    shared = c.table(data.get("shared"), ("shared",), _SHARED_KEYS, "[shared]")
+    shared_screen = screen(shared.get("screen"), ("shared", "screen"), "shared.screen")
+    u = c.table(shared.get("undo"), ("shared", "undo"), {"pin": True}, "[shared.undo]")
     undo = ButtonSpec("shared.undo", c.integer(u, "pin", ("shared", "undo"), 0) or 0)
 
     zones: list[ZoneSpec] = []
     for i, raw in enumerate(_array(c, data, "zones")):
         z = c.table(raw, ("zones", i), _ZONE_KEYS, f"zone {i + 1}")
         zname = str(z.get("name", f"zone{i + 1}"))
-        zones.append(ZoneSpec(zname, reader(z.get("reader", {}), ("zones", i, "reader"),
+        zones.append(ZoneSpec(zname, reader(z.get("reader"), ("zones", i, "reader"),
                                             f"zone.{zname}.reader")))
 
     _check_unique(c, seats, shared_screen, undo, zones)
@@ -402,8 +410,8 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
     pins: dict[int, str] = {}
 
     def claim(pin: int | None, part: str, where: tuple[Any, ...]) -> None:
-        if pin is None:
-            return
+        if pin is None or (pin == 0 and where not in c.lines):
+            return  # no pin, or a missing part's stand-in (already reported)
         if pin in pins:
             c.fail(where, f"GPIO {pin} of {part} is already used by {pins[pin]}",
                    "give each button, light and chip select its own pin")

@@ -91,3 +91,45 @@ def test_encoder_pins_join_the_pin_check(tmp_path):
     assert f"{path}:{line}: GPIO 5 of seat1.encoder is already used by seat1.ok" in str(err.value)
     path, _ = _broken(tmp_path, light, light + "\nencoder = { pin_a = 16, pin_b = 25 }")
     assert profile.load(path).seats[0].encoder.pin_b == 25
+
+
+def test_missing_parts_are_reported_once_each(tmp_path):
+    path, text = _broken(tmp_path, "light = { pin = 22 }", "")
+    text = text.replace("light = { pin = 23 }", "").replace("undo = { pin = 15 }", "")
+    path.write_text(text)
+    with pytest.raises(ProfileError) as err:
+        profile.load(path)
+    problems = str(err.value).splitlines()[1:]
+    assert problems == [
+        f"{path}:{_line_of(text, '[shared]')}: [shared] has no 'undo'; add undo = ... to [shared]",
+        f"{path}:{_line_of(text, '[[seats]]')}: seat 1 has no 'light'; "
+        "add light = ... to that [[seats]] table",
+        f"{path}:{_line_of(text, '[[seats]]', 2)}: seat 2 has no 'light'; "
+        "add light = ... to that [[seats]] table",
+    ]  # no second message about the missing part's pin, no made-up pin clash
+
+
+def test_reference_profile_matches_the_wiring():
+    """hardware/tables/reference.toml is the table hardware/wiring.md wires."""
+    import re
+
+    ref = profile.load(profile.find("reference"))
+    wiring = (profile.find("reference").parent.parent / "wiring.md").read_text()
+    gpio = re.compile(r"GPIO(\d+)")
+    for seat in ref.seats:
+        row = next(ln for ln in wiring.splitlines() if ln.startswith(f"| {seat.name} |") and "◀" not in ln
+                   and len(gpio.findall(ln)) == 3)
+        assert [b.pin for b in seat.buttons] == [int(p) for p in gpio.findall(row)], row
+        light = next(ln for ln in wiring.splitlines() if ln.startswith(f"| {seat.light.name} |"))
+        assert [seat.light.pin] == [int(p) for p in gpio.findall(light)], light
+        screen = next(ln for ln in wiring.splitlines() if ln.startswith(f"| {seat.screen.name} |"))
+        assert f"| {seat.screen.mux_channel} | 0x{seat.screen.address:X} |" in screen, screen
+    undo = next(ln for ln in wiring.splitlines() if ln.startswith("| UNDO"))
+    assert [ref.undo.pin] == [int(p) for p in gpio.findall(undo)]
+    shared = next(ln for ln in wiring.splitlines() if ln.startswith("| shared.screen |"))
+    assert f"| {ref.shared_screen.mux_channel} |" in shared
+    # Seats 1-2 on SPI0 CE0/CE1 with the shared reset line, the others on the hub.
+    assert [(s.pad.backend, s.pad.device, s.pad.rst_pin) for s in ref.seats[:2]] == [
+        ("rc522", 0, 25), ("rc522", 1, 25)]
+    assert "| RST | reset line (shared) | GPIO25 [22] | GPIO25 [22] |" in wiring
+    assert all(s.pad.backend == "hub" for s in ref.seats[2:])
