@@ -135,8 +135,10 @@ class KingAndAssassinsAdapter(TableAdapter):
             found = []
             if field == "target":
                 found = [m for m in moves if m.to_json().get("target") == comp.value]
-            found = found or [m for m in moves if comp.value in (m.to_json().get("piece"),
-                                                                 m.to_json().get("target"))]
+            # Never a reveal: a hidden assassin's token must open the same menu as any
+            # citizen's, or the presses that follow would tell (the card reveals it).
+            found = found or [m for m in moves if not isinstance(m, Reveal) and comp.value in (
+                m.to_json().get("piece"), m.to_json().get("target"))]
         else:
             return []
         # One move left: shown to confirm with ●, never played by the tap alone.

@@ -17,6 +17,7 @@ from pi_app.screens import render
 from rules.king_and_assassins.moves import Arrest, Attack, Choose, Draw, End, Reveal, Step
 from tests.pi_app.ka_play import GAME, escape_chooser, make, pick, play, script
 
+CITIZENS = [f"citizen{i}" for i in range(1, 13)]
 pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="King & Assassins engine not registered")
 
 KING_SCREEN, ASSASSIN_SCREEN, SHARED = "seat1.screen", "seat2.screen", "shared.screen"
@@ -351,3 +352,20 @@ def test_engine_refusals_in_the_tables_words(lang, boxed, spent, innocent):
     state.apply(End())
     assert Reveal("citizen4") not in state.legal_moves()
     assert refused(1, "citizen-card:citizen4") == innocent
+
+
+def test_a_token_tap_opens_the_same_menu_for_an_assassin_and_an_innocent():
+    """Tapping a hidden assassin's token offers what any citizen's offers (no
+    reveal: that is the citizen card's job), so the presses that follow, seen
+    at the table or in a transcript, cannot tell the two apart."""
+    adapter = KingAndAssassinsAdapter(2, "en")
+    seen = []
+    for chosen in (("citizen1", "citizen2", "citizen3"), ("citizen4", "citizen5", "citizen6")):
+        state = rules.get(GAME).new_game(2, 1, {"side": "A"})
+        for move in (Choose(chosen), Draw(1), End()):
+            state.apply(move)
+        moves = state.legal_moves()
+        assert Reveal(chosen[0]) in moves
+        taps = [adapter.tap(state, 1, adapter.component(f"token:{c}"), moves, None) for c in CITIZENS]
+        seen.append([[m.to_json() for m in found] for found in taps])
+    assert seen[0] == seen[1] and all(seen[0])

@@ -134,3 +134,16 @@ def test_wound_carries_over_rounds() -> None:
     legal(s, End())
     legal(s, Attack("citizen1"))
     assert s.outcome() is not None and s.outcome().winners == [1]  # type: ignore[union-attr]
+
+
+def test_a_piece_already_removed_is_no_target() -> None:
+    """Removed immediately (Eliminare un Cavaliere): a knight eliminated this turn
+    cannot be eliminated again, and the refusal says it is gone, not that two are the limit."""
+    s = scenario(
+        {"king": "J10", "citizen1": "D4", "knight1": "C4", "knight2": "E4"},
+        turn="assassin",
+        revealed=("citizen1",),
+    )
+    legal(s, Eliminate("citizen1", "knight1"))
+    legal(s, Eliminate("citizen1", "knight2"))
+    refused(s, Eliminate("citizen1", "knight1"), "target.not-on-board")
