@@ -20,6 +20,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "unknown-tag": ("UNKNOWN TAG", "TAG SCONOSCIUTO"),
     "unknown-tag-detail": ("{uid} is not enrolled; run: tablekeeper tags enroll {game}",
                            "{uid} non è registrato; usa: tablekeeper tags enroll {game}"),
+    "tag-not-in-game": ("{uid} is {component} of {game}: not in this game",
+                        "{uid} è {component} di {game}: non in questa partita"),
     "chance": ("Chance", "Caso"),
     "chance-choose": ("Enter the result", "Inserisci il risultato"),
     "game-over": ("GAME OVER", "FINE PARTITA"),

@@ -414,7 +414,9 @@ class Session:
         self.transcript.append(Record("refused", seat, message, extra={"code": exc.code, "rule": exc.rule}))
 
     def unknown_tag(self, seat: int, uid: str) -> None:
-        detail = t("unknown-tag-detail", self.lang, uid=uid, game=self.record.game)
+        tag = self.registry.lookup(uid)  # enrolled, but for another game or more seats
+        detail = (t("tag-not-in-game", self.lang, uid=tag.uid, component=tag.component, game=tag.game)
+                  if tag is not None else t("unknown-tag-detail", self.lang, uid=uid, game=self.record.game))
         self.seats[seat].notice = Layout(title=t("unknown-tag", self.lang), lines=(detail,), alert=True)
         self.flash(seat)
         self.transcript.append(Record("unknown-tag", seat, detail, extra={"uid": uid}))

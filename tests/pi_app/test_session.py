@@ -97,6 +97,14 @@ def test_unknown_tag_reported_on_tapping_seat(rig, fake_game):
     assert lay.title == "UNKNOWN TAG" and "04DEADBEEF0001" in lay.lines[0]
     assert s.state.to_json() == before
     assert not screen(s, 0).alert
+    # A tag enrolled for another game is named for what it is, not guessed.
+    r.registry.enroll("04DEADBEEF0002", "another-game", "garrison@2")
+    r.press("seat2.ok")
+    r.tap_uid(1, "04DEADBEEF0002")
+    lay = screen(s, 1)
+    assert lay.title == "UNKNOWN TAG"
+    assert lay.lines[0] == "04DEADBEEF0002 is garrison@2 of another-game: not in this game"
+    assert s.state.to_json() == before
 
 
 def test_cube_tap_narrows_to_its_colour(rig, fake_game):
