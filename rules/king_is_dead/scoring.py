@@ -138,16 +138,21 @@ def by_control(
             break
     detail: dict[str, Any] = {"ranking": ranking, "decided_by": list(used)}
     if len(tied) > 1 and loyalists and len(ranking) < 2:
-        # Mordred variant: too few struggles fought to name a faction (or a
-        # second one to break the tie): the factions unite and the most
-        # followers at court wins; then the last to play a card wins. We
-        # read "o che si aggiudica lo spareggio" as the missing second
-        # faction, the only tie-break that can be missing.
+        # Mordred variant, first exception: too few struggles fought to name
+        # a faction (or a second one to break the tie): the factions unite
+        # and the most followers at court wins. We read "o che si aggiudica
+        # lo spareggio" as the missing second faction, the only tie-break
+        # that can be missing.
         tied = _most(tied, {s: sum(courts[s].values()) for s in tied})
         detail["decided_by"].append("total followers")
-        if len(tied) > 1:
-            tied = _last_player_wins(tied, last_play)
-            detail["decided_by"].append("last card played wins")
+    if len(tied) > 1 and loyalists:
+        # Second exception, "Se c'è ancora parità, il giocatore che ha
+        # giocato per ultimo una Carta Azione vince": it stands where the
+        # control ending says "Se c'è ancora un pareggio, ... per ultimo
+        # perde", so it replaces that last tie-break in every loyalist
+        # ending, after the factions or after the total followers alike.
+        tied = _last_player_wins(tied, last_play)
+        detail["decided_by"].append("last card played wins")
     elif len(tied) > 1:
         tied = _last_player_loses(tied, last_play)
         detail["decided_by"].append("last card played loses")

@@ -75,6 +75,34 @@ def test_the_loyalists_winning_a_struggle_end_the_game_at_once() -> None:
     assert out is not None and out.reason == "loyalists" and out.winners == [0]
 
 
+def test_no_loyalist_is_added_when_none_is_left_in_the_box() -> None:
+    state = position(3, mordred=True, regions={"Caledonia": {"blue": 1}}, order=ORDER)
+    state.loyalist_supply = 0
+    events = _all_pass(state)
+    assert "loyalist_added" not in [e.type for e in events]
+    assert state.regions["Aquae Sulis"]["black"] == 0
+
+
+def test_in_the_loyalist_ending_an_unresolved_home_is_no_factions() -> None:
+    # The loyalists take Din Eidyn, the second struggle. Only the Scots hold
+    # a region (a control token); Londinium, the Romano-British home, is
+    # still unresolved and does not count, so no second faction breaks the
+    # Scots tie: the most followers at court wins (seat 0, 6 to 5).
+    state = position(
+        3,
+        mordred=True,
+        regions={"Din Eidyn": {"black": 1}, "Londinium": {"yellow": 2}},
+        order=["Caledonia", "Din Eidyn", *ORDER[2:]],
+        control={"Caledonia": "scots"},
+        courts=[{"blue": 2, "red": 4}, {"blue": 2, "yellow": 3}, {"yellow": 4}],
+    )
+    _all_pass(state)
+    out = state.outcome()
+    assert out is not None and out.reason == "loyalists" and out.winners == [0]
+    assert out.detail["ranking"] == ["scots"]
+    assert out.detail["decided_by"] == ["scots", "total followers"]
+
+
 def test_loyalists_can_be_exchanged_but_never_summoned_or_placed() -> None:
     state = position(
         3, mordred=True, regions={"Deva": {"black": 1}, "Ratae": {"red": 1}}, reserve={"blue": 1}
@@ -116,6 +144,19 @@ def test_the_loyalist_ending_with_one_faction_and_a_tie_uses_all_followers() -> 
 
 def test_the_loyalist_ending_with_two_factions_is_decided_as_by_control() -> None:
     control = {"Caledonia": "scots", "Deva": "welsh", "Din Eidyn": "loyalists"}
+    courts = [{"blue": 3, "red": 1}, {"blue": 1, "red": 1}]
+    won, detail = scoring.by_control(control, list(control), courts, [3, 4], True)
+    assert won == [0] and detail["decided_by"] == ["welsh", "scots"]
+
+
+def test_the_loyalist_ending_last_tie_goes_to_the_last_to_play_even_with_two_factions() -> None:
+    # "Se c'è ancora parità, il giocatore che ha giocato per ultimo una
+    # Carta Azione vince": the variant's exception replaces the control
+    # ending's "per ultimo perde", also when both factions were counted.
+    control = {"Caledonia": "scots", "Deva": "welsh", "Din Eidyn": "loyalists"}
     courts = [{"blue": 2, "red": 1}, {"blue": 2, "red": 1}]
     won, detail = scoring.by_control(control, list(control), courts, [3, 4], True)
-    assert won == [0] and detail["decided_by"][-1] == "last card played loses"
+    assert won == [1] and detail["decided_by"] == ["welsh", "scots", "last card played wins"]
+    # The same courts at the end by control: the last to play loses.
+    won, _ = scoring.by_control(control, list(control), courts, [3, 4])
+    assert won == [0]
