@@ -50,6 +50,8 @@ STEP_RULES = {
 }
 # Refusals whose rule is stated elsewhere than under the card or step.
 CODE_RULES = {
+    # "non può più essere utilizzata per il resto della partita"
+    P + "turn.card-used": "Eseguire le Azioni",
     P + "turn.last-card": "Eseguire le Azioni",
     P + "action.not-winning": "Eseguire le Azioni",
     P + "region.resolved": "Eseguire le Azioni",

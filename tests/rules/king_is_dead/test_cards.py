@@ -218,7 +218,8 @@ def test_each_player_has_two_settlements_and_one_of_every_other_card() -> None:
         state.seat = 0
         state.apply(Play(card))
     state.seat = 0
-    refused(state, Play("settlement"), "king-is-dead.turn.card-used")
+    exc = refused(state, Play("settlement"), "king-is-dead.turn.card-used")
+    assert exc.rule == "Eseguire le Azioni"  # "non può più essere utilizzata"
     state.piles[0].append("crown")
     state._memo = {}
     refused(state, Play("crown"), "king-is-dead.turn.card-used")

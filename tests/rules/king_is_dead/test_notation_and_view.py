@@ -28,6 +28,19 @@ def test_every_documented_move_parses_and_round_trips() -> None:
         assert GAME.move_from_json(data).to_json() == data
 
 
+def test_the_events_table_lists_exactly_the_events_games_give() -> None:
+    table = NOTATION.read_text().split("## Events", 1)[1].split("##", 1)[0]
+    documented = set(re.findall(r"^\| `([a-z_]+)` \|", table, re.M))
+    seen: set[str] = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = GAME.new_game(2 + seed % 3, seed, {"mordred": seed % 2 == 1})
+        while state.to_move() is not None:
+            move = state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves())
+            seen.update(e.type for e in state.apply(move))
+    assert seen == documented
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [

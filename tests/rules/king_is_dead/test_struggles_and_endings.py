@@ -172,6 +172,30 @@ def test_four_players_pool_their_followers_on_invasion() -> None:
     assert out.detail["team_sets"] == {"0": 2, "1": 1}
 
 
+def test_four_players_an_invasion_tie_goes_to_the_team_that_played_a_card_last() -> None:
+    # One set each team; seat 3 played last, so seats 1 and 3 win together.
+    set_ = {"blue": 1, "red": 1, "yellow": 1}
+    state = _invasion(4, [set_, {}, {}, set_], [["crown"], [], [], ["garrison"]])
+    _all_pass(state)
+    out = state.outcome()
+    assert out is not None and out.reason == "invasion" and out.winners == [1, 3]
+
+
+def test_a_fourth_saxon_token_in_the_last_struggle_is_an_invasion() -> None:
+    # The 8th struggle gives the 4th Saxon token: the invasion ending, with
+    # its own winner (sets), not the end by control.
+    state = position(
+        3,
+        order=ORDER,
+        control={**dict.fromkeys(ORDER[:3], "saxons"), **dict.fromkeys(ORDER[3:7], "scots")},
+        regions={ORDER[7]: {"blue": 1, "red": 1}},
+        courts=[{"blue": 5}, {"blue": 1, "red": 1, "yellow": 1}, {}],
+    )
+    _all_pass(state)
+    out = state.outcome()
+    assert out is not None and out.reason == "invasion" and out.winners == [1]
+
+
 # -- three players: the last card of the game ---------------------------------------
 
 LAST_ORDER = [r for r in ORDER if r != "Londinium"] + ["Londinium"]
