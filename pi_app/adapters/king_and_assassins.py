@@ -8,6 +8,9 @@ citizen as the target of an arrest), and the fifteen round cards (tapped when
 the table enters the round card). Actions, directions and targets are chosen
 in the menu. Each player's screen shows the board; only the Assassin player's
 marks the hidden assassins, and only that screen tells an arrest's secret.
+No input's menu or options depend on the secret: a token tap never offers a
+reveal, and the Assassin player's menu offers a reveal for every citizen who
+may be an assassin (an innocent one is refused on that player's screen).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from pi_app.adapters.king_and_assassins_words import (
 )
 from pi_app.menu import BACK, BRANCH, CONFIRM, Cursor, Option
 from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
-from rules.king_and_assassins.data import DIRS, ROUND_CARDS
+from rules.king_and_assassins.data import ASSASSINS, DIRS, ROUND_CARDS
 from rules.king_and_assassins.moves import Choose, Draw, Reveal, Step, name_order
 from rules.king_and_assassins.pieces import CITIZEN_NAMES, KING, KNIGHT_NAMES
 
@@ -113,10 +116,31 @@ class KingAndAssassinsAdapter(TableAdapter):
 
     # -- menus and taps ------------------------------------------------------------
     def menu(self, state: State, seat: int) -> Cursor:
-        if state.view(None)["step"] == "choose":
+        step = state.view(None)["step"]
+        if step == "choose":
             self.pick_menu = PickMenu.over(state.legal_moves())
             return self.pick_menu
+        if step == "assassin":
+            return Cursor.over(self._assassin_moves(state))
         return super().menu(state, seat)
+
+    @staticmethod
+    def _assassin_moves(state: State) -> list[Move]:
+        """The Assassin player's menu shaped by public facts only. The engine lists a
+        reveal for the chosen citizens alone, in citizen order among the other moves,
+        so the order of the actions and the length of the list would tell, through
+        the presses seen at the table, who is an assassin. Here the reveals come
+        last, one for every citizen who may still be one; the engine refuses an
+        innocent one on this player's screen, as it does a wrong card."""
+        view = state.view(None)
+        public = [m for m in state.legal_moves() if not isinstance(m, Reveal)]
+        shown = {p for p, v in view["pieces"].items() if v["kind"] == "assassin"}
+        shown |= {*view["arrested_assassins"], *view["eliminated"]}
+        if len(shown) >= ASSASSINS:
+            return public
+        present = {*view["pieces"], *view["arrested"]}
+        maybe = [c for c in CITIZEN_NAMES if c not in shown and c in present]
+        return public + [Reveal(c) for c in maybe]
 
     def tap(self, state: State, seat: int, comp: Component, moves: Sequence[Move],
             field: str | None) -> list[Move]:

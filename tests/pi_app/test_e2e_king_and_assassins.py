@@ -12,10 +12,12 @@ import pytest
 
 import rules
 from pi_app.adapters.king_and_assassins import KingAndAssassinsAdapter
+from pi_app.autoplay import next_input
 from pi_app.demo import Night
+from pi_app.menu import CONFIRM
 from pi_app.screens import render
 from rules.king_and_assassins.moves import Arrest, Attack, Choose, Draw, End, Reveal, Step
-from tests.pi_app.ka_play import GAME, escape_chooser, make, pick, play, script
+from tests.pi_app.ka_play import GAME, escape_chooser, make, pick, play, script, send
 
 CITIZENS = [f"citizen{i}" for i in range(1, 13)]
 pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="King & Assassins engine not registered")
@@ -369,3 +371,42 @@ def test_a_token_tap_opens_the_same_menu_for_an_assassin_and_an_innocent():
         taps = [adapter.tap(state, 1, adapter.component(f"token:{c}"), moves, None) for c in CITIZENS]
         seen.append([[m.to_json() for m in found] for found in taps])
     assert seen[0] == seen[1] and all(seen[0])
+
+
+def test_the_assassin_players_menu_is_shaped_by_public_facts_only():
+    """Over random games, the Assassin player's menu (every move, in order: the
+    options and the presses to reach each) is the same for any assassins the
+    public facts allow; the reveals come last, one per citizen who may be one."""
+    adapter = KingAndAssassinsAdapter(2, "en")
+    compared = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = rules.get(GAME).new_game(2, seed, {"side": "AB"[seed % 2]})
+        while state.to_move() is not None:
+            if state.to_move() == 1 and state.view(None)["step"] == "assassin":
+                mine = [m.to_json() for m in adapter.menu(state, 1).moves]
+                assert set(state.legal_moves()) <= set(adapter.menu(state, 1).moves)
+                twin = state.perturb_secrets(1, rng)
+                if twin is not None:
+                    assert [m.to_json() for m in adapter.menu(twin, 1).moves] == mine
+                    compared += 1
+            state.apply(state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves()))
+    assert compared > 100
+
+
+def test_a_reveal_from_the_menu_of_an_innocent_is_refused_on_the_assassin_players_screen(rig):
+    r = rig(2)
+    s = r.open(GAME, seed=4)
+    pick(r, ["citizen2", "citizen7", "citizen11"])
+    make(r, End())
+    reveals = [m.piece for m in s.cursor_for(1).moves if isinstance(m, Reveal)]
+    assert reveals == CITIZENS  # every citizen offered, not only the three
+    wrong = Reveal("citizen1")
+    for _ in range(30):  # ◀ ● ▶ to the confirm of the wrong reveal
+        opt = s.cursor_for(1).current()
+        if opt.kind == CONFIRM and opt.moves[0] == wrong:
+            break
+        send(r, next_input(s, 1, wrong, taps=False))
+    assert_refused(r, 1, lambda: r.press("seat2.ok"), contains="not one of your three assassins")
+    make(r, Reveal("citizen7"), taps=False)
+    assert "Citizen 7 is an assassin" in text(s, SHARED)
