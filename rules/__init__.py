@@ -48,6 +48,6 @@ GAMES: dict[str, Game] = _discover()
 def get(game_id: str) -> Game:
     try:
         return GAMES[game_id]
-    except KeyError:
+    except (KeyError, TypeError):
         known = ", ".join(GAMES) or "none"
         raise ValueError(f"unknown game {game_id!r}; registered games: {known}") from None

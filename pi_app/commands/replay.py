@@ -109,10 +109,14 @@ def _start(header: Any, where: str) -> tuple[rules.Game, State, str]:
     chance = header.get("chance", "seed")
     if chance not in CHANCE_MODES:
         raise UsageError(f'{where}: "chance" must be "seed" or "file", not {chance!r}')
+    if not isinstance(header["game"], str):
+        raise UsageError(f'{where}: "game" must be one of {", ".join(rules.GAMES)}, not {header["game"]!r}')
+    options = header.get("options", {})
+    if not isinstance(options, dict):
+        raise UsageError(f'{where}: "options" must be an object like {{"mordred": true}}, not {options!r}')
     try:
         game = rules.get(header["game"])
-        state = game.new_game(players=header["players"], seed=header.get("seed", 0),
-                              options=header.get("options") or {})
+        state = game.new_game(players=header["players"], seed=header.get("seed", 0), options=options)
     except (ValueError, TypeError) as exc:
         raise UsageError(f"{where}: {exc}") from None
     return game, state, chance

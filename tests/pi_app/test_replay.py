@@ -62,6 +62,9 @@ def test_chance_from_file_to_the_end() -> None:
         (({"game": "toy", "players": 9},), "9 players is not allowed"),
         (({"game": "toy", "players": 2, "colour": "red"},), "unknown header field"),
         (({"game": "toy", "players": 2, "chance": "dice"},), '"chance" must be'),
+        (({"game": ["toy"], "players": 2},), '"game" must be one of'),
+        (({"game": "toy", "players": 2, "options": []},), '"options" must be an object'),
+        (({"game": "toy", "players": "two"},), "'two' players is not allowed"),
         (({"game": "toy", "players": 2}, "", {"type": "fly"}), "game.jsonl:3: not a toy move"),
     ],
 )

@@ -2,7 +2,8 @@
 
 A seeded random playout in which, step by step:
 
-* the moves listed are legal and the chosen one applies;
+* the moves listed are legal: the chosen one and a sample of the others
+  apply, and none leads to a dead end (a game not over with no move);
 * chance steps are resolved by ``sample_chance()``, which picks a listed
   outcome and changes nothing;
 * moves made illegal by mutating a legal move's JSON (other values seen in
@@ -170,6 +171,11 @@ def play(game: Game, players: int, seed: int, options: dict[str, Any]) -> tuple[
             if isinstance(value, (str, int, bool)) and value not in pool[key]:
                 pool[key].append(value)
         if full_check:
+            # Every listed move applies and leads somewhere: no dead ends.
+            for other in rng.sample(legal, min(2, len(legal))):
+                trial = state.copy()
+                trial.apply(other)
+                assert trial.to_move() is None or trial.legal_moves(), f"dead end after {other.to_json()}"
             for mutated in _mutations(move, pool, stale, rng):
                 _check_mutation(game, state, legal, mutated, report)
             _check_views(game, state, rng)

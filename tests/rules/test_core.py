@@ -20,6 +20,8 @@ def dealt(players: int = 2, seed: int = 1):
 def test_unknown_game_names_the_registered_ones() -> None:
     with pytest.raises(ValueError, match="registered games"):
         rules.get("chess")
+    with pytest.raises(ValueError, match="registered games"):
+        rules.get(["king-is-dead"])  # type: ignore[arg-type]
 
 
 def test_options_are_validated_and_defaulted() -> None:
