@@ -225,9 +225,15 @@ class Session:
         self.set_lights()
         self.redraw()
 
+    def paging(self) -> bool:
+        """The shared screen takes the instructions in turn on its big line:
+        below it the standing lines (scores) leave no room for earlier ones,
+        and every instruction is something to do on the table."""
+        return bool(self.page_seconds) and len(self.log) > 1
+
     def tick(self) -> None:
         now = time.monotonic()
-        if self.page_seconds and len(self.log) > 3 and now - self._page_at >= self.page_seconds:
+        if self.paging() and now - self._page_at >= (self.page_seconds or 0.0):
             self.page = (self.page + 1) % len(self.log)
             self._page_at = now
             self.redraw()
@@ -576,7 +582,7 @@ class Session:
         to_move = self.state.to_move()
         title = (head.title if head else self.adapter.chance_title(self.state, lang) if chance
                  else t("turn-of", lang, seat=seat_name(to_move, lang)))
-        if self.page_seconds and len(self.log) > 3 and not head:
+        if self.paging() and not head:
             page = self.page % len(self.log)
             return Layout(title=f"{title} · {page + 1}/{len(self.log)}", big=self.log[page],
                           lines=faults + tuple(self.adapter.public_lines(self.state, lang)))

@@ -211,3 +211,23 @@ def test_a_follower_on_the_wrong_region_is_refused_with_the_rule(rig):
     lay = layout(s, "seat1.screen")
     assert lay.alert and "Rule: Guarnigione" in lay.lines
     assert s.state.to_json() == before
+
+
+def test_every_instruction_of_a_move_reaches_the_shared_screen(rig):
+    """The daemon pages the shared screen's big line through what a move
+    asks of the table: a Crown's swap is not hidden behind its crown token."""
+    r = rig(2)
+    s = r.open(GAME)
+    s.page_seconds = 0.001
+    r.tap(0, "crown@1")
+    while s.state.view(None)["step"] == "action":
+        r.press("seat1.ok")
+        r.press("seat1.ok")
+    said = s.log
+    assert len(said) == 2 and said[0].startswith("Swap the ") and said[1].startswith("Crown token on ")
+    shown = set()
+    for _ in said:
+        shown.add(layout(s, "shared.screen").big)
+        s._page_at = 0.0
+        s.tick()
+    assert shown == set(said)

@@ -237,6 +237,15 @@ def test_shared_screen_pages_long_instructions(rig, fake_game):
     time.sleep(0.002)
     s.tick()
     assert shared(s).big == "two"
+    # Two instructions page too: the standing lines leave no room for the first below.
+    s.log = ["move the piece", "the region falls"]
+    s.page = 0
+    assert shared(s).big == "move the piece" and shared(s).title.endswith("1/2")
+    time.sleep(0.002)
+    s.tick()
+    assert shared(s).big == "the region falls"
+    s.page_seconds = None  # tests and the demo: the last instruction, no paging
+    assert shared(s).big == "the region falls" and "1/2" not in shared(s).title
 
 
 def test_a_game_without_its_own_adapter_plays_through_menus(rig, fake_game, monkeypatch):
