@@ -39,6 +39,18 @@ def test_king_cannot_leave_the_board_except_through_a_gate() -> None:
     assert s.outcome() is not None and s.outcome().winners == [0]  # type: ignore[union-attr]
 
 
+def test_king_enters_the_castle_whatever_stands_on_the_roof_beyond() -> None:
+    """NOTATION.md, Readings: the cell beyond a gate is the building, so a piece
+    on it does not bar the king; without a king point he cannot go through."""
+    s = scenario({"king": "C3", "citizen4": "C2", "knight1": "A5"}, card=12)
+    legal(s, step("king", "N"))
+    assert s.outcome() is not None and s.outcome().reason == "king-escaped"  # type: ignore[union-attr]
+    s = scenario({"king": "B5", "knight1": "A5"}, card=12)
+    legal(s, step("king", "E"))
+    legal(s, step("king", "W"))
+    refused(s, step("king", "W"), "ap.not-enough")
+
+
 def test_king_actions_are_moves_only() -> None:
     s = scenario({"king": "E4", "citizen4": "E5"})
     refused(s, Arrest("king", "citizen4"), "piece.cannot-do-that")
