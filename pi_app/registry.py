@@ -26,6 +26,9 @@ CREATE TABLE IF NOT EXISTS tags (
 """
 
 
+_COLUMNS = ["uid", "game", "component", "enrolled"]
+
+
 class RegistryError(UsageError):
     pass
 
@@ -59,9 +62,17 @@ class Registry:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute(_SCHEMA)
+            have = [r[1] for r in self.db.execute("PRAGMA table_info(tags)")]
         except (sqlite3.DatabaseError, OSError) as exc:
-            raise RegistryError(f"tag registry {self.path} is not usable: {exc}") from None
+            raise self._refused(str(exc)) from None
+        if have != _COLUMNS:
+            self.db.close()
+            raise self._refused(f"its tags table has columns {have}, expected {_COLUMNS}")
         self._cache: dict[str, Tag | None] = {}
+
+    def _refused(self, what: str) -> RegistryError:
+        return RegistryError(f"tag registry {self.path} is not usable: {what}; move the file aside and "
+                             "enroll the tags again (tablekeeper tags enroll GAME)")
 
     def close(self) -> None:
         self.db.close()

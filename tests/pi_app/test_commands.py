@@ -48,6 +48,24 @@ def test_run_refuses_a_broken_journal(tmp_path, capsys):
     assert str(tmp_path / "journal.sqlite") in err and "not usable" in err
 
 
+def test_a_broken_tag_registry_is_refused_with_what_to_do(tmp_path, capsys):
+    import sqlite3
+
+    (tmp_path / "tags.sqlite").write_bytes(b"garbage" * 200)
+    assert main(["tags", "--state-dir", str(tmp_path), "list"]) == 2
+    err = capsys.readouterr().err
+    assert f"tag registry {tmp_path / 'tags.sqlite'} is not usable: file is not a database" in err
+    assert "move the file aside and enroll the tags again" in err and "Traceback" not in err
+    other = tmp_path / "other"
+    other.mkdir()
+    db = sqlite3.connect(other / "tags.sqlite")
+    db.execute("CREATE TABLE tags (uid TEXT, what TEXT)")
+    db.commit()
+    db.close()
+    assert main(["run", "--state-dir", str(other), "--game", KID, "--players", "2"]) == 2
+    assert "its tags table has columns ['uid', 'what']" in capsys.readouterr().err
+
+
 def test_run_refuses_a_bad_profile(tmp_path, capsys):
     bad = tmp_path / "t.toml"
     bad.write_text("[table]\nname = 'x'\nwobble = 1\n")
