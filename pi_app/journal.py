@@ -101,7 +101,8 @@ class Journal:
             raise JournalError(f"journal {self.path} is not usable: {exc}; move the file aside "
                                "to start a new journal") from None
         except OSError as exc:
-            raise JournalError(f"journal {self.path} cannot be opened: {exc.strerror}") from None
+            raise JournalError(f"journal {self.path} cannot be opened: {exc.strerror} ({exc.filename}); "
+                               "give --state-dir a directory Tablekeeper may write in") from None
 
     def _tx(self) -> Any:
         return _Transaction(self.db)

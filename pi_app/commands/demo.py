@@ -28,6 +28,8 @@ def run(args: argparse.Namespace) -> int:
     if args.game is not None and args.game not in rules.GAMES:
         raise UsageError(f"unknown game {args.game!r}; registered games: {', '.join(rules.GAMES) or 'none'}")
     out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file; give a directory for the frames, GIFs and transcripts")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -66,6 +66,15 @@ def test_a_broken_tag_registry_is_refused_with_what_to_do(tmp_path, capsys):
     assert "its tags table has columns ['uid', 'what']" in capsys.readouterr().err
 
 
+def test_run_refuses_a_state_dir_that_is_a_file(tmp_path, capsys):
+    state = tmp_path / "state"
+    state.write_text("")
+    assert main(["run", "--state-dir", str(state)]) == 2
+    err = capsys.readouterr().err
+    assert f"journal {state / 'journal.sqlite'} cannot be opened" in err
+    assert "give --state-dir a directory" in err
+
+
 def test_run_refuses_a_bad_profile(tmp_path, capsys):
     bad = tmp_path / "t.toml"
     bad.write_text("[table]\nname = 'x'\nwobble = 1\n")

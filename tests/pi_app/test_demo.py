@@ -25,3 +25,11 @@ def test_demo_game_writes_frames_gif_transcript(tmp_path):
 def test_demo_refuses_unknown_game(capsys, tmp_path):
     assert main(["demo", "--game", "nosuch", "--out", str(tmp_path)]) == 2
     assert "unknown game 'nosuch'" in capsys.readouterr().err
+
+
+def test_demo_refuses_a_file_as_its_output(capsys, tmp_path):
+    out = tmp_path / "night"
+    out.write_text("")
+    assert main(["demo", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"--out {out} is a file; give a directory" in err and "Traceback" not in err
