@@ -4,8 +4,9 @@ Seat 1 (index 0) is the King player, seat 2 (index 1) the Assassin player.
 Tagged components: the Assassin player's twelve citizen cards (tap three to
 pick the assassins at the start, confirmed on that player's screen only; tap
 one later to reveal it), a token for every piece (tap one to choose it, or a
-citizen as the target of an arrest), and the fifteen round cards (tapped when
-the table enters the round card). Actions, directions and targets are chosen
+citizen as the target of an arrest), three assassin tokens (swapped in for a
+revealed citizen's token; a tap stands for the revealed assassins), and the
+fifteen round cards (tapped when the table enters the round card). Actions, directions and targets are chosen
 in the menu. Each player's screen shows the board; only the Assassin player's
 marks the hidden assassins, and only that screen tells an arrest's secret.
 No input's menu or options depend on the secret: a token tap never offers a
@@ -103,11 +104,17 @@ class KingAndAssassinsAdapter(TableAdapter):
             owner = KING_SEAT if name in (KING, *KNIGHT_NAMES) else None
             out.append(Component(f"token:{name}", "token", name, owner,
                                  (f"{piece_name(name, 'en')} token", f"segnalino {piece_name(name, 'it')}")))
+        # A revealed citizen's token is swapped for one of the three assassin tokens
+        # (Turno del Giocatore Assassino): any of them stands for the revealed assassins.
+        out.append(Component("assassin-token", "assassin-token", "assassin", None,
+                             ("assassin token", "segnalino Assassino"), count=ASSASSINS))
         out += [Component(f"round-card:{n}", "round-card", str(n), None,
                           (f"round card {n}", f"carta Round {n}")) for n in sorted(ROUND_CARDS)]
         return out
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
+        if comp.kind == "assassin-token":
+            return say(("an assassin token", "un segnalino Assassino"), lang)
         article = "the" if lang == "en" else ("il" if comp.kind == "token" else "la")
         owner = ""
         if comp.kind == "citizen-card":
@@ -155,14 +162,15 @@ class KingAndAssassinsAdapter(TableAdapter):
                 found = [m for m in state.legal_moves() if m == Reveal(comp.value)]
             else:
                 return []
-        elif comp.kind == "token":
+        elif comp.kind in ("token", "assassin-token"):
+            names = {comp.value} if comp.kind == "token" else set(_revealed_on_board(state))
             found = []
             if field == "target":
-                found = [m for m in moves if m.to_json().get("target") == comp.value]
+                found = [m for m in moves if m.to_json().get("target") in names]
             # Never a reveal: a hidden assassin's token must open the same menu as any
             # citizen's, or the presses that follow would tell (the card reveals it).
-            found = found or [m for m in moves if not isinstance(m, Reveal) and comp.value in (
-                m.to_json().get("piece"), m.to_json().get("target"))]
+            found = found or [m for m in moves if not isinstance(m, Reveal) and names & {
+                m.to_json().get("piece"), m.to_json().get("target")}]
         else:
             return []
         # One move left: shown to confirm with ●, never played by the tap alone.
@@ -187,6 +195,12 @@ class KingAndAssassinsAdapter(TableAdapter):
             return IllegalMove(CODE + "card-not-now", RULE_TURN)
         if comp.kind == "round-card":
             return IllegalMove(CODE + "round-card-not-now", RULE_TURN)
+        if comp.kind == "assassin-token":
+            revealed = _revealed_on_board(state)
+            if not revealed:
+                return IllegalMove(CODE + "no-assassin-yet", RULE_TURN)
+            # The same reason a tap of the first revealed one's citizen token would get.
+            comp = Component(f"token:{revealed[0]}", "token", revealed[0])
         if comp.value in CITIZEN_NAMES and seat == KING_SEAT:
             code = "not-a-target" if any("target" in m.to_json() for m in moves) else "citizen-not-yours"
             return IllegalMove(CODE + code, RULE_TURN, piece=comp.value)
@@ -334,6 +348,11 @@ class KingAndAssassinsAdapter(TableAdapter):
             data = opt.moves[0].to_json()
             cells += [pieces.get(data.get(k), {}).get("cell", "") for k in ("piece", "target")]
         return list(dict.fromkeys(c for c in cells if c))
+
+
+def _revealed_on_board(state: State) -> list[str]:
+    """The revealed assassins on the board, whom an assassin token stands for (public)."""
+    return [p for p, v in state.view(None)["pieces"].items() if v["kind"] == "assassin"]
 
 
 ADAPTER = KingAndAssassinsAdapter

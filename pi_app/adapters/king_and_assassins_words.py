@@ -37,6 +37,10 @@ catalogue.register({
     CODE + "not-a-target": (
         "{piece} is not a target now; choose one in the menu.",
         "{piece} non è un bersaglio ora; scegline uno nel menu."),
+    CODE + "no-assassin-yet": (
+        "No assassin is revealed yet: assassin tokens go on the board as citizens are revealed.",
+        "Nessun assassino è ancora rivelato: i segnalini Assassino vanno sulla plancia "
+        "quando un cittadino è rivelato."),
     CODE + "piece-idle": ("{piece} can do nothing now.", "{piece} non può fare nulla ora."),
 })
 
@@ -186,8 +190,9 @@ def event_lines(events: Sequence[Event], lang: str) -> list[str]:
                 out.append(f"Arrested {piece} was an assassin" if en
                            else f"{piece} catturato era un assassino")
             else:
-                out.append(f"{piece} is an assassin: turn the token" if en
-                           else f"{piece} è un assassino: gira il segnalino")
+                # Turno del Giocatore Assassino: the citizen token is swapped for an assassin token.
+                out.append(f"{piece} is an assassin: swap in an assassin token" if en
+                           else f"{piece} è un assassino: sostituiscilo con un segnalino Assassino")
         elif kind == "turn_ended":
             out.append(f"{seat_name(p['seat'], lang)} ends the turn" if en
                        else f"{seat_name(p['seat'], lang)} finisce il turno")

@@ -16,8 +16,9 @@ from pi_app.autoplay import next_input
 from pi_app.demo import Night
 from pi_app.menu import CONFIRM
 from pi_app.screens import render
-from rules.king_and_assassins.moves import Arrest, Attack, Choose, Draw, End, Reveal, Step
+from rules.king_and_assassins.moves import Arrest, Attack, Choose, Draw, Eliminate, End, Reveal, Step
 from tests.pi_app.ka_play import GAME, escape_chooser, make, pick, play, script, send
+from tests.rules.king_and_assassins.helpers import scenario
 
 CITIZENS = [f"citizen{i}" for i in range(1, 13)]
 pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="King & Assassins engine not registered")
@@ -177,13 +178,16 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
         make(r, move)
     # The Assassin player's citizen walks down; a reveal of an innocent card is refused.
     assert_refused(r, 1, lambda: r.tap(1, "citizen-card:citizen4"), contains="not one of")
+    assert_refused(r, 1, lambda: r.tap(1, "assassin-token"), contains="No assassin is revealed yet")
     for move in (Step("citizen8", "S"),) * 3 + (End(), End()):
         make(r, move)
     assert s.state.view(None)["step"] == "assassin" and s.state.view(None)["round"] == 2
     r.tap(1, "citizen-card:citizen8")  # reveal by showing the card, then confirm
     assert s.layouts()[ASSASSIN_SCREEN].big == "Reveal C8"
     r.press("seat2.ok")
-    assert "Citizen 8 is an assassin" in text(s, SHARED)
+    assert "Citizen 8 is an assassin: swap in an assassin token" in text(s, SHARED)
+    r.tap(1, "assassin-token")  # the token now on its cell stands for it
+    assert {m.to_json().get("piece") for m in s.cursor_for(1).moves} == {"citizen8"}
     make(r, Attack("citizen8"))
     assert "wounds the king (1/2)" in text(s, SHARED)
     make(r, Attack("citizen8"))
@@ -410,3 +414,21 @@ def test_a_reveal_from_the_menu_of_an_innocent_is_refused_on_the_assassin_player
     assert_refused(r, 1, lambda: r.press("seat2.ok"), contains="not one of your three assassins")
     make(r, Reveal("citizen7"), taps=False)
     assert "Citizen 7 is an assassin" in text(s, SHARED)
+
+
+def test_an_assassin_token_stands_for_the_revealed_assassins_for_both_players():
+    adapter = KingAndAssassinsAdapter(2, "en")
+    token = adapter.component("assassin-token")
+    assert token is not None and token.count == 3
+    pieces = {"king": "J10", "knight1": "D4", "citizen1": "E4", "citizen4": "C4", "citizen2": "H6"}
+    state = scenario(pieces, revealed=("citizen1", "citizen2"))
+    # The King player: the one revealed assassin next to a knight, as the target.
+    assert adapter.tap(state, 0, token, state.legal_moves(), None) == [Eliminate("knight1", "citizen1")] * 2
+    state = scenario({**pieces, "knight1": "A4"}, revealed=("citizen1", "citizen2"))
+    assert adapter.tap(state, 0, token, state.legal_moves(), None) == []
+    assert "Citizen 1 is moved by the Assassin player" in adapter.refusal(
+        state, 0, token, state.legal_moves()).message("en")
+    # The Assassin player: the moves of every revealed assassin, never a citizen's.
+    state = scenario(pieces, revealed=("citizen1", "citizen2"), turn="assassin")
+    found = adapter.tap(state, 1, token, adapter.menu(state, 1).moves, None)
+    assert {m.to_json()["piece"] for m in found} == {"citizen1", "citizen2"}
