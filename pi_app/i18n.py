@@ -57,6 +57,8 @@ catalogue.register({
     "table.not-now": ("{what} cannot be used now.", "{what} non si può usare ora."),
     "table.chance-pending": ("Wait: the table must first enter {what}.",
                              "Attendi: prima il tavolo deve inserire {what}."),
+    "table.draw-own-pad": ("Wait: {drawer} draws; the card drawn is tapped on {drawer}'s own pad.",
+                           "Attendi: pesca {drawer}; la carta pescata si tocca sul lettore di {drawer}."),
     "table.game-over": ("The game is over.", "La partita è finita."),
     "table.not-this-seat": ("That is not for seat {seat}.", "Non è per il posto {seat}."),
 })

@@ -388,6 +388,12 @@ class Session:
                 self.play(None, move)
 
     def chance_tap(self, seat: int, comp: Component) -> None:
+        drawer = self.adapter.chance_seat(self.state)
+        if drawer is not None and seat != drawer:
+            # A secret draw shows on the screen of the pad it is tapped on:
+            # only the drawer's own pad may reveal it.
+            self.refuse(seat, IllegalMove("table.draw-own-pad", "", drawer=seat_name(drawer, self.lang)))
+            return
         moves = self.state.legal_moves()
         subset = self.adapter.chance_tap(self.state, comp, moves)
         if len(subset) == 1:

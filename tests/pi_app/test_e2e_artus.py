@@ -167,6 +167,23 @@ def test_whole_game_players_tap_their_draws(rig):
     finish(r, rng, 2)
 
 
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_drawn_card_tapped_on_another_seats_pad_is_refused_unseen(rig, lang):
+    r = rig(2)
+    r.profile = dataclasses.replace(r.profile, chance="table")
+    s = r.open(GAME, options={"mode": "advanced"}, seed=11, lang=lang)
+    assert s.adapter.chance_seat(s.state) == 0
+    card = s.state.sample_chance().to_json()["card"]
+    # Seat 1's drawn card on seat 2's pad would reveal it on seat 2's screen.
+    drawer = ("seat 1", "posto 1")[lang == "it"]
+    assert_refused(r, 1, lambda: r.tap(1, f"{card}@1"), contains=drawer)
+    assert card_name(card, lang) not in layout(s, "seat2.screen").text()
+    assert s.transcript[-1].extra["code"] == "table.draw-own-pad"
+    assert s.state.view(0)["hand"] == []
+    r.tap(0, f"{card}@1")  # on its own pad: drawn
+    assert s.state.view(0)["hand"] == [card]
+
+
 def _in_play(seed: int = 3):
     """A 2-player beginner game just past the placing, played by the engine."""
     state = rules.get(GAME).new_game(2, seed, {"mode": "beginner"})

@@ -208,6 +208,22 @@ def test_one_tag_per_physical_card_any_tag_of_a_kind(rig):
     assert sorted(s.state.view(ATTACKER)["hand"]) == sorted(drawn) and len(drawn) == 8
 
 
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_drawn_card_tapped_on_another_seats_pad_is_refused_unseen(rig, lang):
+    r = rig(2)
+    r.profile = dataclasses.replace(r.profile, chance="table")
+    s = r.open(GAME, seed=6, lang=lang)
+    card = s.state.sample_chance().to_json()["card"]
+    # The Attacker's drawn card on the Defender's pad would reveal it on the Defender's screen.
+    drawer = ("seat 1", "posto 1")[lang == "it"]
+    assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, f"{card}@1"), contains=drawer)
+    assert card_name(card, lang) not in layout(s, "seat2.screen").text()
+    assert s.transcript[-1].extra["code"] == "table.draw-own-pad"
+    assert not s.state.view(ATTACKER)["hand"]
+    r.tap(ATTACKER, f"{card}@1")  # on its own pad: drawn
+    assert s.state.view(ATTACKER)["hand"] == [card]
+
+
 def test_walls_drawn_later_are_the_defenders_discard_at_the_table(rig):
     # "non potrà giocarle, e nel qual caso esse dovranno essere scartate"
     r = rig(2)
