@@ -169,9 +169,10 @@ def by_invasion(courts: Sequence[Court], last_play: Sequence[int]) -> tuple[list
         team_sets = {t: sets(pooled[t]) for t in (0, 1)}
         team_play = {t: max(last_play[t], last_play[t + 2]) for t in (0, 1)}
         best = _most([0, 1], team_sets)
+        detail: dict[str, Any] = {"team_sets": {str(t): team_sets[t] for t in (0, 1)}, "decided_by": ["sets"]}
         if len(best) > 1:
             best = _last_player_wins(best, [team_play[0], team_play[1]])
-        detail: dict[str, Any] = {"team_sets": {str(t): team_sets[t] for t in (0, 1)}}
+            detail["decided_by"].append("last card played wins")
         return _with_partners(best, players), detail
     tied = _most(list(range(players)), {s: sets(courts[s]) for s in range(players)})
     detail = {"decided_by": ["sets"]}

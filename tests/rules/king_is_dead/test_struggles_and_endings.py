@@ -169,7 +169,7 @@ def test_four_players_pool_their_followers_on_invasion() -> None:
     _all_pass(state)
     out = state.outcome()
     assert out is not None and out.reason == "invasion" and out.winners == [0, 2]
-    assert out.detail["team_sets"] == {"0": 2, "1": 1}
+    assert out.detail["team_sets"] == {"0": 2, "1": 1} and out.detail["decided_by"] == ["sets"]
 
 
 def test_four_players_an_invasion_tie_goes_to_the_team_that_played_a_card_last() -> None:
@@ -179,6 +179,8 @@ def test_four_players_an_invasion_tie_goes_to_the_team_that_played_a_card_last()
     _all_pass(state)
     out = state.outcome()
     assert out is not None and out.reason == "invasion" and out.winners == [1, 3]
+    assert out.detail["team_sets"] == {"0": 1, "1": 1}
+    assert out.detail["decided_by"] == ["sets", "last card played wins"]
 
 
 def test_a_fourth_saxon_token_in_the_last_struggle_is_an_invasion() -> None:
