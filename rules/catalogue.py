@@ -1,7 +1,10 @@
 """Codes to sentences: every IllegalMove code, in English and Italian.
 
 Each game package registers its ``MESSAGES`` (``code -> (english, italian)``,
-``str.format`` templates over the error's params) when it is imported.
+``str.format`` templates over the error's params) when it is imported, and
+optionally its ``words``: the (english, italian) names of the ids its params
+hold, so that a sentence names a card in its own language while the params
+stay ids.
 """
 
 from __future__ import annotations
@@ -21,11 +24,20 @@ _MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
-def register(messages: Mapping[str, tuple[str, str]]) -> None:
-    for code, pair in messages.items():
+# Per code, the vocabulary registered with it: one game's ids may be another's too.
+_WORDS: dict[str, Mapping[str, tuple[str, str]]] = {}
+
+
+def register(
+    messages: Mapping[str, tuple[str, str]], words: Mapping[str, tuple[str, str]] | None = None
+) -> None:
+    for key, pair in [*messages.items(), *(words or {}).items()]:
         if not (isinstance(pair, tuple) and len(pair) == len(LANGS)):
-            raise ValueError(f"catalogue entry {code!r} must be (english, italian)")
+            raise ValueError(f"catalogue entry {key!r} must be (english, italian)")
+    vocabulary = dict(words or {})
+    for code, pair in messages.items():
         _MESSAGES[code] = pair
+        _WORDS[code] = vocabulary
 
 
 def has(code: str) -> bool:
@@ -38,7 +50,10 @@ def text(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
     pair = _MESSAGES.get(code)
     if pair is None:
         return f"{code} {dict(params)}"
+    i = LANGS.index(lang)
+    words = _WORDS.get(code, {})
+    named = {k: words[v][i] if isinstance(v, str) and v in words else v for k, v in params.items()}
     try:
-        return pair[LANGS.index(lang)].format(**params)
+        return pair[i].format(**named)
     except (KeyError, IndexError, ValueError):
-        return f"{pair[LANGS.index(lang)]} {dict(params)}"
+        return f"{pair[i]} {named}"
