@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from drivers import parts
 from drivers.events import ButtonPressed, EncoderTurned, ReaderFault, TagArrived
 from drivers.watcher import Watcher
+from pi_app.hardware import watcher_settings
 from pi_app.profile import Profile
 from pi_app.registry import made_up_uid
 from pi_app.screens import test_pattern
@@ -169,7 +170,8 @@ class Doctor:
     def watch(self, readers: list[Any]) -> None:
         clock = [0.0]
         simulated = self.profile.simulated
-        watcher = Watcher(readers, self.events, clock=(lambda: clock[0]) if simulated else time.monotonic)
+        watcher = Watcher(readers, self.events, watcher_settings(self.profile),
+                          clock=(lambda: clock[0]) if simulated else time.monotonic)
         for reader in readers:
             check = self.checks[reader.name]
             try:

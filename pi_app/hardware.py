@@ -18,7 +18,7 @@ from PIL import Image
 from drivers import parts
 from drivers.base import HardwareError as DriverError
 from drivers.base import TagReader
-from drivers.watcher import Watcher
+from drivers.watcher import Watcher, WatcherSettings
 from pi_app.errors import UsageError
 from pi_app.profile import Profile, ReaderSpec
 
@@ -180,6 +180,7 @@ def build(profile: Profile, events: queue.Queue, *, keep_frames: bool = False, p
     the console)."""
     from drivers.screens import I2cBuses
 
+    settings = watcher_settings(profile)
     factory = None
     if profile.pins == "mock":
         from drivers.sim.gpio import mock_factory
@@ -211,9 +212,17 @@ def build(profile: Profile, events: queue.Queue, *, keep_frames: bool = False, p
         table.close()
         raise HardwareError(f"table {profile.path}: {exc}") from None
     if poll:
-        table.watcher = Watcher(list(table.readers.values()), events)
+        table.watcher = Watcher(list(table.readers.values()), events, settings)
         table.watcher.start()
         table.polling = True
     else:
-        table.watcher = Watcher(list(table.readers.values()), events, clock=lambda: table.clock)
+        table.watcher = Watcher(list(table.readers.values()), events, settings, clock=lambda: table.clock)
     return table
+
+
+def watcher_settings(profile: Profile) -> WatcherSettings:
+    """The reader polling and debounce of the profile's [watcher] table."""
+    try:
+        return WatcherSettings.from_mapping(profile.watcher, where=f"{profile.path} [watcher]")
+    except ValueError as exc:  # a profile made in code, not through profile.load
+        raise HardwareError(f"{exc}; fix that key or leave it out for its default") from None

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from drivers.hub.connection import MAX_HOLD_MS
+from drivers.watcher import WatcherSettings
 from pi_app.errors import UsageError
 
 TABLES_DIR = Path(__file__).resolve().parent.parent / "hardware" / "tables"
@@ -41,8 +43,10 @@ _SEAT_KEYS = {"name": False, "pad": True, "screen": True, "buttons": True, "ligh
 _ENCODER_KEYS = {"pin_a": True, "pin_b": True}
 _SHARED_KEYS = {"screen": True, "undo": True}
 _ZONE_KEYS = {"name": True, "reader": True}
-_TOP_KEYS = {"table": False, "shared": True, "seats": True, "zones": False, "hubs": False}
-_HUB_KEYS = {"name": True, "port": True}
+_TOP_KEYS = {"table": False, "shared": True, "seats": True, "zones": False, "hubs": False,
+             "watcher": False}
+_HUB_KEYS = {"name": True, "port": True, "hold_ms": False}
+_WATCHER_KEYS = {f.name: False for f in fields(WatcherSettings)}
 
 
 class ProfileError(UsageError):
@@ -117,6 +121,7 @@ class ZoneSpec:
 class HubSpec:
     name: str
     port: str
+    hold_ms: int | None = None  # how long the hub keeps a tag it no longer reads; None: the firmware's
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,9 @@ class Profile:
     zones: tuple[ZoneSpec, ...] = ()
     hubs: tuple[HubSpec, ...] = ()
     simulated: bool = field(default=False)
+    #: the [watcher] table as written (reader polling and debounce), for
+    #: drivers.watcher.WatcherSettings.from_mapping; empty: its defaults
+    watcher: dict[str, Any] = field(default_factory=dict)
 
     def seat_of_part(self, part: str) -> int | None:
         """The seat index a part name belongs to (``seat2.ok`` -> 1)."""
@@ -293,7 +301,12 @@ def parse(data: dict, path: Path, text: str) -> Profile:
     hubs: list[HubSpec] = []
     for i, raw in enumerate(_array(c, data, "hubs")):
         h = c.table(raw, ("hubs", i), _HUB_KEYS, f"hub {i + 1}")
-        hubs.append(HubSpec(str(h.get("name", f"hub{i + 1}")), str(h.get("port", ""))))
+        hold = c.integer(h, "hold_ms", ("hubs", i))
+        if hold is not None and hold > MAX_HOLD_MS:
+            c.fail(("hubs", i, "hold_ms"), f"hold_ms = {hold} is more than the hub's {MAX_HOLD_MS} ms",
+                   "write e.g. hold_ms = 500, or leave it out for the firmware's default")
+            hold = None
+        hubs.append(HubSpec(str(h.get("name", f"hub{i + 1}")), str(h.get("port", "")), hold))
     hub_names = {h.name for h in hubs}
 
     def reader(raw: Any, where: tuple[Any, ...], name: str) -> ReaderSpec:
@@ -360,13 +373,32 @@ def parse(data: dict, path: Path, text: str) -> Profile:
         zones.append(ZoneSpec(zname, reader(z.get("reader"), ("zones", i, "reader"),
                                             f"zone.{zname}.reader")))
 
+    watcher = _watcher(c, data.get("watcher", {}))
     _check_unique(c, seats, shared_screen, undo, zones)
     if c.problems:
         body = "\n".join(f"{path}:{line}: {msg}" for line, msg in sorted(c.problems))
         raise ProfileError(f"table profile {path} is not usable:\n{body}")
     simulated = pins == "mock" and all(r.backend == "sim" for r in [s.pad for s in seats])
     return Profile(path, name, lang, chance, pins, tuple(seats), shared_screen, undo,
-                   tuple(zones), tuple(hubs), simulated)
+                   tuple(zones), tuple(hubs), simulated, watcher)
+
+
+def _watcher(c: _Checker, raw: Any) -> dict[str, Any]:
+    """The [watcher] table, each key checked by drivers' own rules so that
+    a problem is reported on its line; the keys that pass are kept."""
+    w = c.table(raw, ("watcher",), _WATCHER_KEYS, "[watcher]")
+    defaults = WatcherSettings()
+    kept: dict[str, Any] = {}
+    for key, value in w.items():
+        if key not in _WATCHER_KEYS:
+            continue  # reported by c.table
+        try:
+            WatcherSettings.from_mapping({key: value}, where="[watcher]")
+        except ValueError as exc:
+            c.fail(("watcher", key), str(exc), f"write e.g. {key} = {getattr(defaults, key)}")
+        else:
+            kept[key] = value
+    return kept
 
 
 def _array(c: _Checker, data: dict, key: str) -> list:

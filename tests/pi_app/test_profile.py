@@ -133,3 +133,72 @@ def test_reference_profile_matches_the_wiring():
         ("rc522", 0, 25), ("rc522", 1, 25)]
     assert "| RST | reset line (shared) | GPIO25 [22] | GPIO25 [22] |" in wiring
     assert all(s.pad.backend == "hub" for s in ref.seats[2:])
+
+
+def test_watcher_table_and_hub_hold_reach_the_drivers(tmp_path, monkeypatch):
+    import queue
+
+    from drivers.hub import factory
+    from pi_app import hardware
+
+    path, _ = _broken(tmp_path, "[shared]", "[watcher]\nleave_hold = 0.4\nconfirm_polls = 3\n\n[shared]")
+    prof = profile.load(path)
+    assert prof.watcher == {"leave_hold": 0.4, "confirm_polls": 3}
+    table = hardware.build(prof, queue.Queue(), poll=False, seats=2)
+    try:
+        assert table.watcher.settings.leave_hold == 0.4 and table.watcher.settings.confirm_polls == 3
+        assert table.watcher.settings.arrive_hold == 0.05  # left out: the default
+    finally:
+        table.close()
+    assert profile.load(profile.find("sim")).watcher == {}
+
+    text = profile.find("reference").read_text()
+    ref = tmp_path / "ref.toml"
+    ref.write_text(text.replace('[[hubs]]\nname = "hub"', '[[hubs]]\nname = "hub"\nhold_ms = 300', 1))
+    spec = profile.load(ref)
+    assert spec.hubs[0].hold_ms == 300 and profile.load(profile.find("reference")).hubs[0].hold_ms is None
+
+    sent: list[tuple] = []
+
+    class Conn:  # the hub connection, as far as the factory uses it
+        def __init__(self, port, name):
+            pass
+
+        def set_hold(self, reader, ms):
+            sent.append((reader, ms))
+
+        def start(self):
+            pass
+
+        def wait_synced(self, timeout):
+            return True
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(factory, "HubConnection", Conn)
+    try:
+        factory.open_reader(spec.seats[2].pad, spec)
+    finally:
+        factory.close_all()
+    assert sent == [(None, 300)]
+
+
+def test_watcher_table_and_hub_hold_are_checked_with_line_and_fix(tmp_path):
+    path, text = _broken(tmp_path, "[shared]", "[watcher]\nleave_hold = -1\nconfirm_polls = 1.5\n"
+                         "arrive = 0.1\n\n[[hubs]]\nname = \"hub\"\nport = \"auto\"\nhold_ms = 90000\n\n"
+                         "[shared]")
+    with pytest.raises(ProfileError) as err:
+        profile.load(path)
+    msg = str(err.value)
+    assert f"{path}:{_line_of(text, 'leave_hold')}: [watcher]: " in msg
+    assert "leave_hold must not be negative, got -1; write e.g. leave_hold = 0.25" in msg
+    assert (f"{path}:{_line_of(text, 'confirm_polls')}: [watcher]: confirm_polls must be a whole number "
+            "of polls, got 1.5; write e.g. confirm_polls = 2") in msg
+    assert f"{path}:{_line_of(text, 'arrive =')}: unknown key 'arrive' in [watcher]" in msg
+    assert "arrive_hold" in msg
+    assert (f"{path}:{_line_of(text, 'hold_ms')}: hold_ms = 90000 is more than the hub's 60000 ms; "
+            "write e.g. hold_ms = 500") in msg
+    path.write_text("watcher = 3\n" + profile.find("sim").read_text())
+    with pytest.raises(ProfileError, match=r"\[watcher\] must be a table; write it as \[watcher\]"):
+        profile.load(path)
