@@ -10,15 +10,16 @@ each mock button pressed) so the whole path is exercised on a laptop.
 from __future__ import annotations
 
 import contextlib
+import logging
 import queue
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from drivers import parts
-from drivers.events import ButtonPressed, EncoderTurned, ReaderFault, TagArrived
+from drivers.events import ButtonPressed, EncoderTurned, ReaderFault, ReaderRecovered, TagArrived
 from drivers.watcher import Watcher
 from pi_app.hardware import watcher_settings
 from pi_app.profile import Profile
@@ -51,6 +52,22 @@ def _where(spec: Any) -> str:
     return " ".join(out)
 
 
+@contextlib.contextmanager
+def _drivers_unlogged() -> Iterator[None]:
+    """The drivers log each fault as it happens, for the daemon's journal;
+    the doctor reports it under its part instead, once."""
+    logger = logging.getLogger("drivers")
+    null = logging.NullHandler()  # without a handler, Python's last resort would print it anyway
+    propagate = logger.propagate
+    logger.addHandler(null)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.propagate = propagate
+        logger.removeHandler(null)
+
+
 class Doctor:
     def __init__(self, profile: Profile, out: TextIO, listen: float) -> None:
         self.profile = profile
@@ -78,7 +95,7 @@ class Doctor:
         return True if result is None else result
 
     def run(self) -> int:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _drivers_unlogged():
             # gpiozero warns for each pin library it cannot load; the report says it once per part.
             warnings.simplefilter("ignore")
             return self._run()
@@ -231,8 +248,12 @@ class Doctor:
                 if not self.profile.simulated:
                     self.say(f"  {event.encoder}: turned {event.steps:+d}")
             elif isinstance(event, ReaderFault) and event.reader in self.checks:
-                self.checks[event.reader].ok = False
-                self.checks[event.reader].said.append(f"stopped answering: {event.error}")
+                check = self.checks[event.reader]
+                check.ok = False
+                if f"did not answer: {event.error}" not in check.said:  # the same fault, said once
+                    check.said.append(f"stopped answering: {event.error}")
+            elif isinstance(event, ReaderRecovered) and event.reader in self.checks:
+                self.checks[event.reader].said.append("answered again")
 
     def report(self) -> int:
         failed, silent = [], []

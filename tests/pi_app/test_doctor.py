@@ -26,3 +26,28 @@ def test_doctor_names_the_parts_that_do_not_answer(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "FAIL screen  seat2.screen" in out
     assert "did not answer: seat2.screen" in out
+
+
+def test_doctor_refuses_a_listen_time_that_is_no_time(capsys):
+    for value in ("-1", "nan"):
+        assert main(["doctor", "--table", "sim", "--listen", value]) == 2
+        err = capsys.readouterr().err
+        assert f"--listen {value} is not a number of seconds to listen; give 0 or more" in err
+
+
+def test_doctor_says_a_hub_fault_once(tmp_path, capsys, caplog, monkeypatch):
+    from drivers.hub import factory
+    from pi_app import profile
+
+    monkeypatch.setattr(factory, "STARTUP_WAIT", 0.1)
+    sim = profile.find("sim").read_text()
+    table = tmp_path / "t.toml"
+    table.write_text('[[hubs]]\nname = "hub"\nport = "/dev/no-such-hub"\n\n' + sim.replace(
+        'name = "seat2"\npad = { backend = "sim" }', 'name = "seat2"\npad = { backend = "hub", index = 0 }'))
+    assert main(["doctor", "--table", str(table), "--listen", "0.5"]) == 1
+    captured = capsys.readouterr()
+    assert "FAIL reader  seat2.pad" in captured.out
+    said = captured.out + captured.err
+    assert said.count("/dev/no-such-hub (") == 1, said
+    # not in the drivers' live log either (the daemon's journal keeps it)
+    assert not [r for r in caplog.records if r.name.startswith("drivers")]
