@@ -4,13 +4,15 @@
 # Creates the tablekeeper user (groups gpio, spi, i2c, dialout), a virtual
 # environment in /opt/tablekeeper/venv with the [pi] extra, the table profile
 # in /etc/tablekeeper/table.toml (default: hardware/tables/reference.toml),
-# and enables the unit. Run it again to upgrade; the journal is kept.
+# the reader hub's udev rule, and enables the unit. Run it again to upgrade;
+# the journal is kept.
 set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 PREFIX=/opt/tablekeeper
 PROFILE=${1:-$SRC/hardware/tables/reference.toml}
 UNIT=/etc/systemd/system/tablekeeper.service
+UDEV_RULE=hardware/udev/99-tablekeeper-hub.rules
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install.sh: run as root (sudo $0)" >&2
@@ -41,6 +43,13 @@ install -m 0644 "$PROFILE" /etc/tablekeeper/table.toml
 # Refuse a wrong profile now rather than at boot.
 "$PREFIX/venv/bin/python" -c "import sys; from pi_app import profile; profile.load(sys.argv[1])" \
     /etc/tablekeeper/table.toml
+
+# The hub's port in group dialout (and left alone by ModemManager) before the
+# service first opens it; a hub already plugged in is told at once.
+install -m 0644 "$SRC/$UDEV_RULE" /etc/udev/rules.d/
+if command -v udevadm >/dev/null 2>&1; then
+    udevadm control --reload-rules && udevadm trigger --subsystem-match=tty
+fi
 
 install -m 0644 "$SRC/systemd/tablekeeper.service" "$UNIT"
 if command -v systemd-analyze >/dev/null 2>&1; then

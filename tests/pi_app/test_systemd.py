@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -44,6 +45,17 @@ def test_systemd_analyze_verify_says_nothing(tmp_path):
 def test_install_script_is_valid_shell():
     assert subprocess.run(["sh", "-n", str(ROOT / "systemd" / "install.sh")]).returncode == 0
     assert os.access(ROOT / "systemd" / "install.sh", os.X_OK)
+
+
+def test_install_script_installs_the_hub_udev_rule():
+    text = (ROOT / "systemd" / "install.sh").read_text()
+    rule = re.search(r"^UDEV_RULE=(\S+)$", text, re.MULTILINE)
+    assert rule is not None and (ROOT / rule.group(1)).is_file(), "install.sh names no udev rule that exists"
+    assert 'install -m 0644 "$SRC/$UDEV_RULE" /etc/udev/rules.d/' in text
+    assert "if command -v udevadm >/dev/null 2>&1; then" in text
+    assert "udevadm control --reload-rules && udevadm trigger" in text
+    # before the service starts and first opens the hub's port
+    assert text.index("/etc/udev/rules.d/") < text.index("systemctl enable --now")
 
 
 def _listener(path: str) -> socket.socket:
