@@ -10,11 +10,11 @@ from typing import Any
 
 from rules import catalogue
 from rules.core import Game, Option
-from rules.king_is_dead.messages import MESSAGES
+from rules.king_is_dead.messages import MESSAGES, WORDS
 from rules.king_is_dead.moves import KidMove, move_from_json
 from rules.king_is_dead.state import KingIsDeadState
 
-catalogue.register(MESSAGES)
+catalogue.register(MESSAGES, words=WORDS)
 
 
 class KingIsDead(Game):

@@ -1,13 +1,67 @@
-"""English and Italian sentences for every refusal the engine gives."""
+"""English and Italian sentences for every refusal the engine gives, and the
+words for the ids their params hold (``WORDS``): a sentence names a card, a
+colour or the moves expected in its own language. Regions keep their map names.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 P = "king-is-dead."
+
+CARD_WORDS: dict[str, tuple[str, str]] = {
+    "crown": ("Crown", "Corona"),
+    "garrison": ("Garrison", "Guarnigione"),
+    "ambassador": ("Ambassador", "Ambasciatore"),
+    "settlement": ("Settlement", "Insediamento"),
+    "scots": ("Scots", "Scozzesi"),
+    "welsh": ("Welsh", "Gallesi"),
+    "romano-british": ("Romano-British", "Romano-Britannici"),
+}
+# Singular, as the sentences name one follower ("un Seguace rosso").
+COLOUR_WORDS: dict[str, tuple[str, str]] = {
+    "blue": ("blue", "blu"),
+    "red": ("red", "rosso"),
+    "yellow": ("yellow", "giallo"),
+    "black": ("black", "nero"),
+}
+# What each step asks for, by the move types it takes: infinitives, so that
+# "Not now: first ..." and "Non ora: prima bisogna ..." both read.
+MOVE_WORDS: dict[tuple[str, ...], tuple[str, str]] = {
+    ("draw",): ("draw a follower from the bag", "pescare un Seguace dal sacchetto"),
+    ("region_card",): ("lay out the next region card", "disporre la prossima Carta Regione"),
+    ("pass", "play"): ("play a card or pass", "giocare una carta o passare"),
+    ("summon",): ("summon a follower to your court", "convocare un Seguace alla tua corte"),
+    ("swap",): ("pick a region card to swap", "scegliere una Carta Regione da scambiare"),
+    ("crown",): (
+        "put the crown token on one of the two cards swapped",
+        "mettere il Gettone Corona su una delle due carte scambiate",
+    ),
+    ("take", "into"): (
+        "take a follower, or name an empty region",
+        "prendere un Seguace, o indicare una regione vuota",
+    ),
+    ("place",): ("place a follower", "collocare un Seguace"),
+}
+
+
+def expected(kinds: Iterable[str]) -> str:
+    """The ``expected`` param of ``step.wrong-move``: the move types a step
+    takes, as the notation names them."""
+    return " / ".join(repr(kind) for kind in kinds)
+
+
+# Quoted move types cannot clash with the card ids ("crown").
+WORDS: dict[str, tuple[str, str]] = {
+    **CARD_WORDS,
+    **COLOUR_WORDS,
+    **{expected(kinds): pair for kinds, pair in MOVE_WORDS.items()},
+}
 
 MESSAGES: dict[str, tuple[str, str]] = {
     P + "step.wrong-move": (
-        "Not now: the game is waiting for a move of type {expected}.",
-        "Non ora: il gioco attende una mossa di tipo {expected}.",
+        "Not now: first {expected}.",
+        "Non ora: prima bisogna {expected}.",
     ),
     P + "setup.not-in-bag": (
         "No {colour} follower is left in the bag.",
@@ -22,8 +76,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Non hai più la carta {card}: ogni carta si gioca una volta sola.",
     ),
     P + "turn.last-card": (
-        "With 3 players the last action card of the game may be played only to win: {card} cannot win now.",
-        "In 3 giocatori l'ultima Carta Azione della partita si gioca solo per vincere: {card} ora non vince.",
+        "With 3 players the last action card of the game may be played only to win: the {card} card cannot "
+        "win now.",
+        "In 3 giocatori l'ultima Carta Azione della partita si gioca solo per vincere: la carta {card} ora "
+        "non vince.",
     ),
     P + "region.resolved": (
         "{region} is resolved: it can no longer be changed.",
@@ -75,7 +131,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     P + "place.not-bordering": (
         "{region} does not border a region the {faction} control.",
-        "{region} non confina con una regione controllata dai {faction}.",
+        # The faction named by its card: "dai Gallesi" but "dagli Scozzesi".
+        "{region} non confina con una regione controllata dalla fazione della carta ({faction}).",
     ),
     P + "summon.loyalist": (
         "Mordred's loyalists can never be summoned to court.",

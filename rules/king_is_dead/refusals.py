@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rules.core import IllegalMove
-from rules.king_is_dead import actions
+from rules.king_is_dead import actions, messages
 from rules.king_is_dead.data import DATA, LOYALIST
 from rules.king_is_dead.moves import (
     Crown,
@@ -91,7 +91,7 @@ def explain(state: KingIsDeadState, move: KidMove) -> IllegalMove:
     legal = state.legal_moves()
     expected = _STEP_MOVES.get(state.step) or _card_moves(state)
     if not isinstance(move, expected):
-        names = " / ".join(repr(cls.kind) for cls in expected)
+        names = messages.expected(cls.kind for cls in expected)
         return IllegalMove(P + "step.wrong-move", rule, expected=names)
     found = _specific(state, move, legal)
     if found is not None:
