@@ -1,6 +1,8 @@
 """Table profiles: which reader, screen, buttons and light belong to which seat.
 
-A profile is a TOML file in ``hardware/tables/``. Loading it validates every
+A profile is a TOML file; the bundled ones are in ``pi_app/tables/`` so that
+an installed package has them (``hardware/tables/`` in a checkout links
+there). Loading it validates every
 key and every pin; a wrong profile is refused with the file, the line and the
 fix, all problems at once. Part names are the ids drivers put on events:
 ``seat1.pad``, ``seat1.screen``, ``seat1.left`` / ``seat1.ok`` / ``seat1.right``,
@@ -19,7 +21,7 @@ from drivers.hub.connection import MAX_HOLD_MS
 from drivers.watcher import WatcherSettings
 from pi_app.errors import UsageError
 
-TABLES_DIR = Path(__file__).resolve().parent.parent / "hardware" / "tables"
+TABLES_DIR = Path(__file__).resolve().parent / "tables"
 
 BUTTON_ROLES = ("left", "ok", "right")
 LANGS = ("en", "it")

@@ -4,8 +4,11 @@ from pathlib import Path
 
 import pytest
 
+import pi_app
 from pi_app import profile
 from pi_app.profile import ProfileError
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bundled_profiles_load():
@@ -16,6 +19,22 @@ def test_bundled_profiles_load():
     assert sim.seats[1].buttons[1].name == "seat2.ok"
     assert sim.seat_of_part("seat3.pad") == 2 and sim.seat_of_part("shared.undo") is None
     assert ref.seats[2].pad.backend == "hub" and ref.seats[2].pad.index == 0
+
+
+def test_bundled_profiles_are_package_data():
+    """An installed package (not this checkout) finds them: they are in
+    pi_app, shipped as package data; hardware/tables is the same folder."""
+    import tomllib
+
+    package = Path(pi_app.__file__).resolve().parent
+    assert profile.TABLES_DIR.resolve().parent == package
+    assert {p.name for p in profile.TABLES_DIR.glob("*.toml")} >= {"sim.toml", "reference.toml"}
+    assert (ROOT / "hardware" / "tables").resolve() == profile.TABLES_DIR.resolve()
+    assert profile.find("sim").resolve().parent == profile.TABLES_DIR.resolve()
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert setuptools["packages"]["find"]["namespaces"]  # pi_app/tables holds no __init__.py
+    shipped = [pattern for patterns in setuptools["package-data"].values() for pattern in patterns]
+    assert "*.toml" in shipped and "*.ttf" in shipped  # the profiles and the screens' font
 
 
 def test_default_profile_off_a_pi_is_sim():
@@ -114,7 +133,7 @@ def test_reference_profile_matches_the_wiring():
     import re
 
     ref = profile.load(profile.find("reference"))
-    wiring = (profile.find("reference").parent.parent / "wiring.md").read_text()
+    wiring = (ROOT / "hardware" / "wiring.md").read_text()
     gpio = re.compile(r"GPIO(\d+)")
     for seat in ref.seats:
         row = next(ln for ln in wiring.splitlines() if ln.startswith(f"| {seat.name} |") and "◀" not in ln
