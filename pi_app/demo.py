@@ -1,10 +1,12 @@
 """A simulated game night: every game with a table adapter, for each of its
-player counts, played through the simulated table by simulated players (taps
-on the pads, presses on mock pins), with some illegal attempts refused.
+player counts with the default options and once at the most seats for each
+other combination of its options (a variant, a mode, a side of the board),
+played through the simulated table by simulated players (taps on the pads,
+presses on mock pins), with some illegal attempts refused.
 
 Writes, under the output directory: every screen's frames as PNG
-(``<game>-<n>p/<screen>/0001.png``), one animated GIF per game of all the
-screens together, a transcript per game and ``summary.md``.
+(``<game>-<n>p[-<option>-<value>...]/<screen>/0001.png``), one animated GIF per
+game of all the screens together, a transcript per game and ``summary.md``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -24,6 +27,7 @@ from pi_app.journal import Journal
 from pi_app.registry import Registry
 from pi_app.screens import font
 from pi_app.session import Session
+from rules.core import Game
 
 ATTEMPT_RATE = 0.06
 MAX_GIF_FRAMES = 600
@@ -33,6 +37,7 @@ MAX_GIF_FRAMES = 600
 class GameReport:
     game: str
     players: int
+    options: dict[str, Any] = field(default_factory=dict)  # those that differ from the defaults
     moves: int = 0
     inputs: int = 0
     refused: int = 0
@@ -49,25 +54,52 @@ class Night:
         self.seed = seed
         self.profile = profile.load(profile.find("sim"))
 
-    def games(self, only: str | None = None) -> list[tuple[str, int]]:
+    def games(self, only: str | None = None) -> list[tuple[str, int, dict[str, Any]]]:
+        """(game, players, options): every player count with the defaults
+        ({}), then each other combination of options at the most seats."""
         ids = [only] if only else [g for g in adapters.ADAPTERS if g in rules.GAMES]
-        return [(g, n) for g in ids for n in rules.get(g).player_counts if n <= len(self.profile.seats)]
+        plan: list[tuple[str, int, dict[str, Any]]] = []
+        for g in ids:
+            game = rules.get(g)
+            counts = [n for n in game.player_counts if n <= len(self.profile.seats)]
+            plan += [(g, n, {}) for n in counts]
+            defaults = {o.name: o.default for o in game.options}
+            for combo in game.option_combinations():
+                changed = {k: v for k, v in combo.items() if v != defaults[k]}
+                if counts and changed and not self.adds_players(game, changed):
+                    plan.append((g, max(counts), changed))
+        return plan
 
-    def play(self, game: str, players: int) -> GameReport:
-        name = f"{game}-{players}p"
+    def adds_players(self, game: Game, options: dict[str, Any]) -> bool:
+        """Options that only open player counts the rulebook has not (an
+        unofficial two-player game): at its official counts they change nothing."""
+        official = set(game.player_counts)
+        for n in range(1, len(self.profile.seats) + 1):
+            if n in official:
+                continue
+            try:
+                game.new_game(n, self.seed, options)
+            except ValueError:
+                continue
+            return True
+        return False
+
+    def play(self, game: str, players: int, options: dict[str, Any] | None = None) -> GameReport:
+        options = dict(options or {})
+        name = f"{game}-{players}p" + "".join(f"-{k}-{v}" for k, v in options.items())
         work = self.out / name
         work.mkdir(parents=True, exist_ok=True)
         for stale in [work / "journal.sqlite", work / "tags.sqlite"]:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{stale}{suffix}").unlink(missing_ok=True)
-        report = GameReport(game, players)
+        report = GameReport(game, players, options)
         start = time.perf_counter()
         table = hardware.build(self.profile, queue.Queue(), keep_frames=True, poll=False, seats=players)
         journal = Journal(work / "journal.sqlite")
         registry = Registry(work / "tags.sqlite")
         try:
             session = Session.open(table, journal, registry, game=game, players=players,
-                                   seed=self.seed + players, lang=self.lang, new=True)
+                                   seed=self.seed + players, options=options, lang=self.lang, new=True)
             comps = [(c.id, c.count) for c in session.adapter.components()]
             uids = {c: u[0] for c, u in registry.auto_enroll(game, comps).items()}
             session.redraw()
@@ -75,7 +107,7 @@ class Night:
             lines: list[str] = []
             gif: list[Image.Image] = [self.composite(table, players)]
             stride = [1, 0]  # keep one input in stride[0]; inputs seen
-            rng = random.Random(f"{game}/{players}/{self.seed}")
+            rng = random.Random(f"{game}/{players}/{self.seed}" + (f"/{options}" if options else ""))
             said = 0
             secret: set[int] = set()  # transcript records that answer a secret input
 
@@ -147,7 +179,8 @@ class Night:
             gif[0].save(gif_path, save_all=True, append_images=gif[1:], duration=150, loop=0,
                         optimize=False)
             transcript = self.out / f"{name}.transcript.txt"
-            head = f"{rules.get(game).name or game}, {players} players, seed {self.seed + players}\n"
+            head = (f"{rules.get(game).name or game}, {players} players, seed {self.seed + players}, "
+                    f"options: {options_text(session.state.options)}\n")
             transcript.write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
             report.files = [str(gif_path), str(transcript), str(work)]
         finally:
@@ -216,12 +249,17 @@ class Night:
         return count
 
 
+def options_text(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
+
+
 def summary(reports: list[GameReport], seconds: float, out: Path, failed: list[str] | None = None) -> str:
-    rows = ["| game | players | moves | inputs | refused | frames | result | seconds |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["| game | players | options | moves | inputs | refused | frames | result | seconds |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for r in reports:
-        rows.append(f"| {r.game} | {r.players} | {r.moves} | {r.inputs} | {r.refused} | {r.frames} | "
-                    f"{r.result} | {r.seconds:.1f} |")
+        opts = options_text(r.options) if r.options else "defaults"
+        rows.append(f"| {r.game} | {r.players} | {opts} | {r.moves} | {r.inputs} | {r.refused} | "
+                    f"{r.frames} | {r.result} | {r.seconds:.1f} |")
     text = (f"# Tablekeeper demo: a simulated game night\n\n{len(reports)} games in {seconds:.1f} s "
             f"on the simulated table.\n\n" + "\n".join(rows) + "\n")
     if failed:

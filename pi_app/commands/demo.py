@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pi_app.demo import Night, summary
+    from pi_app.demo import Night, options_text, summary
 
     if args.game is not None and args.game not in rules.GAMES:
         raise UsageError(f"unknown game {args.game!r}; registered games: {', '.join(rules.GAMES) or 'none'}")
@@ -41,14 +41,15 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     reports = []
     failed = []
-    for game, players in plan:
+    for game, players, options in plan:
+        what = f"{game} for {players}" + (f" ({options_text(options)})" if options else "")
         try:
-            report = night.play(game, players)
+            report = night.play(game, players, options)
         except Exception as exc:  # one game's fault must not cost the rest of the night
             traceback.print_exc()
-            failed.append(f"{game} for {players}: {exc}")
+            failed.append(f"{what}: {exc}")
             continue
-        print(f"{game} for {players}: {report.moves} moves, {report.inputs} inputs, "
+        print(f"{what}: {report.moves} moves, {report.inputs} inputs, "
               f"{report.refused} refused, {report.result} ({report.seconds:.1f} s)", flush=True)
         reports.append(report)
     summary(reports, time.perf_counter() - start, out, failed)

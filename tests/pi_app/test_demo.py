@@ -4,15 +4,18 @@ import pytest
 from PIL import Image
 
 import rules
+from pi_app import adapters
 from pi_app.cli import main
-from pi_app.demo import Night
+from pi_app.demo import Night, summary
+from pi_app.journal import Journal
 
 
 @pytest.mark.skipif("king-is-dead" not in rules.GAMES, reason="The King is Dead engine not registered")
 def test_demo_game_writes_frames_gif_transcript(tmp_path):
     night = Night(tmp_path, seed=5)
-    assert ("king-is-dead", 4) in night.games()
+    assert ("king-is-dead", 4, {}) in night.games()
     report = night.play("king-is-dead", 2)
+    assert report.options == {}
     assert report.result and report.moves > 20 and report.refused >= 0
     gif = Image.open(tmp_path / "king-is-dead-2p.gif")
     assert gif.n_frames > report.moves // 2
@@ -20,6 +23,42 @@ def test_demo_game_writes_frames_gif_transcript(tmp_path):
     assert frames and Image.open(frames[0]).size == (128, 64)
     text = (tmp_path / "king-is-dead-2p.transcript.txt").read_text()
     assert "move | seat 1" in text and "outcome" in text
+    assert text.splitlines()[0].endswith("options: mordred=False")
+
+
+def test_demo_plans_every_other_option_once_at_the_most_seats(tmp_path):
+    plan = Night(tmp_path).games()
+    for game in rules.GAMES:
+        if game not in adapters.ADAPTERS:
+            continue
+        counts = rules.get(game).player_counts
+        mine = [(n, opts) for g, n, opts in plan if g == game]
+        assert [n for n, opts in mine if not opts] == list(counts)  # every count, the defaults
+        defaults = {o.name: o.default for o in rules.get(game).options}
+        for opts in (opts for n, opts in mine if opts):
+            assert (max(counts), opts) in mine and opts.items() - defaults.items() == opts.items()
+    expected = {("artus", 4, ("mode", "advanced")), ("king-is-dead", 4, ("mordred", True)),
+                ("king-and-assassins", 2, ("side", "B"))}
+    variants = {(g, n, *opts.items()) for g, n, opts in plan if opts}
+    assert {v for v in expected if v[0] in rules.GAMES} <= variants
+    # an option that only opens an unofficial player count is not a variant to show
+    assert not any(g == "mordred" and opts for g, n, opts in plan)
+
+
+@pytest.mark.skipif("king-is-dead" not in rules.GAMES, reason="The King is Dead engine not registered")
+def test_demo_game_with_options_is_named_and_played_with_them(tmp_path):
+    night = Night(tmp_path, seed=5)
+    report = night.play("king-is-dead", 2, {"mordred": True})
+    assert report.options == {"mordred": True} and report.result
+    text = (tmp_path / "king-is-dead-2p-mordred-True.transcript.txt").read_text()
+    assert text.splitlines()[0] == "The King is Dead, 2 players, seed 7, options: mordred=True"
+    journal = Journal(tmp_path / "king-is-dead-2p-mordred-True" / "journal.sqlite")
+    try:
+        assert [g.options for g in journal.games()] == [{"mordred": True}]
+    finally:
+        journal.close()
+    table = summary([report], 1.0, tmp_path)
+    assert "| game | players | options |" in table and "| king-is-dead | 2 | mordred=True |" in table
 
 
 def test_demo_refuses_unknown_game(capsys, tmp_path):
