@@ -17,23 +17,17 @@ from pi_app.adapters.base import Component, TableAdapter, seat_name
 from pi_app.i18n import pick
 from pi_app.screens import SMALL, font, wrap
 from rules.core import JSON, Event, Move, Outcome, State
+from rules.king_is_dead.data import DATA
+from rules.king_is_dead.messages import CARD_WORDS
 
-REGIONS = ("Caledonia", "Din Eidyn", "Eboracum", "Deva", "Ratae", "Caerleon", "Aquae Sulis", "Londinium")
-CARDS = ("crown", "garrison", "ambassador", "settlement", "scots", "welsh", "romano-british")
-COLOURS = ("blue", "red", "yellow")
+# The game's facts come from the engine's data and words: one place each.
+REGIONS = DATA.regions
+CARDS = tuple(dict.fromkeys(DATA.deck))
+COLOURS = DATA.colours
 PICKS = ("swap", "take", "place", "into")  # moves inside an action: nothing changes on the table yet
 LOYALIST = "black"
-FACTION_COLOURS = {"scots": "blue", "welsh": "red", "romano-british": "yellow"}
-
-CARD_LABELS: dict[str, tuple[str, str]] = {
-    "crown": ("Crown", "Corona"),
-    "garrison": ("Garrison", "Guarnigione"),
-    "ambassador": ("Ambassador", "Ambasciatore"),
-    "settlement": ("Settlement", "Insediamento"),
-    "scots": ("Scots", "Scozzesi"),
-    "welsh": ("Welsh", "Gallesi"),
-    "romano-british": ("Romano-British", "Romano-Britannici"),
-}
+FACTION_COLOURS = {f.id: f.colour for f in DATA.factions}
+CARD_LABELS = CARD_WORDS
 FACTION_LABELS: dict[str, tuple[str, str]] = {
     "saxons": ("Saxons", "Sassoni"),
     "loyalists": ("Loyalists", "Lealisti"),
