@@ -15,38 +15,15 @@ from pi_app.adapters.artus_words import card_name
 from pi_app.screens import render
 from rules.core import CHANCE
 from tests.pi_app.artus_play import check_screens, hand_text, play_moves, step
+from tests.pi_app.table_checks import assert_refused as _assert_refused
+from tests.pi_app.table_checks import layout, pin_lit
 
 GAME = "artus"
 pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="Artus engine not registered")
 
 
-def layout(s, part):
-    return s.layouts()[part]
-
-
-def pin_lit(rig, seat):
-    return bool(rig.table.lights[f"seat{seat + 1}.light"].device.pin.state)
-
-
 def assert_refused(rig, seat, attempt, *, contains):
-    """An input that changes nothing but the seat's screen and light."""
-    s = rig.session
-    before = s.state.to_json()
-    entries = len(s.journal.entries(s.record))
-    light = rig.table.lights[f"seat{seat + 1}.light"]
-    flashes = light.flashes
-    attempt()
-    lay = layout(s, f"seat{seat + 1}.screen")
-    assert lay.alert, lay
-    assert contains in lay.text(), lay.text()
-    assert s.state.to_json() == before
-    assert len(s.journal.entries(s.record)) == entries
-    assert light.flashes == flashes + 1
-    frame = rig.table.frames(f"seat{seat + 1}.screen")[-1]
-    assert frame.tobytes() == render(lay).tobytes()
-    check_screens(rig)
-    rig.press(f"seat{seat + 1}.ok")  # read, dismiss
-    assert not layout(s, f"seat{seat + 1}.screen").alert
+    _assert_refused(rig, seat, attempt, contains=contains, check=check_screens)
 
 
 def assert_told_the_table(session) -> None:

@@ -18,6 +18,8 @@ from pi_app.menu import CONFIRM
 from pi_app.screens import render
 from rules.king_and_assassins.moves import Arrest, Attack, Choose, Draw, Eliminate, End, Reveal, Step
 from tests.pi_app.ka_play import GAME, escape_chooser, make, pick, play, script, send
+from tests.pi_app.table_checks import assert_refused as _assert_refused
+from tests.pi_app.table_checks import pin_lit
 from tests.rules.king_and_assassins.helpers import scenario
 
 CITIZENS = [f"citizen{i}" for i in range(1, 13)]
@@ -30,30 +32,8 @@ def text(s, part):
     return s.layouts()[part].text()
 
 
-def pin_lit(rig, seat):
-    return bool(rig.table.lights[f"seat{seat + 1}.light"].device.pin.state)
-
-
 def assert_refused(rig, seat, attempt, *, contains):
-    """An input that changes nothing but the seat's screen and light."""
-    s = rig.session
-    part = f"seat{seat + 1}.screen"
-    before = s.state.to_json()
-    entries = len(s.journal.entries(s.record))
-    light = rig.table.lights[f"seat{seat + 1}.light"]
-    flashes = light.flashes
-    others = {p: rig.table.frames(p)[-1].tobytes() for p in (KING_SCREEN, ASSASSIN_SCREEN, SHARED)
-              if p != part}
-    attempt()
-    lay = s.layouts()[part]
-    assert lay.alert and contains in lay.text(), lay.text()
-    assert s.state.to_json() == before
-    assert len(s.journal.entries(s.record)) == entries
-    assert light.flashes == flashes + 1
-    assert rig.table.frames(part)[-1].tobytes() == render(lay).tobytes()
-    assert {p: rig.table.frames(p)[-1].tobytes() for p in others} == others
-    rig.press(f"seat{seat + 1}.ok")  # read, dismiss
-    assert not s.layouts()[part].alert
+    _assert_refused(rig, seat, attempt, contains=contains, unchanged=(KING_SCREEN, ASSASSIN_SCREEN, SHARED))
 
 
 def test_assassins_picked_by_card_taps_confirmed_on_their_screen_only(rig):

@@ -16,38 +16,10 @@ import pytest
 import rules
 from pi_app.screens import render
 from tests.pi_app.kid_play import play_moves
+from tests.pi_app.table_checks import assert_refused, layout, pin_lit
 
 GAME = "king-is-dead"
 pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="The King is Dead engine not registered")
-
-
-def layout(s, part):
-    return s.layouts()[part]
-
-
-def pin_lit(rig, seat):
-    return bool(rig.table.lights[f"seat{seat + 1}.light"].device.pin.state)
-
-
-def assert_refused(rig, seat, attempt, *, contains):
-    """An input that must change nothing but the seat's screen and light."""
-    s = rig.session
-    before = s.state.to_json()
-    entries = len(s.journal.entries(s.record))
-    light = rig.table.lights[f"seat{seat + 1}.light"]
-    flashes, frames = light.flashes, len(rig.table.frames(f"seat{seat + 1}.screen"))
-    attempt()
-    lay = layout(s, f"seat{seat + 1}.screen")
-    assert lay.alert, lay
-    assert contains in lay.text(), lay.text()
-    assert s.state.to_json() == before
-    assert len(s.journal.entries(s.record)) == entries
-    assert light.flashes == flashes + 1
-    kept = rig.table.frames(f"seat{seat + 1}.screen")
-    assert len(kept) > frames
-    assert kept[-1].tobytes() == render(lay).tobytes()
-    rig.press(f"seat{seat + 1}.ok")  # dismiss
-    assert not layout(s, f"seat{seat + 1}.screen").alert
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -18,44 +18,15 @@ from rules.mordred import scoring
 from rules.mordred.moves import Declare, Die, Roll
 from rules.mordred.tables import BUILDINGS, FACES, ROWS, TABLES
 from tests.pi_app.mordred_play import button_toward, enter_chance, play_moves
+from tests.pi_app.table_checks import assert_refused, layout, pin_lit
 
 GAME = "mordred"
 pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="Mordred engine not registered")
 
 
-def layout(s, part):
-    return s.layouts()[part]
-
-
-def pin_lit(rig, seat):
-    return bool(rig.table.lights[f"seat{seat + 1}.light"].device.pin.state)
-
-
 def said(s):
     """Every line the table was told, in order."""
     return [line for rec in s.transcript if rec.kind == "said" for line in rec.extra["lines"]]
-
-
-def assert_refused(rig, seat, attempt, *, contains):
-    """An input that must change nothing but the seat's screen and light."""
-    s = rig.session
-    before = s.state.to_json()
-    entries = len(s.journal.entries(s.record))
-    light = rig.table.lights[f"seat{seat + 1}.light"]
-    flashes = light.flashes
-    name = f"seat{seat + 1}.screen"
-    frames = len(rig.table.frames(name))
-    attempt()
-    lay = layout(s, f"seat{seat + 1}.screen")
-    assert lay.alert, lay
-    assert contains in lay.text(), lay.text()
-    assert s.state.to_json() == before
-    assert len(s.journal.entries(s.record)) == entries
-    assert light.flashes == flashes + 1
-    assert len(rig.table.frames(name)) > frames
-    assert rig.table.frames(name)[-1].tobytes() == render(lay).tobytes()
-    rig.press(f"seat{seat + 1}.ok")  # dismiss
-    assert not layout(s, f"seat{seat + 1}.screen").alert
 
 
 def declare_with_buttons(rig, seat, row):

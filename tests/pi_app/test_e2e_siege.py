@@ -16,18 +16,16 @@ from pi_app.screens import render
 from rules.siege import moves as mv
 from rules.siege.data import CARDS
 from tests.pi_app.siege_play import check_screens, make, play_moves, step
+from tests.pi_app.table_checks import assert_refused as _assert_refused
+from tests.pi_app.table_checks import layout, pin_lit
 
 GAME = "siege"
 pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="Siege engine not registered")
 ATTACKER, DEFENDER = 0, 1
 
 
-def layout(s, part):
-    return s.layouts()[part]
-
-
-def pin_lit(rig, seat):
-    return bool(rig.table.lights[f"seat{seat + 1}.light"].device.pin.state)
+def assert_refused(rig, seat, attempt, *, contains):
+    _assert_refused(rig, seat, attempt, contains=contains, check=check_screens)
 
 
 def settle_lights(rig) -> None:
@@ -35,26 +33,6 @@ def settle_lights(rig) -> None:
     for seat in rig.session.flash_until:
         rig.session.flash_until[seat] = 0.0
     rig.session.tick()
-
-
-def assert_refused(rig, seat, attempt, *, contains):
-    """An input that changes nothing but the seat's screen and light."""
-    s = rig.session
-    before = s.state.to_json()
-    entries = len(s.journal.entries(s.record))
-    light = rig.table.lights[f"seat{seat + 1}.light"]
-    flashes = light.flashes
-    attempt()
-    lay = layout(s, f"seat{seat + 1}.screen")
-    assert lay.alert, lay
-    assert contains in lay.text(), lay.text()
-    assert s.state.to_json() == before
-    assert len(s.journal.entries(s.record)) == entries
-    assert light.flashes == flashes + 1
-    assert rig.table.frames(f"seat{seat + 1}.screen")[-1].tobytes() == render(lay).tobytes()
-    check_screens(rig)
-    rig.press(f"seat{seat + 1}.ok")  # read, dismiss
-    assert not layout(s, f"seat{seat + 1}.screen").alert
 
 
 class Watch:
