@@ -41,6 +41,12 @@ def next_input(session: Session, seat: int, target: Move, taps: bool = True) -> 
                 narrowed = adapter.tap(session.state, seat, comp, cursor.moves, field)
                 if narrowed and target in narrowed and (len(narrowed) == 1 or f == field):
                     return Input("tap", f"{name}.pad", comp.id)
+    return Input("press", f"{name}.{button_toward(cursor, target)}")
+
+
+def button_toward(cursor: Cursor, target: Move) -> str:
+    """The button (``left``, ``ok``, ``right``) that brings a menu one step
+    closer to ``target``, the shorter way round."""
     options = cursor.options()
     here = cursor.index % len(options)
     if target in cursor.moves:
@@ -50,9 +56,9 @@ def next_input(session: Session, seat: int, target: Move, taps: bool = True) -> 
     else:  # an earlier tap or press led elsewhere: back up, as a player would
         want = next(i for i, o in enumerate(options) if o.kind == BACK)
     if want == here:
-        return Input("press", f"{name}.ok")
+        return "ok"
     right = (want - here) % len(options)
-    return Input("press", f"{name}.right" if right <= len(options) - right else f"{name}.left")
+    return "right" if right <= len(options) - right else "left"
 
 
 def choose(session: Session, rng: random.Random) -> Move:

@@ -8,7 +8,7 @@ import re
 
 from pi_app.adapters.artus import fits_big
 from pi_app.adapters.artus_words import card_name
-from pi_app.autoplay import choose, next_input
+from pi_app.autoplay import choose
 from pi_app.screens import SMALL, font, wrap
 from rules.core import CHANCE
 
@@ -60,25 +60,13 @@ def step(rig, rng: random.Random, taps: bool = True) -> int:
     """One move (or, at a table entering chance, the drawer's tap); returns inputs."""
     s = rig.session
     seat = s.state.to_move()
-    n = len(s.state.history)
-    inputs = 0
     if seat == CHANCE:
         card = s.state.sample_chance().to_json()["card"]
         drawer = s.state.view(None)["drawing"]["player"]
         rig.tap(drawer, f"{card}@{drawer + 1}")
         check_screens(rig)
         return 1
-    target = choose(s, rng)
-    while len(s.state.history) == n:
-        inp = next_input(s, seat, target, taps)
-        if inp.kind == "tap":
-            rig.tap(seat, inp.what)
-        else:
-            rig.press(inp.part)
-        check_screens(rig)
-        inputs += 1
-        assert inputs < 200, "the simulated player is stuck"
-    return inputs
+    return rig.make(seat, choose(s, rng), taps=taps, after=check_screens)
 
 
 def play_moves(rig, rng: random.Random, count: int | None = None) -> int:

@@ -1,16 +1,18 @@
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 import rules
 from pi_app import adapters, hardware, profile
+from pi_app.autoplay import next_input
 from pi_app.journal import Journal
 from pi_app.registry import Registry
 from pi_app.session import Session
+from rules.core import Move
 from tests.pi_app.fakegame import GAME_ID, FakeAdapter, FakeGame
 
 
@@ -67,6 +69,24 @@ class Rig:
         assert self.table is not None
         self.table.press(part)
         self.session.pump()
+
+    def make(self, seat: int, target: Move, *, taps: bool = True,
+             after: Callable[[Rig], None] | None = None, limit: int = 200) -> int:
+        """Reach ``target`` for ``seat`` the way a player would, one tap or
+        press at a time (``after`` runs after each); returns the inputs used."""
+        s = self.session
+        n, inputs = len(s.state.history), 0
+        while len(s.state.history) == n:
+            inp = next_input(s, seat, target, taps)
+            if inp.kind == "tap":
+                self.tap(seat, inp.what)
+            else:
+                self.press(inp.part)
+            if after is not None:
+                after(self)
+            inputs += 1
+            assert inputs < limit, f"the simulated player is stuck on {target.to_json()}"
+        return inputs
 
     def close(self) -> None:
         if self.table is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from pi_app.autoplay import choose, next_input
+from pi_app.autoplay import choose
 
 
 def play_moves(rig, rng: random.Random, count: int | None = None, max_inputs: int = 20000) -> int:
@@ -12,16 +12,6 @@ def play_moves(rig, rng: random.Random, count: int | None = None, max_inputs: in
     s = rig.session
     inputs = played = 0
     while s.state.outcome() is None and (count is None or played < count):
-        seat = s.state.to_move()
-        target = choose(s, rng)
-        n = len(s.state.history)
-        while len(s.state.history) == n:
-            inp = next_input(s, seat, target)
-            if inp.kind == "tap":
-                rig.tap(seat, inp.what)
-            else:
-                rig.press(inp.part)
-            inputs += 1
-            assert inputs < max_inputs, "the simulated player is stuck"
+        inputs += rig.make(s.state.to_move(), choose(s, rng), limit=max_inputs - inputs)
         played += 1
     return inputs

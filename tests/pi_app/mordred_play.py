@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from pi_app.autoplay import next_input
-from pi_app.menu import BACK, CONFIRM, Cursor
+from pi_app.autoplay import button_toward
+from pi_app.menu import Cursor
 from rules.core import Move
 from rules.mordred.moves import Attack, Build, EndTurn, Place
 
@@ -27,22 +27,6 @@ def choose(rig, rng: random.Random) -> Move:
         return WEIGHTS.get(type(m), 1.0)
 
     return rng.choices(moves, weights=[weight(m) for m in moves], k=1)[0]
-
-
-def button_toward(cursor: Cursor, target: Move) -> str:
-    """The button (left, ok, right) that brings a menu closer to ``target``."""
-    options = cursor.options()
-    here = cursor.index % len(options)
-    if target in cursor.moves:
-        want = next(i for i, o in enumerate(options)
-                    if (o.kind == CONFIRM and o.moves[0] == target)
-                    or (o.kind != CONFIRM and target in o.moves))
-    else:
-        want = next(i for i, o in enumerate(options) if o.kind == BACK)
-    if want == here:
-        return "ok"
-    right = (want - here) % len(options)
-    return "right" if right <= len(options) - right else "left"
 
 
 def enter_chance(rig, target: Move, seat: int = 0, max_inputs: int = 100) -> int:
@@ -69,16 +53,6 @@ def play_moves(rig, rng: random.Random, count: int | None = None,
             inputs += enter_chance(rig, s.state.sample_chance(), seat=rng.randrange(rig.players))
             played += 1
             continue
-        seat = s.state.to_move()
-        target = choose(rig, rng)
-        n = len(s.state.history)
-        while len(s.state.history) == n:
-            inp = next_input(s, seat, target)
-            if inp.kind == "tap":
-                rig.tap(seat, inp.what)
-            else:
-                rig.press(inp.part)
-            inputs += 1
-            assert inputs < max_inputs, "the simulated player is stuck"
+        inputs += rig.make(s.state.to_move(), choose(rig, rng), limit=max_inputs - inputs)
         played += 1
     return inputs

@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 from pi_app.adapters.siege import HAND_DRAWS
 from pi_app.adapters.siege_words import card_name, hand_text
-from pi_app.autoplay import next_input
-from pi_app.menu import BACK, CONFIRM, Cursor
+from pi_app.autoplay import button_toward
+from pi_app.menu import Cursor
 from rules.core import CHANCE, Move
 from rules.siege.constants import SUPPLY
 from rules.siege.data import CARDS
@@ -57,16 +57,7 @@ def enter_chance(rig, move: Move) -> int:
     n, presses = len(s.state.history), 0
     while len(s.state.history) == n:
         cursor = s.chance_cursor or Cursor.over(s.state.legal_moves())
-        options = cursor.options()
-        here = cursor.index % len(options)
-        if move in cursor.moves:
-            want = next(i for i, o in enumerate(options)
-                        if (o.moves[0] == move if o.kind == CONFIRM else move in o.moves))
-        else:
-            want = next(i for i, o in enumerate(options) if o.kind == BACK)
-        right = (want - here) % len(options)
-        role = "ok" if want == here else "right" if right <= len(options) - right else "left"
-        rig.press(f"seat{seat + 1}.{role}")
+        rig.press(f"seat{seat + 1}.{button_toward(cursor, move)}")
         presses += 1
         assert presses < 30, "the chance menu is stuck"
     return presses
@@ -92,18 +83,7 @@ def step(rig, rng: random.Random, taps: bool = True) -> int:
         used = enter_chance(rig, move)
         check_screens(rig)
         return used
-    target = choose(s, rng)
-    n, inputs = len(s.state.history), 0
-    while len(s.state.history) == n:
-        inp = next_input(s, seat, target, taps)
-        if inp.kind == "tap":
-            rig.tap(seat, inp.what)
-        else:
-            rig.press(inp.part)
-        check_screens(rig)
-        inputs += 1
-        assert inputs < 200, "the simulated player is stuck"
-    return inputs
+    return rig.make(seat, choose(s, rng), taps=taps, after=check_screens)
 
 
 def make(rig, move: Move, taps: bool = True) -> int:
@@ -112,17 +92,7 @@ def make(rig, move: Move, taps: bool = True) -> int:
     s = rig.session
     seat = s.state.to_move()
     assert seat is not None and seat >= 0 and move in s.state.legal_moves(), (seat, move)
-    n, inputs = len(s.state.history), 0
-    while len(s.state.history) == n:
-        inp = next_input(s, seat, move, taps)
-        if inp.kind == "tap":
-            rig.tap(seat, inp.what)
-        else:
-            rig.press(inp.part)
-        check_screens(rig)
-        inputs += 1
-        assert inputs < 200, "the simulated player is stuck"
-    return inputs
+    return rig.make(seat, move, taps=taps, after=check_screens)
 
 
 def play_moves(rig, rng: random.Random, count: int | None = None, until: Callable[[], bool] | None = None,
