@@ -26,7 +26,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 bench: $(STAMP)
-	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+	$(BIN)/python -m bench.run
 
 clean:
 	rm -rf $(VENV) demo-out .pytest_cache
