@@ -42,10 +42,11 @@ class Screen(Protocol):
 
     name: str
     size: tuple[int, int]
+    text: str  # the words of the frame shown now
 
-    def show(self, frame: Image.Image) -> bool:
-        """Display ``frame`` (mode "1", ``size``); return False and send
-        nothing when it equals the frame already shown."""
+    def show(self, frame: Image.Image, text: str = "") -> bool:
+        """Display ``frame`` (mode "1", ``size``), which says ``text``; return
+        False and send nothing when it equals the frame already shown."""
         ...
 
     def close(self) -> None: ...

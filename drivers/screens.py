@@ -130,6 +130,11 @@ def pattern_frame(size: tuple[int, int], label: str) -> Image.Image:
     return image
 
 
+def pattern_text(size: tuple[int, int], label: str) -> str:
+    """The words :func:`pattern_frame` draws."""
+    return f"{label[:20]}\n{size[0]}x{size[1]} ok"
+
+
 class OledScreen:
     """A Screen over any luma device (real OLED or dummy)."""
 
@@ -149,11 +154,15 @@ class OledScreen:
         self._before_frame = before_frame
         self._lock = lock or threading.RLock()
         self._last: bytes | None = None
+        #: the words of the frame on the screen now (tests, the demo and the
+        #: console read what a screen says without reading pixels)
+        self.text = ""
         self.frames_sent = 0
         self.frames_skipped = 0
 
-    def show(self, frame: Image.Image) -> bool:
-        """Send ``frame`` unless it is the frame already shown; True when sent."""
+    def show(self, frame: Image.Image, text: str = "") -> bool:
+        """Send ``frame`` unless it is the frame already shown; True when sent.
+        ``text`` is what the frame says, kept as :attr:`text` once it shows."""
         if frame.size != self.size:
             raise ValueError(
                 f"screen {self.name}: the frame is {frame.size[0]}x{frame.size[1]},"
@@ -163,6 +172,7 @@ class OledScreen:
             frame = frame.convert("1")
         data = frame.tobytes()
         if data == self._last:
+            self.text = text  # the same pixels: the new words describe them as well
             self.frames_skipped += 1
             return False
         with self._lock:
@@ -176,6 +186,7 @@ class OledScreen:
             except Exception as err:
                 raise ScreenError(self._failure(err)) from err
         self._last = data
+        self.text = text
         self.frames_sent += 1
         return True
 
@@ -191,7 +202,7 @@ class OledScreen:
 
     def test_pattern(self) -> bool:
         """Show :func:`pattern_frame` with the screen's name (the self-test)."""
-        return self.show(pattern_frame(self.size, self.name))
+        return self.show(pattern_frame(self.size, self.name), text=pattern_text(self.size, self.name))
 
     def close(self) -> None:
         with contextlib.suppress(Exception):  # already gone: nothing left to clean

@@ -155,6 +155,12 @@ class Table:
 
         return frames(self.screens[screen])
 
+    def texts(self, screen: str) -> list[str]:
+        """The words of each frame :meth:`frames` gives, at the same index."""
+        from drivers.sim.screens import texts
+
+        return texts(self.screens[screen])
+
     def close(self) -> None:
         if self.watcher is not None:
             with contextlib.suppress(Exception):

@@ -64,7 +64,7 @@ class Lobby:
         for name, layout in layouts.items():
             screen = self.table.screens.get(name)
             if screen is not None:
-                screen.show(render(layout))
+                screen.show(render(layout), text=layout.text())
         if self.observer is not None:
             shared = self.table.profile.shared_screen.name
             self.observer({shared: layouts[shared]})

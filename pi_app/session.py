@@ -613,7 +613,7 @@ class Session:
             if screen is None:
                 continue
             try:
-                screen.show(render(layout))
+                screen.show(render(layout), text=layout.text())
             except ScreenError as exc:  # a screen that stops answering is reported, not fatal
                 self._layouts.pop(name, None)  # so it is sent again once it answers
                 if name not in self.faults:

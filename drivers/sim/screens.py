@@ -1,4 +1,5 @@
-"""Simulated screens: luma's dummy device, keeping every frame it is sent, saved as PNG on demand."""
+"""Simulated screens: luma's dummy device, keeping every frame it is sent (and the words each
+frame says), saved as PNG on demand."""
 
 from __future__ import annotations
 
@@ -14,16 +15,20 @@ def _recording_device(width: int, height: int, keep: int) -> Any:
     from luma.core.device import dummy
 
     class RecordingDummy(dummy):
-        """luma's dummy device that keeps the last ``keep`` frames in ``frames``."""
+        """luma's dummy device that keeps the last ``keep`` frames in ``frames``
+        and, at the same index in ``texts``, the words each one says."""
 
         def __init__(self) -> None:
             super().__init__(width=width, height=height, mode="1")
             self.frames: list[Image.Image] = []
+            self.texts: list[str] = []
+            self.caption = ""  # the words of the frame about to be displayed
 
         def display(self, image: Image.Image) -> None:
             super().display(image)
             self.frames.append(self.image)
-            del self.frames[:-keep]
+            self.texts.append(self.caption)
+            del self.frames[:-keep], self.texts[:-keep]
 
         def cleanup(self) -> None:
             pass  # nothing to switch off
@@ -31,17 +36,34 @@ def _recording_device(width: int, height: int, keep: int) -> Any:
     return RecordingDummy()
 
 
+class SimulatedOled(OledScreen):
+    """An OledScreen on the recording dummy: each kept frame is kept with its words."""
+
+    def show(self, frame: Image.Image, text: str = "") -> bool:
+        self.device.caption = text
+        return super().show(frame, text)
+
+
 def simulated_oled(name: str, *, width: int = 128, height: int = 64, keep: int = 1000) -> OledScreen:
-    """A screen on luma's dummy device; its ``device.frames`` holds every frame sent (up to ``keep``)."""
+    """A screen on luma's dummy device; its ``device.frames`` holds every frame sent (up to ``keep``)
+    and ``device.texts`` their words."""
     if keep < 1:
         raise ValueError(f"screen {name}: keep must be at least 1, got {keep}")
-    return OledScreen(name, _recording_device(width, height, keep), where="simulated screen")
+    return SimulatedOled(name, _recording_device(width, height, keep), where="simulated screen")
 
 
 def frames(screen: OledScreen) -> list[Image.Image]:
     """The frames a simulated screen was sent, oldest first."""
     try:
         return list(screen.device.frames)
+    except AttributeError:
+        raise TypeError(f"screen {screen.name} is not a simulated screen: it keeps no frames") from None
+
+
+def texts(screen: OledScreen) -> list[str]:
+    """The words of each frame :func:`frames` gives, at the same index."""
+    try:
+        return list(screen.device.texts)
     except AttributeError:
         raise TypeError(f"screen {screen.name} is not a simulated screen: it keeps no frames") from None
 

@@ -12,7 +12,7 @@ from drivers.base import Screen, ScreenError
 from drivers.screens import I2cBuses, open_oled, pattern_frame
 from drivers.sim.fake_spi import FakeGpio, FakeSpiBus, fake_rpi_gpio, fake_spidev
 from drivers.sim.i2c import FakeI2cBus
-from drivers.sim.screens import frames, save_all_png, save_png, simulated_oled
+from drivers.sim.screens import frames, save_all_png, save_png, simulated_oled, texts
 
 
 def frame(text: str) -> Image.Image:
@@ -31,6 +31,21 @@ def test_unchanged_frames_are_not_sent() -> None:
     assert screen.show(frame("Your turn"))
     assert (screen.frames_sent, screen.frames_skipped) == (3, 2)
     assert len(frames(screen)) == 3
+
+
+def test_screens_keep_the_words_of_their_frames() -> None:
+    screen = simulated_oled("seat1.screen", keep=2)
+    assert screen.text == ""
+    assert screen.show(frame("one"), text="one")
+    assert not screen.show(frame("one"), text="one, again")  # same pixels: the words still follow
+    assert screen.text == "one, again"
+    screen.show(frame("two"), text="two")
+    screen.show(frame("three"))
+    assert screen.text == ""
+    assert texts(screen) == ["two", ""]
+    assert len(frames(screen)) == 2
+    screen.test_pattern()
+    assert texts(screen)[-1] == screen.text == "seat1.screen\n128x64 ok"
 
 
 def test_frames_are_kept_and_saved_as_png(tmp_path: Path) -> None:
@@ -124,9 +139,11 @@ def test_a_missing_screen_is_a_clear_error() -> None:
     screen = open_oled("seat1.screen", address=0x3C, i2c=buses)
     bus.devices.clear()  # unplugged
     with pytest.raises(ScreenError, match=r"seat1\.screen on /dev/i2c-1 at 0x3C did not take a frame"):
-        screen.show(frame("x"))
+        screen.show(frame("x"), text="x")
+    assert screen.text == ""  # the words of a frame that never showed are not kept
     bus.devices.add((None, 0x3C))
-    assert screen.show(frame("x"))
+    assert screen.show(frame("x"), text="x")
+    assert screen.text == "x"
     assert not screen.show(frame("x"))
 
 

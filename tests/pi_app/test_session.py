@@ -30,6 +30,18 @@ def test_new_game_draws_chance_and_lights_seat_to_move(rig, fake_game):
     assert r.table.frames("seat1.screen")
 
 
+def test_screens_record_the_words_they_draw(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    r.press("seat1.right")
+    for name, layout in s.layouts().items():
+        assert r.table.screens[name].text == layout.text()
+        assert r.table.texts(name)[-1] == layout.text()
+        assert len(r.table.texts(name)) == len(r.table.frames(name))
+    assert "play" in r.table.screens["seat1.screen"].text.splitlines()
+    assert r.table.texts("seat1.screen")[-2] != r.table.texts("seat1.screen")[-1]  # pass, then play
+
+
 def test_menu_steps_and_confirms(rig, fake_game):
     r = rig(2)
     s = r.open(fake_game)
