@@ -8,10 +8,19 @@ is wrong, and is never modified.
 
 Undo removes the last move, unless it is a *barrier*: a chance outcome, or a
 move whose events revealed a secret (an event with an audience).
+
+A write that fails because the disk is full, the storage answers with an I/O
+error or the file system went read-only raises :class:`JournalWriteError`,
+after its transaction rolled back: the database holds exactly what it held
+before, so the caller may keep the moves and write them again later.
+``Journal(path, readonly=True)`` reads a journal without ever writing to it
+(``tablekeeper journal check`` and ``export``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import sqlite3
 import time
@@ -54,7 +63,46 @@ _COLUMNS = {
 
 
 class JournalError(UsageError):
-    """A journal that cannot be used; the message names the file and the fault."""
+    """A journal that cannot be used; the message names the file and the fault.
+    ``fault`` is the fault alone (``game 3 move 17 ... does not apply: ...``)."""
+
+    def __init__(self, message: str, fault: str = "") -> None:
+        super().__init__(message)
+        self.fault = fault or message
+
+
+class JournalWriteError(JournalError):
+    """A write refused by the storage (``reason``: disk full, I/O error,
+    read-only); the transaction rolled back and nothing was written."""
+
+    def __init__(self, path: Path, reason: str, detail: str) -> None:
+        super().__init__(f"journal {path} cannot be written: {reason} ({detail}); free space on the "
+                         "disk or give --state-dir a directory on another one", reason)
+        self.reason = reason
+
+
+# SQLite's primary result codes for storage that refuses a write.
+_SQLITE_WRITE_FAULTS = {13: "disk full", 10: "I/O error", 8: "read-only"}
+_OS_WRITE_FAULTS = {errno.ENOSPC: "disk full", errno.EDQUOT: "disk full", errno.EIO: "I/O error",
+                    errno.EROFS: "read-only"}
+
+
+def write_fault(exc: BaseException) -> str | None:
+    """``disk full``, ``I/O error`` or ``read-only`` when ``exc`` is the
+    storage refusing a write (worth retrying once it has room), else None."""
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is not None and code & 0xFF in _SQLITE_WRITE_FAULTS:
+            return _SQLITE_WRITE_FAULTS[code & 0xFF]
+        text = str(exc).lower()
+        if "disk is full" in text:
+            return "disk full"
+        if "disk i/o error" in text:
+            return "I/O error"
+        return None
+    if isinstance(exc, OSError):
+        return _OS_WRITE_FAULTS.get(exc.errno or 0)
+    return None
 
 
 @dataclass(frozen=True)
@@ -67,6 +115,19 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Pending:
+    """A move to be written: what :meth:`Journal.append` takes, kept in
+    memory by the session while the disk refuses it."""
+
+    n: int
+    seat: int | None
+    move: JSON
+    chance: bool
+    barrier: bool
+    snapshot: str | None  # the state after the move, as JSON text
+
+
+@dataclass(frozen=True)
 class GameRecord:
     id: int
     game: str
@@ -74,6 +135,7 @@ class GameRecord:
     seed: int
     options: dict[str, Any]
     ended: bool
+    started: float | None = None  # seconds since the epoch
 
 
 def is_barrier(chance: bool, events: Sequence[Event]) -> bool:
@@ -82,8 +144,12 @@ def is_barrier(chance: bool, events: Sequence[Event]) -> bool:
 
 
 class Journal:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = Path(path)
+        self.readonly = readonly
+        if readonly:
+            self._open_readonly()
+            return
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -97,6 +163,8 @@ class Journal:
                             self.db.execute(statement)
                     self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._validate()
+        except JournalError:
+            raise
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"journal {self.path} is not usable: {exc}; move the file aside "
                                "to start a new journal") from None
@@ -104,12 +172,47 @@ class Journal:
             raise JournalError(f"journal {self.path} cannot be opened: {exc.strerror} ({exc.filename}); "
                                "give --state-dir a directory Tablekeeper may write in") from None
 
+    def _open_readonly(self) -> None:
+        """Open without writing anything to the file (SQLite's ``mode=ro``):
+        no schema, no pragma that changes it, no checkpoint on close."""
+        if not self.path.is_file():
+            raise JournalError(f"journal {self.path} does not exist; give the journal's path or "
+                               "--state-dir DIR (the directory `tablekeeper run` was given)")
+        if self.path.stat().st_size == 0:
+            raise self._fail("the file is empty")
+        try:
+            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                      isolation_level=None, check_same_thread=False)
+            self._validate()
+        except JournalError:
+            self.db.close()
+            raise
+        except sqlite3.DatabaseError as exc:
+            with contextlib.suppress(AttributeError):
+                self.db.close()
+            raise self._fail(f"it is not a readable SQLite database ({exc})") from None
+        except OSError as exc:
+            raise JournalError(f"journal {self.path} cannot be read: {exc.strerror}") from None
+
     def _tx(self) -> Any:
         return _Transaction(self.db)
 
     def _fail(self, what: str) -> JournalError:
         return JournalError(f"journal {self.path} is refused: {what}; move the file aside to start a new "
-                            "journal (the old one is kept unchanged)")
+                            "journal (the old one is kept unchanged)", what)
+
+    @contextlib.contextmanager
+    def _reading(self) -> Any:
+        """Reads that meet a damaged page (quick_check does not read every
+        row) are refused like any damaged journal, not raised as they come."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise self._fail(f"the database is damaged ({exc})") from None
+
+    def _writing(self) -> Any:
+        """A write transaction whose storage faults become JournalWriteError."""
+        return _Writing(self)
 
     def _validate(self) -> None:
         check = self.db.execute("PRAGMA quick_check").fetchone()[0]
@@ -128,51 +231,78 @@ class Journal:
 
     # -- games -------------------------------------------------------------
     def start(self, game: str, players: int, seed: int, options: dict[str, Any]) -> GameRecord:
-        with self._tx():
+        started = time.time()
+        with self._writing():
             cur = self.db.execute(
                 "INSERT INTO games (game, players, seed, options, started) VALUES (?, ?, ?, ?, ?)",
-                (game, players, seed, json.dumps(options, sort_keys=True), time.time()))
-        return GameRecord(int(cur.lastrowid or 0), game, players, seed, dict(options), False)
+                (game, players, seed, json.dumps(options, sort_keys=True), started))
+        return GameRecord(int(cur.lastrowid or 0), game, players, seed, dict(options), False, started)
 
     def current(self) -> GameRecord | None:
         """The latest game not yet ended, to resume."""
-        row = self.db.execute(
-            "SELECT id, game, players, seed, options, ended FROM games WHERE ended IS NULL "
-            "ORDER BY id DESC LIMIT 1").fetchone()
+        with self._reading():
+            row = self.db.execute(
+                "SELECT id, game, players, seed, options, ended, started FROM games WHERE ended IS NULL "
+                "ORDER BY id DESC LIMIT 1").fetchone()
         return self._record(row) if row else None
 
     def games(self) -> list[GameRecord]:
-        rows = self.db.execute("SELECT id, game, players, seed, options, ended FROM games ORDER BY id")
-        return [self._record(r) for r in rows]
+        return [self.game(i) for i in self.game_ids()]
+
+    def game_ids(self) -> list[int]:
+        with self._reading():
+            return [r[0] for r in self.db.execute("SELECT id FROM games ORDER BY id")]
+
+    def move_count(self, game_id: int) -> int:
+        with self._reading():
+            row = self.db.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()
+        return int(row[0])
+
+    def game(self, game_id: int) -> GameRecord:
+        with self._reading():
+            row = self.db.execute("SELECT id, game, players, seed, options, ended, started FROM games "
+                                  "WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            ids = ", ".join(map(str, self.game_ids())) or "none"
+            raise JournalError(f"journal {self.path} holds no game {game_id}; its games: {ids}")
+        return self._record(row)
 
     def _record(self, row: tuple) -> GameRecord:
         try:
             options = json.loads(row[4])
         except (TypeError, ValueError):
             raise self._fail(f"game {row[0]} has unreadable options {row[4]!r}") from None
-        return GameRecord(row[0], row[1], row[2], row[3], options, row[5] is not None)
+        if not (isinstance(row[1], str) and isinstance(row[2], int) and isinstance(row[3], int)
+                and isinstance(options, dict)):
+            raise self._fail(f"game {row[0]} has a malformed record {row[1:5]!r}")
+        started = row[6] if len(row) > 6 and isinstance(row[6], (int, float)) else None
+        return GameRecord(row[0], row[1], row[2], row[3], options, row[5] is not None, started)
 
     def end(self, record: GameRecord) -> None:
-        with self._tx():
+        with self._writing():
             self.db.execute("UPDATE games SET ended = ? WHERE id = ?", (time.time(), record.id))
 
     def reopen(self, record: GameRecord) -> None:
         """An undo of a game's last move makes it unfinished again."""
-        with self._tx():
+        with self._writing():
             self.db.execute("UPDATE games SET ended = NULL WHERE id = ?", (record.id,))
 
     # -- moves ---------------------------------------------------------------
     def entries(self, record: GameRecord) -> list[Entry]:
-        rows = self.db.execute(
-            "SELECT n, seat, move, chance, barrier FROM moves WHERE game_id = ? ORDER BY n", (record.id,))
+        with self._reading():
+            rows = self.db.execute(
+                "SELECT n, seat, move, chance, barrier FROM moves WHERE game_id = ? ORDER BY n",
+                (record.id,)).fetchall()
         out = []
         for i, (n, seat, move, chance, barrier) in enumerate(rows):
             if n != i:
                 raise self._fail(f"game {record.id} has move {n} where move {i} should be")
             try:
                 data = json.loads(move)
-            except ValueError:
-                raise self._fail(f"game {record.id} move {n} is not JSON: {move[:60]!r}") from None
+            except (TypeError, ValueError):
+                raise self._fail(f"game {record.id} move {n} is not JSON: {str(move)[:60]!r}") from None
+            if seat is not None and not isinstance(seat, int):
+                raise self._fail(f"game {record.id} move {n} has seat {seat!r}, not a number")
             out.append(Entry(n, seat, data, bool(chance), bool(barrier)))
         return out
 
@@ -180,31 +310,43 @@ class Journal:
                barrier: bool, after: State | None = None) -> None:
         """Record move ``n``; ``after`` (the state it led to) is kept as a
         snapshot, so a resume can prove it rebuilt exactly that state."""
-        snapshot = json.dumps(after.to_json()["state"], sort_keys=True) if after is not None else None
-        with self._tx():
-            self.db.execute(
-                "INSERT INTO moves (game_id, n, seat, move, chance, barrier, at, snapshot) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.id, n, seat, json.dumps(move.to_json(), sort_keys=True), int(chance), int(barrier),
-                 time.time(), snapshot))
+        self.append_many(record, [pending(n, seat, move, chance, barrier, after)])
+
+    def append_many(self, record: GameRecord, moves: Sequence[Pending], end: bool = False) -> None:
+        """Record ``moves`` in order, and the game's end when ``end``, in one
+        transaction: all of it is written or none (JournalWriteError)."""
+        with self._writing():
+            for p in moves:
+                self.db.execute(
+                    "INSERT INTO moves (game_id, n, seat, move, chance, barrier, at, snapshot) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (record.id, p.n, p.seat, json.dumps(p.move, sort_keys=True), int(p.chance),
+                     int(p.barrier), time.time(), p.snapshot))
+            if end:
+                self.db.execute("UPDATE games SET ended = ? WHERE id = ?", (time.time(), record.id))
 
     def snapshot(self, record: GameRecord, n: int) -> Any:
-        row = self.db.execute("SELECT snapshot FROM moves WHERE game_id = ? AND n = ?",
-                              (record.id, n)).fetchone()
+        with self._reading():
+            row = self.db.execute("SELECT snapshot FROM moves WHERE game_id = ? AND n = ?",
+                                  (record.id, n)).fetchone()
         if row is None or row[0] is None:
             return None
         try:
             return json.loads(row[0])
-        except ValueError:
+        except (TypeError, ValueError):
             raise self._fail(f"game {record.id} move {n} has an unreadable snapshot") from None
 
-    def drop_last(self, record: GameRecord) -> Entry | None:
-        """Remove the last move (undo); the caller has checked it is no barrier."""
+    def drop_last(self, record: GameRecord, reopen: bool = False) -> Entry | None:
+        """Remove the last move (undo; the caller has checked it is no
+        barrier) and, with ``reopen``, make the game unfinished again, in
+        one transaction."""
         entries = self.entries(record)
         if not entries:
             return None
-        with self._tx():
+        with self._writing():
             self.db.execute("DELETE FROM moves WHERE game_id = ? AND n = ?", (record.id, entries[-1].n))
+            if reopen:
+                self.db.execute("UPDATE games SET ended = NULL WHERE id = ?", (record.id,))
         return entries[-1]
 
     def replay(self, record: GameRecord, upto: int | None = None) -> State:
@@ -216,13 +358,15 @@ class Journal:
             raise self._fail(f"game {record.id}: {exc}") from None
         try:
             state = game.new_game(record.players, record.seed, record.options)
-        except ValueError as exc:
+        except (TypeError, ValueError) as exc:
             raise self._fail(f"game {record.id}: {exc}") from None
         entries = self.entries(record)[:upto]
         for entry in entries:
             try:
                 state.apply(game.move_from_json(entry.move))
-            except (ValueError, rules.IllegalMove) as exc:
+            except (ValueError, TypeError, KeyError, AttributeError, rules.IllegalMove) as exc:
+                # a move whose JSON lost its shape (a flipped byte) may fail
+                # in the parser in any of these ways
                 raise self._fail(f"game {record.id} move {entry.n} {json.dumps(entry.move)} "
                                  f"does not apply: {exc}") from None
         if entries:
@@ -234,7 +378,17 @@ class Journal:
         return state
 
 
+def pending(n: int, seat: int | None, move: Move, chance: bool, barrier: bool,
+            after: State | None = None) -> Pending:
+    """A move as the journal writes it; ``after`` becomes its snapshot."""
+    snapshot = json.dumps(after.to_json()["state"], sort_keys=True) if after is not None else None
+    return Pending(n, seat, move.to_json(), chance, barrier, snapshot)
+
+
 class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT; on any failure (COMMIT's own included) the
+    transaction is rolled back, so the database is as it was before."""
+
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
 
@@ -242,4 +396,48 @@ class _Transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: Any, *_: Any) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        if kind is not None:
+            self._rollback()
+            return
+        try:
+            self.db.execute("COMMIT")
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        # SQLite may already have rolled back by itself (SQLITE_FULL can);
+        # a failed ROLLBACK must not hide the error that caused it.
+        if self.db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+
+
+class _Writing:
+    """A :class:`_Transaction` whose storage faults (disk full, I/O error,
+    read-only) become :class:`JournalWriteError` naming the journal."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+
+    def __enter__(self) -> None:
+        self.tx = _Transaction(self.journal.db)
+        try:
+            self.tx.__enter__()
+        except (sqlite3.Error, OSError) as exc:
+            self._raise(exc)
+
+    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> None:
+        try:
+            self.tx.__exit__(kind, exc, tb)
+        except (sqlite3.Error, OSError) as error:
+            self._raise(error)
+        if exc is not None:
+            self._raise(exc, reraise=False)
+
+    def _raise(self, exc: BaseException, reraise: bool = True) -> None:
+        reason = write_fault(exc)
+        if reason is not None:
+            raise JournalWriteError(self.journal.path, reason, str(exc)) from exc
+        if reraise:
+            raise exc
