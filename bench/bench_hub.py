@@ -1,11 +1,15 @@
-"""Reader hub figures: SPI transfers per RC522 scan (the firmware's driver on the
-emulator, under MicroPython), tag-to-poll latency and replug recovery of the host
-driver against the real firmware over a pty, and the host's line-handling cost.
+"""Readers through the RP2040 hub: the firmware's scans and full sweeps of 16
+readers (its own code under MicroPython's unix port, on emulated RC522s), the
+host driver against that firmware over a pty with 16 readers, and the host's
+line-handling cost.
 
-    .venv/bin/python bench/bench_hub.py
+    python -m bench.bench_hub [--quick]
 
-Timings of the firmware here are the unix port on this machine, not an RP2040:
-the transfer counts carry over, the milliseconds do not.
+Timings of the firmware here are the unix port on this machine, not an
+RP2040: the transfer counts carry over, the compute milliseconds do not. A
+sweep "with the field timing" keeps the firmware's own waits for tags to power
+up (FIELD_ON_MS, FIELD_OFF_MS, overlapped with the previous reader's scan):
+those are real milliseconds on the board too.
 """
 
 from __future__ import annotations
@@ -14,24 +18,19 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # tests/ holds the firmware runner and the pty relay
 
+from bench.common import Row, main  # noqa: E402
 from drivers.hub import HubConnection, open_exclusive, protocol  # noqa: E402
 from tests.drivers.test_hub_pty import Relay, eventually  # noqa: E402
-
-
-def until(check, timeout: float = 5.0) -> None:
-    """Like eventually(), polling every millisecond, as a watcher would at most."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.001)
-    raise AssertionError("timed out")
 from tests.firmware import mpy_run  # noqa: E402
+
+AREA = "readers"
+READERS = 16
 
 SCAN_SCRIPT = """
 import time, machine, rc522
@@ -40,6 +39,7 @@ rc522.FIELD_ON_MS = 0
 rc522.FIELD_OFF_MS = 0
 cases = (("empty field", []), ("one 4-byte UID", ["DEADBEEF"]), ("one 7-byte UID", ["04A1B2C3D4E5F6"]),
          ("four tags, 4- and 7-byte", ["04A1B2C3D4E5F6", "04A1B2C3D4E5F7", "DEADBEEF", "DEADBEEE"]))
+n = int(NSCANS)
 for label, uids in cases:
     machine.detach_all()
     chip = RC522Chip()
@@ -48,50 +48,116 @@ for label, uids in cases:
     r.init()
     for u in uids:
         chip.add_tag(u)
-    n = 50
     t0 = chip.transfers
     us = time.ticks_us()
     for _ in range(n):
         assert len(r.scan()) == len(uids)
     us = time.ticks_diff(time.ticks_us(), us)
-    per = (chip.transfers - t0) // n
-    print("  %-26s %5d SPI transfers/scan  %7.2f ms/scan (unix port)" % (label, per, us / n / 1000))
+    print("ROW|scan|%s|%d|%.3f" % (label, (chip.transfers - t0) // n, us / n / 1000))
+"""
+
+SWEEP_SCRIPT = """
+import time, machine, hub, main, rc522
+from rc522_emulator import RC522Chip
+n = int(NSWEEPS)
+field = (rc522.FIELD_ON_MS, rc522.FIELD_OFF_MS)
+for label, tagged, timing in (("empty fields", False, False), ("a 7-byte tag on each", True, False),
+                              ("empty fields, with the field timing", False, True),
+                              ("a 7-byte tag on each, with the field timing", True, True)):
+    rc522.FIELD_ON_MS, rc522.FIELD_OFF_MS = field if timing else (0, 0)
+    machine.detach_all()
+    chips = []
+    for i, pin in enumerate(main.CS_PINS[:READERS]):
+        chip = RC522Chip()
+        machine.attach(pin, chip)
+        if tagged:
+            chip.add_tag("04A1B2C3D4E5%02X" % i)
+        chips.append(chip)
+    spi = machine.SPI(0)
+    drivers = [rc522.RC522(spi, machine.Pin(p, machine.Pin.OUT, value=1)) for p in main.CS_PINS[:READERS]]
+    lines = []
+    h = hub.Hub(drivers, lines.append, heartbeat_ms=10 ** 9)
+    for _ in range(READERS):
+        h.step()  # the first sweep sets every chip up
+    t0 = sum(c.transfers for c in chips)
+    us = time.ticks_us()
+    for _ in range(n * READERS):
+        h.step()
+    us = time.ticks_diff(time.ticks_us(), us)
+    seen = sum(len(s.reported) for s in h.slots)
+    per = (sum(c.transfers for c in chips) - t0) // n
+    print("ROW|sweep|%s|%d|%.3f|%d" % (label, per, us / n / 1000, seen))
 """
 
 
-def scan_costs() -> None:
+def micropython_rows(script: str, **values: int) -> list[list[str]]:
+    """Runs ``script`` on the unix port; its ``ROW|...`` lines, split."""
+    for name, value in values.items():
+        script = script.replace(name, str(value))
     # A private folder: the script's folder comes first on MicroPython's path.
     with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "hub_scan_bench.py"
-        script.write_text(SCAN_SCRIPT)
-        done = mpy_run.run(script)
+        path = Path(tmp) / "hub_bench.py"
+        path.write_text(script)
+        done = mpy_run.run(path, timeout=120)
     if done.returncode:
-        raise SystemExit(done.stdout + done.stderr)
-    print("RC522 scan (firmware driver, emulated chip):")
-    print(done.stdout.rstrip())
+        raise RuntimeError(f"micropython {path.name} failed:\n{done.stdout}{done.stderr}")
+    return [line.split("|")[1:] for line in done.stdout.splitlines() if line.startswith("ROW|")]
 
 
-def live_latency(rounds: int = 15) -> None:
-    relay = Relay(readers=4)
+def firmware(quick: bool) -> list[Row]:
+    rows = []
+    for _kind, label, transfers, ms in micropython_rows(SCAN_SCRIPT, NSCANS=5 if quick else 50):
+        rows.append(Row(AREA, f"hub firmware, one reader, {label}: SPI transfers", float(transfers),
+                        "transfers/scan", note=f"{float(ms):.2f} ms a scan on the unix port"))
+    sweeps = micropython_rows(SWEEP_SCRIPT.replace("READERS", str(READERS)), NSWEEPS=2 if quick else 20)
+    for _kind, label, transfers, ms, seen in sweeps:
+        what = f"hub firmware, sweep of {READERS} readers, {label}"
+        if "timing" not in label:
+            rows.append(Row(AREA, f"{what}: SPI transfers", float(transfers), "transfers/sweep"))
+        rows.append(Row(AREA, f"{what}: time on the unix port", float(ms), "ms/sweep",
+                        note=f"{seen} of {READERS if 'tag' in label else 0} tags reported"))
+    return rows
+
+
+def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Like eventually(), polling every millisecond, as a watcher would at most."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.001)
+    raise RuntimeError("the hub did not report it within 5 s")
+
+
+def host_over_pty(placements: int, replugs: int) -> list[Row]:
+    relay = Relay(readers=READERS)
     conn = HubConnection(finder=relay.find, opener=open_exclusive, backoff_min=0.05, backoff_max=0.2)
     conn.start()
     try:
-        assert conn.wait_synced(5), conn.last_error
+        if not conn.wait_synced(10):
+            raise RuntimeError(f"the hub never synced: {conn.last_error}")
         conn.set_hold(None, 0)
-        pad = conn.reader(3)
+        pads = [conn.reader(i) for i in range(READERS)]
         arrive, leave = [], []
-        for k in range(rounds):
-            uid = f"04A1B2C3D4E5{k:02X}"
+        for k in range(placements):
+            pad, uid = pads[k % READERS], f"04A1B2C3D4{k:04X}"
             t0 = time.monotonic()
-            relay.table(f"ADD,3,{uid}")
-            until(lambda uid=uid: uid in pad.poll())
+            relay.table(f"ADD,{pad.index},{uid}")
+            until(lambda pad=pad, uid=uid: uid in pad.poll())
             arrive.append(time.monotonic() - t0)
             t0 = time.monotonic()
-            relay.table(f"DEL,3,{uid}")
-            until(lambda uid=uid: uid not in pad.poll())
+            relay.table(f"DEL,{pad.index},{uid}")
+            until(lambda pad=pad, uid=uid: uid not in pad.poll())
             leave.append(time.monotonic() - t0)
+        until(lambda: conn.heartbeat is not None)
+        sweep_ms = conn.heartbeat.sweep_ms if conn.heartbeat else 0
+        t0 = time.perf_counter()
+        for _ in range(1000):
+            for pad in pads:
+                pad.poll()
+        poll_us = (time.perf_counter() - t0) / 1000 * 1e6
         recover = []
-        for _ in range(5):
+        for _ in range(replugs):
             relay.unplug()
             eventually(lambda: not conn.connected)
             t0 = time.monotonic()
@@ -101,31 +167,42 @@ def live_latency(rounds: int = 15) -> None:
     finally:
         conn.close()
         relay.close()
+    where = f"host driver and firmware over a pty, {READERS} readers"
+    return [
+        Row(AREA, f"{where}: tag placed -> poll() shows it, median", statistics.median(arrive) * 1e3, "ms",
+            note=f"{placements} placements over the {READERS} readers, hold 0; "
+                 f"worst {max(arrive) * 1e3:.1f} ms, tag removed -> poll() drops it median "
+                 f"{statistics.median(leave) * 1e3:.1f} ms; "
+                 f"the firmware's last heartbeat says {sweep_ms} ms a sweep (unix port, field timing)"),
+        Row(AREA, f"{where}: tag placed -> poll() shows it, worst", max(arrive) * 1e3, "ms"),
+        Row(AREA, f"{where}: poll() of all {READERS} readers", poll_us, "us"),
+        Row(AREA, f"{where}: replug -> synced again", statistics.median(recover) * 1e3, "ms",
+            note=f"median of {replugs}, backoff 50-200 ms"),
+    ]
 
-    def ms(xs: list[float]) -> str:
-        return f"median {statistics.median(xs) * 1000:6.1f} ms, max {max(xs) * 1000:6.1f} ms"
 
-    print("Host driver against the firmware over a pty (4 readers, hold 0):")
-    print(f"  tag placed -> poll() shows it   {ms(arrive)}  ({rounds} placements)")
-    print(f"  tag removed -> poll() drops it  {ms(leave)}")
-    print(f"  replug -> synced again          {ms(recover)}  (backoff 50-200 ms)")
-
-
-def host_parse_cost(n: int = 20000) -> None:
+def host_parse_cost(n: int) -> Row:
     lines = []
     for seq in range(n):
-        body = f"{seq % protocol.SEQ_MOD},STATE,{seq % 16},04A1B2C3D4E5F6,DEADBEEF"
+        body = f"{seq % protocol.SEQ_MOD},STATE,{seq % READERS},04A1B2C3D4E5F6,DEADBEEF"
         lines.append(f"${body}*{protocol.crc8(body):02X}\r\n".encode())
-    data = b"".join(lines)
     conn = HubConnection(finder=lambda: None)
     t0 = time.perf_counter()
-    conn._feed(data)
-    dt = time.perf_counter() - t0
-    assert conn.stats.lines == n and conn.stats.gaps == 0
-    print(f"Host line handling: {n / dt:,.0f} STATE lines/s ({dt / n * 1e6:.1f} us a line) on this machine")
+    conn._feed(b"".join(lines))
+    elapsed = time.perf_counter() - t0
+    if conn.stats.lines != n or conn.stats.gaps:
+        raise RuntimeError(f"the host took {conn.stats.lines} of {n} lines, {conn.stats.gaps} gaps")
+    return Row(AREA, "host driver: one STATE line handled", elapsed / n * 1e6, "us",
+               note=f"{n / elapsed:,.0f} lines/s")
+
+
+def measure(quick: bool) -> list[Row]:
+    return [
+        *firmware(quick),
+        *host_over_pty(placements=4 if quick else 48, replugs=1 if quick else 5),
+        host_parse_cost(2000 if quick else 20000),
+    ]
 
 
 if __name__ == "__main__":
-    scan_costs()
-    live_latency()
-    host_parse_cost()
+    main(measure)

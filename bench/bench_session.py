@@ -1,15 +1,17 @@
-"""The table daemon: latency from an input to redrawn screens, and what the
-journal costs.
+"""The table daemon: feedback latency, and what its parts cost.
 
-Plays whole games of every game with a table adapter on the simulated table
-(simulated pads through the real watcher, mock-pin buttons, luma dummy
-screens) and times each input from the moment it is made to the moment every
-changed screen has been sent its frame. On a Pi, add about 25 ms per changed
-screen for the 1024-byte frame on 400 kHz I2C, which the dummy device does
-not cost. Then times journal commits (WAL, synchronous FULL vs NORMAL) and a
-resume (rebuilding a game from its journal).
+Plays whole games of every game with a table adapter, at every player count,
+on the simulated table (simulated pads through the real watcher, mock-pin
+buttons, luma dummy screens), with simulated players who tap and press as a
+person would. Each input is timed from the moment its event is on the
+session's queue to the return of ``session.pump()``, which handles it, sends
+every changed screen its frame (luma dummy device) and sets the lights; after
+each input the benchmark checks that no screen's layout is left unsent and
+every light says what it should. On a Pi add about 25 ms per changed screen
+for the 1024-byte frame on a 400 kHz I2C bus, which the dummy device does not
+cost, and the reader's poll interval before the event is queued.
 
-    python bench/bench_session.py [GAMES_PER_ROW]
+    python -m bench.bench_session [--quick]
 """
 
 from __future__ import annotations
@@ -17,113 +19,234 @@ from __future__ import annotations
 import queue
 import random
 import statistics
-import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import rules
+from bench.common import Row, main
 from pi_app import adapters, hardware, profile
+from pi_app import session as session_module
 from pi_app.autoplay import choose, next_input
 from pi_app.journal import Journal
 from pi_app.registry import Registry
 from pi_app.screens import Layout, render
 from pi_app.session import Session
 
+AREA = "latency"
+TARGET_P99_MS = 5.0
+
 
 def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p * len(values)))]
+    """The ``p`` quantile (nearest rank) of ``values``."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
 
-def play(game: str, players: int, seed: int, workdir: Path) -> tuple[dict[str, list[float]], int, Path]:
+@dataclass
+class Costs:
+    """What the inputs of some games cost, in seconds."""
+
+    inputs: list[float] = field(default_factory=list)  # event queued -> pump() returned
+    render: float = 0.0  # of which drawing layouts into frames
+    journal: float = 0.0  # of which journal commits
+    frames: int = 0  # frames sent to screens
+    stale: int = 0  # inputs after which a screen or light was not yet what it should be
+    games: int = 0
+    moves: int = 0
+
+
+@contextmanager
+def timed_parts(costs: Costs, journal: Journal) -> Iterator[None]:
+    """Adds the time spent rendering and committing to ``costs`` (wraps the
+    session's ``render`` and the journal's ``append`` while it lasts)."""
+    real_render, real_append = session_module.render, journal.append
+
+    def render_timed(layout: Layout) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return real_render(layout)
+        finally:
+            costs.render += time.perf_counter() - t0
+
+    def append_timed(*args: Any, **kw: Any) -> None:
+        t0 = time.perf_counter()
+        try:
+            real_append(*args, **kw)
+        finally:
+            costs.journal += time.perf_counter() - t0
+
+    session_module.render = render_timed  # type: ignore[assignment]
+    journal.append = append_timed  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        session_module.render = real_render  # type: ignore[assignment]
+        del journal.append
+
+
+def settled(session: Session) -> bool:
+    """Every screen was sent its current layout, every light says what it should."""
+    if session._layouts != session.layouts():
+        return False
+    to_move, outcome = session.state.to_move(), session.state.outcome()
+    for ui in session.seats:
+        light = session.table.lights.get(session.profile.seats[ui.index].light.name)
+        if light is None:
+            continue
+        if ui.index in session.flash_until:
+            if light.state != "flash":
+                return False
+            continue
+        lit = ui.index in outcome.winners if outcome is not None else ui.index == to_move
+        if light.state != ("on" if lit else "off"):
+            return False
+    return True
+
+
+def queued(table: hardware.Table, timeout: float = 1.0) -> None:
+    """Waits (untimed) until the input's event is on the queue: gpiozero may
+    call back from its own thread."""
+    deadline = time.monotonic() + timeout
+    while table.queue.empty():
+        if time.monotonic() > deadline:
+            raise RuntimeError("a simulated input put no event on the queue")
+        time.sleep(0.0001)
+
+
+def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit: int | None) -> Path:
+    """One whole game (or its first ``limit`` inputs); returns its journal."""
     prof = profile.load(profile.find("sim"))
     table = hardware.build(prof, queue.Queue(), poll=False, seats=players)
-    journal = Journal(workdir / f"j{seed}.sqlite")
+    journal = Journal(workdir / f"{game}-{players}-{seed}.sqlite")
     registry = Registry(workdir / "tags.sqlite")
-    times: dict[str, list[float]] = {"tap": [], "press": []}
     try:
         session = Session.open(table, journal, registry, game=game, players=players, seed=seed, new=True)
         comps = [(c.id, c.count) for c in session.adapter.components()]
         uids = {c: u[0] for c, u in registry.auto_enroll(game, comps).items()}
+        session.set_lights()
         session.redraw()
+        screens = list(table.screens.values())
         rng = random.Random(seed)
-        while session.state.outcome() is None:
-            seat = session.state.to_move()
-            target = choose(session, rng)
-            n = len(session.state.history)
-            while len(session.state.history) == n:
-                inp = next_input(session, seat, target, taps=rng.random() < 0.6)
-                start = time.perf_counter()
-                if inp.kind == "tap":
-                    table.tap(inp.part, uids[inp.what])
-                else:
-                    table.press(inp.part)
-                session.pump()
-                times[inp.kind].append(time.perf_counter() - start)
-        moves = len(session.state.history)
+        with timed_parts(costs, journal):
+            while session.state.outcome() is None and (limit is None or len(costs.inputs) < limit):
+                seat = session.state.to_move()
+                target = choose(session, rng)
+                n = len(session.state.history)
+                while len(session.state.history) == n:
+                    inp = next_input(session, seat, target, taps=rng.random() < 0.6)
+                    if inp.kind == "tap":
+                        table.tap(inp.part, uids[inp.what])
+                    else:
+                        table.press(inp.part)
+                    queued(table)
+                    sent = sum(s.frames_sent for s in screens)
+                    start = time.perf_counter()
+                    session.pump()
+                    costs.inputs.append(time.perf_counter() - start)
+                    costs.frames += sum(s.frames_sent for s in screens) - sent
+                    costs.stale += not settled(session)
+        costs.games += 1
+        costs.moves += len(session.state.history)
     finally:
         table.close()
         registry.close()
-    path = journal.path
-    journal.close()
-    return times, moves, path
+        journal.close()
+    return journal.path
 
 
-def commits(workdir: Path, sync: str, count: int) -> float:
-    """Seconds per journalled move (the move and the state after it)."""
+def resume_seconds(path: Path) -> float:
+    """Rebuilding the journal's last game from its moves, as a restart does."""
+    j = Journal(path)
+    try:
+        record = j.games()[-1]
+        start = time.perf_counter()
+        j.replay(record)
+        return time.perf_counter() - start
+    finally:
+        j.close()
+
+
+def latency_rows(game: str, players: int, costs: Costs) -> list[Row]:
+    ms = [x * 1e3 for x in costs.inputs]
+    total = sum(costs.inputs)
+    what = f"{game} {players}p: input to frames and lights"
+    note = (f"{len(ms)} inputs over {costs.games} game(s) of {costs.moves // max(costs.games, 1)} moves; "
+            f"{costs.frames / len(ms):.1f} frames an input; of the time, render "
+            f"{100 * costs.render / total:.0f}%, journal {100 * costs.journal / total:.0f}%; "
+            f"left unsettled after pump(): {costs.stale}")
+    return [
+        Row(AREA, f"{what}, median", statistics.median(ms), "ms"),
+        Row(AREA, f"{what}, p99", pct(ms, 0.99), "ms", TARGET_P99_MS, note=note),
+        Row(AREA, f"{what}, worst", max(ms), "ms"),
+    ]
+
+
+def commit_seconds(workdir: Path, sync: str, count: int) -> float:
+    """Seconds per journalled move with its snapshot, as the session writes it."""
     j = Journal(workdir / f"commit-{sync}.sqlite")
     j.db.execute(f"PRAGMA synchronous={sync}")
-    game = rules.get(next(iter(adapters.ADAPTERS)))
+    game = rules.get("king-is-dead")
     state = game.new_game(max(game.player_counts), 1)
     rec = j.start(game.id, state.players, 1, state.options)
     move = state.sample_chance() if state.is_chance() else state.legal_moves()[0]
     start = time.perf_counter()
     for n in range(count):
-        j.append(rec, n, None, move, False, False, state)  # with its snapshot, as the session does
+        j.append(rec, n, None, move, False, False, state)
     elapsed = time.perf_counter() - start
     j.close()
     return elapsed / count
 
 
-def main() -> None:
-    per_row = int(sys.argv[1]) if len(sys.argv) > 1 else 2
-    work = Path(tempfile.mkdtemp(prefix="tk-bench-"))
-    games = [(g, n) for g in adapters.ADAPTERS if g in rules.GAMES for n in rules.get(g).player_counts]
-    print("input to redrawn screens (simulated table; add ~25 ms per changed screen on I2C)")
-    print(f"{'game':<16} {'players':>7} {'input':>6} {'count':>6} {'median ms':>10} {'p95 ms':>8} "
-          f"{'max ms':>8} {'resume ms':>10}")
-    for game, players in games:
-        merged: dict[str, list[float]] = {"tap": [], "press": []}
-        resume: list[float] = []
-        for seed in range(1, per_row + 1):
-            times, _moves, path = play(game, players, seed, work)
-            for k, v in times.items():
-                merged[k] += v
-            j = Journal(path)
-            rec = j.games()[-1]
-            start = time.perf_counter()
-            j.replay(rec)
-            resume.append(time.perf_counter() - start)
-            j.close()
-        for kind, values in merged.items():
-            if not values:
-                continue
-            median = statistics.median(values) * 1e3
-            print(f"{game:<16} {players:>7} {kind:>6} {len(values):>6} {median:>10.2f} "
-                  f"{pct(values, 0.95) * 1e3:>8.2f} {max(values) * 1e3:>8.2f} "
-                  f"{statistics.median(resume) * 1e3:>10.1f}")
+def render_seconds(count: int) -> float:
     lay = Layout(title="Your turn: play or pass", big="Place blue in Din Eidyn", lines=("Region 2/8",),
                  footer="◀   ●   ▶")
     start = time.perf_counter()
-    for _ in range(200):
+    for _ in range(count):
         render(lay)
-    print(f"\nrender one 128x64 frame: {(time.perf_counter() - start) / 200 * 1e3:.2f} ms")
-    print("\njournal commit per move (WAL)")
-    print(f"{'synchronous':<12} {'ms/move':>8}")
-    for sync in ("FULL", "NORMAL"):
-        print(f"{sync:<12} {commits(work, sync, 200) * 1e3:>8.2f}")
+    return (time.perf_counter() - start) / count
+
+
+def measure(quick: bool) -> list[Row]:
+    games_per_row = 1 if quick else 3
+    limit = 25 if quick else None
+    rows: list[Row] = []
+    resume: dict[str, list[tuple[float, int]]] = {}
+    everything: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="tk-bench-") as tmp:
+        work = Path(tmp)
+        for game in (g for g in adapters.ADAPTERS if g in rules.GAMES):
+            counts = rules.get(game).player_counts
+            for players in counts[:1] if quick else counts:
+                costs = Costs()
+                for seed in range(1, games_per_row + 1):
+                    moves = costs.moves
+                    path = play(game, players, seed, work, costs, limit)
+                    resume.setdefault(game, []).append((resume_seconds(path), costs.moves - moves))
+                rows += latency_rows(game, players, costs)
+                everything += costs.inputs
+        ms = [x * 1e3 for x in everything]
+        note = f"{len(ms)} inputs; median {statistics.median(ms):.2f} ms, worst {max(ms):.1f} ms"
+        rows.append(Row(AREA, "all games: input to frames and lights, p99", pct(ms, 0.99), "ms",
+                        TARGET_P99_MS, note=note))
+        rows.append(Row(AREA, "render one 128x64 frame", render_seconds(20 if quick else 300) * 1e3, "ms"))
+        for sync in ("FULL", "NORMAL"):
+            cost = commit_seconds(work, sync, 20 if quick else 300) * 1e3
+            note = "what the journal uses: a move is on disk before the table hears of it" if sync == "FULL" \
+                else "for comparison only"
+            rows.append(Row(AREA, f"journal commit of a move (WAL, synchronous={sync})", cost, "ms",
+                            note=note))
+        for game, runs in resume.items():
+            moves = statistics.median(n for _, n in runs)
+            rows.append(Row(AREA, f"{game}: rebuild a game from its journal",
+                            statistics.median(s for s, _ in runs) * 1e3, "ms",
+                            note=f"median of {len(runs)} games of {moves:.0f} moves"))
+    return rows
 
 
 if __name__ == "__main__":
-    main()
+    main(measure)

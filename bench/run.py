@@ -17,6 +17,9 @@ from pathlib import Path
 import bench
 from bench.common import Row, machine, table, write_json
 
+# The table's order: the issue's, then any other area.
+AREAS = ("latency", "start-up", "memory", "engines", "readers")
+
 
 def modules() -> list:
     return [importlib.import_module(f"bench.{m.name}") for m in sorted(pkgutil.iter_modules(bench.__path__),
@@ -42,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{mod.__name__} ...", file=sys.stderr, flush=True)
         rows += mod.measure(quick=args.quick)
         print(f"{mod.__name__}: {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    rows.sort(key=lambda r: AREAS.index(r.area) if r.area in AREAS else len(AREAS))
     m = machine()
     print(f"{m['cpu']}, {m['cores']} cores, {m['memory_mb']} MB, {m['system']}, {m['python']}")
     print(table(rows))
