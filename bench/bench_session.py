@@ -21,7 +21,7 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,46 +52,53 @@ class Costs:
     """What the inputs of some games cost, in seconds."""
 
     inputs: list[float] = field(default_factory=list)  # event queued -> pump() returned
+    layouts: float = 0.0  # of which deciding what each screen says
     render: float = 0.0  # of which drawing layouts into frames
     journal: float = 0.0  # of which journal commits
     frames: int = 0  # frames sent to screens
     stale: int = 0  # inputs after which a screen or light was not yet what it should be
-    games: int = 0
+    games: int = 0  # played to the end
+    cut: int = 0  # cut short (--quick)
     moves: int = 0
 
 
+def _timed(fn: Callable[..., Any], costs: Costs, part: str) -> Callable[..., Any]:
+    def timed(*args: Any, **kw: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return fn(*args, **kw)
+        finally:
+            setattr(costs, part, getattr(costs, part) + time.perf_counter() - t0)
+
+    return timed
+
+
 @contextmanager
-def timed_parts(costs: Costs, journal: Journal) -> Iterator[None]:
-    """Adds the time spent rendering and committing to ``costs`` (wraps the
-    session's ``render`` and the journal's ``append`` while it lasts)."""
-    real_render, real_append = session_module.render, journal.append
-
-    def render_timed(layout: Layout) -> Any:
-        t0 = time.perf_counter()
-        try:
-            return real_render(layout)
-        finally:
-            costs.render += time.perf_counter() - t0
-
-    def append_timed(*args: Any, **kw: Any) -> None:
-        t0 = time.perf_counter()
-        try:
-            real_append(*args, **kw)
-        finally:
-            costs.journal += time.perf_counter() - t0
-
-    session_module.render = render_timed  # type: ignore[assignment]
-    journal.append = append_timed  # type: ignore[method-assign]
+def timed_parts(costs: Costs, session: Session) -> Iterator[None]:
+    """Adds the time spent in the session's layouts, rendering and journal
+    writes to ``costs`` while it lasts (wraps them; every write goes through
+    ``append_many`` where the journal has it, else ``append``)."""
+    real_render = session_module.render
+    journal = session.journal
+    writes = [w for w in ("append_many", "end") if hasattr(journal, w)]
+    if "append_many" not in writes:
+        writes.append("append")
+    session_module.render = _timed(real_render, costs, "render")  # type: ignore[assignment]
+    session.layouts = _timed(session.layouts, costs, "layouts")  # type: ignore[method-assign]
+    for name in writes:
+        setattr(journal, name, _timed(getattr(journal, name), costs, "journal"))
     try:
         yield
     finally:
         session_module.render = real_render  # type: ignore[assignment]
-        del journal.append
+        del session.layouts
+        for name in writes:
+            delattr(journal, name)
 
 
 def settled(session: Session) -> bool:
     """Every screen was sent its current layout, every light says what it should."""
-    if session._layouts != session.layouts():
+    if session._layouts != Session.layouts(session):  # not the timed one
         return False
     to_move, outcome = session.state.to_move(), session.state.outcome()
     for ui in session.seats:
@@ -132,7 +139,7 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
         session.redraw()
         screens = list(table.screens.values())
         rng = random.Random(seed)
-        with timed_parts(costs, journal):
+        with timed_parts(costs, session):
             while session.state.outcome() is None and (limit is None or len(costs.inputs) < limit):
                 seat = session.state.to_move()
                 target = choose(session, rng)
@@ -150,7 +157,10 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
                     costs.inputs.append(time.perf_counter() - start)
                     costs.frames += sum(s.frames_sent for s in screens) - sent
                     costs.stale += not settled(session)
-        costs.games += 1
+        if session.state.outcome() is None:
+            costs.cut += 1
+        else:
+            costs.games += 1
         costs.moves += len(session.state.history)
     finally:
         table.close()
@@ -175,9 +185,13 @@ def latency_rows(game: str, players: int, costs: Costs) -> list[Row]:
     ms = [x * 1e3 for x in costs.inputs]
     total = sum(costs.inputs)
     what = f"{game} {players}p: input to frames and lights"
-    note = (f"{len(ms)} inputs over {costs.games} game(s) of {costs.moves // max(costs.games, 1)} moves; "
-            f"{costs.frames / len(ms):.1f} frames an input; of the time, render "
-            f"{100 * costs.render / total:.0f}%, journal {100 * costs.journal / total:.0f}%; "
+    played = costs.games + costs.cut
+    cut = f" ({costs.cut} cut short)" if costs.cut else ""
+    note = (f"{len(ms)} inputs over {played} game(s){cut} of {costs.moves // played} moves on average; "
+            f"{costs.frames / len(ms):.1f} frames an input; of the time, what the screens say "
+            f"{100 * costs.layouts / total:.0f}%, drawing it {100 * costs.render / total:.0f}%, journal "
+            f"{100 * costs.journal / total:.0f}%, the rest (engine, menus, lights) "
+            f"{100 * (total - costs.layouts - costs.render - costs.journal) / total:.0f}%; "
             f"left unsettled after pump(): {costs.stale}")
     return [
         Row(AREA, f"{what}, median", statistics.median(ms), "ms"),
