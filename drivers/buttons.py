@@ -2,6 +2,9 @@
 
 Callbacks run on gpiozero's threads (its hold thread, or the pin library's on a
 Pi), so they only record the press and put one event on the queue they were given.
+A press that comes less than ``bounce_time`` after the last release is the contact
+bouncing and no press: the pin libraries debounce unevenly (gpiozero's mock pins
+not at all), and one push must never step a menu twice or choose twice.
 In simulation the same classes run on ``MockFactory`` pins; a test presses a
 button with ``factory.pin(17).drive_low()``.
 """
@@ -43,6 +46,9 @@ class TableButton:
         self._lock = threading.Lock()
         self.presses = 0
         self.last_press: float | None = None
+        self.bounces = 0  # presses dropped as the contact bouncing
+        self._bounce = bounce_time or 0.0
+        self._released: float | None = None
         self.device = build(
             f"button {name}",
             f"GPIO{pin}",
@@ -51,6 +57,7 @@ class TableButton:
             ),
         )
         self.device.when_pressed = self._pressed
+        self.device.when_released = self._release
         self.device.when_held = self._held
 
     @property
@@ -60,9 +67,16 @@ class TableButton:
     def _pressed(self) -> None:
         at = self._clock()
         with self._lock:
+            if self._released is not None and at - self._released < self._bounce:
+                self.bounces += 1
+                return
             self.presses += 1
             self.last_press = at
         self._events.put(ButtonPressed(self.name, at))
+
+    def _release(self) -> None:
+        with self._lock:
+            self._released = self._clock()
 
     def _held(self) -> None:
         self._events.put(ButtonHeld(self.name, self._clock()))

@@ -22,6 +22,8 @@ from drivers.watcher import Watcher, WatcherSettings
 from pi_app.errors import UsageError
 from pi_app.profile import Profile, ReaderSpec
 
+PRESS_GAP = 0.1  # simulated seconds between a simulated player's presses
+
 
 class HardwareError(UsageError):
     """A part that cannot be built: names the part and what to check."""
@@ -128,6 +130,7 @@ class Table:
         if self.pin_factory is None or not hasattr(self.pin_factory, "pin"):
             raise HardwareError(f"{button} is not on a mock pin")
         pin = self.pin_factory.pin(self.buttons[button].pin)
+        self.clock += PRESS_GAP  # a player's presses are apart, not a contact bouncing
         pin.drive_low()
         pin.drive_high()
 
@@ -193,6 +196,9 @@ def build(profile: Profile, events: queue.Queue, *, keep_frames: bool = False, p
 
         factory = mock_factory()
     table = Table(profile, events, pin_factory=factory, i2c=I2cBuses())
+    # Mock pins are pressed on the table's simulated time (Table.press), so
+    # the buttons' debounce tells a player's presses from a contact bouncing.
+    button_clock = (lambda: table.clock) if factory is not None else None
     used = profile.seats[:seats] if seats else profile.seats
     try:
         for seat in used:
@@ -206,7 +212,7 @@ def build(profile: Profile, events: queue.Queue, *, keep_frames: bool = False, p
             except (OSError, ValueError, DriverError) as exc:
                 raise HardwareError(f"{spec.name}: the screen did not open: {exc}") from None
         for b in [*(b for s in used for b in s.buttons), profile.undo]:
-            table.buttons[b.name] = parts.open_button(b, events, pin_factory=factory)
+            table.buttons[b.name] = parts.open_button(b, events, pin_factory=factory, clock=button_clock)
         for s in used:
             table.lights[s.light.name] = SeatLight(parts.open_light_spec(s.light, pin_factory=factory))
             if s.encoder is not None:

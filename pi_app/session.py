@@ -10,6 +10,7 @@ but the refusing seat's screen and light.
 from __future__ import annotations
 
 import contextlib
+import logging
 import queue
 import sys
 import threading
@@ -43,6 +44,9 @@ FLASH_SECONDS = 0.8
 SHOW_ALL = "show-all"  # a queue item: redraw (and report) every screen
 STOP = "stop"  # a queue item: stop after everything queued before it
 ARROWS = "◀   ●   ▶"
+SCREEN_RETRY_SECONDS = 1.0  # a screen that stopped answering is tried again this often
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,7 @@ class Session:
         self.new_game_requested = False
         self.page = 0
         self._page_at = time.monotonic()
+        self._screens_tried = time.monotonic()
 
     # -- opening -------------------------------------------------------------
     @classmethod
@@ -240,7 +245,23 @@ class Session:
         for seat, until in list(self.flash_until.items()):
             if now >= until:
                 del self.flash_until[seat]
+        self.retry_screens(now)
         self.set_lights()
+
+    def retry_screens(self, now: float) -> None:
+        """A screen that stopped answering gets the frame of now as soon as
+        it answers again, and the shared screen its fault lines (a fault that
+        began or ended while the screens were drawn), even while nothing
+        happens at the table."""
+        shared = self.profile.shared_screen.name
+        due = now - self._screens_tried >= SCREEN_RETRY_SECONDS
+        for _ in range(2):  # a screen that answers again changes the shared screen's lines
+            faulty = self.faults.keys() & self.table.screens.keys()
+            stale = shared not in self.faults and self._layouts.get(shared) != self.shared_layout()
+            if not (stale or (faulty and due)):
+                return
+            self._screens_tried, due = now, False
+            self.redraw()
 
     # -- input ---------------------------------------------------------------------
     def seat_of(self, part: str) -> int | None:
@@ -617,6 +638,7 @@ class Session:
             except ScreenError as exc:  # a screen that stops answering is reported, not fatal
                 self._layouts.pop(name, None)  # so it is sent again once it answers
                 if name not in self.faults:
+                    log.warning("%s", exc)  # the shared screen itself can say it nowhere else
                     self.faults[name] = str(exc)
                     self._layouts.pop(self.profile.shared_screen.name, None)
                 continue
