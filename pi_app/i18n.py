@@ -45,6 +45,12 @@ _TEXT: dict[str, tuple[str, str]] = {
     "resumed": ("Resumed: {moves} moves", "Ripresa: {moves} mosse"),
     "score": ("Score", "Punti"),
     "internal-error": ("Fault: see the log", "Guasto: vedi il log"),
+    "journal-unsaved": ("journal not saved: {reason}, retrying", "partita non salvata: {reason}, riprovo"),
+    "journal-full": ("disk full", "disco pieno"),
+    "journal-io": ("disk error", "errore del disco"),
+    "journal-readonly": ("disk read-only", "disco in sola lettura"),
+    "undo-unsaved": ("No undo until saved", "Niente annulla finché non è salvata"),
+    "undo-failed": ("Undo failed: {reason}", "Annulla fallito: {reason}"),
 }
 
 # The table's own refusals, in the same catalogue as the engines' so that an

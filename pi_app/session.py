@@ -34,7 +34,7 @@ from pi_app.adapters.base import Component, TableAdapter, seat_name
 from pi_app.errors import UsageError
 from pi_app.hardware import Table
 from pi_app.i18n import t
-from pi_app.journal import GameRecord, Journal, is_barrier
+from pi_app.journal import GameRecord, Journal, JournalWriteError, Pending, is_barrier, pending
 from pi_app.menu import BACK, CONFIRM, Cursor, flatten
 from pi_app.registry import Registry
 from pi_app.screens import Layout, render
@@ -43,6 +43,7 @@ from rules.core import CHANCE, Event, IllegalMove, Move, State
 FLASH_SECONDS = 0.8
 SHOW_ALL = "show-all"  # a queue item: redraw (and report) every screen
 STOP = "stop"  # a queue item: stop after everything queued before it
+JOURNAL_RETRY_SECONDS = 1.0  # a journal the disk refused is tried again this often while idle
 ARROWS = "◀   ●   ▶"
 SCREEN_RETRY_SECONDS = 1.0  # a screen that stopped answering is tried again this often
 
@@ -66,6 +67,10 @@ class Typed:
             return going
         finally:
             self.done.set()
+
+
+#: JournalWriteError.reason -> the words the shared screen says it with
+JOURNAL_FAULTS = {"disk full": "journal-full", "I/O error": "journal-io", "read-only": "journal-readonly"}
 
 
 class NothingToResume(UsageError):
@@ -127,6 +132,12 @@ class Session:
         self.new_game_requested = False
         self.page = 0
         self._page_at = time.monotonic()
+        #: moves accepted while the journal could not be written (disk full):
+        #: kept in order, written all at once as soon as the disk takes them
+        self.backlog: list[Pending] = []
+        self.journal_fault: str | None = None  # why the backlog is not on disk yet
+        self._end_due = False  # the game ended; the journal does not say so yet
+        self._journal_tried = 0.0
         self._screens_tried = time.monotonic()
 
     # -- opening -------------------------------------------------------------
@@ -192,6 +203,7 @@ class Session:
                 self.shared_notice = Layout(title=t("internal-error", self.lang), alert=True)
                 with contextlib.suppress(Exception):  # the fault may be in drawing itself
                     self.redraw()
+        self.write_journal()  # a last try before the table stops
 
     def stop(self) -> None:
         self._stop.set()
@@ -238,6 +250,9 @@ class Session:
 
     def tick(self) -> None:
         now = time.monotonic()
+        due = self.journal_fault is not None and now - self._journal_tried >= JOURNAL_RETRY_SECONDS
+        if due and self.write_journal():
+            self.redraw()  # the shared screen's "not saved" line goes
         if self.paging() and now - self._page_at >= (self.page_seconds or 0.0):
             self.page = (self.page + 1) % len(self.log)
             self._page_at = now
@@ -285,7 +300,8 @@ class Session:
             ui.notice = None  # the press that dismisses a refusal does nothing else
             return
         if self.state.outcome() is not None:
-            self.new_game_requested = role == "ok"
+            # the next game starts only once this one is on disk
+            self.new_game_requested = role == "ok" and self.write_journal()
             return
         if self.state.is_chance():
             self.chance_press(seat, role)
@@ -485,10 +501,16 @@ class Session:
             if seat is not None:
                 self.refuse(seat, exc)
             return None
-        # On disk first: a move the table is told about is never lost, and a
-        # journal that cannot be written leaves the game as it was.
+        # On disk first: a move the table is told about is never lost. A disk
+        # that refuses it (full, failing) leaves it in the backlog, in memory,
+        # and the game goes on; any other fault leaves the game as it was.
         barrier = is_barrier(chance, events) or self.adapter.undo_barrier(move.to_json())
-        self.journal.append(self.record, n, seat, move, chance, barrier, work)
+        self.backlog.append(pending(n, seat, move, chance, barrier, work))
+        try:
+            self.write_journal()
+        except Exception:
+            self.backlog.pop()
+            raise
         self.state = work
         self.transcript.append(Record(
             "chance" if chance else "move", seat, self.adapter.record_text(move.to_json(), self.lang),
@@ -515,7 +537,35 @@ class Session:
         self.chance_cursor = None
         self.shared_notice = None
         if self.state.outcome() is not None:
-            self.journal.end(self.record)
+            self._end_due = True
+            self.write_journal()
+
+    def write_journal(self) -> bool:
+        """Write the backlog (and the game's end, when due) in one transaction;
+        False while the disk refuses it: then nothing was written, the moves
+        stay in memory in order, and the shared screen says so."""
+        if not self.backlog and not self._end_due:
+            return True
+        self._journal_tried = time.monotonic()
+        try:
+            self.journal.append_many(self.record, self.backlog, end=self._end_due)
+        except JournalWriteError as exc:
+            if self.journal_fault is None:
+                print(f"tablekeeper: {exc}; the game goes on in memory, retrying", file=sys.stderr,
+                      flush=True)
+                self.transcript.append(Record("note", None, self.journal_line(exc.reason)))
+            self.journal_fault = exc.reason
+            return False
+        if self.journal_fault is not None:
+            print(f"tablekeeper: journal {self.journal.path} written again ({len(self.backlog)} moves kept "
+                  "in memory meanwhile)", file=sys.stderr, flush=True)
+        self.backlog.clear()
+        self._end_due = False
+        self.journal_fault = None
+        return True
+
+    def journal_line(self, reason: str) -> str:
+        return t("journal-unsaved", self.lang, reason=t(JOURNAL_FAULTS.get(reason, "journal-io"), self.lang))
 
     def auto_chance(self) -> None:
         """Draw the chance steps due now, when the profile lets Tablekeeper."""
@@ -524,6 +574,11 @@ class Session:
 
     # -- undo --------------------------------------------------------------------------
     def on_undo(self) -> None:
+        # Undo works through the journal: it waits until every move is on disk.
+        if not self.write_journal():
+            self.undo_pending = False
+            self.shared_notice = Layout(title=t("undo-unsaved", self.lang), alert=True)
+            return
         if self.undo_pending:
             self.undo_pending = False
             self.undo()
@@ -541,11 +596,15 @@ class Session:
 
 
     def undo(self) -> None:
-        entry = self.journal.drop_last(self.record)
+        reopen = self.record.ended or self.state.outcome() is not None
+        try:
+            entry = self.journal.drop_last(self.record, reopen=reopen)
+        except JournalWriteError as exc:  # nothing was undone, in the journal or here
+            words = t(JOURNAL_FAULTS.get(exc.reason, "journal-io"), self.lang)
+            self.shared_notice = Layout(title=t("undo-failed", self.lang, reason=words), alert=True)
+            return
         if entry is None:
             return
-        if self.record.ended or self.state.outcome() is not None:
-            self.journal.reopen(self.record)
         self.state = self.journal.replay(self.record)
         text = t("undo-done", self.lang, move=self.adapter.move_text(entry.move, self.lang))
         for ui in self.seats:
@@ -597,6 +656,8 @@ class Session:
             return Layout(title=t("undo-ask", lang), big=self.pending_text,
                           lines=(t("undo-confirm", lang),), alert=True)
         faults = tuple(t("reader-fault", lang, reader=r) for r in self.faults)
+        if self.journal_fault is not None:
+            faults = (self.journal_line(self.journal_fault), *faults)
         outcome = self.state.outcome()
         if outcome is not None:
             big, lines = self.adapter.outcome_lines(outcome, lang)
