@@ -1,0 +1,270 @@
+"""Game after game in one process, as the daemon plays a game night, with
+the process's memory, threads and open files measured after each game.
+
+What the daemon keeps for a whole night is kept here too, because that is
+where growth would come from: one table built once (simulated, from the
+``sim`` profile, frames not kept), one journal and one tag registry, the
+lobby choosing each next game with button presses, and a new session per game
+that ends with ● pressed on the final screen (``pi_app/commands/run.py``).
+Simulated players (``pi_app.autoplay``) play every move with taps and
+presses, and now and then try something illegal, as in the demo. The games
+go round every game and player count the lobby offers; at a count where the
+demo also plays a variant (Artus advanced...), the rounds alternate them.
+
+    tablekeeper soak --games 100 [--json]
+
+prints one line per game (one JSON object with ``--json``) and a summary.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import queue
+import random
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from pi_app import hardware, paths
+from pi_app.autoplay import Input, choose, next_input
+from pi_app.demo import ATTEMPT_RATE, Night
+from pi_app.journal import Journal
+from pi_app.lobby import Lobby
+from pi_app.registry import Registry
+from pi_app.session import Session
+
+MAX_INPUTS = 50_000  # per game: simulated players past this are stuck, a defect to report
+SETTLE_SECONDS = 3.0  # a refusal's flash runs on gpiozero's thread for 0.72 s
+
+
+@dataclass(frozen=True)
+class Sample:
+    """The process after ``game`` games."""
+
+    game: int
+    round: int  # of the rotation, from 1
+    end_of_round: bool  # the last game of its round
+    played: str  # "artus 4p mode=advanced"
+    moves: int
+    seconds: float  # this game, lobby to ●
+    rss_kb: int  # VmRSS now
+    hwm_kb: int  # VmHWM: the peak resident size so far
+    threads: int  # Python threads alive (threading.active_count)
+    tasks: int  # native threads (/proc/self/task), C libraries' included
+    fds: int  # open file descriptors (/proc/self/fd)
+    blocks: int  # Python memory blocks in use after a full collection
+
+
+@dataclass(frozen=True)
+class Growth:
+    """From the sample after game ``since`` to the last: memory as the last
+    minus the first, threads and open files as the most seen at any later
+    game minus the first (one leaked thread is already a leak)."""
+
+    since: int
+    until: int
+    rss_kb: int
+    blocks: int
+    threads: int
+    tasks: int
+    fds: int
+
+    @property
+    def rss_kb_per_game(self) -> float:
+        return self.rss_kb / max(1, self.until - self.since)
+
+    @property
+    def blocks_per_game(self) -> float:
+        return self.blocks / max(1, self.until - self.since)
+
+
+def round_ends(samples: list[Sample]) -> list[int]:
+    """The games that ended a round, in order."""
+    return [s.game for s in samples if s.end_of_round]
+
+
+def growth(samples: list[Sample], since: int) -> Growth:
+    """Growth after game ``since`` (a sample with that game number must exist)."""
+    base = next((s for s in samples if s.game == since), None)
+    later = [s for s in samples if s.game > since]
+    if base is None or not later:
+        raise ValueError(f"no samples to compare after game {since}: have games "
+                         f"{samples[0].game if samples else '-'}..{samples[-1].game if samples else '-'}; "
+                         "play more games than the warm-up")
+    last = later[-1]
+    return Growth(since, last.game, last.rss_kb - base.rss_kb, last.blocks - base.blocks,
+                  max(s.threads for s in later) - base.threads, max(s.tasks for s in later) - base.tasks,
+                  max(s.fds for s in later) - base.fds)
+
+
+# -- measuring the process ---------------------------------------------------------------
+
+
+def status_kb(field: str) -> int:
+    """One ``kB`` line of /proc/self/status (VmRSS, VmHWM)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise OSError(f"/proc/self/status has no {field} line: the soak needs Linux's /proc")
+
+
+def measure(game: int, rotation: int, played: str, moves: int, seconds: float) -> Sample:
+    """The process now, after ``game`` games of a rotation of ``rotation``."""
+    gc.collect()  # what is still reachable, not what is waiting for the collector
+    return Sample(game, (game - 1) // rotation + 1, game % rotation == 0, played, moves, round(seconds, 3),
+                  status_kb("VmRSS"), status_kb("VmHWM"),
+                  threading.active_count(), len(os.listdir("/proc/self/task")),
+                  len(os.listdir("/proc/self/fd")), sys.getallocatedblocks())
+
+
+# -- the night ---------------------------------------------------------------------------------
+
+
+class Soak:
+    """One table, journal and registry for every game, as in the daemon."""
+
+    def __init__(self, state_dir: Path, *, seed: int = 1, lang: str = "en", attempts: bool = True) -> None:
+        self.seed = seed
+        self.lang = lang
+        self.attempts = attempts
+        self.night = Night(state_dir, lang=lang, seed=seed)  # its plan and its illegal attempts
+        self.table = hardware.build(self.night.profile, queue.Queue(), poll=False)
+        try:
+            self.journal = Journal(paths.journal_path(str(state_dir)))
+            self.registry = Registry(paths.registry_path(str(state_dir)))
+        except BaseException:
+            self.table.close()
+            raise
+        self.rounds = self.rotation()
+        self.threads = threading.active_count()  # the table's own: the buttons' hold threads
+
+    def rotation(self) -> list[tuple[str, int, dict[str, Any]]]:
+        """The lobby's (game, players) in its order, each with every set of
+        options the demo plays at that count (the defaults first)."""
+        plan = self.night.games()
+        out = []
+        for game, players in Lobby(self.table, self.lang).options:
+            variants = [opts for g, n, opts in plan if (g, n) == (game, players)] or [{}]
+            out += [(game, players, opts) for opts in variants]
+        return out
+
+    def close(self) -> None:
+        self.table.close()
+        self.journal.close()
+        self.registry.close()
+
+    def __enter__(self) -> Soak:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def run(self, games: int) -> Iterator[Sample]:
+        """Play ``games`` games back to back; a sample after each. Every
+        round of the rotation plays the same games (seeds and players' choices
+        by place in the round), so the ends of two rounds find the process in
+        the same state, but for what it failed to let go."""
+        for i in range(games):
+            start = time.perf_counter()
+            place = i % len(self.rounds)
+            game, players, options = self.rounds[place]
+            moves = self.play(place, game, players, options)
+            seconds = time.perf_counter() - start
+            self.settle()
+            played = f"{game} {players}p" + "".join(f" {k}={v}" for k, v in options.items())
+            yield measure(i + 1, len(self.rounds), played, moves, seconds)
+
+    def choose_in_lobby(self, game: str, players: int) -> None:
+        """Step the lobby to (game, players) with seat 1's buttons and press ●."""
+        lobby = Lobby(self.table, self.lang)
+        seat = self.table.profile.seats[0].name
+        for _ in range(lobby.options.index((game, players))):
+            self.table.press(f"{seat}.right")
+        self.table.press(f"{seat}.ok")
+        chosen = lobby.choose(threading.Event())
+        if chosen != (game, players):
+            raise RuntimeError(f"the lobby chose {chosen}, not {game} for {players}")
+
+    def play(self, place: int, game: str, players: int, options: dict[str, Any]) -> int:
+        """One game, from the lobby to ● on the final screen; its moves."""
+        self.choose_in_lobby(game, players)
+        session = Session.open(self.table, self.journal, self.registry, game=game, players=players,
+                               seed=self.seed + place, options=options, lang=self.lang)
+        session.page_seconds = 3.0  # as the daemon: the shared screen pages its instructions
+        comps = [(c.id, c.count) for c in session.adapter.components()]
+        uids = {c: u[0] for c, u in self.registry.auto_enroll(game, comps).items()}
+        session.set_lights()
+        session.redraw()
+        rng = random.Random(f"soak/{self.seed}/{place}")
+        inputs = 0
+
+        def send(inp: Input) -> None:
+            nonlocal inputs
+            if inp.kind == "tap":
+                self.table.tap(inp.part, uids.get(inp.what, inp.what))
+            else:
+                self.table.press(inp.part)
+            session.pump()
+            inputs += 1
+            if inputs > MAX_INPUTS:
+                raise RuntimeError(f"{game} for {players}: the simulated players are stuck")
+
+        while session.state.outcome() is None:
+            seat = session.state.to_move()
+            if seat is None or seat < 0:
+                raise RuntimeError(f"{game} for {players}: no seat to move "
+                                   "and no outcome (chance steps are drawn on the sim table)")
+            if self.attempts and rng.random() < ATTEMPT_RATE:
+                attempt = self.night.illegal_attempt(session, seat, rng)
+                if attempt is not None:
+                    culprit = session.profile.seat_of_part(attempt.part) or 0
+                    send(attempt)
+                    send(Input("press", f"{session.seats[culprit].name}.ok"))  # read, dismiss
+            target = choose(session, rng)
+            taps = rng.random() < 0.6
+            n = len(session.state.history)
+            while len(session.state.history) == n:
+                send(next_input(session, seat, target, taps))
+        while not session.new_game_requested:  # a refusal still shown takes a press of its own
+            send(Input("press", f"{session.seats[0].name}.ok"))
+        self.session = session  # the last one, for tests; the next game replaces it
+        return len(session.state.history)
+
+    def settle(self) -> None:
+        """Let the last refusal's flash end: its thread is gpiozero's and ends
+        on its own. A thread that does not is what the samples are for."""
+        deadline = time.monotonic() + SETTLE_SECONDS
+        while threading.active_count() > self.threads and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+
+def soak(state_dir: Path, games: int, *, seed: int = 1, attempts: bool = True,
+         report: Callable[[Sample], None] | None = None) -> list[Sample]:
+    samples = []
+    with Soak(state_dir, seed=seed, attempts=attempts) as night:
+        for s in night.run(games):
+            samples.append(s)
+            if report is not None:
+                report(s)
+    return samples
+
+
+def line(s: Sample) -> str:
+    return (f"{s.game:>5} {s.played:<34} {s.moves:>5} moves {s.seconds:>6.2f} s  "
+            f"rss {s.rss_kb / 1024:6.1f} MB peak {s.hwm_kb / 1024:6.1f} MB  "
+            f"threads {s.threads:>3} tasks {s.tasks:>3} fds {s.fds:>3} "
+            f"blocks {s.blocks}")
+
+
+def to_json(s: Sample) -> str:
+    return json.dumps(asdict(s), sort_keys=True)
+
+
+def from_json(text: str) -> Sample:
+    return Sample(**json.loads(text))
