@@ -150,3 +150,17 @@ def journal_agrees(rig: Rig) -> bool:
     """The journal holds exactly the moves the game has: none lost, none twice."""
     s = rig.session
     return bool(s.journal.replay(s.record).to_json() == s.state.to_json())
+
+
+class SimRig(PlayRig):
+    """The shipped simulated table, its pads' fields set by hand poll by poll."""
+
+    def pad(self, seat: int):
+        assert self.table is not None
+        return self.table.readers[f"seat{seat + 1}.pad"]
+
+    def put(self, seat: int, uid: str) -> None:
+        self.pad(seat).place(uid)
+
+    def lift(self, seat: int, uid: str) -> None:
+        self.pad(seat).remove(uid)

@@ -30,6 +30,7 @@ from tests.reliability.tables import (
     FlakyBus,
     HubRig,
     MuteChip,
+    SimRig,
     journal_agrees,
     point,
     shared_text,
@@ -420,3 +421,93 @@ def test_bouncing_button_is_one_press(sim_rig: Rig) -> None:
     # The next push, a moment later, is a press of its own.
     rig.press("seat1.right")
     assert s.seats[0].cursor.position()[0] == 3
+
+
+# -- tags that flicker, and the same tag twice ---------------------------------------------------
+
+
+@pytest.fixture
+def pads(tmp_path: Path) -> Iterator[SimRig]:
+    rig = SimRig(tmp_path, 2)
+    try:
+        yield rig
+    finally:
+        rig.close()
+        rig.registry.close()
+
+
+def flicker(rig: SimRig, seat: int, uid: str, on: float, off: float, times: int) -> None:
+    """``uid`` in the field for ``on`` seconds, out for ``off``, ``times`` over."""
+    for _ in range(times):
+        rig.put(seat, uid)
+        rig.advance(on)
+        rig.lift(seat, uid)
+        rig.advance(off)
+
+
+def test_tag_flickering_faster_than_the_debounce(pads: SimRig) -> None:
+    """One poll in, one poll out: a card at the edge of the field is never read,
+    and a card resting on the pad that drops out now and then is not read again."""
+    rig = pads
+    s = rig.open(GAME)
+    start = history(rig)
+    flicker(rig, 0, rig.uids["garrison@1"], on=0.05, off=0.05, times=20)
+    assert history(rig) == start and not s.layouts()["seat1.screen"].alert
+    rig.put(0, rig.uids["garrison@1"])
+    rig.advance(0.2)
+    assert history(rig) == start + 1  # read once it stayed
+    for _ in range(20):  # it drops out of the field for a poll, again and again
+        rig.lift(0, rig.uids["garrison@1"])
+        rig.advance(0.05)
+        rig.put(0, rig.uids["garrison@1"])
+        rig.advance(0.1)
+    assert history(rig) == start + 1 and not s.layouts()["seat1.screen"].alert
+    assert journal_agrees(rig)
+
+
+def test_tag_flickering_slower_than_the_debounce(pads: SimRig) -> None:
+    """In for 0.3 s, out for 0.4 s: each time is a tap. The first plays the card;
+    the table refuses each later one on the seat's screen (the card is in play
+    already), and the game has the move once."""
+    rig = pads
+    s = rig.open(GAME)
+    start = history(rig)
+    flicker(rig, 0, rig.uids["garrison@1"], on=0.3, off=0.4, times=4)
+    assert history(rig) == start + 1
+    assert s.state.history[-1].to_json() == {"type": "play", "card": "garrison"}
+    refusals = [r for r in s.transcript if r.kind == "refused" and r.seat == 0]
+    assert len(refusals) == 3 and all("Not now" in r.text for r in refusals), refusals
+    assert s.layouts()["seat1.screen"].alert
+    assert journal_agrees(rig)
+
+
+def test_same_tag_tapped_twice(pads: SimRig) -> None:
+    """Lifted and put back: a new tap. While the card's play is open the second
+    tap is refused with the reason; once the turn passed, it is not this seat's
+    turn. Never the same move twice."""
+    rig = pads
+    s = rig.open(GAME)
+    rng = random.Random(6)
+    start = history(rig)
+    rig.tap(0, "garrison@1")
+    rig.tap(0, "garrison@1")
+    assert history(rig) == start + 1
+    text = s.layouts()["seat1.screen"].text()
+    assert "REFUSED" in text and "Not now" in text and "Rule:" in text
+    rig.press("seat1.ok")  # read, dismissed
+    finish_with_buttons(rig, 0, rng)
+    moves = history(rig)
+    rig.tap(0, "garrison@1")
+    assert history(rig) == moves and "seat 2's turn" in s.layouts()["seat1.screen"].text()
+    # Seat 2 taps a card twice; then seat 1, later, taps its used Garrison again.
+    rig.tap(1, "scots@2")
+    rig.tap(1, "scots@2")
+    assert history(rig) == moves + 1 and s.layouts()["seat2.screen"].alert
+    rig.press("seat2.ok")
+    finish_with_buttons(rig, 1, rng)
+    while s.state.to_move() != 0 or s.state.view(None)["step"] != "turn":
+        play_turn(rig, rng)
+    moves = history(rig)
+    rig.tap(0, "garrison@1")
+    assert history(rig) == moves and "Rule:" in s.layouts()["seat1.screen"].text()
+    assert journal_agrees(rig)
