@@ -61,6 +61,8 @@ def machine() -> dict[str, Any]:
         "memory_mb": memory_mb,
         "system": f"{platform.system()} {platform.release()}",
         "python": f"{platform.python_implementation()} {platform.python_version()}",
+        # Other processes share the cores: wall-clock figures mean more next to it.
+        "load_1min": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
     }
 
 

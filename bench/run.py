@@ -47,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{mod.__name__}: {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     rows.sort(key=lambda r: AREAS.index(r.area) if r.area in AREAS else len(AREAS))
     m = machine()
-    print(f"{m['cpu']}, {m['cores']} cores, {m['memory_mb']} MB, {m['system']}, {m['python']}")
+    print(f"{m['cpu']}, {m['cores']} cores, {m['memory_mb']} MB, {m['system']}, {m['python']}, "
+          f"load {m['load_1min']}")
     print(table(rows))
     command = "python -m bench.run" + (" --quick" if args.quick else "")
     write_json(rows, Path(args.json), command)
