@@ -158,6 +158,9 @@ class Session:
             state = journal.replay(current)
             session = cls(table, journal, registry, current, state, lang)
             session.note(t("resumed", lang, moves=len(state.history)))
+            # A power cut may fall between a move and what follows it in the
+            # journal: the chance steps Tablekeeper draws, or the game's end.
+            session.after_moves(state.copy(), [], [])
             return session
         if game is None or players is None:
             raise NothingToResume("no game to resume; choose one with --game ID --players N "
