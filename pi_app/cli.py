@@ -40,7 +40,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        parser = build_parser()  # imports the games, which read and check their data files
+    except ValueError as exc:
+        # rules.datafile.DataError, raised while `rules` itself is being
+        # imported: the class is only reachable through sys.modules then.
+        datafile = sys.modules.get("rules.datafile")
+        if datafile is None or not isinstance(exc, datafile.DataError):
+            raise
+        print(f"tablekeeper: game data file {exc.file} is refused: {exc}; correct it, or restore the file "
+              "as Tablekeeper ships it", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     try:
         return int(args._run(args) or 0)
     except UsageError as exc:

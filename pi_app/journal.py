@@ -154,6 +154,8 @@ class Journal:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            if not fresh:  # checked before anything is written: a refused file is left as it was
+                self._validate()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             if fresh:
@@ -162,10 +164,13 @@ class Journal:
                         if statement.strip():
                             self.db.execute(statement)
                     self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            self._validate()
+                self._validate()
         except JournalError:
+            self.db.close()
             raise
         except sqlite3.DatabaseError as exc:
+            with contextlib.suppress(AttributeError):
+                self.db.close()
             raise JournalError(f"journal {self.path} is not usable: {exc}; move the file aside "
                                "to start a new journal") from None
         except OSError as exc:
@@ -219,6 +224,10 @@ class Journal:
         if check != "ok":
             raise self._fail(f"the database is damaged ({check})")
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        tables = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        if version == 0 and "games" not in tables:
+            raise self._fail(f"it is not a Tablekeeper journal but another SQLite database "
+                             f"(tables: {', '.join(tables) or 'none'})")
         if version != SCHEMA_VERSION:
             raise self._fail(f"schema version {version}, this Tablekeeper reads version {SCHEMA_VERSION}")
         for table, cols in _COLUMNS.items():

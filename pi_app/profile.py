@@ -281,13 +281,24 @@ def load(path: str | Path) -> Profile:
     """Read and validate a profile; raise ProfileError naming every problem."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise ProfileError(f"{path}: cannot read the table profile ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ProfileError(f"{path}:{line}: not UTF-8 text (byte {exc.start}); a table profile is TOML "
+                           "saved as UTF-8, like hardware/tables/sim.toml") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{path}: not valid TOML: {exc}; fix the syntax on that line") from None
+    except RecursionError:  # arrays or tables nested thousands deep: tomllib runs out of stack
+        lines = text.splitlines() or [""]
+        line = max(range(len(lines)), key=lambda i: lines[i].count("[") + lines[i].count("{")) + 1
+        raise ProfileError(f"{path}:{line}: not valid TOML: nested too deep to read; "
+                           "a table profile nests tables two or three levels at most") from None
     return parse(data, path, text)
 
 

@@ -7,6 +7,7 @@ refused. Several UIDs may stand for one component (every blue cube is
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 import time
@@ -60,15 +61,35 @@ class Registry:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute(_SCHEMA)
-            have = [r[1] for r in self.db.execute("PRAGMA table_info(tags)")]
+            # Checked before anything is written: a file that is not a tag
+            # registry (another database, a damaged one) is left as it was.
+            problem = self._check()
+            if problem is None:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute(_SCHEMA)
         except (sqlite3.DatabaseError, OSError) as exc:
-            raise self._refused(str(exc)) from None
-        if have != _COLUMNS:
-            self.db.close()
-            raise self._refused(f"its tags table has columns {have}, expected {_COLUMNS}")
+            problem = str(exc)
+        if problem is not None:
+            with contextlib.suppress(AttributeError, sqlite3.Error):
+                self.db.close()
+            raise self._refused(problem)
         self._cache: dict[str, Tag | None] = {}
+
+    def _check(self) -> str | None:
+        """What makes the file no tag registry, or None (an empty database
+        is a new registry)."""
+        check = self.db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            return f"the database is damaged ({check})"
+        tables = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        if not tables:
+            return None
+        if "tags" not in tables:
+            return f"it is another SQLite database (tables: {', '.join(tables)})"
+        have = [r[1] for r in self.db.execute("PRAGMA table_info(tags)")]
+        if have != _COLUMNS:
+            return f"its tags table has columns {have}, expected {_COLUMNS}"
+        return None
 
     def _refused(self, what: str) -> RegistryError:
         return RegistryError(f"tag registry {self.path} is not usable: {what}; move the file aside and "

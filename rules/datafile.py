@@ -38,9 +38,15 @@ class DataError(ValueError):
 def read_json(path: Path) -> Any:
     """A data file's JSON; DataError with the line when it is not JSON."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise DataError(path.name, "file", f"cannot be read ({exc.strerror or exc})", line=0) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise DataError(path, f"line {line}", f"not UTF-8 text (byte {exc.start}); save the file as UTF-8",
+                        line=line) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
