@@ -68,6 +68,8 @@ def parse_hub_line(text: str | bytes) -> HubLine:
     if star < 0 or len(frame) - star != 3:
         raise LineError("no checksum", line)
     body, cc = frame[:star], frame[star + 1 :]
+    if not frame.isascii():  # line noise (a flipped high bit); the checksum is over ASCII text
+        raise LineError("not ASCII", line)
     try:
         got = int(cc, 16)
     except ValueError:

@@ -38,18 +38,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.file == "-":
-        replay(sys.stdin, sys.stdout, "<stdin>")
-        return 0
     try:
+        if args.file == "-":
+            replay(sys.stdin, sys.stdout, "<stdin>")
+            return 0
         with open(args.file, encoding="utf-8") as f:
             replay(f, sys.stdout, args.file)
     except OSError as exc:
         raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
     except UnicodeDecodeError:
-        raise UsageError(f"{args.file} is not a text file; replay reads JSON Lines "
+        where = "<stdin>" if args.file == "-" else f"{args.file}:{_undecodable_line(args.file)}"
+        raise UsageError(f"{where}: not a text file (not UTF-8); replay reads JSON Lines "
                          "(a header line, then one move per line)") from None
     return 0
+
+
+def _undecodable_line(path: str) -> int:
+    """The line of the first byte that is not UTF-8."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return data.count(b"\n", 0, exc.start) + 1
+    return 1
 
 
 def replay(lines: Iterable[str], out: TextIO, name: str) -> None:
@@ -92,9 +104,12 @@ def _json_lines(lines: Iterable[str], name: str) -> Iterator[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            yield lineno, json.loads(line)
+            data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise UsageError(f"{name}:{lineno}: not JSON ({exc.msg} at column {exc.colno})") from None
+        except (ValueError, RecursionError) as exc:  # a number of thousands of digits, nesting past the stack
+            raise UsageError(f"{name}:{lineno}: not a line replay can read ({exc})") from None
+        yield lineno, data
 
 
 def _start(header: Any, where: str) -> tuple[rules.Game, State, str]:
