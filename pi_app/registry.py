@@ -73,7 +73,7 @@ class Registry:
             with contextlib.suppress(AttributeError, sqlite3.Error):
                 self.db.close()
             raise self._refused(problem)
-        self._cache: dict[str, Tag | None] = {}
+        self._cache: dict[str, Tag] = {}
 
     def _check(self) -> str | None:
         """What makes the file no tag registry, or None (an empty database
@@ -99,9 +99,13 @@ class Registry:
         self.db.close()
 
     def lookup(self, uid: str) -> Tag | None:
+        # Only enrolled tags are kept: a foreign tag (a bank card, a stranger's
+        # sticker) is asked again each time, so no tag tapped can grow the cache.
         if uid not in self._cache:
             row = self.db.execute("SELECT uid, game, component FROM tags WHERE uid = ?", (uid,)).fetchone()
-            self._cache[uid] = Tag(*row) if row else None
+            if row is None:
+                return None
+            self._cache[uid] = Tag(*row)
         return self._cache[uid]
 
     def enroll(self, uid: str, game: str, component: str) -> Tag:

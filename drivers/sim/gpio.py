@@ -14,16 +14,15 @@ def mock_factory() -> Any:
 
     Pass it as ``pin_factory=`` to the drivers (or set ``gpiozero.Device.pin_factory``).
     Press a pull-up button with ``factory.pin(17).drive_low()``; read a light with
-    ``factory.pin(22).state``, its changes with ``.states`` (the first
-    ``KEEP_STATES``, then the last ``KEEP_STATES`` or more).
+    ``factory.pin(22).state``, its last ``KEEP_STATES`` changes with ``.states``.
     """
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     class BoundedMockPin(MockPWMPin):
         def _change_state(self, value: Any) -> bool:
             changed = bool(super()._change_state(value))
-            if len(self.states) > 2 * KEEP_STATES:  # trimmed in halves: appends stay cheap
-                del self.states[:-KEEP_STATES]
+            if len(self.states) > KEEP_STATES:  # exactly as many: a pin's memory stays the same
+                del self.states[0]
             return changed
 
     return MockFactory(pin_class=BoundedMockPin)
