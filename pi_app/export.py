@@ -59,7 +59,7 @@ class GameCheck:
     game: str
     players: int | None
     moves: int
-    status: str  # finished, unfinished, abandoned, unknown
+    status: str  # finished, unfinished, abandoned; ended (finished or abandoned: it did not replay); unknown
     fault: str | None
 
     def line(self) -> str:
@@ -86,9 +86,11 @@ def check(journal: Journal) -> list[GameCheck]:
 
 
 def _ended(record: GameRecord, state: State | None) -> str:
-    if state is not None and state.outcome() is not None:
-        return "finished"
-    return "abandoned" if record.ended else "unfinished"
+    if not record.ended:
+        return "unfinished"
+    if state is None:
+        return "ended"
+    return "finished" if state.outcome() is not None else "abandoned"
 
 
 # -- export ---------------------------------------------------------------------

@@ -48,10 +48,12 @@ def check(journal: Journal) -> int:
     bad = [r for r in results if r.fault is not None]
     if not bad:
         return 0
-    first = bad[0]
+    # The daemon resumes only an unfinished game: a fault in an ended one
+    # leaves the table running.
+    first = next((r for r in bad if r.status in ("unfinished", "unknown")), bad[0])
     runs = ("the table cannot resume it: move the file aside to start a new journal (the old one is "
-            "kept unchanged)" if first.status == "unfinished" else
-            "the table does not replay finished games, so it still runs; this game cannot be exported")
+            "kept unchanged)" if first.status in ("unfinished", "unknown") else
+            "the table does not replay ended games, so it still runs; this game cannot be exported")
     more = f" (and {len(bad) - 1} more game(s) above)" if len(bad) > 1 else ""
     raise UsageError(f"journal {journal.path}: {first.fault}{more}; {runs}")
 
