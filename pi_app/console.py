@@ -7,6 +7,7 @@ Commands::
     tap seat1 04A1B2C3D4E5F6  a raw UID (unknown tags are reported, not guessed)
     press seat1 ok            left | ok | right of a seat; "press undo"
     show                      every screen now
+    sync [WORD]               prints "= WORD" once all typed before it is done (for scripts)
     help, quit
 """
 
@@ -58,6 +59,10 @@ class Console:
                 self.table.press(self.button(args))
             elif cmd == "show":
                 self.table.queue.put(SHOW_ALL)
+            elif cmd == "sync":
+                # Typed lines run in order with the events they cause, so this
+                # line runs after everything typed before it has been handled.
+                print("= " + " ".join(args), file=self.out, flush=True)
             else:
                 raise ConsoleError(f"unknown command {cmd!r}; type help")
         except ConsoleError as exc:
