@@ -155,9 +155,13 @@ class Night:
                     attempt = self.illegal_attempt(session, seat, rng)
                     if attempt is not None:
                         culprit = session.profile.seat_of_part(attempt.part) or 0
+                        n = len(session.state.history)
                         send(attempt)
                         flush()
                         send(Input("press", f"{session.seats[culprit].name}.ok"))  # read, dismiss
+                        if len(session.state.history) != n:
+                            flush()
+                            continue  # it was legal after all (a building not yet built): whose turn now?
                 target = choose(session, rng)
                 taps = rng.random() < 0.6  # some players tap, some prefer the buttons
                 n = len(session.state.history)

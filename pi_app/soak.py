@@ -129,7 +129,8 @@ def measure(game: int, rotation: int, played: str, moves: int, seconds: float) -
 class Soak:
     """One table, journal and registry for every game, as in the daemon."""
 
-    def __init__(self, state_dir: Path, *, seed: int = 1, lang: str = "en", attempts: bool = True) -> None:
+    def __init__(self, state_dir: Path, *, seed: int = 1, lang: str = "en", attempts: bool = True,
+                 short: bool = False) -> None:
         self.seed = seed
         self.lang = lang
         self.attempts = attempts
@@ -141,17 +142,20 @@ class Soak:
         except BaseException:
             self.table.close()
             raise
-        self.rounds = self.rotation()
+        self.rounds = self.rotation(short)
         self.threads = threading.active_count()  # the table's own: the buttons' hold threads
 
-    def rotation(self) -> list[tuple[str, int, dict[str, Any]]]:
+    def rotation(self, short: bool = False) -> list[tuple[str, int, dict[str, Any]]]:
         """The lobby's (game, players) in its order, each with every set of
-        options the demo plays at that count (the defaults first)."""
+        options the demo plays at that count (the defaults first); ``short``:
+        each game once, at its fewest players, with its defaults."""
         plan = self.night.games()
-        out = []
+        out: list[tuple[str, int, dict[str, Any]]] = []
         for game, players in Lobby(self.table, self.lang).options:
+            if short and any(g == game for g, _, _ in out):
+                continue
             variants = [opts for g, n, opts in plan if (g, n) == (game, players)] or [{}]
-            out += [(game, players, opts) for opts in variants]
+            out += [(game, players, opts) for opts in (variants[:1] if short else variants)]
         return out
 
     def close(self) -> None:
@@ -224,8 +228,11 @@ class Soak:
                 attempt = self.night.illegal_attempt(session, seat, rng)
                 if attempt is not None:
                     culprit = session.profile.seat_of_part(attempt.part) or 0
+                    n = len(session.state.history)
                     send(attempt)
                     send(Input("press", f"{session.seats[culprit].name}.ok"))  # read, dismiss
+                    if len(session.state.history) != n:
+                        continue  # it was legal after all (a building not yet built): whose turn now?
             target = choose(session, rng)
             taps = rng.random() < 0.6
             n = len(session.state.history)
@@ -244,10 +251,10 @@ class Soak:
             time.sleep(0.02)
 
 
-def soak(state_dir: Path, games: int, *, seed: int = 1, attempts: bool = True,
+def soak(state_dir: Path, games: int, *, seed: int = 1, attempts: bool = True, short: bool = False,
          report: Callable[[Sample], None] | None = None) -> list[Sample]:
     samples = []
-    with Soak(state_dir, seed=seed, attempts=attempts) as night:
+    with Soak(state_dir, seed=seed, attempts=attempts, short=short) as night:
         for s in night.run(games):
             samples.append(s)
             if report is not None:

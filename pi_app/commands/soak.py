@@ -20,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the games and the players")
     parser.add_argument("--state-dir", help="where the soak's own journal and registry go (an empty "
                         "or new directory; default: a temporary one, removed after). Never the daemon's.")
+    parser.add_argument("--short", action="store_true", help="a short round: each game once, at its "
+                        "fewest players, with its default options (default: every count and variant)")
     parser.add_argument("--json", action="store_true", help="one JSON object per game instead of a line")
 
 
@@ -34,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
                          "no journal of a real table is played on")
     state = given or Path(tempfile.mkdtemp(prefix="tablekeeper-soak-"))
     try:
-        samples = soak(state, args.games, seed=args.seed,
+        samples = soak(state, args.games, seed=args.seed, short=args.short,
                        report=lambda s: print(to_json(s) if args.json else line(s), flush=True))
     finally:
         if given is None:
