@@ -13,6 +13,7 @@ from pathlib import Path
 
 from drivers.sim.fake_spi import FakeSpiBus
 from drivers.sim.rc522_emulator import COM_IRQ, RC522Chip
+from drivers.sim.readers import SimulatedReader
 from pi_app.profile import TABLES_DIR
 from pi_app.screens import render
 from tests.pi_app.conftest import Rig
@@ -155,9 +156,11 @@ def journal_agrees(rig: Rig) -> bool:
 class SimRig(PlayRig):
     """The shipped simulated table, its pads' fields set by hand poll by poll."""
 
-    def pad(self, seat: int):
+    def pad(self, seat: int) -> SimulatedReader:
         assert self.table is not None
-        return self.table.readers[f"seat{seat + 1}.pad"]
+        reader = self.table.readers[f"seat{seat + 1}.pad"]
+        assert isinstance(reader, SimulatedReader)
+        return reader
 
     def put(self, seat: int, uid: str) -> None:
         self.pad(seat).place(uid)
