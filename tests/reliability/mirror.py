@@ -12,7 +12,6 @@ import queue
 import random
 import shutil
 from pathlib import Path
-from typing import Any
 
 import rules
 from pi_app import hardware, profile
@@ -20,7 +19,7 @@ from pi_app.autoplay import Input, choose, next_input
 from pi_app.journal import GameRecord, Journal
 from pi_app.registry import Registry, made_up_uid
 from pi_app.session import Session
-from rules.core import CHANCE, JSON, Move
+from rules.core import CHANCE, JSON, Move, State
 
 UNDO_RATE = 0.03  # a target move is now and then an undo (two presses of UNDO)
 WRONG_RATE = 0.05  # or a press by a seat whose turn it is not, then its ● to dismiss the refusal
@@ -37,7 +36,7 @@ def copy_journal(state_dir: Path, into: Path) -> Path:
     return into / "journal.sqlite"
 
 
-def replay(record: GameRecord, moves: list[JSON]) -> Any:
+def replay(record: GameRecord, moves: list[JSON]) -> State:
     """The state the engine reaches from the record's seed and ``moves``,
     without the journal's code: an independent check of its replay."""
     game = rules.get(record.game)
