@@ -115,7 +115,7 @@ def firmware(quick: bool) -> list[Row]:
         if "timing" not in label:
             rows.append(Row(AREA, f"{what}: SPI transfers", float(transfers), "transfers/sweep"))
         rows.append(Row(AREA, f"{what}: time on the unix port", float(ms), "ms/sweep",
-                        note=f"{seen} of {READERS if 'tag' in label else 0} tags reported"))
+                        note=f"{seen} of {READERS} tags reported" if "tag" in label else ""))
     return rows
 
 
