@@ -24,7 +24,11 @@ round card turned over, a card played face up, King & Assassins' arrest,
 whose *consequence* may be secret but whose move is not). The journal's
 ``barrier`` column is not used: it marks what undo may not cross, and every
 public die is a barrier too. ``State.view(seat)`` agrees with this reading:
-the hands these draws fill are the only per-seat fields of the views.
+Artus's and Siege's hands are filled by those draws, King & Assassins' secret
+is the pick; Mordred has perfect information; in The King is Dead a seat's
+cards still held follow from the cards it played face up (the rules only ask
+players to remember them), so its export, like ``tablekeeper replay`` and the
+table's transcript, lists every card played.
 
 The seed decides every draw Tablekeeper makes (``sample_chance``), so an
 unfinished game's export leaves it out too. Once the game is over (the rules
