@@ -81,7 +81,7 @@ class PlayRig(Rig):
             self.table.watcher.step(self.table.clock)
             self.session.pump()
 
-    def until(self, done: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    def until(self, done: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
         """Advance until ``done()``; real time passes too (for the hub's own thread)."""
         deadline = time.monotonic() + timeout
         while not done():

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import drivers.screens
+from drivers.events import ButtonHeld
 from drivers.hub import factory as hub_factory
 from drivers.sim.fake_spi import fake_rpi_gpio, fake_spidev
 from drivers.sim.i2c import FakeI2cBus
@@ -350,13 +351,13 @@ def push(rig: Rig, button: str) -> None:
 
 
 def wait_held(rig: Rig, button: str) -> None:
-    """Until gpiozero's hold thread has seen the hold (hold_time 1 s); then the loop runs."""
+    """Until gpiozero's hold thread reports the hold (hold_time 1 s); then the loop takes it."""
     assert rig.table is not None
-    device = rig.table.buttons[button].device
-    deadline = time.monotonic() + 10
-    while not device.is_held and time.monotonic() < deadline:
+    events = rig.table.queue
+    deadline = time.monotonic() + 20
+    while not any(isinstance(e, ButtonHeld) and e.button == button for e in list(events.queue)):
+        assert time.monotonic() < deadline, f"{button} was never reported held"
         time.sleep(0.01)
-    assert device.is_held, f"{button} was never held"
     rig.session.pump()
 
 
