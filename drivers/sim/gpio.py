@@ -6,7 +6,7 @@ from typing import Any
 
 #: changes of state a mock pin remembers (gpiozero's MockPin keeps them all,
 #: which in a long-running simulated table grows without end)
-KEEP_STATES = 100
+KEEP_STATES = 20
 
 
 def mock_factory() -> Any:
