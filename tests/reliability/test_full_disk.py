@@ -84,7 +84,8 @@ def table(tmp_path: Path):
 
 
 @pytest.mark.parametrize(("game", "players"), GAMES)
-def test_a_full_disk_keeps_the_game_and_writes_every_move_once_freed(table, tmp_path, game, players):
+def test_a_full_disk_keeps_the_game_and_writes_every_move_once_freed(table, tmp_path, monkeypatch, game,
+                                                                     players):
     rig, s = table(game, players)
     path = tmp_path / "journal.sqlite"
     rng = random.Random(5)
@@ -105,10 +106,11 @@ def test_a_full_disk_keeps_the_game_and_writes_every_move_once_freed(table, tmp_
     assert len(moves) + len(s.backlog) == len(s.state.history) and len(moves) >= written
     assert [p.n for p in s.backlog] == list(range(len(moves), len(s.state.history)))
     assert not s.journal.db.in_transaction
-    s.tick()  # tried just now by the last move: not again yet
-    assert s.backlog
     free_space(s.journal)
-    s._journal_tried -= session_module.JOURNAL_RETRY_SECONDS  # a second has passed
+    monkeypatch.setattr(session_module, "JOURNAL_RETRY_SECONDS", 1e9)
+    s.tick()  # tried just now by the last move: not again yet, however free the disk is
+    assert s.backlog and "not saved" in shared_text(s)
+    monkeypatch.setattr(session_module, "JOURNAL_RETRY_SECONDS", 0.0)  # as if a second had passed
     s.tick()
     assert not s.backlog and s.journal_fault is None
     assert "not saved" not in shared_text(s)
