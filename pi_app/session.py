@@ -139,6 +139,7 @@ class Session:
         self._end_due = False  # the game ended; the journal does not say so yet
         self._journal_tried = 0.0
         self._screens_tried = time.monotonic()
+        self._faults_checked: set[str] = set()  # the faults retry_screens last saw
 
     # -- opening -------------------------------------------------------------
     @classmethod
@@ -275,7 +276,10 @@ class Session:
         due = now - self._screens_tried >= SCREEN_RETRY_SECONDS
         for _ in range(2):  # a screen that answers again changes the shared screen's lines
             faulty = self.faults.keys() & self.table.screens.keys()
-            stale = shared not in self.faults and self._layouts.get(shared) != self.shared_layout()
+            # the shared layout is only worked out when the faults changed: it is not cheap
+            changed = self.faults.keys() != self._faults_checked and shared not in self.faults
+            self._faults_checked = set(self.faults)
+            stale = changed and self._layouts.get(shared) != self.shared_layout()
             if not (stale or (faulty and due)):
                 return
             self._screens_tried, due = now, False
