@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import os
+import queue
 import random
 import re
 import subprocess
@@ -29,7 +30,7 @@ from hypothesis import strategies as st
 
 import rules
 from drivers.hub import protocol
-from pi_app import cli, profile
+from pi_app import cli, hardware, profile
 from pi_app.commands.replay import replay
 from pi_app.errors import UsageError
 from tests.drivers.test_hub_connection import synced_rig
@@ -256,15 +257,20 @@ def mutated_profile(draw: st.DrawFn) -> str:
 
 
 def load_verdict(path: Path) -> str:
-    """Load a profile; "ok", or the refusal, which must name the file and a line."""
+    """Load a profile; "ok", or the refusal, which must name the file and a line.
+    A simulated profile that loads is also built: its parts open or are refused
+    by name (a HardwareError), nothing else."""
     try:
-        profile.load(path)
+        table = profile.load(path)
     except profile.ProfileError as exc:
         text = str(exc)
         named = re.search(rf"{re.escape(str(path))}:\d+: ", text) or (  # tomllib's own place
             "not valid TOML" in text and re.search(r"line \d+|end of document", text))
         assert named, f"the refusal names no line: {text}"
         return text
+    if table.simulated and all(s.backend == "dummy" for s in table.screens()):
+        with contextlib.suppress(hardware.HardwareError):
+            hardware.build(table, queue.Queue(), poll=False).close()
     return "ok"
 
 
