@@ -16,6 +16,7 @@ compared with what it sees once it is back.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -66,8 +67,11 @@ class WatcherSettings:
         if self.confirm_polls < 1:
             raise ValueError(f"watcher confirm_polls must be at least 1, got {self.confirm_polls}")
         for name in ("interval", "arrive_hold", "leave_hold", "retry_interval", "max_retry_interval"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"watcher {name} must not be negative, got {getattr(self, name)}")
+            value = getattr(self, name)
+            if value < 0:
+                raise ValueError(f"watcher {name} must not be negative, got {value}")
+            if not math.isfinite(value):  # nan never compares: no tag would ever arrive
+                raise ValueError(f"watcher {name} must be a finite number of seconds, got {value}")
 
 
 @dataclass

@@ -292,6 +292,20 @@ def test_profile_with_a_garbage_line(garbage: str, tmp_path: Path) -> None:
         load_verdict(path)
 
 
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_profile_watcher_times_that_never_compare(value: str, tmp_path: Path) -> None:
+    """Found by the fuzzer's values: nan was taken, and a table with arrive_hold = nan
+    never read a tag. Every time is refused on its line."""
+    sim = (profile.TABLES_DIR / "sim.toml").read_text(encoding="utf-8")
+    keys = ["interval", "arrive_hold", "leave_hold", "retry_interval", "max_retry_interval"]
+    path = tmp_path / "table.toml"
+    path.write_text(sim + "\n[watcher]\n" + "".join(f"{k} = {value}\n" for k in keys), encoding="utf-8")
+    text = load_verdict(path)
+    first = len(sim.splitlines()) + 3
+    for n, key in enumerate(keys):
+        assert f"{path}:{first + n}: [watcher]: watcher {key} must " in text, text
+
+
 @fuzz(0.2)
 @given(st.binary(max_size=300))
 def test_profiles_of_random_bytes(body: bytes) -> None:
