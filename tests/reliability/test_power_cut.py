@@ -73,6 +73,10 @@ class Run:
     tmp: Path
     rng: random.Random = field(init=False)
     cuts: Counter = field(default_factory=Counter)
+    #: cuts that fell while an input was unanswered; and those after which
+    #: the journal held moves the daemon had not acknowledged yet
+    unanswered: int = 0
+    ahead: int = 0
     inputs: int = 0
     restarts: int = 0
 
@@ -145,6 +149,8 @@ def check_resume(run: Run, table: Table, fate: Fate, histories: list[list[JSON]]
         assert len(found) == report["committed"], (
             f"{where}: cut {report['where']} a journal write, which left {report['committed']} moves "
             f"certain; the journal holds {len(found)}")
+    run.unanswered += len(histories) > 1
+    run.ahead += found != histories[0]
     assert mirror.record is not None
     engine = replay(mirror.record, found)  # the engine alone, not the journal's replay
     if found:
@@ -290,5 +296,6 @@ def test_power_cuts_lose_nothing(tmp_path: Path, game: str, players: int, seed: 
     play.play()
     assert check_final(run) == play.histories[-1], f"{game}, seed {seed}: the journal's last moves differ"
     cuts = sum(run.cuts.values())
-    print(f"{game} for {players}, seed {seed}: {run.inputs} inputs, {cuts} cuts {dict(run.cuts)}")
+    print(f"{game} for {players}, seed {seed}: {run.inputs} inputs, {cuts} cuts {dict(run.cuts)}, "
+          f"{run.unanswered} with an input unanswered, {run.ahead} with the journal ahead of the answers")
     assert cuts >= min(CUTS, 2), f"{game}, seed {seed}: the game ended after only {dict(run.cuts)}"
