@@ -7,11 +7,12 @@ where growth would come from: one table built once (simulated, from the
 lobby choosing each next game with button presses, and a new session per game
 that ends with ● pressed on the final screen (``pi_app/commands/run.py``).
 Simulated players (``pi_app.autoplay``) play every move with taps and
-presses, and now and then try something illegal, as in the demo. The games
-go round every game and player count the lobby offers; at a count where the
-demo also plays a variant (Artus advanced...), the rounds alternate them.
+presses, and now and then try something illegal, as in the demo. A round
+goes through every game and player count the lobby offers, each also with
+the variants the demo plays at that count (Artus advanced...); ``short``
+rounds play each game once, at its fewest players.
 
-    tablekeeper soak --games 100 [--json]
+    tablekeeper soak --games 100 [--short] [--json]
 
 prints one line per game (one JSON object with ``--json``) and a summary.
 """
@@ -240,7 +241,6 @@ class Soak:
                 send(next_input(session, seat, target, taps))
         while not session.new_game_requested:  # a refusal still shown takes a press of its own
             send(Input("press", f"{session.seats[0].name}.ok"))
-        self.session = session  # the last one, for tests; the next game replaces it
         return len(session.state.history)
 
     def settle(self) -> None:
