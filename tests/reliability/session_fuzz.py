@@ -329,8 +329,10 @@ def check_said(h: Harness, before: State, adapter: TableAdapter, movers: set[int
     """The instructions of the moves just played (on the shared screen) are
     the same when a seat's secrets were dealt afresh before them, for every
     seat that did not act in them (a seat's own move or draw shows what it
-    played). When the moves' public events differ, the rules themselves
-    revealed part of that secret (an arrest finding an assassin): that seat
+    played). When the moves' public events, or the public view after them,
+    differ, the rules themselves revealed part of that secret on the table
+    (an arrest finding an assassin; Siege's feeding step, which only a seat
+    holding food is asked for: one without is seen not to feed): that seat
     is left out. Returns (seats compared, seats left out for a reveal)."""
     s = h.session
     moves = s.state.history[len(before.history):]
@@ -344,7 +346,7 @@ def check_said(h: Harness, before: State, adapter: TableAdapter, movers: set[int
         if again is None:
             raise Leak(f"moves {_moves_json(moves)} by seats {sorted(movers)} depend on seat "
                        f"{owner + 1}'s secrets")
-        if _public(again[1]) != _public(real[1]):
+        if _public(again[1]) != _public(real[1]) or again[0].view(None) != real[0].view(None):
             revealed += 1
             continue
         said = copy.deepcopy(adapter).instructions(state, moves, again[1], again[0], s.lang)
