@@ -11,7 +11,7 @@ from pathlib import Path
 from bench.common import Row, table
 
 ROOT = Path(__file__).resolve().parents[1]
-AREAS = {"latency", "start-up", "engines", "readers"}
+AREAS = {"latency", "start-up", "memory", "engines", "readers"}
 
 
 def test_quick_run_reports_every_area_in_the_table_and_the_json(tmp_path: Path) -> None:
