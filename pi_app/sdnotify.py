@@ -15,7 +15,10 @@ def notify(message: str, env: dict[str, str] | None = None) -> bool:
     if not path:
         return False
     address = "\0" + path[1:] if path.startswith("@") else path
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+    # Non-blocking: a listener that does not read must not stall the table
+    # (STOPPING=1 is sent from the loop's own thread).
+    kind = socket.SOCK_DGRAM | socket.SOCK_CLOEXEC | socket.SOCK_NONBLOCK
+    with socket.socket(socket.AF_UNIX, kind) as sock:
         try:
             sock.connect(address)
             sock.sendall(message.encode())

@@ -17,17 +17,21 @@ HELP = "enroll, list and forget the NFC tags of a game's cards and pieces"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    state_dir = argparse.ArgumentParser(add_help=False)
+    # Before or after the action: `tags --state-dir D list` and `tags list --state-dir D`.
+    state_dir.add_argument("--state-dir", default=argparse.SUPPRESS, help="where the tag registry lives")
     parser.add_argument("--state-dir", help="where the tag registry lives")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    enroll = sub.add_parser("enroll", help="walk through a game's components, one tap each")
+    enroll = sub.add_parser("enroll", help="walk through a game's components, one tap each",
+                            parents=[state_dir])
     enroll.add_argument("game", help="game id, e.g. king-is-dead")
     enroll.add_argument("--players", type=int, help="components for this many players (default: the most)")
     enroll.add_argument("--table", help="table profile whose pads read the taps")
     enroll.add_argument("--stdin", action="store_true", help="type or paste UIDs instead of tapping")
     enroll.add_argument("--lang", choices=("en", "it"), default="en")
-    listing = sub.add_parser("list", help="the enrolled tags")
+    listing = sub.add_parser("list", help="the enrolled tags", parents=[state_dir])
     listing.add_argument("game", nargs="?", help="only this game")
-    forget = sub.add_parser("forget", help="forget a tag")
+    forget = sub.add_parser("forget", help="forget a tag", parents=[state_dir])
     forget.add_argument("uid", help="the tag's UID in hex")
 
 

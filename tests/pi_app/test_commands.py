@@ -94,6 +94,8 @@ def test_tags_enroll_list_forget(tmp_path, monkeypatch, capsys):
     assert "04A1B2C3D4E5F7 is garrison@1" in out
     assert main(["tags", "--state-dir", str(tmp_path), "list", KID]) == 0
     assert "04A1B2C3D4E5F6  king-is-dead  crown@1" in capsys.readouterr().out
+    assert main(["tags", "list", KID, "--state-dir", str(tmp_path)]) == 0  # after the action too
+    assert "04A1B2C3D4E5F6  king-is-dead  crown@1" in capsys.readouterr().out
     assert main(["tags", "--state-dir", str(tmp_path), "forget", "04A1B2C3D4E5F6"]) == 0
     assert main(["tags", "--state-dir", str(tmp_path), "forget", "nothex"]) == 2
     assert "not a tag UID" in capsys.readouterr().err

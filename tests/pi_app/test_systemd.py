@@ -135,3 +135,12 @@ def test_lobby_alive_follows_its_loop_and_the_reader_thread():
         assert not lobby.alive()
     finally:
         table.close()
+
+
+def test_notify_never_blocks_on_a_listener_that_does_not_read(tmp_path):
+    # systemd reads at once; a stalled listener must still not stall the table.
+    path = str(tmp_path / "notify")
+    sock = _listener(path)
+    sent = [sdnotify.notify("WATCHDOG=1", {"NOTIFY_SOCKET": path}) for _ in range(5000)]
+    assert sent[0] and not all(sent)  # its queue filled up; the rest were dropped, not waited for
+    sock.close()
