@@ -10,6 +10,7 @@ does not hold.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -27,6 +28,10 @@ _GLYPHS: dict[str, tuple[str, ...]] = {
     # a citizen the Assassin player knows to be an assassin: only ever drawn from seat 1's view
     "secret": ("X...X", ".XXX.", ".XXX.", ".XXX.", "X...X"),
 }
+#: Each glyph's lit points, as (x, y) within the cell.
+_GLYPH_POINTS = {kind: tuple((gx, gy) for gy, line in enumerate(glyph)
+                             for gx, ch in enumerate(line) if ch == "X")
+                 for kind, glyph in _GLYPHS.items()}
 #: The side of a cell a gate opens on, as (x0, y0, x1, y1) within the cell.
 _GATE_EDGE = {"N": (1, 0, 3, 0), "S": (1, 4, 3, 4), "W": (0, 1, 0, 3), "E": (4, 1, 4, 3)}
 
@@ -36,39 +41,46 @@ def cell_xy(name: str) -> tuple[int, int]:
     return ord(name[0]) - ord("A"), int(name[1:]) - 1
 
 
+@lru_cache(maxsize=4)
+def _ground(rows: tuple[str, ...], gates: tuple[tuple[str, str], ...]) -> Image.Image:
+    """Roofs, streets and gates: the same for a whole game, so drawn once (a
+    redraw of the board point by point was most of a King & Assassins input);
+    a handful of boards exist, hence the small bound."""
+    img = Image.new("1", (WIDTH, HEIGHT), 0)
+    draw = ImageDraw.Draw(img)
+    streets: list[tuple[int, int]] = []
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            x, y = LEFT + c * CELL, TOP + r * CELL
+            if ch == "R":
+                draw.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=1)
+            else:
+                streets.append((x + 2, y + 2))
+    draw.point(streets, fill=1)
+    for cell, side in gates:
+        c, r = cell_xy(cell)
+        x0, y0, x1, y1 = _GATE_EDGE[side]
+        x, y = LEFT + c * CELL, TOP + r * CELL
+        draw.rectangle((x + x0, y + y0, x + x1 + (1 if side in "NS" else 0),
+                        y + y1 + (1 if side in "EW" else 0)), fill=1)
+    return img
+
+
 def draw_board(view: Mapping[str, Any], marks: Mapping[str, str] | None = None,
                focus: Iterable[str] = ()) -> Image.Image:
     """The board of ``view``: ``marks`` overrides a piece's glyph (the
     Assassin player's secret ones); cells named in ``focus`` are inverted
     and ticked at the edges, to show what the menu is pointing at."""
-    img = Image.new("1", (WIDTH, HEIGHT), 0)
-    draw = ImageDraw.Draw(img)
     rows: list[str] = view["rows"]
-    roof = {(c, r) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "R"}
-    for r, row in enumerate(rows):
-        for c in range(len(row)):
-            x, y = LEFT + c * CELL, TOP + r * CELL
-            if (c, r) in roof:
-                draw.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=1)
-            else:
-                draw.point((x + 2, y + 2), fill=1)
-    for gate in view.get("gates", []):
-        c, r = cell_xy(gate["cell"])
-        x0, y0, x1, y1 = _GATE_EDGE[gate["dir"]]
-        x, y = LEFT + c * CELL, TOP + r * CELL
-        draw.rectangle((x + x0, y + y0, x + x1 + (1 if gate["dir"] in "NS" else 0),
-                        y + y1 + (1 if gate["dir"] in "EW" else 0)), fill=1)
+    img = _ground(tuple(rows), tuple((g["cell"], g["dir"]) for g in view.get("gates", []))).copy()
+    draw = ImageDraw.Draw(img)
     marks = marks or {}
     for name, piece in view["pieces"].items():
         c, r = cell_xy(piece["cell"])
-        glyph = _GLYPHS[marks.get(name, piece["kind"])]
         x, y = LEFT + c * CELL, TOP + r * CELL
-        ink = 0 if (c, r) in roof else 1
+        ink = 0 if rows[r][c] == "R" else 1
         draw.rectangle((x, y, x + CELL - 2, y + CELL - 2), fill=1 - ink)
-        for gy, line in enumerate(glyph):
-            for gx, ch in enumerate(line):
-                if ch == "X":
-                    draw.point((x + gx, y + gy), fill=ink)
+        draw.point([(x + gx, y + gy) for gx, gy in _GLYPH_POINTS[marks.get(name, piece["kind"])]], fill=ink)
     for cell in focus:
         c, r = cell_xy(cell)
         x, y = LEFT + c * CELL, TOP + r * CELL

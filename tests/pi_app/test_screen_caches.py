@@ -1,0 +1,132 @@
+"""The kept text widths, line bitmaps and board ground give exactly what
+measuring and drawing afresh gives: same wraps, same pixels."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+
+import rules
+from pi_app import screens
+from pi_app.adapters import king_and_assassins_board as board
+from pi_app.screens import BIG_SIZES, SMALL, WIDTH, Layout, font, render, wrap
+
+FONTS = [font(size, bold=True) for size in BIG_SIZES] + [font(SMALL), font(SMALL, bold=True)]
+PI_APP = Path(screens.__file__).resolve().parent
+# Every character the table's words can hold: ASCII, Italian's accents and
+# whatever else the adapters and translations write (arrows, pounds, ±...).
+CHARS = sorted({chr(c) for c in range(33, 127)} | set("àèéìòóùÀÈÉÌÒÙ")
+               | {ch for path in PI_APP.rglob("*.py") for ch in path.read_text(encoding="utf-8")
+                  if ord(ch) > 127 and ch.isprintable() and not ch.isspace()})
+WORDS = ("Move", "King+crown", "3→4;", "ring", "on", "Sir Gawain", "(seat", "2)", "£14,", "±0", "Prestige",
+         "Llandovery,", "Caerleon", "Din", "Eidyn", "P2:-17", "bump", "Kn±1-5:", "nuovo", "Re!", "più",
+         "◀", "●", "▶", "·", "−3", "Wales", "draws", "a", "card", "Ready:", "E5→D5",
+         "Supercalifragilisticexpialidocious-and-then-some")
+
+
+def reference_wrap(text: str, f: screens.ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """Greedy wrap measuring every trial line whole, as before widths were kept."""
+    out: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split():
+            trial = f"{line} {word}".strip()
+            if f.getlength(trial) <= width:
+                line = trial
+                continue
+            if line:
+                out.append(line)
+            while f.getlength(word) > width and len(word) > 1:
+                cut = len(word)
+                while cut > 1 and f.getlength(word[:cut]) > width:
+                    cut -= 1
+                out.append(word[:cut])
+                word = word[cut:]
+            line = word
+        out.append(line)
+    return out
+
+
+@pytest.mark.parametrize("f", FONTS, ids=lambda f: f"{f.size}{'b' if 'Bold' in f.path else ''}")
+def test_no_glyph_kerns_against_a_space(f: screens.ImageFont.FreeTypeFont) -> None:
+    # What makes a line's width the sum of its words' and spaces'.
+    space = f.getlength(" ")
+    bad = [ch for ch in CHARS if f.getlength(f"{ch} ") != f.getlength(ch) + space
+           or f.getlength(f" {ch}") != space + f.getlength(ch)]
+    assert not bad, f"{f.path} at {f.size}: these kern against a space: {bad}"
+
+
+def test_wraps_from_kept_widths_equal_wraps_measured_whole() -> None:
+    rng = random.Random(7)
+    texts = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 14))) for _ in range(16)]
+    texts += ["", "one\ntwo  three\n\nfour", "x" * 60, "Take the cards shown on your screen"]
+    for text in texts:
+        for f in FONTS:
+            for width in (WIDTH - 2, 62, 20):
+                expected = reference_wrap(text, f, width)
+                assert wrap(text, f, width) == expected, (text, f.size, width)
+                assert wrap(text, f, width) == expected  # and again, from kept widths
+
+
+def drawn(x: float, y: int, text: str, f: screens.ImageFont.FreeTypeFont, ink: int,
+          kept: bool) -> list[int]:
+    img = Image.new("1", (WIDTH, 64), 1 - ink)
+    if kept:
+        screens._text(img, x, y, text, f, ink)
+    else:
+        ImageDraw.Draw(img).text((x, y), text, font=f, fill=ink)
+    return list(img.getdata())
+
+
+@pytest.mark.parametrize("x,y", [(1, 0), (1, -2), (37.5, 51), (64.25, 20), (100, 40)])
+def test_kept_line_bitmaps_draw_what_drawing_afresh_draws(x: float, y: int) -> None:
+    for text in ("Your turn: play or pass", "Place blue in Din Eidyn", "◀   ●   ▶", "Ágj £14 ±0 →", ""):
+        for f in FONTS:
+            for ink in (1, 0):
+                fresh = drawn(x, y, text, f, ink, kept=False)
+                assert drawn(x, y, text, f, ink, kept=True) == fresh, (text, f.size, x, y, ink)
+                assert drawn(x, y, text, f, ink, kept=True) == fresh  # from the kept bitmap
+
+
+def test_a_frame_drawn_twice_is_the_same() -> None:
+    lay = Layout(title="Refused: not your turn", big="Place blue in Din Eidyn", lines=("Region 2/8",),
+                 footer="◀   ●   ▶", alert=True)
+    screens._line_bitmap.cache_clear()
+    first = list(render(lay).getdata())
+    assert list(render(lay).getdata()) == first
+
+
+def ka_views() -> list[dict]:
+    game = rules.get("king-and-assassins")
+    state = game.new_game(2, 3)
+    rng = random.Random(3)
+    views = []
+    for _ in range(40):
+        if state.outcome() is not None:
+            break
+        state.apply(state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves()))
+        views.append(state.view(len(views) % 2))
+    return views
+
+
+def test_boards_from_the_kept_ground_equal_boards_drawn_afresh() -> None:
+    views = ka_views()
+    assert len(views) > 10
+    for view in views:
+        focus = [p["cell"] for p in view["pieces"].values()][:2]
+        board._ground.cache_clear()
+        plain = list(board.draw_board(view).getdata())
+        focused = list(board.draw_board(view, focus=focus).getdata())  # on the kept ground
+        assert focused != plain
+        board._ground.cache_clear()
+        assert list(board.draw_board(view, focus=focus).getdata()) == focused
+        # Drawing on the kept ground left it as it was.
+        assert list(board.draw_board(view).getdata()) == plain
+
+
+def test_the_caches_are_bounded() -> None:
+    for cache in (screens._width, screens._line_bitmap, board._ground):
+        assert cache.cache_info().maxsize is not None
