@@ -116,12 +116,16 @@ def _text(img: Image.Image, x: float, y: int, text: str,
 @lru_cache(maxsize=1024)
 def _line_bitmap(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont,
                  fraction: float) -> tuple[Image.Image, tuple[int, int]]:
-    """The line drawn on a bitmap of its own, and where its origin lies in it."""
-    left, top, right, bottom = f.getbbox(text)
-    ox, oy = max(0, -int(left)) + 1, max(0, -int(top)) + 1  # room for ink left of or above the origin
-    bitmap = Image.new("1", (int(right) + ox + 2, int(bottom) + oy + 2), 0)
-    ImageDraw.Draw(bitmap).text((ox + fraction, oy), text, font=f, fill=1)
-    return bitmap, (ox, oy)
+    """The line's ink on a bitmap of its own, and where its origin lies in it."""
+    # An em of room around the kept width holds any glyph's overhang without
+    # laying the text out once more to measure its ink; only the ink is kept.
+    # (The width is summed from the words' kept widths, as wrap measures.)
+    pad = getattr(f, "size", HEIGHT)
+    width = sum(_width(word, f) for word in text.split()) + text.count(" ") * _width(" ", f)
+    canvas = Image.new("1", (math.ceil(width) + 2 * pad, 3 * pad), 0)
+    ImageDraw.Draw(canvas).text((pad + fraction, pad), text, font=f, fill=1)
+    box = canvas.getbbox() or (0, 0, 1, 1)  # no ink: one blank pixel
+    return canvas.crop(box), (pad - box[0], pad - box[1])
 
 
 def render(layout: Layout) -> Image.Image:
