@@ -71,16 +71,28 @@ def draw_board(view: Mapping[str, Any], marks: Mapping[str, str] | None = None,
     """The board of ``view``: ``marks`` overrides a piece's glyph (the
     Assassin player's secret ones); cells named in ``focus`` are inverted
     and ticked at the edges, to show what the menu is pointing at."""
-    rows: list[str] = view["rows"]
-    img = _ground(tuple(rows), tuple((g["cell"], g["dir"]) for g in view.get("gates", []))).copy()
+    return _board(tuple(view["rows"]), tuple((g["cell"], g["dir"]) for g in view.get("gates", [])),
+                  tuple((name, piece["kind"], piece["cell"]) for name, piece in view["pieces"].items()),
+                  tuple(sorted((marks or {}).items())), tuple(focus)).copy()
+
+
+# Every input asks both seats for their board, and the seat that is not
+# moving shows the same one until the next move (the moving seat's comes
+# back as its menu cycles): kept per everything it shows. A game's boards
+# are a few hundred; the bound keeps the recent ones.
+@lru_cache(maxsize=64)
+def _board(rows: tuple[str, ...], gates: tuple[tuple[str, str], ...],
+           pieces: tuple[tuple[str, str, str], ...], marks: tuple[tuple[str, str], ...],
+           focus: tuple[str, ...]) -> Image.Image:
+    img = _ground(rows, gates).copy()
     draw = ImageDraw.Draw(img)
-    marks = marks or {}
-    for name, piece in view["pieces"].items():
-        c, r = cell_xy(piece["cell"])
+    glyph_of = dict(marks)
+    for name, kind, cell in pieces:
+        c, r = cell_xy(cell)
         x, y = LEFT + c * CELL, TOP + r * CELL
         ink = 0 if rows[r][c] == "R" else 1
         draw.rectangle((x, y, x + CELL - 2, y + CELL - 2), fill=1 - ink)
-        draw.point([(x + gx, y + gy) for gx, gy in _GLYPH_POINTS[marks.get(name, piece["kind"])]], fill=ink)
+        draw.point([(x + gx, y + gy) for gx, gy in _GLYPH_POINTS[glyph_of.get(name, kind)]], fill=ink)
     for cell in focus:
         c, r = cell_xy(cell)
         x, y = LEFT + c * CELL, TOP + r * CELL

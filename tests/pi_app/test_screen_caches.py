@@ -112,21 +112,32 @@ def ka_views() -> list[dict]:
     return views
 
 
-def test_boards_from_the_kept_ground_equal_boards_drawn_afresh() -> None:
+def pixels(img: Image.Image) -> list[int]:
+    return list(img.getdata())
+
+
+def test_boards_kept_equal_boards_drawn_afresh() -> None:
     views = ka_views()
     assert len(views) > 10
     for view in views:
         focus = [p["cell"] for p in view["pieces"].values()][:2]
         board._ground.cache_clear()
-        plain = list(board.draw_board(view).getdata())
-        focused = list(board.draw_board(view, focus=focus).getdata())  # on the kept ground
+        board._board.cache_clear()
+        plain = pixels(board.draw_board(view))
+        board._board.cache_clear()
+        focused = pixels(board.draw_board(view, focus=focus))  # on the kept ground
         assert focused != plain
         board._ground.cache_clear()
-        assert list(board.draw_board(view, focus=focus).getdata()) == focused
-        # Drawing on the kept ground left it as it was.
-        assert list(board.draw_board(view).getdata()) == plain
+        board._board.cache_clear()
+        assert pixels(board.draw_board(view, focus=focus)) == focused
+        assert pixels(board.draw_board(view, focus=focus)) == focused  # the kept board
+        board._board.cache_clear()
+        assert pixels(board.draw_board(view)) == plain  # the ground kept as it was
+        mine = board.draw_board(view)
+        mine.putpixel((0, 0), 1 - mine.getpixel((0, 0)))  # a caller's copy is its own
+        assert pixels(board.draw_board(view)) == plain
 
 
 def test_the_caches_are_bounded() -> None:
-    for cache in (screens._width, screens._line_bitmap, board._ground):
+    for cache in (screens._width, screens._line_bitmap, board._ground, board._board):
         assert cache.cache_info().maxsize is not None
