@@ -1,7 +1,9 @@
 """Every registered game passes the same conformance playouts.
 
-``TABLEKEEPER_PLAYOUTS`` sets the games per option combination (default 500);
-the test ids name the game, so ``pytest -k mordred`` runs one game.
+``TABLEKEEPER_PLAYOUTS`` sets the games per option combination (default 300,
+which keeps the whole suite within minutes; the session fuzzers, power cuts and
+soak in tests/reliability play whole games through the table as well); the
+test ids name the game, so ``pytest -k mordred`` runs one game.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import pytest
 import rules
 from tests.rules.conformance import play, scenarios
 
-PLAYOUTS = int(os.environ.get("TABLEKEEPER_PLAYOUTS", "500"))
+PLAYOUTS = int(os.environ.get("TABLEKEEPER_PLAYOUTS", "300"))
 BATCH = 50
 
 
