@@ -215,9 +215,18 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise self._fail(f"the database is damaged ({exc})") from None
 
+    @contextlib.contextmanager
     def _writing(self) -> Any:
-        """A write transaction whose storage faults become JournalWriteError."""
-        return _Writing(self)
+        """A write transaction whose storage faults (disk full, I/O error,
+        read-only) become JournalWriteError naming the journal."""
+        try:
+            with self._tx():
+                yield
+        except (sqlite3.Error, OSError) as exc:
+            reason = write_fault(exc)
+            if reason is None:
+                raise
+            raise JournalWriteError(self.path, reason, str(exc)) from exc
 
     def _validate(self) -> None:
         check = self.db.execute("PRAGMA quick_check").fetchone()[0]
@@ -256,7 +265,10 @@ class Journal:
         return self._record(row) if row else None
 
     def games(self) -> list[GameRecord]:
-        return [self.game(i) for i in self.game_ids()]
+        with self._reading():
+            rows = self.db.execute("SELECT id, game, players, seed, options, ended, started FROM games "
+                                   "ORDER BY id").fetchall()
+        return [self._record(r) for r in rows]
 
     def game_ids(self) -> list[int]:
         with self._reading():
@@ -420,33 +432,3 @@ class _Transaction:
         if self.db.in_transaction:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
-
-
-class _Writing:
-    """A :class:`_Transaction` whose storage faults (disk full, I/O error,
-    read-only) become :class:`JournalWriteError` naming the journal."""
-
-    def __init__(self, journal: Journal) -> None:
-        self.journal = journal
-
-    def __enter__(self) -> None:
-        self.tx = _Transaction(self.journal.db)
-        try:
-            self.tx.__enter__()
-        except (sqlite3.Error, OSError) as exc:
-            self._raise(exc)
-
-    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> None:
-        try:
-            self.tx.__exit__(kind, exc, tb)
-        except (sqlite3.Error, OSError) as error:
-            self._raise(error)
-        if exc is not None:
-            self._raise(exc, reraise=False)
-
-    def _raise(self, exc: BaseException, reraise: bool = True) -> None:
-        reason = write_fault(exc)
-        if reason is not None:
-            raise JournalWriteError(self.journal.path, reason, str(exc)) from exc
-        if reraise:
-            raise exc
