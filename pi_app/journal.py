@@ -303,11 +303,6 @@ class Journal:
         with self._writing():
             self.db.execute("UPDATE games SET ended = ? WHERE id = ?", (time.time(), record.id))
 
-    def reopen(self, record: GameRecord) -> None:
-        """An undo of a game's last move makes it unfinished again."""
-        with self._writing():
-            self.db.execute("UPDATE games SET ended = NULL WHERE id = ?", (record.id,))
-
     # -- moves ---------------------------------------------------------------
     def entries(self, record: GameRecord) -> list[Entry]:
         with self._reading():
