@@ -16,8 +16,10 @@ order, left to right, so "adjacent" means next in the same row.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from rules.core import CHANCE, JSON, Event, Move, Outcome, State
@@ -188,8 +190,7 @@ class SiegeState(Table, State):
 
     def _apply(self, move: Move) -> list[Event]:
         ev: list[Event] = []
-        handler = getattr(self, f"_do_{type(move).__name__.lower()}")
-        handler(move, ev)
+        _handler(type(move))(self, move, ev)
         self._advance(ev)
         return ev
 
@@ -740,3 +741,11 @@ class SiegeState(Table, State):
         for i, card in enumerate(pool):
             _add(other.hands[seat] if i < size else other.decks[seat]["normal"], card)
         return other
+
+
+@functools.cache
+def _handler(kind: type[Move]) -> Callable[[SiegeState, Move, list[Event]], None]:
+    """``SiegeState._do_<move type>``, found once per move type: a name built
+    afresh for every move is a new string each time, and CPython's type
+    attribute cache keeps a reference to each such name, thousands in a night."""
+    return getattr(SiegeState, f"_do_{kind.__name__.lower()}")
