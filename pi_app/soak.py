@@ -118,6 +118,11 @@ def status_kb(field: str) -> int:
 
 def measure(game: int, rotation: int, played: str, moves: int, seconds: float) -> Sample:
     """The process now, after ``game`` games of a rotation of ``rotation``."""
+    # CPython's type attribute cache (4,096 entries) keeps a reference to each
+    # attribute name it is asked for, and a name built at run time (Pillow's
+    # f"{name}_encoder") is a new string each time: bounded, but it fills over
+    # hundreds of games and would pass for a leak.
+    sys._clear_type_cache()
     gc.collect()  # what is still reachable, not what is waiting for the collector
     # sqlite3 keeps a weak reference to each cursor a connection made and drops
     # the dead ones every 200 cursors: up to 200 blocks a connection that come
