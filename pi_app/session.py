@@ -158,7 +158,10 @@ class Session:
                     "or add --new to abandon it")
             state = journal.replay(current)
             session = cls(table, journal, registry, current, state, lang)
+            said = session.recall()
             session.note(t("resumed", lang, moves=len(state.history)))
+            if said:  # the shared screen as before the cut: what the table was last told to do
+                session.log = said
             # A power cut may fall between a move and what follows it in the
             # journal: the chance steps Tablekeeper draws, or the game's end.
             session.after_moves(state.copy(), [], [])
@@ -579,6 +582,29 @@ class Session:
         if self.profile.chance == "draw" and self.state.is_chance():
             self.after_moves(self.state.copy(), [], [])
 
+    def recall(self) -> list[str]:
+        """Rebuild what the adapter remembers of this game (each seat's newest
+        card, the assassin last revealed) for a state rebuilt from the journal,
+        by playing its moves through a fresh adapter in the batches the table
+        saw them: a move with the chance steps Tablekeeper drew after it, when
+        this table draws them. Returns the last batch's instructions."""
+        self.adapter = adapters.for_game(self.record.game, self.record.players, self.lang)
+        state = self.game.new_game(self.record.players, self.record.seed, self.record.options)
+        draws = self.profile.chance == "draw"
+        said: list[str] = []
+        before = state.copy()
+        moves: list[Move] = []
+        events: list[Event] = []
+        for move in self.state.history:
+            if moves and not (draws and state.is_chance()):
+                said = self.adapter.instructions(before, moves, events, state, self.lang)
+                before, moves, events = state.copy(), [], []
+            events += state.apply(move)
+            moves.append(move)
+        if moves:
+            said = self.adapter.instructions(before, moves, events, state, self.lang)
+        return said
+
     # -- undo --------------------------------------------------------------------------
     def on_undo(self) -> None:
         # Undo works through the journal: it waits until every move is on disk.
@@ -613,6 +639,7 @@ class Session:
         if entry is None:
             return
         self.state = self.journal.replay(self.record)
+        self.recall()
         text = t("undo-done", self.lang, move=self.adapter.move_text(entry.move, self.lang))
         for ui in self.seats:
             ui.cursor = None
