@@ -91,18 +91,55 @@ def round_ends(samples: list[Sample]) -> list[int]:
     return [s.game for s in samples if s.end_of_round]
 
 
+class Tally:
+    """What a night's summary needs from its samples, kept as they come: the
+    first and the last, the sample after game ``since`` (by default, the end
+    of round ``warm_rounds``) and the most threads and files seen after it.
+    The soak measures its own process, so it keeps no list of samples: one
+    would grow by about ten blocks a game, and be taken for a leak."""
+
+    def __init__(self, since: int | None = None, warm_rounds: int = 2) -> None:
+        self.since = since
+        self.warm_rounds = warm_rounds
+        self.games = 0
+        self.seconds = 0.0
+        self.first: Sample | None = None
+        self.last: Sample | None = None
+        self.base: Sample | None = None
+        self.peak: tuple[int, int, int] | None = None  # threads, tasks, fds after the base
+
+    def add(self, s: Sample) -> None:
+        self.games += 1
+        self.seconds += s.seconds
+        self.first = self.first or s
+        self.last = s
+        if self.base is None:
+            warmed = s.end_of_round and s.round == self.warm_rounds
+            if s.game == self.since or (self.since is None and warmed):
+                self.base = s
+        elif self.peak is None:
+            self.peak = (s.threads, s.tasks, s.fds)
+        else:
+            self.peak = (max(self.peak[0], s.threads), max(self.peak[1], s.tasks), max(self.peak[2], s.fds))
+
+    def growth(self) -> Growth:
+        """From the base sample to the last (see ``Growth``)."""
+        if self.base is None or self.peak is None or self.last is None:
+            since = self.since if self.since is not None else f"the end of round {self.warm_rounds}"
+            have = f"{self.first.game}..{self.last.game}" if self.first and self.last else "-"
+            raise ValueError(f"no samples to compare after game {since}: have games {have}; "
+                             "play more games than the warm-up")
+        base, last = self.base, self.last
+        return Growth(base.game, last.game, last.rss_kb - base.rss_kb, last.blocks - base.blocks,
+                      self.peak[0] - base.threads, self.peak[1] - base.tasks, self.peak[2] - base.fds)
+
+
 def growth(samples: list[Sample], since: int) -> Growth:
     """Growth after game ``since`` (a sample with that game number must exist)."""
-    base = next((s for s in samples if s.game == since), None)
-    later = [s for s in samples if s.game > since]
-    if base is None or not later:
-        raise ValueError(f"no samples to compare after game {since}: have games "
-                         f"{samples[0].game if samples else '-'}..{samples[-1].game if samples else '-'}; "
-                         "play more games than the warm-up")
-    last = later[-1]
-    return Growth(since, last.game, last.rss_kb - base.rss_kb, last.blocks - base.blocks,
-                  max(s.threads for s in later) - base.threads, max(s.tasks for s in later) - base.tasks,
-                  max(s.fds for s in later) - base.fds)
+    tally = Tally(since)
+    for s in samples:
+        tally.add(s)
+    return tally.growth()
 
 
 # -- measuring the process ---------------------------------------------------------------
@@ -262,14 +299,14 @@ class Soak:
 
 
 def soak(state_dir: Path, games: int, *, seed: int = 1, attempts: bool = True, short: bool = False,
-         report: Callable[[Sample], None] | None = None) -> list[Sample]:
-    samples = []
+         report: Callable[[Sample], None] | None = None) -> Tally:
+    tally = Tally()
     with Soak(state_dir, seed=seed, attempts=attempts, short=short) as night:
         for s in night.run(games):
-            samples.append(s)
+            tally.add(s)
             if report is not None:
                 report(s)
-    return samples
+    return tally
 
 
 def line(s: Sample) -> str:

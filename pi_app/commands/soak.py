@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pi_app.soak import growth, line, round_ends, soak, to_json
+    from pi_app.soak import line, soak, to_json
 
     if args.games < 1:
         raise UsageError(f"--games {args.games}: give at least 1")
@@ -36,27 +36,25 @@ def run(args: argparse.Namespace) -> int:
                          "no journal of a real table is played on")
     state = given or Path(tempfile.mkdtemp(prefix="tablekeeper-soak-"))
     try:
-        samples = soak(state, args.games, seed=args.seed, short=args.short,
-                       report=lambda s: print(to_json(s) if args.json else line(s), flush=True))
+        tally = soak(state, args.games, seed=args.seed, short=args.short,
+                     report=lambda s: print(to_json(s) if args.json else line(s), flush=True))
     finally:
         if given is None:
             shutil.rmtree(state, ignore_errors=True)
     if args.json:
         return 0
-    first, last = samples[0], samples[-1]
-    print(f"\n{len(samples)} games in {sum(s.seconds for s in samples):.0f} s; "
-          f"peak resident {last.hwm_kb / 1024:.1f} MB")
+    assert tally.first is not None and tally.last is not None  # at least one game was played
+    print(f"\n{tally.games} games in {tally.seconds:.0f} s; peak resident {tally.last.hwm_kb / 1024:.1f} MB")
     # Compared after two rounds, as tests/reliability/test_soak.py does (one, on a shorter night).
-    warm = [e for e in round_ends(samples)[:2] if e < len(samples)]
-    if not warm:
-        print("play more than one round of the rotation to see growth after the first")
+    try:
+        g = tally.growth()
+    except ValueError:
+        print("play more than two rounds of the rotation to see growth after the warm-up")
         return 0
-    g = growth(samples, since=warm[-1])
     print(f"from game {g.since} to {g.until}: resident {g.rss_kb / 1024:+.2f} MB, "
           f"Python blocks {g.blocks:+d}, threads {g.threads:+d} (native {g.tasks:+d}), "
-          f"open files {g.fds:+d}  (after game 1: {first.rss_kb / 1024:.1f} MB)")
+          f"open files {g.fds:+d}  (after game 1: {tally.first.rss_kb / 1024:.1f} MB)")
     if g.threads > 0 or g.tasks > 0 or g.fds > 0:
         print("threads or open files grew: something is not closed or stopped", file=sys.stderr)
         return 1
     return 0
-
