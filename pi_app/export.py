@@ -47,8 +47,8 @@ from typing import Any
 import rules
 from pi_app import adapters
 from pi_app.adapters.base import TableAdapter, seat_name
-from pi_app.journal import GameRecord, Journal, JournalError
-from rules.core import CHANCE, JSON, Event, State
+from pi_app.journal import Entry, GameRecord, Journal, JournalError
+from rules.core import CHANCE, JSON, Event, Move, State
 
 LANG = "en"  # maintainer tools: English (the table's own words are for the table)
 HIDDEN = "(hidden until the game is over)"
@@ -143,22 +143,20 @@ def latest(journal: Journal) -> GameRecord:
 
 def read(journal: Journal, record: GameRecord) -> GameLog:
     """The game replayed move by move, each move judged public or secret."""
-    journal.replay(record)  # the daemon's own checks first: a faulty game is refused as it would be
-    game = rules.get(record.game)
     adapter = adapters.for_game(record.game, record.players, LANG)
-    state = game.new_game(record.players, record.seed, record.options)
     lines = []
-    for entry in journal.entries(record):
-        move = game.move_from_json(entry.move)
-        before = state.copy()
+
+    def step(entry: Entry, before: State, move: Move, events: list[Event]) -> None:
         chance = before.to_move() == CHANCE
-        events = state.apply(move)
         seat = entry.seat if not chance else None
         drawer = secret_seat(adapter, before, seat, chance, events)
         secret = drawer is not None
         words = (_secret_words(adapter, entry.move, chance) if secret
                  else adapter.record_text(entry.move, LANG))
         lines.append(MoveLine(entry.n + 1, drawer if secret else seat, chance, entry.move, secret, words))
+
+    # the daemon's own replay and checks: a faulty game is refused as it would be
+    state = journal.replay(record, each=step)
     return GameLog(record, state, lines)
 
 

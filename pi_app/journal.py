@@ -24,7 +24,7 @@ import errno
 import json
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -125,6 +125,10 @@ class Pending:
     chance: bool
     barrier: bool
     snapshot: str | None  # the state after the move, as JSON text
+
+
+#: what Journal.replay shows of each move: its entry, the state before it, the move, its events
+Step = Callable[[Entry, State, Move, list[Event]], None]
 
 
 @dataclass(frozen=True)
@@ -365,9 +369,11 @@ class Journal:
                 self.db.execute("UPDATE games SET ended = NULL WHERE id = ?", (record.id,))
         return entries[-1]
 
-    def replay(self, record: GameRecord, upto: int | None = None) -> State:
+    def replay(self, record: GameRecord, upto: int | None = None, each: Step | None = None) -> State:
         """The game rebuilt from its seed and moves; refuses a journal whose
-        moves no longer apply (a changed engine, a tampered file)."""
+        moves no longer apply (a changed engine, a tampered file). ``each``
+        sees every move as it is replayed: its entry, the state before it,
+        the move and its events."""
         try:
             game = rules.get(record.game)
         except ValueError as exc:
@@ -378,13 +384,17 @@ class Journal:
             raise self._fail(f"game {record.id}: {exc}") from None
         entries = self.entries(record)[:upto]
         for entry in entries:
+            before = state.copy() if each is not None else state
             try:
-                state.apply(game.move_from_json(entry.move))
+                move = game.move_from_json(entry.move)
+                events = state.apply(move)
             except (ValueError, TypeError, KeyError, AttributeError, rules.IllegalMove) as exc:
                 # a move whose JSON lost its shape (a flipped byte) may fail
                 # in the parser in any of these ways
                 raise self._fail(f"game {record.id} move {entry.n} {json.dumps(entry.move)} "
                                  f"does not apply: {exc}") from None
+            if each is not None:
+                each(entry, before, move, events)
         if entries:
             recorded = self.snapshot(record, entries[-1].n)
             rebuilt = json.loads(json.dumps(state.to_json()["state"], sort_keys=True))

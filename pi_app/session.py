@@ -34,7 +34,7 @@ from pi_app.adapters.base import Component, TableAdapter, seat_name
 from pi_app.errors import UsageError
 from pi_app.hardware import Table
 from pi_app.i18n import t
-from pi_app.journal import GameRecord, Journal, JournalWriteError, Pending, is_barrier, pending
+from pi_app.journal import Entry, GameRecord, Journal, JournalWriteError, Pending, is_barrier, pending
 from pi_app.menu import BACK, CONFIRM, Cursor, flatten
 from pi_app.registry import Registry
 from pi_app.screens import Layout, render
@@ -98,7 +98,7 @@ class Record:
 
 class Session:
     def __init__(self, table: Table, journal: Journal, registry: Registry, record: GameRecord,
-                 state: State, lang: str) -> None:
+                 state: State, lang: str, adapter: TableAdapter | None = None) -> None:
         self.table = table
         self.profile = table.profile
         self.journal = journal
@@ -107,7 +107,7 @@ class Session:
         self.game = rules.get(record.game)
         self.state = state
         self.lang = lang
-        self.adapter: TableAdapter = adapters.for_game(record.game, record.players, lang)
+        self.adapter = adapter or adapters.for_game(record.game, record.players, lang)
         self.seats = [Seat(i, self.profile.seats[i].name) for i in range(record.players)]
         self.chance_cursor: Cursor | None = None
         self.undo_pending = False
@@ -156,9 +156,8 @@ class Session:
                     f"journal {journal.path} holds an unfinished game of {current.game} for "
                     f"{current.players} players ({moves} moves); run without --game to resume it, "
                     "or add --new to abandon it")
-            state = journal.replay(current)
-            session = cls(table, journal, registry, current, state, lang)
-            said = session.recall()
+            state, adapter, said = rebuild(journal, current, lang, draws=table.profile.chance == "draw")
+            session = cls(table, journal, registry, current, state, lang, adapter)
             session.note(t("resumed", lang, moves=len(state.history)))
             if said:  # the shared screen as before the cut: what the table was last told to do
                 session.log = said
@@ -582,29 +581,6 @@ class Session:
         if self.profile.chance == "draw" and self.state.is_chance():
             self.after_moves(self.state.copy(), [], [])
 
-    def recall(self) -> list[str]:
-        """Rebuild what the adapter remembers of this game (each seat's newest
-        card, the assassin last revealed) for a state rebuilt from the journal,
-        by playing its moves through a fresh adapter in the batches the table
-        saw them: a move with the chance steps Tablekeeper drew after it, when
-        this table draws them. Returns the last batch's instructions."""
-        self.adapter = adapters.for_game(self.record.game, self.record.players, self.lang)
-        state = self.game.new_game(self.record.players, self.record.seed, self.record.options)
-        draws = self.profile.chance == "draw"
-        said: list[str] = []
-        before = state.copy()
-        moves: list[Move] = []
-        events: list[Event] = []
-        for move in self.state.history:
-            if moves and not (draws and state.is_chance()):
-                said = self.adapter.instructions(before, moves, events, state, self.lang)
-                before, moves, events = state.copy(), [], []
-            events += state.apply(move)
-            moves.append(move)
-        if moves:
-            said = self.adapter.instructions(before, moves, events, state, self.lang)
-        return said
-
     # -- undo --------------------------------------------------------------------------
     def on_undo(self) -> None:
         # Undo works through the journal: it waits until every move is on disk.
@@ -638,8 +614,8 @@ class Session:
             return
         if entry is None:
             return
-        self.state = self.journal.replay(self.record)
-        self.recall()
+        self.state, self.adapter, _ = rebuild(self.journal, self.record, self.lang,
+                                              draws=self.profile.chance == "draw")
         text = t("undo-done", self.lang, move=self.adapter.move_text(entry.move, self.lang))
         for ui in self.seats:
             ui.cursor = None
@@ -759,3 +735,31 @@ class Session:
         """For the watchdog: the loop turned recently and the threads run."""
         fresh = time.monotonic() - self.heartbeat < 5.0
         return fresh and self.table.alive()
+
+
+def rebuild(journal: Journal, record: GameRecord, lang: str, *,
+            draws: bool) -> tuple[State, TableAdapter, list[str]]:
+    """A game rebuilt from its journal (resume, undo) with what its adapter
+    remembers (each seat's newest card, the assassin last revealed) and the
+    table's last instructions: the journal's replay hands each move to a
+    fresh adapter in the batches the table saw them, a move with the chance
+    steps Tablekeeper drew after it when this table ``draws`` them."""
+    adapter = adapters.for_game(record.game, record.players, lang)
+    said: list[str] = []
+    batch: list[tuple[State, Move, list[Event]]] = []
+
+    def tell(after: State) -> None:
+        nonlocal said
+        said = adapter.instructions(batch[0][0], [m for _, m, _ in batch],
+                                    [e for *_, events in batch for e in events], after, lang)
+        batch.clear()
+
+    def step(_: Entry, before: State, move: Move, events: list[Event]) -> None:
+        if batch and not (draws and before.is_chance()):
+            tell(before)
+        batch.append((before, move, events))
+
+    state = journal.replay(record, each=step)
+    if batch:
+        tell(state)
+    return state, adapter, said
