@@ -24,7 +24,7 @@ import errno
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -155,7 +155,12 @@ class Journal:
             self._open_readonly()
             return
         fresh = not self.path.exists() or self.path.stat().st_size == 0
-        try:
+        with self._opening(
+                lambda exc: JournalError(f"journal {self.path} is not usable: {exc}; move the file aside "
+                                         "to start a new journal"),
+                lambda exc: JournalError(f"journal {self.path} cannot be opened: {exc.strerror} "
+                                         f"({exc.filename}); give --state-dir a directory Tablekeeper "
+                                         "may write in")):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             if not fresh:  # checked before anything is written: a refused file is left as it was
@@ -169,17 +174,6 @@ class Journal:
                             self.db.execute(statement)
                     self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 self._validate()
-        except JournalError:
-            self.db.close()
-            raise
-        except sqlite3.DatabaseError as exc:
-            with contextlib.suppress(AttributeError):
-                self.db.close()
-            raise JournalError(f"journal {self.path} is not usable: {exc}; move the file aside "
-                               "to start a new journal") from None
-        except OSError as exc:
-            raise JournalError(f"journal {self.path} cannot be opened: {exc.strerror} ({exc.filename}); "
-                               "give --state-dir a directory Tablekeeper may write in") from None
 
     def _open_readonly(self) -> None:
         """Open without writing anything to the file (SQLite's ``mode=ro``):
@@ -189,19 +183,28 @@ class Journal:
                                "--state-dir DIR (the directory `tablekeeper run` was given)")
         if self.path.stat().st_size == 0:
             raise self._fail("the file is empty")
-        try:
+        with self._opening(lambda exc: self._fail(f"it is not a readable SQLite database ({exc})"),
+                           lambda exc: JournalError(f"journal {self.path} cannot be read: {exc.strerror}")):
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
                                       isolation_level=None, check_same_thread=False)
             self._validate()
-        except JournalError:
-            self.db.close()
-            raise
-        except sqlite3.DatabaseError as exc:
-            with contextlib.suppress(AttributeError):
+
+    @contextlib.contextmanager
+    def _opening(self, unusable: Callable[[sqlite3.DatabaseError], JournalError],
+                 unopenable: Callable[[OSError], JournalError]) -> Iterator[None]:
+        """Opening refused as a JournalError (the connection closed, if made):
+        ``unusable`` words a file SQLite cannot use, ``unopenable`` one the
+        system will not open."""
+        try:
+            yield
+        except (JournalError, sqlite3.DatabaseError) as exc:
+            with contextlib.suppress(AttributeError):  # no connection was made
                 self.db.close()
-            raise self._fail(f"it is not a readable SQLite database ({exc})") from None
+            if isinstance(exc, JournalError):
+                raise
+            raise unusable(exc) from None
         except OSError as exc:
-            raise JournalError(f"journal {self.path} cannot be read: {exc.strerror}") from None
+            raise unopenable(exc) from None
 
     def _tx(self) -> Any:
         return _Transaction(self.db)
