@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import contextlib
 import queue
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Self
 
 import pytest
 
@@ -96,17 +98,20 @@ class Rig:
             self.journal.close()
             self.journal = None
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        """Closed for good: the table and journal, and the registry they share."""
+        self.close()
+        self.registry.close()
+
 
 @pytest.fixture
 def rig(tmp_path: Path) -> Iterator:
-    rigs: list[Rig] = []
+    with contextlib.ExitStack() as rigs:
 
-    def make(players: int = 2, table: str = "sim") -> Rig:
-        r = Rig(tmp_path, players, table)
-        rigs.append(r)
-        return r
+        def make(players: int = 2, table: str = "sim") -> Rig:
+            return rigs.enter_context(Rig(tmp_path, players, table))
 
-    yield make
-    for r in rigs:
-        r.close()
-        r.registry.close()
+        yield make

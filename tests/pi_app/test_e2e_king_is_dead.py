@@ -130,13 +130,9 @@ def test_killed_process_resumes_exactly(tmp_path):
     assert proc.returncode == -9, proc.stderr
     from tests.pi_app.conftest import Rig
 
-    r = Rig(tmp_path, 4)
-    try:
+    with Rig(tmp_path, 4) as r:
         s = r.open()
         assert s.state.to_json() == json.loads((tmp_path / "state.json").read_text())
-    finally:
-        r.close()
-        r.registry.close()
 
 
 def test_setup_read_in_at_the_table_by_tapping_cubes(rig):

@@ -6,6 +6,7 @@ max_page_count`` caps the journal's connection at the pages it has."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import random
 import sqlite3
@@ -76,17 +77,13 @@ def resumed_equals(path: Path, session: Session) -> None:
 
 @pytest.fixture
 def table(tmp_path: Path):
-    rigs: list[Rig] = []
+    with contextlib.ExitStack() as rigs:
 
-    def make(game: str, players: int) -> tuple[Rig, Session]:
-        r = Rig(tmp_path, players)
-        rigs.append(r)
-        return r, r.open(game, seed=11)
+        def make(game: str, players: int) -> tuple[Rig, Session]:
+            r = rigs.enter_context(Rig(tmp_path, players))
+            return r, r.open(game, seed=11)
 
-    yield make
-    for r in rigs:
-        r.close()
-        r.registry.close()
+        yield make
 
 
 @pytest.mark.parametrize(("game", "players"), GAMES)

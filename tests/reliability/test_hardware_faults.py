@@ -98,13 +98,8 @@ def spi_table(tmp_path: Path) -> Iterator[tuple[ChipRig, FlakyBus]]:
         bus.attach(chip, bus=0, device=seat)
     path = variant(tmp_path, "spi", pads={0: '{ backend = "rc522", bus = 0, device = 0 }',
                                           1: '{ backend = "rc522", bus = 0, device = 1 }'})
-    with fake_spidev(bus), fake_rpi_gpio():
-        rig = ChipRig(tmp_path, 2, str(path), chips)
-        try:
-            yield rig, bus
-        finally:
-            rig.close()
-            rig.registry.close()
+    with fake_spidev(bus), fake_rpi_gpio(), ChipRig(tmp_path, 2, str(path), chips) as rig:
+        yield rig, bus
 
 
 @pytest.mark.parametrize("fault", list(FAULTS))
@@ -183,12 +178,10 @@ def hub_table(tmp_path: Path) -> Iterator[tuple[HubRig, Path]]:
     path = variant(tmp_path, "hub", extra=hub,
                    pads={0: '{ backend = "hub", hub = "hub", index = 0 }',
                          1: '{ backend = "hub", hub = "hub", index = 1 }'})
-    rig = HubRig(tmp_path, 2, str(path), relay)
     try:
-        yield rig, link
+        with HubRig(tmp_path, 2, str(path), relay) as rig:
+            yield rig, link
     finally:
-        rig.close()
-        rig.registry.close()
         hub_factory.close_all()
         err = relay.close()
         assert "Traceback" not in err, err
@@ -277,12 +270,8 @@ def luma_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Luma
     monkeypatch.setattr(session, "SCREEN_RETRY_SECONDS", 0.0)  # each turn of the loop tries
     path = variant(tmp_path, "luma", screens={0: LUMA.format(0), 1: LUMA.format(1)},
                    shared_screen=LUMA.format(4))
-    rig = Rig(tmp_path, 2, str(path))
-    try:
+    with Rig(tmp_path, 2, str(path)) as rig:
         yield LumaTable(rig, bus)
-    finally:
-        rig.close()
-        rig.registry.close()
 
 
 def play_turn(rig: Rig, rng: random.Random) -> None:
@@ -363,12 +352,8 @@ def wait_held(rig: Rig, button: str) -> None:
 
 @pytest.fixture
 def sim_rig(tmp_path: Path) -> Iterator[Rig]:
-    rig = Rig(tmp_path, 2)
-    try:
+    with Rig(tmp_path, 2) as rig:
         yield rig
-    finally:
-        rig.close()
-        rig.registry.close()
 
 
 def test_stuck_button_is_one_press(sim_rig: Rig) -> None:
@@ -429,12 +414,8 @@ def test_bouncing_button_is_one_press(sim_rig: Rig) -> None:
 
 @pytest.fixture
 def pads(tmp_path: Path) -> Iterator[SimRig]:
-    rig = SimRig(tmp_path, 2)
-    try:
+    with SimRig(tmp_path, 2) as rig:
         yield rig
-    finally:
-        rig.close()
-        rig.registry.close()
 
 
 def flicker(rig: SimRig, seat: int, uid: str, on: float, off: float, times: int) -> None:
