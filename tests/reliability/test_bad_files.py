@@ -111,6 +111,17 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def read_or_refused(path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``argv`` reads the damaged file or refuses it by name (a flip may land
+    where nothing is checked), and leaves it as it was either way."""
+    before = digest(path)
+    code, err = run_cli(argv, capsys)
+    assert code in (0, 2)
+    if code == 2:
+        assert str(path) in err
+    assert digest(path) == before
+
+
 @pytest.fixture
 def no_table_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     """`tablekeeper run` returns as soon as its table is up: a file that
@@ -185,12 +196,7 @@ def test_a_flipped_move_is_named_with_its_game_and_number(good, tmp_path, capsys
 def test_random_flips_in_a_journal_never_crash(seed, good, tmp_path, capsys):
     path = tmp_path / "journal.sqlite"
     path.write_bytes(random_flips(seed)(good["journal"]))
-    before = digest(path)
-    code, err = run_cli(["journal", "check", str(path)], capsys)
-    assert code in (0, 2)
-    if code == 2:
-        assert str(path) in err
-    assert digest(path) == before
+    read_or_refused(path, ["journal", "check", str(path)], capsys)
 
 
 # -- the tag registry ---------------------------------------------------------------
@@ -230,12 +236,7 @@ def test_a_journal_where_the_tag_registry_belongs(good, tmp_path, capsys, no_tab
 def test_random_flips_in_a_tag_registry_never_crash(seed, good, tmp_path, capsys):
     path = tmp_path / "tags.sqlite"
     path.write_bytes(random_flips(seed)(good["registry"]))
-    before = digest(path)
-    code, err = run_cli(["tags", "--state-dir", str(tmp_path), "list"], capsys)
-    assert code in (0, 2)
-    if code == 2:
-        assert str(path) in err
-    assert digest(path) == before
+    read_or_refused(path, ["tags", "--state-dir", str(tmp_path), "list"], capsys)
 
 
 # -- the table profile ---------------------------------------------------------------
@@ -290,12 +291,7 @@ def test_a_bad_table_profile_is_refused(case, good, tmp_path, capsys, no_table_l
 def test_random_flips_in_a_table_profile_never_crash(seed, good, tmp_path, capsys, no_table_loop):
     path = tmp_path / "table.toml"
     path.write_bytes(random_flips(seed)(good["profile"]))
-    before = digest(path)
-    code, err = run_cli(["run", "--table", str(path), "--state-dir", str(tmp_path), "--no-console"], capsys)
-    assert code in (0, 2)
-    if code == 2:
-        assert str(path) in err
-    assert digest(path) == before
+    read_or_refused(path, ["run", "--table", str(path), "--state-dir", str(tmp_path), "--no-console"], capsys)
 
 
 # -- the games' data files ---------------------------------------------------------

@@ -10,6 +10,7 @@ import contextlib
 import errno
 import random
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,28 @@ def resumed_equals(path: Path, session: Session) -> None:
     assert [e.move for e in entries] == [m.to_json() for m in session.state.history]
     assert journal.replay(record).to_json() == session.state.to_json()
     journal.close()
+
+
+@contextlib.contextmanager
+def failing(s: Session, statement: str, message: str) -> Iterator[None]:
+    """The session's journal connection answers every statement starting
+    with ``statement`` with SQLite's ``message``, as failing storage would."""
+    real = s.journal.db
+
+    class Failing:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
+
+        def execute(self, sql: str, *args: Any) -> Any:
+            if sql.startswith(statement):
+                raise sqlite3.OperationalError(message)
+            return real.execute(sql, *args)
+
+    s.journal.db = Failing()  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        s.journal.db = real
 
 
 @pytest.fixture
@@ -199,20 +222,9 @@ def test_an_undo_the_disk_refuses_changes_nothing(table, tmp_path):
     before = s.state.to_json()
     rig.press("shared.undo")
     assert s.undo_pending
-    real = s.journal.db
-
-    class Failing:  # a deletion only adds to the -wal, which max_page_count does not cap
-        def __getattr__(self, name: str) -> Any:
-            return getattr(real, name)
-
-        def execute(self, sql: str, *args: Any) -> Any:
-            if sql.startswith("DELETE"):
-                raise sqlite3.OperationalError("database or disk is full")
-            return real.execute(sql, *args)
-
-    s.journal.db = Failing()  # type: ignore[assignment]
-    rig.press("shared.undo")
-    s.journal.db = real
+    # a deletion only adds to the -wal, which max_page_count does not cap
+    with failing(s, "DELETE", "database or disk is full"):
+        rig.press("shared.undo")
     assert s.state.to_json() == before
     assert s.shared_layout().title == "Undo failed: disk full"
     rig.close()
@@ -226,22 +238,10 @@ def test_a_disk_io_error_is_said_in_italian_too(table, tmp_path):
     rig, s = table("siege", 2)
     s.lang = "it"
     rng = random.Random(8)
-    real = s.journal.db
-
-    class Failing:
-        def __getattr__(self, name: str) -> Any:
-            return getattr(real, name)
-
-        def execute(self, sql: str, *args: Any) -> Any:
-            if sql.startswith("INSERT INTO moves"):
-                raise sqlite3.OperationalError("disk I/O error")
-            return real.execute(sql, *args)
-
-    s.journal.db = Failing()  # type: ignore[assignment]
-    play(s, rng, 3)
-    assert s.journal_fault == "I/O error" and s.backlog
-    assert "partita non salvata: errore del disco, riprovo" in shared_text(s)
-    s.journal.db = real
+    with failing(s, "INSERT INTO moves", "disk I/O error"):
+        play(s, rng, 3)
+        assert s.journal_fault == "I/O error" and s.backlog
+        assert "partita non salvata: errore del disco, riprovo" in shared_text(s)
     play(s, rng, 1)
     assert not s.backlog and "non salvata" not in shared_text(s)
     rig.close()
