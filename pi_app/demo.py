@@ -22,14 +22,13 @@ from PIL import Image, ImageDraw
 
 import rules
 from pi_app import adapters, hardware, profile
-from pi_app.autoplay import Input, choose, next_input
+from pi_app.autoplay import MAX_INPUTS, Input, take_turn
 from pi_app.journal import Journal
 from pi_app.registry import Registry
 from pi_app.screens import font
 from pi_app.session import Session
 from rules.core import Game
 
-ATTEMPT_RATE = 0.06
 MAX_GIF_FRAMES = 600
 
 
@@ -122,6 +121,8 @@ class Night:
                     table.press(inp.part)
                 session.pump()
                 report.inputs += 1
+                if report.inputs > MAX_INPUTS:
+                    raise RuntimeError(f"{name}: the simulated players are stuck")
                 if hidden:
                     secret.update(range(first, len(session.transcript)))
                 what = "(secret)" if hidden else f"{inp.kind} {inp.what or inp.part}"
@@ -146,31 +147,10 @@ class Night:
                 said = len(session.transcript)
 
             flush()
-            while session.state.outcome() is not None or session.state.to_move() is not None:
-                if session.state.outcome() is not None:
-                    break
-                seat = session.state.to_move()
-                assert seat is not None and seat >= 0, "chance steps are drawn by Tablekeeper"
-                if rng.random() < ATTEMPT_RATE:
-                    attempt = self.illegal_attempt(session, seat, rng)
-                    if attempt is not None:
-                        culprit = session.profile.seat_of_part(attempt.part) or 0
-                        n = len(session.state.history)
-                        send(attempt)
-                        flush()
-                        send(Input("press", f"{session.seats[culprit].name}.ok"))  # read, dismiss
-                        if len(session.state.history) != n:
-                            flush()
-                            continue  # it was legal after all (a building not yet built): whose turn now?
-                target = choose(session, rng)
-                taps = rng.random() < 0.6  # some players tap, some prefer the buttons
-                n = len(session.state.history)
-                while len(session.state.history) == n:
-                    send(next_input(session, seat, target, taps))
-                    if report.inputs > 50_000:
-                        raise RuntimeError(f"{name}: the simulated players are stuck")
+            while session.state.outcome() is None and session.state.to_move() is not None:
+                moved = take_turn(session, rng, send, between=flush)
                 flush()
-                report.moves += 1
+                report.moves += moved
             outcome = session.state.outcome()
             if outcome is not None:
                 big, detail = session.adapter.outcome_lines(outcome, self.lang)
@@ -193,32 +173,6 @@ class Night:
             registry.close()
         report.seconds = time.perf_counter() - start
         return report
-
-    def illegal_attempt(self, session: Session, seat: int, rng: random.Random) -> Input | None:
-        """Something a player might wrongly do now: out of turn, another
-        seat's card, a card already played, a tag nobody enrolled."""
-        comps = session.adapter.components()
-        owned = [c for c in comps if c.seat is not None]
-        others = [i for i in range(len(session.seats)) if i != seat]
-        kinds = ["out-of-turn", "not-yours", "unknown"] + (["used"] if owned else [])
-        kind = rng.choice(kinds)
-        me = session.seats[seat].name
-        if kind == "out-of-turn" and owned:
-            other = rng.choice(others)
-            mine = [c for c in owned if c.seat == other]
-            return Input("tap", f"{session.seats[other].name}.pad", rng.choice(mine).id)
-        if kind == "out-of-turn":
-            return Input("press", f"{session.seats[rng.choice(others)].name}.ok")
-        if kind == "not-yours" and owned:
-            theirs = [c for c in owned if c.seat not in (seat, None) and (c.seat or 0) < len(session.seats)]
-            return Input("tap", f"{me}.pad", rng.choice(theirs).id)
-        if kind == "used":
-            legal = {m.to_json().get("card") for m in session.state.legal_moves()}
-            used = [c for c in owned if c.seat == seat and c.value not in legal]
-            if used:
-                return Input("tap", f"{me}.pad", rng.choice(used).id)
-            return None
-        return Input("tap", f"{me}.pad", "04" + "".join(rng.choice("0123456789ABCDEF") for _ in range(12)))
 
     def composite(self, table: hardware.Table, players: int) -> Image.Image:
         """All screens at once: the shared one on top, the seats below."""

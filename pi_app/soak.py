@@ -34,14 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from pi_app import hardware, paths
-from pi_app.autoplay import Input, choose, next_input
-from pi_app.demo import ATTEMPT_RATE, Night
+from pi_app.autoplay import MAX_INPUTS, Input, take_turn
+from pi_app.demo import Night
 from pi_app.journal import Journal
 from pi_app.lobby import Lobby
 from pi_app.registry import Registry
 from pi_app.session import Session
 
-MAX_INPUTS = 50_000  # per game: simulated players past this are stuck, a defect to report
 SETTLE_SECONDS = 3.0  # a refusal's flash runs on gpiozero's thread for 0.72 s
 
 
@@ -182,7 +181,7 @@ class Soak:
         self.seed = seed
         self.lang = lang
         self.attempts = attempts
-        self.night = Night(state_dir, lang=lang, seed=seed)  # its plan and its illegal attempts
+        self.night = Night(state_dir, lang=lang, seed=seed)  # its plan of games and variants
         self.table = hardware.build(self.night.profile, queue.Queue(), poll=False)
         try:
             self.journal = Journal(paths.journal_path(str(state_dir)))
@@ -268,24 +267,7 @@ class Soak:
                 raise RuntimeError(f"{game} for {players}: the simulated players are stuck")
 
         while session.state.outcome() is None:
-            seat = session.state.to_move()
-            if seat is None or seat < 0:
-                raise RuntimeError(f"{game} for {players}: no seat to move "
-                                   "and no outcome (chance steps are drawn on the sim table)")
-            if self.attempts and rng.random() < ATTEMPT_RATE:
-                attempt = self.night.illegal_attempt(session, seat, rng)
-                if attempt is not None:
-                    culprit = session.profile.seat_of_part(attempt.part) or 0
-                    n = len(session.state.history)
-                    send(attempt)
-                    send(Input("press", f"{session.seats[culprit].name}.ok"))  # read, dismiss
-                    if len(session.state.history) != n:
-                        continue  # it was legal after all (a building not yet built): whose turn now?
-            target = choose(session, rng)
-            taps = rng.random() < 0.6
-            n = len(session.state.history)
-            while len(session.state.history) == n:
-                send(next_input(session, seat, target, taps))
+            take_turn(session, rng, send, attempts=self.attempts)
         while not session.new_game_requested:  # a refusal still shown takes a press of its own
             send(Input("press", f"{session.seats[0].name}.ok"))
         return len(session.state.history)
