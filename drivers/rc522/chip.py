@@ -44,6 +44,10 @@ ERR_PROTOCOL = 0x01
 # CollReg bits.
 COLL_POS_NOT_VALID = 0x20
 COLL_POS_MASK = 0x1F
+# The two readings of CollPos: NXP's (from bit 0 of the FIFO's first byte, RxAlign
+# included) and the other (from the first bit received).
+COLLPOS_FIFO = "fifo"
+COLLPOS_RECEIVED = "received"
 
 START_SEND = 0x80
 FLUSH_BUFFER = 0x80
@@ -53,8 +57,25 @@ ANTENNA_BITS = 0x03
 FORCE_100_ASK = 0x40
 MODE_CRC_6363 = 0x3D
 
-# VersionReg values of genuine chips and common clones; 0x00/0xFF mean nothing answers.
+# VersionReg values of genuine chips and common clones. Cheap boards report others
+# too (0x12 and more); those are read as an MFRC522 with a note. Only 0x00/0xFF
+# (MISO held low or floating high) mean that nothing answers.
 KNOWN_VERSIONS = {0x88: "FM17522 clone", 0x90: "v0.0", 0x91: "v1.0", 0x92: "v2.0", 0xB2: "FM17522 clone"}
+NO_ANSWER_VERSIONS = (0x00, 0xFF)
+
+
+def chip_answers(version: int) -> bool:
+    """False when VersionReg reads what an unwired or unpowered chip gives."""
+    return version not in NO_ANSWER_VERSIONS
+
+
+def describe_version(version: int) -> str:
+    """VersionReg in words, for notes and the doctor's read test."""
+    if version in KNOWN_VERSIONS:
+        return f"0x{version:02X} ({KNOWN_VERSIONS[version]})"
+    if not chip_answers(version):
+        return f"0x{version:02X} (no chip answers)"
+    return f"0x{version:02X} (not a known MFRC522 version: probably a clone; read as an MFRC522)"
 
 # Receiver gain (RFCfgReg.RxGain) codes by dB.
 RX_GAIN_DB = {18: 0x02, 23: 0x03, 33: 0x04, 38: 0x05, 43: 0x06, 48: 0x07}

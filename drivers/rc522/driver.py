@@ -9,11 +9,16 @@ with HLTA so that no tag is left READY for the next poll's WUPA. Each frame
 waits for the chip's own timer (``timeout_ms``), so an empty poll costs a
 handful of SPI transfers.
 
-CollReg's CollPos is read as counted from the first bit received, as the
-emulator does. Were a chip to count from the FIFO bit position (RxAlign
-included), deep collisions would send the walk down empty branches and miss
-tags, but never report a wrong UID: a tag answers only when every known bit
-matches its own UID, and each UID CLn is checked against its BCC.
+CollReg's CollPos has two readings (see :func:`locate_collision`): NXP's,
+counted from bit 0 of the FIFO's first byte (RxAlign included), and the other,
+counted from the first bit received. They agree whenever RxAlign is 0. Where
+they disagree the walk takes NXP's position, the shallower one, which is safe
+under both (under the other reading that bit is no collision, and the side
+that no tag matches just stays silent); a position only one reading can give,
+a silent side, or a UID whose BCC fails tell the reader which reading its chip
+follows (:attr:`RC522Reader.collpos_reading`), and it then uses that one. ErrorReg
+is looked at for CollErr before ParityErr, as NXP's code does: a collision also
+spoils that byte's parity bit.
 
 ``spidev`` and ``gpiozero`` pins are opened in :func:`open_rc522` only; the class
 takes any object with ``xfer2(list) -> list`` and ``close()``, which is how the
@@ -23,6 +28,7 @@ tests drive it against :mod:`drivers.sim.rc522_emulator`.
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,9 +38,51 @@ from drivers.base import ReaderError
 from drivers.gpio import build
 from drivers.rc522 import chip as r
 
-# Frames a tag reply may show; beyond these the poll stops and reports what it has.
+log = logging.getLogger(__name__)
+
+# Errors in a reply that is no collision; the poll then stops and reports what it has.
 _HARD_ERRORS = r.ERR_BUFFER_OVFL | r.ERR_CRC | r.ERR_PARITY | r.ERR_PROTOCOL
 _MAX_IRQ_READS = 10_000
+# Silent far sides of uncertain splits, one after another, that show the chip counts
+# CollPos from the first bit received (under NXP's reading both sides always answer).
+_SILENT_SIDES_TO_LEARN = 2
+
+
+@dataclass(frozen=True)
+class Collision:
+    """Where a reply's first collision is, among the bits received."""
+
+    index: int  # 0-based, counted from the first bit received
+    uncertain: bool  # the two readings disagree and the chip's own is not known yet
+    proves: str | None  # the reading this CollPos proves (only that one fits), if any
+
+
+def locate_collision(coll: int, rx_align: int, received: int, reading: str | None) -> Collision | None:
+    """Read CollReg for a reply of ``received`` bits stored from bit ``rx_align`` of the FIFO.
+
+    NXP's reading counts CollPos (1-based, 0 meaning 32) from bit 0 of the FIFO's
+    first byte, so the collided bit is received bit ``CollPos - 1 - rx_align``;
+    the other counts from the first bit received: ``CollPos - 1``. None when
+    CollPos is not valid or fits neither reading.
+    """
+    if coll & r.COLL_POS_NOT_VALID:
+        return None
+    position = (coll & r.COLL_POS_MASK) or 32
+    fifo = position - 1 - rx_align
+    first = position - 1
+    fifo_fits = 0 <= fifo < received
+    first_fits = first < received
+    if fifo_fits and first_fits:
+        if fifo == first:
+            return Collision(first, False, None)
+        if reading == r.COLLPOS_RECEIVED:
+            return Collision(first, False, None)
+        return Collision(fifo, reading is None, None)
+    if fifo_fits:
+        return Collision(fifo, False, r.COLLPOS_FIFO)
+    if first_fits:
+        return Collision(first, False, r.COLLPOS_RECEIVED)
+    return None
 
 
 class SpiPort(Protocol):
@@ -125,6 +173,9 @@ class RC522Reader:
         self._timeout_s = timeout_ms / 1000
         self._ready = False
         self._crc_on = False
+        self.collpos_reading: str | None = None  # learnt from the replies; None until shown
+        self._silent_sides = 0
+        self.version_note: str | None = None
 
     # -- public --------------------------------------------------------------------
 
@@ -161,7 +212,7 @@ class RC522Reader:
         return frozenset("".join(f"{b:02X}" for b in uid) for uid in uids)
 
     def version(self) -> int:
-        """VersionReg (0x91/0x92 genuine, 0x88/0xB2 clones, 0x00/0xFF nothing there)."""
+        """VersionReg (0x91/0x92 genuine, 0x88/0xB2 and others clones, 0x00/0xFF nothing there)."""
         return self._read(r.VERSION)
 
     def reset(self) -> None:
@@ -207,7 +258,7 @@ class RC522Reader:
 
     def _check_alive(self) -> None:
         version, t_mode = self._read_many([r.VERSION, r.T_MODE])
-        if version not in r.KNOWN_VERSIONS:
+        if not r.chip_answers(version):
             self._ready = False
             raise ReaderError(
                 f"reader {self.name}: no RC522 answers on {self.where} (VersionReg reads 0x{version:02X});"
@@ -225,10 +276,11 @@ class RC522Reader:
         else:
             raise ReaderError(f"reader {self.name}: the RC522 on {self.where} did not come out of reset")
         version = self._read(r.VERSION)
-        if version not in r.KNOWN_VERSIONS:
+        if not r.chip_answers(version):
             raise ReaderError(
                 f"reader {self.name}: no RC522 answers on {self.where} (VersionReg reads 0x{version:02X})"
             )
+        self._note_version(version)
         self._write(r.T_MODE, self._expected_t_mode())
         self._write(r.T_PRESCALER, r.TIMER_PRESCALER & 0xFF)
         self._write(r.T_RELOAD_H, self._ticks >> 8)
@@ -240,6 +292,16 @@ class RC522Reader:
         self._crc_on = False  # TxModeReg and RxModeReg are back at their reset value
         self._ready = True
 
+    def _note_version(self, version: int) -> None:
+        if version in r.KNOWN_VERSIONS:
+            self.version_note = None
+            return
+        described = r.describe_version(version)
+        note = f"reader {self.name}: the chip on {self.where} reports VersionReg {described}"
+        if note != self.version_note:
+            log.warning("%s", note)
+        self.version_note = note
+
     def _apply_gain(self) -> None:
         if self._gain is not None:
             self._write(r.RF_CFG, (self._read(r.RF_CFG) & 0x8F) | (self._gain << 4))
@@ -249,39 +311,68 @@ class RC522Reader:
     def _walk(self, sel: int, limit: int) -> list[list[int]]:
         """Every UID CLn (4 bytes + BCC) READY at this cascade level, up to ``limit``.
 
-        A depth-first walk of the collision tree: at each collision take the 1
-        branch and keep the 0 branch for later. Anticollision frames leave READY
-        tags READY (those not matching just keep quiet), so one wake-up serves
-        the whole walk.
+        A depth-first walk of the collision tree: at each collision follow the
+        bit value the reply shows and keep the other side for later.
+        Anticollision frames leave READY tags READY (those not matching just
+        keep quiet), so one wake-up serves the whole walk.
         """
         found: list[list[int]] = []
-        pending: list[list[int]] = [[]]
-        budget = 40 * 2 * max(limit, 1)  # frames: each tag costs at most one per UID bit
+        # (known bits, the far side of an uncertain split: under the other reading nobody is there)
+        pending: list[tuple[list[int], bool]] = [([], False)]
+        budget = 40 * 3 * max(limit, 1)  # frames: each tag costs at most a few per UID bit
         while pending and len(found) < limit and budget > 0:
-            known = pending.pop()
+            known, far_side = pending.pop()
+            chosen = False  # known ends in a side chosen at a collision: some tag must be there
             while budget > 0:
                 budget -= 1
-                frame = [sel, ((2 + len(known) // 8) << 4) | (len(known) % 8), *_to_bytes(known)]
-                reply = self._transceive(frame, tx_last_bits=len(known) % 8, rx_align=len(known) % 8)
+                align = len(known) % 8
+                frame = [sel, ((2 + len(known) // 8) << 4) | align, *_to_bytes(known)]
+                reply = self._transceive(frame, tx_last_bits=align, rx_align=align)
                 if reply is None:
-                    break  # nobody left on this branch (a tag left mid-walk)
+                    if far_side:
+                        self._far_side_silent()
+                    elif chosen:
+                        self._forget_reading()  # a tag left, or the reading in use is not the chip's
+                    break
+                if far_side:
+                    self._learn_reading(r.COLLPOS_FIFO)  # both sides answer only under NXP's reading
+                    far_side = False
+                if reply.error & r.ERR_COLL:
+                    hit = locate_collision(reply.coll, align, len(reply.bits), self.collpos_reading)
+                    if hit is None or len(known) + hit.index >= 40:
+                        return found
+                    if hit.proves is not None:
+                        self._learn_reading(hit.proves)
+                    prefix = known + reply.bits[: hit.index]
+                    value = reply.bits[hit.index]
+                    pending.append(([*prefix, 1 - value], hit.uncertain))
+                    known = [*prefix, value]
+                    chosen = True
+                    continue
                 if reply.error & _HARD_ERRORS:
                     return found  # a garbled frame: report what is sure, the next poll retries
-                if reply.error & r.ERR_COLL:
-                    if reply.coll & r.COLL_POS_NOT_VALID:
-                        return found
-                    position = (reply.coll & r.COLL_POS_MASK) or 32
-                    if position > len(reply.bits) or len(known) + position >= 40:
-                        return found
-                    prefix = known + reply.bits[: position - 1]
-                    pending.append([*prefix, 0])
-                    known = [*prefix, 1]
-                    continue
                 cln = _to_bytes(known + reply.bits)
                 if len(cln) == 5 and cln[0] ^ cln[1] ^ cln[2] ^ cln[3] == cln[4]:
                     found.append(cln)
+                else:
+                    self._forget_reading()
                 break
         return found
+
+    def _learn_reading(self, reading: str) -> None:
+        self._silent_sides = 0
+        if reading != self.collpos_reading:
+            log.info("reader %s: CollPos follows the %s reading", self.name, reading)
+            self.collpos_reading = reading
+
+    def _far_side_silent(self) -> None:
+        self._silent_sides += 1
+        if self._silent_sides >= _SILENT_SIDES_TO_LEARN:
+            self._learn_reading(r.COLLPOS_RECEIVED)
+
+    def _forget_reading(self) -> None:
+        self.collpos_reading = None
+        self._silent_sides = 0
 
     def _park(self) -> None:
         """End a poll with HLTA: tags still READY drop back to IDLE or HALT, where WUPA finds them.

@@ -43,7 +43,7 @@ class Mfrc522Reader:
         dev = self._dev
         try:
             version = dev.Read_MFRC522(dev.VersionReg)
-            if version not in r.KNOWN_VERSIONS:
+            if not r.chip_answers(version):
                 raise ReaderError(
                     f"reader {self.name}: no RC522 answers on {self.where} (VersionReg reads 0x{version:02X})"
                 )

@@ -13,6 +13,7 @@ put this file's folder on ``sys.path`` and ``import rc522_emulator``.
 Create a chip and put tags in its field::
 
     chip = RC522Chip()                      # VersionReg reads 0x92 (v2.0)
+    chip = RC522Chip(collpos=COLLPOS_RECEIVED)  # CollPos from the first bit received
     tag = chip.add_tag("04A1B2C3D4E5F6")    # 7-byte UID (NTAG213/215: ATQA 0x0044, SAK 0x00)
     chip.add_tag("DEADBEEF")                # 4-byte UID (MIFARE Classic 1K: ATQA 0x0004, SAK 0x08)
     chip.add_tag("0411223344556677", ...)   # 10-byte UIDs are refused: ValueError
@@ -44,9 +45,19 @@ CRCIRq); ComIrqReg/DivIrqReg with the Set1 write semantics; BitFramingReg
 TxLastBits and RxAlign; ControlReg RxLastBits; TxModeReg/RxModeReg CRC
 enable (RxCRCEn checks and strips the CRC, CRCErr on mismatch); the antenna
 (TxControlReg bits 0-1: with the field off no tag answers and every tag is
-reset); ErrorReg CollErr and CollReg (CollPos counts from the first received
-bit, 1-based, 0 meaning the 32nd; CollPosNotValid when beyond 32; with
-ValuesAfterColl clear the bits after a collision read as 0).
+reset); ErrorReg CollErr and CollReg (CollPos is 1-based, 0 meaning the
+32nd, CollPosNotValid when beyond 32; with ValuesAfterColl clear the bits
+after a collision read as 0).
+
+CollPos has two readings. By default it counts as NXP's reader library reads
+it (phhalHw_Rc523 takes CollPos - 1 as the bit index into the FIFO): from
+bit 0 of the FIFO's first byte, so a frame received with RxAlign = 3 whose
+first received bit collides reports CollPos 4. ``RC522Chip(collpos=
+COLLPOS_RECEIVED)`` counts from the first bit received instead (RxAlign not
+included). Which one a given chip or clone follows is not settled, so
+drivers must cope with both. A collision also spoils that byte's parity
+bit, so ParityErr is set with CollErr (``parity_on_collision=False`` turns
+that off).
 
 Tags follow the ISO 14443-3 state machine: IDLE, READY (per cascade level),
 ACTIVE, HALT. REQA (0x26, 7 bits) wakes IDLE tags, WUPA (0x52, 7 bits) wakes
@@ -154,6 +165,11 @@ HALT = 3
 
 CASCADE_TAG = 0x88
 SEL_CODES = (0x93, 0x95, 0x97)
+
+# The two readings of CollReg's CollPos (see the module's text).
+COLLPOS_FIFO = "fifo"          # NXP's: from bit 0 of the FIFO's first byte, RxAlign included
+COLLPOS_RECEIVED = "received"  # from the first bit received
+COLLPOS_READINGS = (COLLPOS_FIFO, COLLPOS_RECEIVED)
 
 
 def crc_a(data):
@@ -336,8 +352,12 @@ class Tag:
 class RC522Chip:
     """One MFRC522 on an SPI chip select, with the tags in its antenna field."""
 
-    def __init__(self, version=0x92):
+    def __init__(self, version=0x92, collpos=COLLPOS_FIFO, parity_on_collision=True):
+        if collpos not in COLLPOS_READINGS:
+            raise ValueError("collpos must be one of " + ", ".join(COLLPOS_READINGS) + ": " + str(collpos))
         self.version = version
+        self.collpos = collpos
+        self.parity_on_collision = parity_on_collision
         self.tags = []
         self.connected = True
         self.transfers = 0
@@ -514,7 +534,7 @@ class RC522Chip:
             if self.regs[T_MODE] & 0x80:
                 self.regs[COM_IRQ] |= IRQ_TIMER
             return
-        received = self._merge(answers)
+        received = self._merge(answers, rx_align)
         if self.regs[RX_MODE] & 0x80:
             received = self._strip_crc(received)
         self.fifo = bits_to_int_list(received, rx_align)[0:FIFO_SIZE]
@@ -524,7 +544,7 @@ class RC522Chip:
             irq |= IRQ_ERR
         self.regs[COM_IRQ] |= irq
 
-    def _merge(self, answers):
+    def _merge(self, answers, rx_align=0):
         """What the receiver hears when several tags answer at once."""
         length = 0
         for reply in answers:
@@ -542,7 +562,11 @@ class RC522Chip:
             received.append(one)
         if collision >= 0:
             self.regs[ERROR] |= ERR_COLL
+            if self.parity_on_collision:
+                self.regs[ERROR] |= ERR_PARITY
             position = collision + 1
+            if self.collpos == COLLPOS_FIFO:
+                position += rx_align
             if position <= 32:
                 self.regs[COLL] = (self.regs[COLL] & 0x80) | (position % 32)
         return received

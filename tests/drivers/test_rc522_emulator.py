@@ -91,6 +91,32 @@ def test_collision_position(chip: emu.RC522Chip) -> None:
     assert error == 0 and rest[0] & 0xFC == 0x00 and rest[1:4] == [0, 0, 0]
 
 
+def test_collision_sets_parity_error_too(chip: emu.RC522Chip) -> None:
+    chip.add_tag("01000000")
+    chip.add_tag("03000000")
+    transceive(chip, [0x26], last_bits=7)
+    _, error, _, _ = transceive(chip, [0x93, 0x20])
+    assert error & emu.ERR_COLL and error & emu.ERR_PARITY
+
+
+def test_collpos_counts_from_the_fifos_first_bit_by_default(chip: emu.RC522Chip) -> None:
+    # Tags differ in bit 5 (0-based) of the first UID byte; 3 bits are sent (RxAlign 3),
+    # so the collision is the 3rd bit received: CollPos 6 under NXP's reading, 3 under the other.
+    chip.add_tag("01000000")
+    chip.add_tag("21000000")
+    transceive(chip, [0x26], last_bits=7)
+    _, error, coll, _ = transceive(chip, [0x93, 0x23, 0x01], last_bits=3, align=3)
+    assert error & emu.ERR_COLL and coll & 0x1F == 6
+    other = emu.RC522Chip(collpos=emu.COLLPOS_RECEIVED)
+    other.write_register(emu.T_MODE, 0x80)
+    other.write_register(emu.TX_CONTROL, 0x83)
+    other.add_tag("01000000")
+    other.add_tag("21000000")
+    transceive(other, [0x26], last_bits=7)
+    _, error, coll, _ = transceive(other, [0x93, 0x23, 0x01], last_bits=3, align=3)
+    assert error & emu.ERR_COLL and coll & 0x1F == 3
+
+
 def test_crc_coprocessor(chip: emu.RC522Chip) -> None:
     chip.xfer2([emu.FIFO_DATA << 1, 0x50, 0x00])
     chip.xfer2([emu.COMMAND << 1, emu.CMD_CALC_CRC])
