@@ -39,6 +39,13 @@ HLTA = 0x50
 SEL = (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
 
+# The two readings of CollReg's CollPos: NXP's reader library counts it from bit 0
+# of the FIFO's first byte (RxAlign included); other code counts it from the first
+# bit received. They agree when RxAlign is 0. Which one a chip (or clone) follows
+# is learnt from the replies: a position only one reading can give settles it.
+FIFO_READING = "fifo"
+RECEIVED_READING = "received"
+
 # Outcomes of a transceive
 OK = 0
 TIMEOUT = 1
@@ -87,6 +94,7 @@ class RC522:
         self._on_at = None
         self._out = bytearray(2)
         self._in = bytearray(2)
+        self.collpos = None               # the chip's CollPos reading, once shown
         cs.value(1)
 
     # --- register access: one chip-select window per register ---
@@ -185,7 +193,8 @@ class RC522:
                 raise ChipError("no interrupt from chip")
         self.write(BIT_FRAMING, framing)
         err = self.read(ERROR)
-        if err & 0x13:                    # BufferOvfl, ParityErr, ProtocolErr
+        # CollErr first, as NXP's code does: a collision also spoils the parity bit.
+        if not err & 0x08 and err & 0x13:  # BufferOvfl, ParityErr, ProtocolErr
             return ERR, [], 0
         n = self.read(FIFO_LEVEL) & 0x7F
         back = [self.read(FIFO_DATA) for _ in range(n)]
@@ -193,6 +202,33 @@ class RC522:
         if err & 0x08:                    # CollErr
             return COLLISION, back, valid
         return OK, back, valid
+
+    def locate(self, coll, align, received):
+        """(index among the bits received, uncertain) of a collision, or None.
+
+        Where the readings disagree and the chip's is not known yet, NXP's
+        (the shallower bit) is taken: under the other reading the bits before
+        the real collision are sound, so following the value the reply shows
+        there still leads to a tag.
+        """
+        if coll & 0x20:                   # CollPosNotValid
+            return None
+        pos = coll & 0x1F or 32           # 1-based
+        fifo = pos - 1 - align
+        first = pos - 1
+        fifo_fits = 0 <= fifo < received
+        first_fits = first < received
+        if fifo_fits and first_fits:
+            if fifo == first or self.collpos == RECEIVED_READING:
+                return first, False
+            return fifo, self.collpos is None
+        if fifo_fits:
+            self.collpos = FIFO_READING
+            return fifo, False
+        if first_fits:
+            self.collpos = RECEIVED_READING
+            return first, False
+        return None
 
     # --- ISO 14443-3 type A ---
     def request(self, cmd):
@@ -215,12 +251,15 @@ class RC522:
         sel = SEL[level]
         uid = [0, 0, 0, 0, 0]             # 4 UID bytes + BCC
         known = 0                         # bits of uid known so far
-        for _ in range(33):
+        chosen = False                    # `known` ends in a side chosen at a collision
+        for _ in range(41):
             nbytes = known // 8
             nbits = known % 8
             frame = [sel, ((2 + nbytes) << 4) | nbits] + uid[:nbytes + (1 if nbits else 0)]
-            st, back, _ = self.transceive(frame, tx_last_bits=nbits, rx_align=nbits)
+            st, back, valid = self.transceive(frame, tx_last_bits=nbits, rx_align=nbits)
             if st not in (OK, COLLISION) or not back:
+                if chosen:
+                    self.collpos = None   # no tag on a chosen side: the reading in use is wrong
                 return None
             # The first received byte completes the partial byte we sent.
             idx = nbytes
@@ -234,21 +273,23 @@ class RC522:
                     uid[idx + i] = b
             if st == OK:
                 break
-            coll = self.read(COLL)
-            if coll & 0x20:               # CollPosNotValid
+            received = (len(back) - 1) * 8 + (valid or 8) - nbits
+            hit = self.locate(self.read(COLL), nbits, received)
+            if hit is None:
                 return None
-            pos = coll & 0x1F or 32       # 1-based bit position within this frame
-            got = known + pos             # bits known up to and including the collision
-            # Positions count from the first bit received, which is bit
-            # `nbits` of byte `nbytes`.
-            if got <= known or got > 40:
+            index, uncertain = hit
+            bit = known + index           # this level's bit where the tags differ
+            if bit >= 40:
                 return None
-            bit = got - 1
-            uid[bit // 8] |= 1 << (bit % 8)   # choose the tags whose bit is 1
-            known = got
+            if not uncertain:
+                uid[bit // 8] |= 1 << (bit % 8)   # choose the tags whose bit is 1
+            # (uncertain: keep the value the reply shows, which some tag has)
+            known = bit + 1
+            chosen = True
         else:
             return None
         if uid[0] ^ uid[1] ^ uid[2] ^ uid[3] != uid[4]:
+            self.collpos = None
             return None
         frame = [sel, 0x70] + uid
         frame += crc_a(frame)

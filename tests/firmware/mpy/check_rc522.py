@@ -11,9 +11,12 @@ from rc522_emulator import RC522Chip
 SPI = machine.SPI(0)
 
 
-def reader(pin=17, version=0x92):
+READINGS = (rc522_emulator.COLLPOS_FIFO, rc522_emulator.COLLPOS_RECEIVED)
+
+
+def reader(pin=17, version=0x92, collpos=rc522_emulator.COLLPOS_FIFO):
     machine.detach_all()
-    chip = RC522Chip(version)
+    chip = RC522Chip(version, collpos)
     machine.attach(pin, chip)
     r = rc522.RC522(SPI, machine.Pin(pin, machine.Pin.OUT, value=1))
     assert r.init() == version
@@ -159,6 +162,63 @@ def check_random_fields_are_read_whole():
                 chip.add_tag(uid)
         got = r.scan()
         assert sorted(got) == sorted(want), (trial, got, want)
+
+
+def mixed_uids(seed, count):
+    """4- and 7-byte UIDs sharing leading bytes, so collisions fall at every depth."""
+    uids = []
+    while len(uids) < count:
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        low = seed >> 8
+        if seed & 1:
+            uid = "04C3D4%08X" % (0xE5000000 | (low & 0xFFFFFF)) if seed & 2 else "04A1%010X" % low
+        else:
+            uid = "01A55A%02X" % (low & 0xFF) if seed & 2 else "%08X" % ((low & 0x7FFFFFF) | 0x01000000)
+        if uid not in uids:
+            uids.append(uid)
+    return seed, uids
+
+
+def check_every_tag_under_either_collpos_reading():
+    # 1 to 6 tags, 4- and 7-byte UIDs mixed, 50 scans a field: every scan lists every tag.
+    for collpos in READINGS:
+        chip, r = reader(collpos=collpos)
+        seed = 1900
+        for count in range(1, 7):
+            for _ in range(3):
+                seed, want = mixed_uids(seed, count)
+                chip.clear_tags()
+                for u in want:
+                    chip.add_tag(u)
+                for _ in range(50 // 3 + 1):
+                    got = r.scan()
+                    assert sorted(got) == sorted(want), (collpos, got, want)
+
+
+def check_deep_collisions_with_rx_align():
+    uids = ["01A55A10", "01A55A30", "01A55A70", "04C3D4E5F6A7B8", "04C3D4E5F6A7B9", "04C3D4E5F6A7BB"]
+    for collpos in READINGS:
+        chip, r = reader(collpos=collpos)
+        for u in uids:
+            chip.add_tag(u)
+        for _ in range(10):
+            assert sorted(r.scan()) == sorted(uids), collpos
+        assert r.collpos in (None, collpos), (r.collpos, collpos)  # never the wrong one
+
+
+def check_collision_with_parity_error_is_a_collision():
+    chip, r = reader()
+    assert chip.parity_on_collision
+    chip.add_tag("DEADBEEF")
+    chip.add_tag("DEADBEEE")
+    assert sorted(r.scan()) == ["DEADBEEE", "DEADBEEF"]
+
+
+def check_clone_versions_are_accepted():
+    for version in (0x12, 0x82, 0xB1):
+        chip, r = reader(version=version)
+        chip.add_tag("DEADBEEF")
+        assert r.scan() == ["DEADBEEF"]
 
 
 checklib.run(globals())
