@@ -27,8 +27,8 @@ tests drive it against :mod:`drivers.sim.rc522_emulator`.
 
 from __future__ import annotations
 
-import contextlib
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -103,23 +103,67 @@ class OutputPin(Protocol):
     def close(self) -> None: ...
 
 
-class GpioSelectedPort:
-    """An SPI port whose chip select is a GPIO line asserted around each transfer."""
+class SharedSpiDevice:
+    """One ``/dev/spidev<bus>.<device>``, opened once in the process for every reader on it.
 
-    def __init__(self, spi: SpiPort, select: OutputPin) -> None:
-        self._spi = spi
+    Linux keeps a spidev device's mode, SPI_NO_CS included, per device, not per
+    open file: a GPIO-selected reader that set ``no_cs`` on a file of its own
+    would take the CE line away from the reader wired to it. So the readers on
+    one device share this object, and each transfer goes out with the mode its
+    reader needs, set (one ioctl) only when it changes, under a lock.
+    """
+
+    def __init__(self, key: tuple[int, int, int], spi: Any, module: Any, where: str) -> None:
+        self.key = key
+        self.spi = spi
+        self._module = module  # keeps the key's id() from being reused while this is open
+        self.where = where
+        self.users = 0
+        self._lock = threading.Lock()
+        self._no_cs: bool | None = None
+
+    def transfer(self, data: list[int], select: OutputPin | None) -> list[int]:
+        no_cs = select is not None
+        with self._lock:
+            if no_cs != self._no_cs:
+                try:
+                    self.spi.no_cs = no_cs
+                except OSError as err:
+                    # The controller still pulses its CE line: wire nothing else to it.
+                    log.warning("%s: the SPI controller refuses no_cs (%s)", self.where, err)
+                self._no_cs = no_cs
+            if select is None:
+                return self.spi.xfer2(data)
+            select.on()
+            try:
+                return self.spi.xfer2(data)
+            finally:
+                select.off()
+
+    def release(self) -> None:
+        self.users -= 1
+        if self.users <= 0:
+            _spi_devices.pop(self.key, None)
+            self.spi.close()
+
+
+_spi_devices: dict[tuple[int, int, int], SharedSpiDevice] = {}
+
+
+class SpiChannel:
+    """One reader's way to its chip: a shared spidev device, and a GPIO chip select if wired."""
+
+    def __init__(self, device: SharedSpiDevice, select: OutputPin | None = None) -> None:
+        self._device = device
         self._select = select
 
     def xfer2(self, data: list[int]) -> list[int]:
-        self._select.on()
-        try:
-            return self._spi.xfer2(data)
-        finally:
-            self._select.off()
+        return self._device.transfer(data, self._select)
 
     def close(self) -> None:
-        self._select.close()
-        self._spi.close()
+        if self._select is not None:
+            self._select.close()
+        self._device.release()
 
 
 @dataclass
@@ -483,6 +527,25 @@ def _shared_reset_line(pin: int, pin_factory: Any) -> _SharedLine:
     return line
 
 
+def _open_spi_device(name: str, spidev: Any, bus: int, device: int, speed_hz: int) -> SharedSpiDevice:
+    key = (id(spidev), bus, device)
+    shared = _spi_devices.get(key)
+    if shared is None:
+        where = f"/dev/spidev{bus}.{device}"
+        spi = spidev.SpiDev()
+        try:
+            spi.open(bus, device)
+        except OSError as err:
+            raise ReaderError(
+                f"reader {name}: cannot open {where}: {err}; enable SPI (dtparam=spi=on) and check the bus"
+            ) from err
+        spi.max_speed_hz = speed_hz
+        spi.mode = 0
+        shared = _spi_devices[key] = SharedSpiDevice(key, spi, spidev, where)
+    shared.users += 1
+    return shared
+
+
 def open_rc522(
     name: str,
     *,
@@ -501,7 +564,9 @@ def open_rc522(
 
     With ``cs_pin`` (BCM number) the chip select is that GPIO line, asserted by
     this driver around each transfer; the kernel's own CE line is then disabled
-    (``no_cs``) where the SPI controller allows it. ``reset_pin`` drives NRSTPD;
+    (``no_cs``) for that reader's transfers only, where the SPI controller allows
+    it, so a reader wired to that CE line can share the device (see
+    :class:`SharedSpiDevice`). ``reset_pin`` drives NRSTPD;
     readers may share one reset line (a reset of one then resets them all, and
     each sets itself up again on its next poll).
     """
@@ -513,37 +578,34 @@ def open_rc522(
             " on a laptop use the simulated backend"
         ) from err
     where = f"/dev/spidev{bus}.{device}" + (f" with chip select GPIO{cs_pin}" if cs_pin is not None else "")
-    spi = spidev.SpiDev()
-    try:
-        spi.open(bus, device)
-    except OSError as err:
-        raise ReaderError(
-            f"reader {name}: cannot open {where}: {err}; enable SPI (dtparam=spi=on) and check the bus"
-        ) from err
-    spi.max_speed_hz = speed_hz
-    spi.mode = 0
-    port: SpiPort = spi
+    shared = _open_spi_device(name, spidev, bus, device, speed_hz)
+    select = None
     if cs_pin is not None:
         from gpiozero import DigitalOutputDevice
 
-        # If the controller refuses, it still pulses its CE line: wire nothing else to it.
-        with contextlib.suppress(OSError):
-            spi.no_cs = True
-        select = build(
-            f"reader {name} chip select",
-            f"GPIO{cs_pin}",
-            lambda: DigitalOutputDevice(
-                cs_pin, active_high=False, initial_value=False, pin_factory=pin_factory
-            ),
-        )
-        port = GpioSelectedPort(spi, select)
+        try:
+            select = build(
+                f"reader {name} chip select",
+                f"GPIO{cs_pin}",
+                lambda: DigitalOutputDevice(
+                    cs_pin, active_high=False, initial_value=False, pin_factory=pin_factory
+                ),
+            )
+        except BaseException:
+            shared.release()
+            raise
+    port = SpiChannel(shared, select)
     reset = None
     if reset_pin is not None:
-        reset = build(
-            f"reader {name} reset line",
-            f"GPIO{reset_pin}",
-            lambda: _shared_reset_line(reset_pin, pin_factory),
-        )
+        try:
+            reset = build(
+                f"reader {name} reset line",
+                f"GPIO{reset_pin}",
+                lambda: _shared_reset_line(reset_pin, pin_factory),
+            )
+        except BaseException:
+            port.close()
+            raise
     return RC522Reader(
         name,
         port,

@@ -10,6 +10,11 @@ the length of a ``with`` block, so both backends run their real code against
     bus.attach_gpio_cs(chip2, selected=lambda: cs.value)    # a GPIO chip select
     with fake_spidev(bus), fake_rpi_gpio():
         reader = open_rc522("seat1.pad", bus=0, device=0)
+
+As in Linux's spidev, a device's mode (SPI_NO_CS included) and clock belong to
+``/dev/spidev<bus>.<device>``, not to one open file: two ``SpiDev`` objects
+opened on the same device see each other's ``no_cs``, and a transfer goes out
+with whatever mode the device has at that moment.
 """
 
 from __future__ import annotations
@@ -32,6 +37,11 @@ class FakeSpiBus:
         self._hardware: dict[tuple[int, int], RC522Chip] = {}
         self._gpio: list[tuple[int, Callable[[], bool], RC522Chip]] = []
         self.opened: list[FakeSpiDev] = []
+        self._settings: dict[tuple[int, int], dict[str, int]] = {}
+
+    def settings(self, bus: int, device: int) -> dict[str, int]:
+        """The device's own mode bits and clock, shared by every file opened on it."""
+        return self._settings.setdefault((bus, device), {"mode": 0, "max_speed_hz": 125_000_000})
 
     def attach(self, chip: RC522Chip, bus: int = 0, device: int = 0) -> None:
         """Put ``chip`` on ``/dev/spidev<bus>.<device>`` (a hardware chip select)."""
@@ -56,17 +66,51 @@ class FakeSpiBus:
         return chips[0].xfer2(list(data))
 
 
+SPI_MODE_BITS = 0x03  # CPOL, CPHA
+SPI_NO_CS = 0x40
+
+
 class FakeSpiDev:
-    """Enough of ``spidev.SpiDev`` for the RC522 backends."""
+    """Enough of ``spidev.SpiDev`` for the RC522 backends; mode and clock live on the device."""
 
     def __init__(self, bus_map: FakeSpiBus) -> None:
         self._map = bus_map
         self.bus: int | None = None
         self.device: int | None = None
-        self.max_speed_hz = 500_000
-        self.mode = 0
         self.bits_per_word = 8
-        self.no_cs = False
+
+    def _device(self) -> dict[str, int]:
+        if self.bus is None or self.device is None:
+            raise OSError(9, "Bad file descriptor")
+        return self._map.settings(self.bus, self.device)
+
+    @property
+    def mode(self) -> int:
+        return self._device()["mode"] & SPI_MODE_BITS
+
+    @mode.setter
+    def mode(self, value: int) -> None:
+        if not 0 <= value <= 3:
+            raise TypeError("The mode attribute must be an integer between 0 and 3.")
+        settings = self._device()
+        settings["mode"] = (settings["mode"] & ~SPI_MODE_BITS) | value  # other bits kept, as py-spidev does
+
+    @property
+    def no_cs(self) -> bool:
+        return bool(self._device()["mode"] & SPI_NO_CS)
+
+    @no_cs.setter
+    def no_cs(self, value: bool) -> None:
+        settings = self._device()
+        settings["mode"] = (settings["mode"] | SPI_NO_CS) if value else (settings["mode"] & ~SPI_NO_CS)
+
+    @property
+    def max_speed_hz(self) -> int:
+        return self._device()["max_speed_hz"]
+
+    @max_speed_hz.setter
+    def max_speed_hz(self, value: int) -> None:
+        self._device()["max_speed_hz"] = value
 
     def open(self, bus: int, device: int) -> None:
         if not self._map.exists(bus, device):
@@ -78,9 +122,9 @@ class FakeSpiDev:
         self.bus = self.device = None
 
     def xfer2(self, data: list[int]) -> list[int]:
-        if self.bus is None or self.device is None:
-            raise OSError(9, "Bad file descriptor")
-        return self._map.transfer(self.bus, self.device, self.no_cs, data)
+        settings = self._device()
+        no_cs = bool(settings["mode"] & SPI_NO_CS)
+        return self._map.transfer(self.bus, self.device, no_cs, data)  # type: ignore[arg-type]
 
     xfer = xfer2
 

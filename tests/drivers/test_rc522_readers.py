@@ -246,3 +246,49 @@ def test_any_mix_of_tags_is_listed(uids: set[bytes]) -> None:
         reader = open_rc522("zone", max_tags=8, sleep=_no_sleep)
         assert reader.poll() == expected
         assert reader.poll() == expected
+
+
+# -- SPI modes belong to the device, as in Linux's spidev ------------------------------------
+
+
+def test_fake_spidev_keeps_the_mode_per_device() -> None:
+    spi_bus = FakeSpiBus()
+    spi_bus.attach(RC522Chip(), bus=0, device=0)
+    spi_bus.attach(RC522Chip(), bus=0, device=1)
+    with fake_spidev(spi_bus) as spidev:
+        first, second, other = spidev.SpiDev(), spidev.SpiDev(), spidev.SpiDev()
+        first.open(0, 0)
+        second.open(0, 0)
+        other.open(0, 1)
+        second.no_cs = True
+        assert first.no_cs  # one device, one mode, whichever file set it
+        assert not other.no_cs
+        first.mode = 0  # the clock mode bits only: SPI_NO_CS stays, as py-spidev keeps it
+        assert second.no_cs
+
+
+def test_all_four_seats_on_the_pi() -> None:
+    # hardware/wiring.md: seat1 on CE0, seat2 on CE1, seat3 and seat4 on GPIO16 and GPIO25
+    # chip selects, opened on spidev0.0 with no_cs; RST tied to 3.3 V.
+    factory = MockFactory()
+    chips = [RC522Chip() for _ in range(4)]
+    uids = ["11111111", "22222222", "04333333333333", "44444444"]
+    for chip, uid in zip(chips, uids, strict=True):
+        chip.add_tag(uid)
+    spi_bus = FakeSpiBus()
+    spi_bus.attach(chips[0], bus=0, device=0)
+    spi_bus.attach(chips[1], bus=0, device=1)
+    spi_bus.attach_gpio_cs(chips[2], selected=lambda: not factory.pin(16).state, bus=0)
+    spi_bus.attach_gpio_cs(chips[3], selected=lambda: not factory.pin(25).state, bus=0)
+    with fake_spidev(spi_bus):
+        seats = [
+            open_rc522("seat1.pad", bus=0, device=0, sleep=_no_sleep),
+            open_rc522("seat2.pad", bus=0, device=1, sleep=_no_sleep),
+            open_rc522("seat3.pad", bus=0, device=0, cs_pin=16, pin_factory=factory, sleep=_no_sleep),
+            open_rc522("seat4.pad", bus=0, device=0, cs_pin=25, pin_factory=factory, sleep=_no_sleep),
+        ]
+        for _ in range(3):
+            for seat, uid in zip(seats, uids, strict=True):
+                assert seat.poll() == {uid}, seat.name
+        for seat in seats:
+            seat.close()
