@@ -84,6 +84,20 @@ RX_GAIN_DB = {18: 0x02, 23: 0x03, 33: 0x04, 38: 0x05, 43: 0x06, 48: 0x07}
 TIMER_PRESCALER = 0xA9
 TIMER_TICKS_PER_MS = 40
 
+# ISO 14443-A at 106 kbit/s: a bit is 128 carrier cycles; a tag answers REQA, WUPA,
+# anticollision and SELECT 1236 cycles after the frame ends. With TAuto the timer
+# starts at the end of the frame and stops at the answer's 5th bit, so a tag needs
+# FDT + 5 bits (0.14 ms) of it; 1 ms leaves room for slow clones.
+CARRIER_HZ = 13_560_000
+BIT_S = 128 / CARRIER_HZ
+FDT_S = 1236 / CARRIER_HZ
+DEFAULT_TIMEOUT_MS = 1.0
+
+
+def air_time(bits: int) -> float:
+    """Seconds a frame of ``bits`` data bits takes on the air, with parity bits, SOF and EOF."""
+    return (bits + bits // 8 + 2) * BIT_S
+
 # ISO 14443-A.
 REQA = 0x26
 WUPA = 0x52

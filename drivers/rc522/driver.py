@@ -6,8 +6,10 @@ CollReg's collision position (READY tags stay READY through it, so one wake-up
 lists every cascade-level-1 UID), SELECTs each level-1 UID that carries the
 cascade tag to walk its level 2 (7-byte UIDs; WUPA again between them), and ends
 with HLTA so that no tag is left READY for the next poll's WUPA. Each frame
-waits for the chip's own timer (``timeout_ms``), so an empty poll costs a
-handful of SPI transfers.
+is timed by the chip's own timer (``timeout_ms``, 1 ms: what REQA and the
+rest need, see :mod:`drivers.rc522.chip`), and the driver sleeps until the
+answer should be over before it reads ComIrqReg, then every quarter of the
+timer: an empty poll costs a handful of SPI transfers and almost no CPU.
 
 CollReg's CollPos has two readings (see :func:`locate_collision`): NXP's,
 counted from bit 0 of the FIFO's first byte (RxAlign included), and the other,
@@ -43,6 +45,8 @@ log = logging.getLogger(__name__)
 # Errors in a reply that is no collision; the poll then stops and reports what it has.
 _HARD_ERRORS = r.ERR_BUFFER_OVFL | r.ERR_CRC | r.ERR_PARITY | r.ERR_PROTOCOL
 _MAX_IRQ_READS = 10_000
+_MIN_STEP_S = 0.0002  # the shortest sleep between two looks at ComIrqReg
+_LONGEST_ANSWER_S = r.air_time(18 * 8)  # READ's 16 bytes + CRC_A: nothing we send gets more
 # Silent far sides of uncertain splits, one after another, that show the chip counts
 # CollPos from the first bit received (under NXP's reading both sides always answer).
 _SILENT_SIDES_TO_LEARN = 2
@@ -196,7 +200,7 @@ class RC522Reader:
         where: str = "SPI",
         reset_pin: OutputPin | None = None,
         antenna_gain_db: int | None = None,
-        timeout_ms: float = 5.0,
+        timeout_ms: float = r.DEFAULT_TIMEOUT_MS,
         max_tags: int = 6,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
@@ -214,7 +218,7 @@ class RC522Reader:
         self.max_tags = max_tags
         self._clock = clock
         self._sleep = sleep
-        self._timeout_s = timeout_ms / 1000
+        self._timeout_s = self._ticks / (r.TIMER_TICKS_PER_MS * 1000)  # what the chip's timer runs
         self._ready = False
         self._crc_on = False
         self.collpos_reading: str | None = None  # learnt from the replies; None until shown
@@ -227,7 +231,7 @@ class RC522Reader:
         """UIDs of the tags in the field now (at most ``max_tags``); raises ReaderError."""
         self._check_alive()
         self._set_crc(False)
-        if self._transceive([r.WUPA], tx_last_bits=7) is None:
+        if self._transceive([r.WUPA], tx_last_bits=7, answer_bits=16) is None:
             return frozenset()
         uids: list[list[int]] = []
         try:
@@ -238,12 +242,12 @@ class RC522Reader:
                 if cl1[0] != r.CASCADE_TAG:
                     uids.append(cl1[0:4])  # a 4-byte UID is complete at level 1: no SELECT needed
                     continue
-                if not fresh and self._transceive([r.WUPA], tx_last_bits=7) is None:
+                if not fresh and self._transceive([r.WUPA], tx_last_bits=7, answer_bits=16) is None:
                     continue
                 fresh = False
                 # Selecting CL1 moves every tag sharing it to level 2; the others drop out.
                 self._set_crc(True)
-                reply = self._transceive([r.SELECT_CODES[0], r.NVB_SELECT, *cl1])
+                reply = self._transceive([r.SELECT_CODES[0], r.NVB_SELECT, *cl1], answer_bits=24)
                 self._set_crc(False)
                 if reply is None or reply.error & _HARD_ERRORS or not reply.data:
                     continue
@@ -371,7 +375,9 @@ class RC522Reader:
                 budget -= 1
                 align = len(known) % 8
                 frame = [sel, ((2 + len(known) // 8) << 4) | align, *_to_bytes(known)]
-                reply = self._transceive(frame, tx_last_bits=align, rx_align=align)
+                reply = self._transceive(
+                    frame, tx_last_bits=align, rx_align=align, answer_bits=40 - len(known)
+                )
                 if reply is None:
                     if far_side:
                         self._far_side_silent()
@@ -434,15 +440,24 @@ class RC522Reader:
             self._write(r.RX_MODE, value)
             self._crc_on = on
 
-    def _transceive(self, frame: list[int], tx_last_bits: int = 0, rx_align: int = 0) -> _Reply | None:
-        """Send one frame and wait for the answer; None when the timer runs out."""
+    def _transceive(
+        self, frame: list[int], tx_last_bits: int = 0, rx_align: int = 0, answer_bits: int = 0
+    ) -> _Reply | None:
+        """Send one frame and wait for the answer (``answer_bits`` long; 0: none expected).
+
+        None when the timer runs out.
+        """
         self._write(r.COMMAND, r.CMD_IDLE)
         self._write(r.COM_IRQ, 0x7F)
         self._write(r.FIFO_LEVEL, r.FLUSH_BUFFER)
         self._xfer([r.write_address(r.FIFO_DATA), *frame])
         self._write(r.COMMAND, r.CMD_TRANSCEIVE)
         self._write(r.BIT_FRAMING, r.START_SEND | (rx_align << 4) | tx_last_bits)
-        irq = self._wait_irq()
+        sent_bits = len(frame) * 8 - (8 - tx_last_bits if tx_last_bits else 0) + (16 if self._crc_on else 0)
+        # Look first when the answer would be over (or, expecting none, when the timer has run out).
+        after = r.FDT_S + r.air_time(answer_bits) if answer_bits else self._timeout_s
+        first_look = r.air_time(sent_bits) + after
+        irq = self._wait_irq(first_look)
         if not irq & r.IRQ_RX:
             return None
         error, coll, level, control = self._read_many([r.ERROR, r.COLL, r.FIFO_LEVEL, r.CONTROL])
@@ -451,14 +466,24 @@ class RC522Reader:
         count = (len(data) - 1) * 8 + (last_bits or 8) - rx_align if data else 0
         return _Reply(data, _to_bits(data, rx_align, max(0, count)), error, coll)
 
-    def _wait_irq(self) -> int:
-        deadline = self._clock() + 2 * self._timeout_s + 0.02
+    def _wait_irq(self, first_look: float) -> int:
+        """ComIrqReg once RxIRq or TimerIRq is up, sleeping between looks rather than spinning.
+
+        The first look comes when the expected answer would be over; then every
+        quarter of the timer (at least 0.2 ms) until the timer must have run
+        out, with a guard for a chip that lost power or its set-up.
+        """
+        start = self._clock()
+        give_up = start + first_look + 2 * self._timeout_s + _LONGEST_ANSWER_S + 0.02
+        step = max(_MIN_STEP_S, self._timeout_s / 4)
+        self._sleep(first_look)
         for _ in range(_MAX_IRQ_READS):
             irq = self._read(r.COM_IRQ)
             if irq & (r.IRQ_RX | r.IRQ_TIMER):
                 return irq
-            if self._clock() > deadline:
+            if self._clock() > give_up:
                 break
+            self._sleep(step)
         self._ready = False
         raise ReaderError(
             f"reader {self.name}: the RC522 on {self.where} gave no interrupt within its timeout;"
@@ -555,10 +580,11 @@ def open_rc522(
     reset_pin: int | None = None,
     speed_hz: int = 1_000_000,
     antenna_gain_db: int | None = None,
-    timeout_ms: float = 5.0,
+    timeout_ms: float = r.DEFAULT_TIMEOUT_MS,
     max_tags: int = 6,
     pin_factory: Any = None,
     sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
 ) -> RC522Reader:
     """Open the RC522 on ``/dev/spidev<bus>.<device>``.
 
@@ -615,4 +641,5 @@ def open_rc522(
         timeout_ms=timeout_ms,
         max_tags=max_tags,
         sleep=sleep,
+        clock=clock,
     )

@@ -63,6 +63,7 @@ class FakeSpiBus:
             raise AssertionError(f"{len(chips)} chips selected at once on SPI bus {bus}: MISO contention")
         if not chips:
             return [0] * len(data)  # nobody drives MISO (pulled low)
+        chips[0].spi_hz = self.settings(bus, device)["max_speed_hz"]  # the device's clock, for a timed chip
         return chips[0].xfer2(list(data))
 
 

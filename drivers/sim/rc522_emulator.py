@@ -69,11 +69,80 @@ CRC_A) halts an ACTIVE tag and, as on the air, nothing answers; READ (0x30)
 returns 16 bytes + CRC_A. Any frame a tag does not expect sends a READY or
 ACTIVE tag back to IDLE (HALT if it was woken from HALT).
 
-When no tag answers, the timer runs out: ComIrqReg.TimerIRq is set at once if
+When no tag answers, the timer runs out: ComIrqReg.TimerIRq is set if
 TModeReg.TAuto is set (otherwise no interrupt ever comes, as on the chip) and
-the Transceive command stays active. The emulator answers instantly, so a wait
-loop sees the result on its first read of ComIrqReg.
+the Transceive command stays active.
+
+Time
+----
+``RC522Chip(clock=None)`` answers at once: a wait loop sees the result on its
+first read of ComIrqReg. Given a clock (:class:`VirtualClock`, whose time moves
+only when told, or :class:`RealClock`, the wall clock), the chip takes the time
+a real one does and its registers show a frame's outcome only then:
+
+- each SPI transfer takes its bytes at ``spi_hz`` (``chip.spi_hz``, 1 MHz unless
+  the fake spidev sets the device's clock); a RealClock spends it busy, as the
+  Pi's SPI driver polls the controller for short transfers;
+- a frame goes out at 106 kbit/s (128 carrier cycles, 9.44 us, a bit; a
+  parity bit after each whole byte; start and end of frame);
+- a tag answers 1236 carrier cycles (91 us) after the frame ends, and its
+  answer takes its bits at the same rate; RxIRq comes at its end;
+- with TAuto the timer starts at the end of the frame and runs
+  (2 TPrescaler + 1)(TReload + 1) / 13.56 MHz; an answer that has not sent
+  its 5th bit by then is too late: TimerIRq, no data (so a timer set shorter
+  than a tag needs misses every tag).
+
+Writing CommandReg stops a frame still in progress, as on the chip.
+``chip.busy_cpu`` adds up the CPU time the emulator's own bookkeeping takes
+in ``xfer2`` (not the modelled SPI time), so a benchmark can take it out of
+the CPU it measures.
 """
+
+import time
+
+CARRIER_HZ = 13560000
+BIT_S = 128 / CARRIER_HZ        # one bit at 106 kbit/s
+FDT_S = 1236 / CARRIER_HZ       # frame delay time, end of frame to a tag's answer
+
+
+def _cpu_now():
+    clock = getattr(time, "process_time", None)
+    return clock() if clock else 0.0
+
+
+class VirtualClock:
+    """Time that moves only when told: SPI transfers and the driver's sleeps move it."""
+
+    def __init__(self, start=0.0):
+        self.t = start
+
+    def now(self):
+        return self.t
+
+    def advance(self, seconds):
+        if seconds > 0:
+            self.t += seconds
+
+    def sleep(self, seconds):
+        self.advance(seconds)
+
+
+class RealClock:
+    """The wall clock; SPI time is spent busy (CPython only)."""
+
+    def now(self):
+        return time.monotonic()
+
+    def advance(self, seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            pass
+
+
+def air_time(bits):
+    """Seconds a frame of ``bits`` data bits takes at 106 kbit/s, with parity, SOF and EOF."""
+    return (bits + bits // 8 + 2) * BIT_S
+
 
 # Register addresses (datasheet section 9).
 COMMAND = 0x01
@@ -352,12 +421,18 @@ class Tag:
 class RC522Chip:
     """One MFRC522 on an SPI chip select, with the tags in its antenna field."""
 
-    def __init__(self, version=0x92, collpos=COLLPOS_FIFO, parity_on_collision=True):
+    def __init__(
+        self, version=0x92, collpos=COLLPOS_FIFO, parity_on_collision=True, clock=None, spi_hz=1000000
+    ):
         if collpos not in COLLPOS_READINGS:
             raise ValueError("collpos must be one of " + ", ".join(COLLPOS_READINGS) + ": " + str(collpos))
         self.version = version
         self.collpos = collpos
         self.parity_on_collision = parity_on_collision
+        self.clock = clock
+        self.spi_hz = spi_hz
+        self.busy_cpu = 0.0
+        self._pending = None  # (time, outcome) of a frame still on the air
         self.tags = []
         self.connected = True
         self.transfers = 0
@@ -398,6 +473,7 @@ class RC522Chip:
         self.regs[VERSION] = self.version
         self.fifo = []
         self.rx_last_bits = 0
+        self._pending = None
         for tag in self.tags:
             tag.power_off()
 
@@ -412,6 +488,15 @@ class RC522Chip:
 
     def xfer2(self, data):
         """One SPI transfer: the bytes sent (MOSI) in, the bytes read (MISO) out."""
+        if self.clock is None:
+            return self._xfer(data)
+        started = _cpu_now()
+        out = self._xfer(data)
+        self.busy_cpu += _cpu_now() - started
+        self.clock.advance(len(data) * 8 / self.spi_hz)
+        return out
+
+    def _xfer(self, data):
         self.transfers += 1
         self.bytes_transferred += len(data)
         out = [0] * len(data)
@@ -432,6 +517,8 @@ class RC522Chip:
     # -- registers -------------------------------------------------------------------
 
     def read_register(self, addr):
+        if self._pending is not None:
+            self._settle()
         if addr == FIFO_DATA:
             if self.fifo:
                 return self.fifo.pop(0)
@@ -443,6 +530,8 @@ class RC522Chip:
         return self.regs[addr]
 
     def write_register(self, addr, value):
+        if self._pending is not None:
+            self._settle()
         if addr == FIFO_DATA:
             if len(self.fifo) < FIFO_SIZE:
                 self.fifo.append(value)
@@ -479,8 +568,17 @@ class RC522Chip:
         if addr == BIT_FRAMING and value & 0x80 and (self.regs[COMMAND] & 0x0F) == CMD_TRANSCEIVE:
             self._exchange()
 
+    def _settle(self):
+        """Apply the outcome of a frame whose time has come."""
+        if self._pending is not None and self.clock.now() >= self._pending[0]:
+            outcome = self._pending[1]
+            self._pending = None
+            self._apply(outcome)
+
     def _command(self, value):
         cmd = value & 0x0F
+        if cmd != CMD_NO_CMD_CHANGE:
+            self._pending = None  # a new command stops the frame in progress
         if cmd == CMD_SOFT_RESET:
             self._soft_reset()
             return
@@ -530,10 +628,37 @@ class RC522Chip:
             self.regs[COMMAND] = CMD_IDLE
             self.regs[COM_IRQ] |= IRQ_IDLE
             return
+        sent_at = self.clock.now() + air_time(len(bits)) if self.clock is not None else 0.0
+        timer_s = self._timer_period() if self.regs[T_MODE] & 0x80 else None
+        if answers and timer_s is not None and timer_s < FDT_S + 5 * BIT_S:
+            answers = []  # the timer ran out before the answer's 5th bit
         if not answers:
-            if self.regs[T_MODE] & 0x80:
-                self.regs[COM_IRQ] |= IRQ_TIMER
+            if timer_s is not None:
+                self._schedule(sent_at + timer_s, None)
             return
+        length = 0
+        for reply in answers:
+            if len(reply) > length:
+                length = len(reply)
+        self._schedule(sent_at + FDT_S + air_time(length), (answers, rx_align))
+
+    def _timer_period(self):
+        prescaler = ((self.regs[T_MODE] & 0x0F) << 8) | self.regs[T_PRESCALER]
+        reload = (self.regs[T_RELOAD_H] << 8) | self.regs[T_RELOAD_L]
+        return (2 * prescaler + 1) * (reload + 1) / CARRIER_HZ
+
+    def _schedule(self, at, outcome):
+        if self.clock is None:
+            self._apply(outcome)
+        else:
+            self._pending = (at, outcome)
+
+    def _apply(self, outcome):
+        """What the registers show once a frame is over: the timer ran out, or answers came."""
+        if outcome is None:
+            self.regs[COM_IRQ] |= IRQ_TIMER
+            return
+        answers, rx_align = outcome
         received = self._merge(answers, rx_align)
         if self.regs[RX_MODE] & 0x80:
             received = self._strip_crc(received)

@@ -78,7 +78,7 @@ class ChipPort:
 
 
 def emulated_rc522(
-    name: str, chip: RC522Chip | None = None, *, max_tags: int = 6, timeout_ms: float = 5.0
+    name: str, chip: RC522Chip | None = None, *, max_tags: int = 6, timeout_ms: float = 1.0
 ) -> tuple[RC522Reader, RC522Chip]:
     """The project's RC522 driver on an emulated chip: add tags with ``chip.add_tag(uid)``."""
     chip = chip or RC522Chip()

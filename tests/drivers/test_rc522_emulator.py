@@ -28,8 +28,14 @@ def transceive(chip: emu.RC522Chip, data: list[int], last_bits: int = 0, align: 
 
 @pytest.fixture
 def chip() -> emu.RC522Chip:
-    chip = emu.RC522Chip()
+    return ready(emu.RC522Chip())
+
+
+def ready(chip: emu.RC522Chip) -> emu.RC522Chip:
+    """Timer on (TAuto, 25 us ticks, 1 ms) and the antenna on, as a driver sets them."""
     chip.write_register(emu.T_MODE, 0x80)
+    chip.write_register(emu.T_PRESCALER, 0xA9)
+    chip.write_register(emu.T_RELOAD_L, 40)
     chip.write_register(emu.TX_CONTROL, 0x83)
     return chip
 
@@ -107,9 +113,7 @@ def test_collpos_counts_from_the_fifos_first_bit_by_default(chip: emu.RC522Chip)
     transceive(chip, [0x26], last_bits=7)
     _, error, coll, _ = transceive(chip, [0x93, 0x23, 0x01], last_bits=3, align=3)
     assert error & emu.ERR_COLL and coll & 0x1F == 6
-    other = emu.RC522Chip(collpos=emu.COLLPOS_RECEIVED)
-    other.write_register(emu.T_MODE, 0x80)
-    other.write_register(emu.TX_CONTROL, 0x83)
+    other = ready(emu.RC522Chip(collpos=emu.COLLPOS_RECEIVED))
     other.add_tag("01000000")
     other.add_tag("21000000")
     transceive(other, [0x26], last_bits=7)
@@ -156,6 +160,8 @@ sys.path.insert(0, {folder!r})
 import rc522_emulator as emu
 chip = emu.RC522Chip()
 chip.write_register(emu.T_MODE, 0x80)
+chip.write_register(emu.T_PRESCALER, 0xA9)
+chip.write_register(emu.T_RELOAD_L, 40)
 chip.write_register(emu.TX_CONTROL, 0x83)
 chip.add_tag("04A1B2C3D4E5F6")
 chip.add_tag("DEADBEEF")
