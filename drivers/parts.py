@@ -10,7 +10,8 @@ part       spec keys (defaults)
 =========  =====================================================================
 reader     name, backend: rc522 | mfrc522 | hub | sim | emulated;
            rc522: bus (0), device (0), cs_pin, rst_pin, antenna_gain_db,
-           timeout_ms (5), max_tags (6); mfrc522: bus, device, rst_pin (25);
+           timeout_ms (1), speed_hz (4000000), max_tags (6);
+           mfrc522: bus, device, rst_pin (25);
            hub: hub (name in ``hubs``), index (0)
 screen     name, backend: luma | sim (``dummy`` too); driver (sh1106) | ssd1306,
            interface (i2c) | spi, port (1), address (0x3C), mux_address (0x70),
@@ -104,7 +105,8 @@ def open_reader(spec: Any, *, hubs: Mapping[str, Any] | None = None, **extra: An
         cs_pin=_get(spec, "cs_pin", None),
         reset_pin=_first(spec, ("rst_pin", "reset_pin"), None),
         antenna_gain_db=_get(spec, "antenna_gain_db", None),
-        timeout_ms=float(_get(spec, "timeout_ms", 5.0)),
+        timeout_ms=float(_get(spec, "timeout_ms", 1.0)),
+        speed_hz=int(_get(spec, "speed_hz", 4_000_000)),
         max_tags=int(_get(spec, "max_tags", 6)),
         **extra,
     )

@@ -38,6 +38,7 @@ def _with_backend(spec: Any, backend: str) -> dict[str, Any]:
         "reset_pin",
         "antenna_gain_db",
         "timeout_ms",
+        "speed_hz",
         "max_tags",
     )
     if isinstance(spec, dict):

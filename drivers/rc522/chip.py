@@ -93,6 +93,12 @@ BIT_S = 128 / CARRIER_HZ
 FDT_S = 1236 / CARRIER_HZ
 DEFAULT_TIMEOUT_MS = 1.0
 
+# SPI clock: the MFRC522 takes up to 10 Mbit/s. At 1 MHz a poll's register
+# traffic (about 130 bytes for one 7-byte tag) takes 1 ms of the Pi's CPU, since
+# its SPI driver busy-polls short transfers; 4 MHz (common practice for this chip)
+# makes that a quarter. Lower it for long reader cables.
+DEFAULT_SPI_HZ = 4_000_000
+
 
 def air_time(bits: int) -> float:
     """Seconds a frame of ``bits`` data bits takes on the air, with parity bits, SOF and EOF."""
@@ -106,6 +112,16 @@ SELECT_CODES = (0x93, 0x95, 0x97)
 NVB_SELECT = 0x70
 CASCADE_TAG = 0x88
 SAK_CASCADE = 0x04
+
+
+def crc_a(data: list[int]) -> list[int]:
+    """ISO 14443-3 CRC_A (preset 0x6363, reflected polynomial 0x8408), low byte first."""
+    crc = 0x6363
+    for byte in data:
+        byte = (byte ^ crc) & 0xFF
+        byte = (byte ^ (byte << 4)) & 0xFF
+        crc = ((crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)) & 0xFFFF
+    return [crc & 0xFF, crc >> 8]
 
 
 def read_address(register: int) -> int:

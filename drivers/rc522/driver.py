@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 # Errors in a reply that is no collision; the poll then stops and reports what it has.
 _HARD_ERRORS = r.ERR_BUFFER_OVFL | r.ERR_CRC | r.ERR_PARITY | r.ERR_PROTOCOL
 _MAX_IRQ_READS = 10_000
+_AFTER_A_FRAME = [r.COM_IRQ, r.ERROR, r.COLL, r.FIFO_LEVEL, r.CONTROL]
 _MIN_STEP_S = 0.0002  # the shortest sleep between two looks at ComIrqReg
 _LONGEST_ANSWER_S = r.air_time(18 * 8)  # READ's 16 bytes + CRC_A: nothing we send gets more
 # Silent far sides of uncertain splits, one after another, that show the chip counts
@@ -220,7 +221,7 @@ class RC522Reader:
         self._sleep = sleep
         self._timeout_s = self._ticks / (r.TIMER_TICKS_PER_MS * 1000)  # what the chip's timer runs
         self._ready = False
-        self._crc_on = False
+        self._armed = False  # Transceive active, FIFO empty: the next frame needs only StartSend
         self.collpos_reading: str | None = None  # learnt from the replies; None until shown
         self._silent_sides = 0
         self.version_note: str | None = None
@@ -230,7 +231,6 @@ class RC522Reader:
     def poll(self) -> frozenset[str]:
         """UIDs of the tags in the field now (at most ``max_tags``); raises ReaderError."""
         self._check_alive()
-        self._set_crc(False)
         if self._transceive([r.WUPA], tx_last_bits=7, answer_bits=16) is None:
             return frozenset()
         uids: list[list[int]] = []
@@ -246,12 +246,8 @@ class RC522Reader:
                     continue
                 fresh = False
                 # Selecting CL1 moves every tag sharing it to level 2; the others drop out.
-                self._set_crc(True)
-                reply = self._transceive([r.SELECT_CODES[0], r.NVB_SELECT, *cl1], answer_bits=24)
-                self._set_crc(False)
-                if reply is None or reply.error & _HARD_ERRORS or not reply.data:
-                    continue
-                if not reply.data[0] & r.SAK_CASCADE:
+                sak = self._select(r.SELECT_CODES[0], cl1)
+                if sak is None or not sak & r.SAK_CASCADE:
                     continue
                 for cl2 in self._walk(r.SELECT_CODES[1], self.max_tags - len(uids)):
                     uids.append(cl1[1:4] + cl2[0:4])
@@ -316,6 +312,7 @@ class RC522Reader:
             self._initialise()  # first use, or the chip lost power and forgot its set-up
 
     def _initialise(self) -> None:
+        self._armed = False
         self._write(r.COMMAND, r.CMD_SOFT_RESET)
         for _ in range(20):
             self._sleep(0.005)
@@ -337,7 +334,9 @@ class RC522Reader:
         self._write(r.MODE, r.MODE_CRC_6363)
         self._apply_gain()
         self._set_bits(r.TX_CONTROL, r.ANTENNA_BITS)
-        self._crc_on = False  # TxModeReg and RxModeReg are back at their reset value
+        # CRC_A is added and checked in software: no TxModeReg/RxModeReg writes around each SELECT.
+        self._write(r.TX_MODE, 0)
+        self._write(r.RX_MODE, 0)
         self._ready = True
 
     def _note_version(self, version: int) -> None:
@@ -424,21 +423,23 @@ class RC522Reader:
         self.collpos_reading = None
         self._silent_sides = 0
 
+    def _select(self, sel: int, cln: list[int]) -> int | None:
+        """SELECT a UID CLn; its SAK, or None when no sound answer came."""
+        frame = [sel, r.NVB_SELECT, *cln]
+        reply = self._transceive(frame + r.crc_a(frame), answer_bits=24)
+        if reply is None or reply.error & (_HARD_ERRORS | r.ERR_COLL) or len(reply.data) != 3:
+            return None
+        if r.crc_a(reply.data[:1]) != reply.data[1:]:
+            return None
+        return reply.data[0]
+
     def _park(self) -> None:
         """End a poll with HLTA: tags still READY drop back to IDLE or HALT, where WUPA finds them.
 
         (A READY tag treats WUPA itself as an unexpected frame and would miss the next poll.)
         """
-        self._set_crc(True)
-        self._transceive(list(r.HLTA))  # nothing answers HLTA: the timeout is the success
-        self._set_crc(False)
-
-    def _set_crc(self, on: bool) -> None:
-        if on != self._crc_on:
-            value = r.CRC_ENABLE if on else 0
-            self._write(r.TX_MODE, value)
-            self._write(r.RX_MODE, value)
-            self._crc_on = on
+        frame = list(r.HLTA)
+        self._transceive(frame + r.crc_a(frame))  # nothing answers HLTA: the timeout is the success
 
     def _transceive(
         self, frame: list[int], tx_last_bits: int = 0, rx_align: int = 0, answer_bits: int = 0
@@ -447,40 +448,46 @@ class RC522Reader:
 
         None when the timer runs out.
         """
-        self._write(r.COMMAND, r.CMD_IDLE)
+        # After an answer read out whole, Transceive is still active and waits for the
+        # next StartSend with an empty FIFO (datasheet 10.3.1.8): three transfers fewer.
+        armed, self._armed = self._armed, False
+        if not armed:
+            self._write(r.COMMAND, r.CMD_IDLE)
+            self._write(r.FIFO_LEVEL, r.FLUSH_BUFFER)
         self._write(r.COM_IRQ, 0x7F)
-        self._write(r.FIFO_LEVEL, r.FLUSH_BUFFER)
         self._xfer([r.write_address(r.FIFO_DATA), *frame])
-        self._write(r.COMMAND, r.CMD_TRANSCEIVE)
+        if not armed:
+            self._write(r.COMMAND, r.CMD_TRANSCEIVE)
         self._write(r.BIT_FRAMING, r.START_SEND | (rx_align << 4) | tx_last_bits)
-        sent_bits = len(frame) * 8 - (8 - tx_last_bits if tx_last_bits else 0) + (16 if self._crc_on else 0)
+        sent_bits = len(frame) * 8 - (8 - tx_last_bits if tx_last_bits else 0)
         # Look first when the answer would be over (or, expecting none, when the timer has run out).
         after = r.FDT_S + r.air_time(answer_bits) if answer_bits else self._timeout_s
-        first_look = r.air_time(sent_bits) + after
-        irq = self._wait_irq(first_look)
+        irq, error, coll, level, control = self._wait_irq(r.air_time(sent_bits) + after)
         if not irq & r.IRQ_RX:
             return None
-        error, coll, level, control = self._read_many([r.ERROR, r.COLL, r.FIFO_LEVEL, r.CONTROL])
         data = self._read_many([r.FIFO_DATA] * level) if level else []
+        self._armed = not error & r.ERR_BUFFER_OVFL
         last_bits = control & 0x07
         count = (len(data) - 1) * 8 + (last_bits or 8) - rx_align if data else 0
         return _Reply(data, _to_bits(data, rx_align, max(0, count)), error, coll)
 
-    def _wait_irq(self, first_look: float) -> int:
-        """ComIrqReg once RxIRq or TimerIRq is up, sleeping between looks rather than spinning.
+    def _wait_irq(self, first_look: float) -> list[int]:
+        """ComIrqReg, ErrorReg, CollReg, FIFOLevelReg and ControlReg once RxIRq or TimerIRq is up.
 
-        The first look comes when the expected answer would be over; then every
-        quarter of the timer (at least 0.2 ms) until the timer must have run
-        out, with a guard for a chip that lost power or its set-up.
+        Sleeps rather than spinning: the first look comes when the expected
+        answer would be over, then one every quarter of the timer (at least
+        0.2 ms) until the timer must have run out, with a guard for a chip that
+        lost power or its set-up. Each look reads all five registers in one
+        transfer, so an answer costs no second look.
         """
         start = self._clock()
         give_up = start + first_look + 2 * self._timeout_s + _LONGEST_ANSWER_S + 0.02
         step = max(_MIN_STEP_S, self._timeout_s / 4)
         self._sleep(first_look)
         for _ in range(_MAX_IRQ_READS):
-            irq = self._read(r.COM_IRQ)
-            if irq & (r.IRQ_RX | r.IRQ_TIMER):
-                return irq
+            values = self._read_many(_AFTER_A_FRAME)
+            if values[0] & (r.IRQ_RX | r.IRQ_TIMER):
+                return values
             if self._clock() > give_up:
                 break
             self._sleep(step)
@@ -578,7 +585,7 @@ def open_rc522(
     device: int = 0,
     cs_pin: int | None = None,
     reset_pin: int | None = None,
-    speed_hz: int = 1_000_000,
+    speed_hz: int = r.DEFAULT_SPI_HZ,
     antenna_gain_db: int | None = None,
     timeout_ms: float = r.DEFAULT_TIMEOUT_MS,
     max_tags: int = 6,

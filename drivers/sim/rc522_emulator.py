@@ -81,8 +81,8 @@ only when told, or :class:`RealClock`, the wall clock), the chip takes the time
 a real one does and its registers show a frame's outcome only then:
 
 - each SPI transfer takes its bytes at ``spi_hz`` (``chip.spi_hz``, 1 MHz unless
-  the fake spidev sets the device's clock); a RealClock spends it busy, as the
-  Pi's SPI driver polls the controller for short transfers;
+  the fake spidev sets the device's clock); a RealClock spends short ones busy
+  and sleeps through long ones, as the Pi's SPI driver does;
 - a frame goes out at 106 kbit/s (128 carrier cycles, 9.44 us, a bit; a
   parity bit after each whole byte; start and end of frame);
 - a tag answers 1236 carrier cycles (91 us) after the frame ends, and its
@@ -128,12 +128,19 @@ class VirtualClock:
 
 
 class RealClock:
-    """The wall clock; SPI time is spent busy (CPython only)."""
+    """The wall clock (CPython only). SPI time is spent as the Pi's SPI driver
+    (spi-bcm2835) spends it: transfers shorter than its polling limit (30 us)
+    busy-poll the controller, longer ones sleep until its interrupt."""
+
+    polling_limit = 30e-6
 
     def now(self):
         return time.monotonic()
 
     def advance(self, seconds):
+        if seconds >= self.polling_limit:
+            time.sleep(seconds)
+            return
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             pass

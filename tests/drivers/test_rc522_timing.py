@@ -99,7 +99,7 @@ def test_the_fake_spidev_gives_the_chip_the_devices_clock() -> None:
         chip,
         clock,
     ).poll()
-    assert chip.spi_hz == 1_000_000  # what open_rc522 set on /dev/spidev0.0
+    assert chip.spi_hz == r.DEFAULT_SPI_HZ  # what open_rc522 set on /dev/spidev0.0
 
 
 @pytest.mark.parametrize("tags", [[], ["DEADBEEF"], ["DEADBEEF", "04A1B2C3D4E5F6", "04112233445566"]])
