@@ -21,6 +21,8 @@ from typing import Any, TextIO
 from drivers import parts
 from drivers.events import ButtonPressed, EncoderTurned, ReaderFault, ReaderRecovered, TagArrived
 from drivers.watcher import Watcher
+from pi_app import read_test as reads
+from pi_app.errors import UsageError
 from pi_app.hardware import watcher_settings
 from pi_app.profile import Profile
 from pi_app.registry import made_up_uid
@@ -275,3 +277,49 @@ class Doctor:
         if not failed and not silent:
             self.say(f"all {len(self.checks)} parts answered")
         return 1 if failed else 0
+
+
+def read_test(profile: Profile, out: TextIO, pad: str, tags: int, seconds: float) -> int:
+    """`doctor --read-test PAD --tags N`: poll one reader and report how well it reads N tags.
+
+    On a simulated table the doctor lays N made-up tags on the pad itself and
+    runs on a virtual clock. Exit status 0 when no figure needs attention.
+    """
+    specs = {r.name: r for r in profile.readers()}
+    if pad not in specs:
+        raise UsageError(f"--read-test {pad}: table {profile.name} has no reader of that name; "
+                         f"its readers are {', '.join(specs) or 'none'}")
+    spec = specs[pad]
+    with warnings.catch_warnings(), _drivers_unlogged():
+        warnings.simplefilter("ignore")
+        try:
+            if spec.backend == "hub":
+                from drivers.hub import open_reader as open_hub_reader
+
+                reader = open_hub_reader(spec, profile)
+            else:
+                reader = parts.open_reader(spec)
+        except Exception as exc:  # the part's failure is the report
+            print(f"read test: {pad} ({_where(spec)}) did not open: {exc}", file=out)
+            return 1
+        try:
+            if profile.simulated:
+                clock = [0.0]
+
+                def sleep(seconds: float) -> None:
+                    clock[0] += seconds
+
+                if hasattr(reader, "place"):
+                    reader.place(*(made_up_uid("read-test", f"{pad}-{i}") for i in range(tags)))
+                result = reads.run(reader, pad, _where(spec), tags, seconds,
+                                   clock=lambda: clock[0], sleep=sleep)
+            else:
+                print(f"polling {pad} for {seconds:g} s: keep the {tags} tag(s) still on it",
+                      file=out, flush=True)
+                result = reads.run(reader, pad, _where(spec), tags, seconds)
+        finally:
+            with contextlib.suppress(Exception):  # closing is best effort
+                reader.close()
+    for line in reads.report(result):
+        print(line, file=out)
+    return 0 if not reads.advice(result) else 1
