@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from drivers.base import ReaderError, TagReader
 from drivers.rc522 import open_mfrc522, open_rc522
 from drivers.sim.fake_spi import FakeSpiBus, fake_rpi_gpio, fake_spidev
-from drivers.sim.rc522_emulator import HALT, IDLE, RC522Chip
+from drivers.sim.rc522_emulator import COLLPOS_READINGS, HALT, IDLE, RC522Chip
 
 UID4 = "DEADBEEF"
 UID7 = "04A1B2C3D4E5F6"
@@ -234,9 +234,9 @@ _uid7 = st.binary(min_size=6, max_size=6).map(lambda b: b"\x04" + b)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sets(st.one_of(_uid4, _uid7), min_size=1, max_size=5))
-def test_any_mix_of_tags_is_listed(uids: set[bytes]) -> None:
-    chip = RC522Chip()
+@given(st.sets(st.one_of(_uid4, _uid7), min_size=1, max_size=6), st.sampled_from(COLLPOS_READINGS))
+def test_any_mix_of_tags_is_listed(uids: set[bytes], reading: str) -> None:
+    chip = RC522Chip(collpos=reading)
     spi_bus = FakeSpiBus()
     spi_bus.attach(chip)
     expected = {uid.hex().upper() for uid in uids}
