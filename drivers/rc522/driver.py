@@ -51,6 +51,10 @@ _LONGEST_ANSWER_S = r.air_time(18 * 8)  # READ's 16 bytes + CRC_A: nothing we se
 # Silent far sides of uncertain splits, one after another, that show the chip counts
 # CollPos from the first bit received (under NXP's reading both sides always answer).
 _SILENT_SIDES_TO_LEARN = 2
+# Every so many polls under the other reading, one poll walks as if the reading were
+# unknown: were the chip's really NXP's, a far side that answers shows it (a reading
+# learnt wrongly, from a tag that left mid-walk, would otherwise hide tags for good).
+_AUDIT_EVERY = 10
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,7 @@ class Collision:
     """Where a reply's first collision is, among the bits received."""
 
     index: int  # 0-based, counted from the first bit received
-    uncertain: bool  # the two readings disagree and the chip's own is not known yet
+    uncertain: bool  # the two readings disagree here (and NXP's position was taken)
     proves: str | None  # the reading this CollPos proves (only that one fits), if any
 
 
@@ -82,7 +86,8 @@ def locate_collision(coll: int, rx_align: int, received: int, reading: str | Non
             return Collision(first, False, None)
         if reading == r.COLLPOS_RECEIVED:
             return Collision(first, False, None)
-        return Collision(fifo, reading is None, None)
+        # Still worth checking under NXP's reading: its far side must answer.
+        return Collision(fifo, True, None)
     if fifo_fits:
         return Collision(fifo, False, r.COLLPOS_FIFO)
     if first_fits:
@@ -224,6 +229,8 @@ class RC522Reader:
         self._armed = False  # Transceive active, FIFO empty: the next frame needs only StartSend
         self.collpos_reading: str | None = None  # learnt from the replies; None until shown
         self._silent_sides = 0
+        self._polls = 0
+        self._audit = False
         self.version_note: str | None = None
 
     # -- public --------------------------------------------------------------------
@@ -231,6 +238,8 @@ class RC522Reader:
     def poll(self) -> frozenset[str]:
         """UIDs of the tags in the field now (at most ``max_tags``); raises ReaderError."""
         self._check_alive()
+        self._polls += 1
+        self._audit = self.collpos_reading == r.COLLPOS_RECEIVED and self._polls % _AUDIT_EVERY == 0
         if self._transceive([r.WUPA], tx_last_bits=7, answer_bits=16) is None:
             return frozenset()
         uids: list[list[int]] = []
@@ -387,7 +396,8 @@ class RC522Reader:
                     self._learn_reading(r.COLLPOS_FIFO)  # both sides answer only under NXP's reading
                     far_side = False
                 if reply.error & r.ERR_COLL:
-                    hit = locate_collision(reply.coll, align, len(reply.bits), self.collpos_reading)
+                    reading = None if self._audit else self.collpos_reading
+                    hit = locate_collision(reply.coll, align, len(reply.bits), reading)
                     if hit is None or len(known) + hit.index >= 40:
                         return found
                     if hit.proves is not None:

@@ -159,3 +159,18 @@ def test_the_emulator_reading_defaults_to_nxps() -> None:
     assert RC522Chip(collpos=COLLPOS_RECEIVED).collpos == COLLPOS_RECEIVED
     with pytest.raises(ValueError, match="collpos must be one of"):
         RC522Chip(collpos="bits")
+
+
+@pytest.mark.parametrize("truth", COLLPOS_READINGS)
+def test_a_reading_learnt_wrongly_is_put_right(truth: str) -> None:
+    # As after a tag left mid-walk: the reader holds the other reading than its chip's.
+    uids = {"01A55A10", "01A55A30", "01A55A70", "04C3D4E5F6A7B8", "04C3D4E5F6A7B9", "04C3D4E5F6A7BB"}
+    chip = RC522Chip(collpos=truth)
+    for uid in uids:
+        chip.add_tag(uid)
+    for reader in _open(chip):
+        reader.collpos_reading = COLLPOS_RECEIVED if truth == COLLPOS_FIFO else COLLPOS_FIFO
+        for _ in range(10):
+            reader.poll()
+        assert reader.collpos_reading == truth
+        assert all(reader.poll() == uids for _ in range(20))
