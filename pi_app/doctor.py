@@ -201,6 +201,9 @@ class Doctor:
                 continue
             check.ok = True
             check.said.append(f"answers; tags now: {', '.join(sorted(tags)) or 'none'}")
+            note = getattr(reader, "version_note", None)  # a clone chip: read, but named
+            if note:
+                check.said.append(note)
         if simulated:
             # Drive the parts ourselves: a tag on every pad, every button pressed.
             for reader in readers:

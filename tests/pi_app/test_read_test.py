@@ -99,3 +99,23 @@ def test_doctor_read_test_refuses_what_is_not_there(capsys: pytest.CaptureFixtur
     assert "--read-test seat9.pad: table" in capsys.readouterr().err
     assert main(["doctor", "--table", "sim", "--read-test", "seat1.pad", "--tags", "0"]) == 2
     assert "--tags 0 is not a number of tags" in capsys.readouterr().err
+
+
+def test_doctor_names_a_clone_chip(tmp_path, capsys) -> None:
+    from drivers.sim.fake_spi import FakeSpiBus, fake_spidev
+    from pi_app import profile
+
+    bus = FakeSpiBus()
+    bus.attach(RC522Chip(version=0x12), bus=0, device=0)
+    sim = profile.find("sim").read_text()
+    table = tmp_path / "t.toml"
+    table.write_text(sim.replace('name = "seat2"\npad = { backend = "sim" }',
+                                 'name = "seat2"\npad = { backend = "rc522", bus = 0, device = 0 }'))
+    with fake_spidev(bus):
+        assert main(["doctor", "--table", str(table), "--listen", "0"]) == 0
+        out = capsys.readouterr().out
+        assert "ok  reader  seat2.pad" in out
+        assert "reports VersionReg 0x12 (not a known MFRC522 version: probably a clone" in out
+        assert main(["doctor", "--table", str(table), "--read-test", "seat2.pad", "--seconds", "0.2"]) == 1
+        out = capsys.readouterr().out
+        assert "chip version: 0x12" in out and "No tag was read" in out
