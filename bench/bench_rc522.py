@@ -12,7 +12,8 @@ on a Pi, and a driver that spins on ComIrqReg burns CPU for it.
 Per reader and field (empty, 1, 3 and 6 tags): SPI transfers, wall time and
 CPU time per poll, and the CPU share of one core for a reader polled at 20 Hz
 (target: at most 2 %), for the project's driver at its default 4 MHz SPI
-clock and at 1 MHz, and for the ``mfrc522`` package. CPU is this process's (``time.process_time``) less the
+clock (sleeping between looks, and waiting on the IRQ line where wired) and at
+1 MHz, and for the ``mfrc522`` package. CPU is this process's (``time.process_time``) less the
 emulator's own bookkeeping (``RC522Chip.busy_cpu``): what the driver and the
 SPI transfers cost. It is measured on this machine's CPU; a Pi Zero 2 W runs
 Python several times slower.
@@ -22,6 +23,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+
+from gpiozero.pins.mock import MockFactory
 
 from bench.common import Row, main
 from drivers.base import TagReader
@@ -43,11 +46,20 @@ CASES: list[tuple[str, list[str]]] = [
 ]
 
 
-def _backends() -> dict[str, Callable[[], TagReader]]:
+def _with_irq_line(chip: RC522Chip) -> TagReader:
+    """The project's driver waiting on the chip's IRQ line (a gpiozero mock pin the chip drives)."""
+    factory = MockFactory()
+    line = factory.pin(6)
+    chip.wire_irq(lambda level: line.drive_high() if level else line.drive_low())
+    return open_rc522("bench", max_tags=8, irq_pin=6, pin_factory=factory)
+
+
+def _backends() -> dict[str, Callable[[RC522Chip], TagReader]]:
     return {
-        "own driver (4 MHz SPI)": lambda: open_rc522("bench", max_tags=8, speed_hz=4_000_000),
-        "own driver (1 MHz SPI)": lambda: open_rc522("bench", max_tags=8, speed_hz=1_000_000),
-        "mfrc522 package (1 MHz SPI)": lambda: open_mfrc522("bench"),
+        "own driver (4 MHz SPI)": lambda _: open_rc522("bench", max_tags=8, speed_hz=4_000_000),
+        "own driver (4 MHz SPI, IRQ line)": _with_irq_line,
+        "own driver (1 MHz SPI)": lambda _: open_rc522("bench", max_tags=8, speed_hz=1_000_000),
+        "mfrc522 package (1 MHz SPI)": lambda _: open_mfrc522("bench"),
     }
 
 
@@ -58,7 +70,7 @@ def poll_costs(backend: str, uids: list[str], polls: int) -> dict[str, float | s
     bus = FakeSpiBus()
     bus.attach(chip)
     with fake_spidev(bus), fake_rpi_gpio():
-        reader = _backends()[backend]()
+        reader = _backends()[backend](chip)
         seen = reader.poll()  # the first poll also sets the chip up
         transfers, emulator_cpu = chip.transfers, chip.busy_cpu
         cpu, wall = time.process_time(), time.perf_counter()

@@ -9,7 +9,7 @@ the bad value and the choices; hardware that does not answer raises a
 part       spec keys (defaults)
 =========  =====================================================================
 reader     name, backend: rc522 | mfrc522 | hub | sim | emulated;
-           rc522: bus (0), device (0), cs_pin, rst_pin, antenna_gain_db,
+           rc522: bus (0), device (0), cs_pin, rst_pin, irq_pin, antenna_gain_db,
            timeout_ms (1), speed_hz (4000000), max_tags (6);
            mfrc522: bus, device, rst_pin (25);
            hub: hub (name in ``hubs``), index (0)
@@ -104,6 +104,7 @@ def open_reader(spec: Any, *, hubs: Mapping[str, Any] | None = None, **extra: An
         device=int(_get(spec, "device", 0)),
         cs_pin=_get(spec, "cs_pin", None),
         reset_pin=_first(spec, ("rst_pin", "reset_pin"), None),
+        irq_pin=_get(spec, "irq_pin", None),
         antenna_gain_db=_get(spec, "antenna_gain_db", None),
         timeout_ms=float(_get(spec, "timeout_ms", 1.0)),
         speed_hz=int(_get(spec, "speed_hz", 4_000_000)),

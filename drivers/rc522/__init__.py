@@ -36,6 +36,7 @@ def _with_backend(spec: Any, backend: str) -> dict[str, Any]:
         "cs_pin",
         "rst_pin",
         "reset_pin",
+        "irq_pin",
         "antenna_gain_db",
         "timeout_ms",
         "speed_hz",

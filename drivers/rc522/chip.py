@@ -5,6 +5,7 @@ from __future__ import annotations
 # Registers.
 COMMAND = 0x01
 COM_IEN = 0x02
+DIV_IEN = 0x03
 COM_IRQ = 0x04
 DIV_IRQ = 0x05
 ERROR = 0x06
@@ -31,6 +32,9 @@ CMD_TRANSCEIVE = 0x0C
 CMD_SOFT_RESET = 0x0F
 POWER_DOWN = 0x10
 
+# ComIEnReg / DivIEnReg bits.
+IRQ_INVERTED = 0x80  # ComIEnReg.IRqInv: the IRQ pin is low while an interrupt is up
+IRQ_PUSH_PULL = 0x80  # DivIEnReg.IRQPushPull
 # ComIrqReg bits.
 IRQ_RX = 0x20
 IRQ_IDLE = 0x10

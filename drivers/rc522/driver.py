@@ -113,6 +113,14 @@ class OutputPin(Protocol):
     def close(self) -> None: ...
 
 
+class InputPin(Protocol):
+    """A gpiozero input device (the chip's IRQ line)."""
+
+    def wait_for_active(self, timeout: float | None = None) -> bool: ...
+
+    def close(self) -> None: ...
+
+
 class SharedSpiDevice:
     """One ``/dev/spidev<bus>.<device>``, opened once in the process for every reader on it.
 
@@ -205,6 +213,7 @@ class RC522Reader:
         *,
         where: str = "SPI",
         reset_pin: OutputPin | None = None,
+        irq_pin: InputPin | None = None,
         antenna_gain_db: int | None = None,
         timeout_ms: float = r.DEFAULT_TIMEOUT_MS,
         max_tags: int = 6,
@@ -219,6 +228,7 @@ class RC522Reader:
         self.where = where
         self._port = port
         self._reset_pin = reset_pin
+        self._irq_pin = irq_pin
         self._gain = self._gain_code(antenna_gain_db)
         self._ticks = max(1, round(timeout_ms * r.TIMER_TICKS_PER_MS))
         self.max_tags = max_tags
@@ -294,6 +304,8 @@ class RC522Reader:
             self._ready = False
             if self._reset_pin is not None:
                 self._reset_pin.close()
+            if self._irq_pin is not None:
+                self._irq_pin.close()
             self._port.close()
 
     # -- set-up --------------------------------------------------------------------
@@ -339,6 +351,10 @@ class RC522Reader:
         self._write(r.T_PRESCALER, r.TIMER_PRESCALER & 0xFF)
         self._write(r.T_RELOAD_H, self._ticks >> 8)
         self._write(r.T_RELOAD_L, self._ticks & 0xFF)
+        if self._irq_pin is not None:
+            # IRQ low (IRqInv) on RxIRq or TimerIRq, driven push-pull.
+            self._write(r.COM_IEN, r.IRQ_INVERTED | r.IRQ_RX | r.IRQ_TIMER)
+            self._write(r.DIV_IEN, r.IRQ_PUSH_PULL)
         self._write(r.TX_ASK, r.FORCE_100_ASK)
         self._write(r.MODE, r.MODE_CRC_6363)
         self._apply_gain()
@@ -484,8 +500,9 @@ class RC522Reader:
     def _wait_irq(self, first_look: float) -> list[int]:
         """ComIrqReg, ErrorReg, CollReg, FIFOLevelReg and ControlReg once RxIRq or TimerIRq is up.
 
-        Sleeps rather than spinning: the first look comes when the expected
-        answer would be over, then one every quarter of the timer (at least
+        Sleeps rather than spinning: with the IRQ line wired it waits for the
+        line; otherwise the first look comes when the expected answer would be
+        over, then one every quarter of the timer (at least
         0.2 ms) until the timer must have run out, with a guard for a chip that
         lost power or its set-up. Each look reads all five registers in one
         transfer, so an answer costs no second look.
@@ -493,7 +510,11 @@ class RC522Reader:
         start = self._clock()
         give_up = start + first_look + 2 * self._timeout_s + _LONGEST_ANSWER_S + 0.02
         step = max(_MIN_STEP_S, self._timeout_s / 4)
-        self._sleep(first_look)
+        if self._irq_pin is not None:
+            # Wired: the line says when; no edge in time means a chip that lost its set-up.
+            self._irq_pin.wait_for_active(timeout=first_look + self._timeout_s + _LONGEST_ANSWER_S)
+        else:
+            self._sleep(first_look)
         for _ in range(_MAX_IRQ_READS):
             values = self._read_many(_AFTER_A_FRAME)
             if values[0] & (r.IRQ_RX | r.IRQ_TIMER):
@@ -595,6 +616,7 @@ def open_rc522(
     device: int = 0,
     cs_pin: int | None = None,
     reset_pin: int | None = None,
+    irq_pin: int | None = None,
     speed_hz: int = r.DEFAULT_SPI_HZ,
     antenna_gain_db: int | None = None,
     timeout_ms: float = r.DEFAULT_TIMEOUT_MS,
@@ -609,7 +631,8 @@ def open_rc522(
     this driver around each transfer; the kernel's own CE line is then disabled
     (``no_cs``) for that reader's transfers only, where the SPI controller allows
     it, so a reader wired to that CE line can share the device (see
-    :class:`SharedSpiDevice`). ``reset_pin`` drives NRSTPD;
+    :class:`SharedSpiDevice`). ``irq_pin`` (BCM number) is the chip's IRQ
+    line, if wired: frames are then waited for on it. ``reset_pin`` drives NRSTPD;
     readers may share one reset line (a reset of one then resets them all, and
     each sets itself up again on its next poll).
     """
@@ -649,11 +672,27 @@ def open_rc522(
         except BaseException:
             port.close()
             raise
+    irq = None
+    if irq_pin is not None:
+        from gpiozero import DigitalInputDevice
+
+        try:
+            irq = build(
+                f"reader {name} IRQ line",
+                f"GPIO{irq_pin}",
+                lambda: DigitalInputDevice(irq_pin, pull_up=True, pin_factory=pin_factory),
+            )
+        except BaseException:
+            port.close()
+            if reset is not None:
+                reset.close()
+            raise
     return RC522Reader(
         name,
         port,
         where=where,
         reset_pin=reset,
+        irq_pin=irq,
         antenna_gain_db=antenna_gain_db,
         timeout_ms=timeout_ms,
         max_tags=max_tags,

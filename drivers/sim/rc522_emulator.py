@@ -92,7 +92,9 @@ a real one does and its registers show a frame's outcome only then:
   its 5th bit by then is too late: TimerIRq, no data (so a timer set shorter
   than a tag needs misses every tag).
 
-Writing CommandReg stops a frame still in progress, as on the chip.
+Writing CommandReg stops a frame still in progress, as on the chip. With
+``chip.wire_irq(callback)`` the IRQ pin follows ComIrqReg and ComIEnReg (IRqInv
+included) and changes on its own when a frame ends, as a wired pin does.
 ``chip.busy_cpu`` adds up the CPU time the emulator's own bookkeeping takes
 in ``xfer2`` (not the modelled SPI time), so a benchmark can take it out of
 the CPU it measures.
@@ -440,6 +442,9 @@ class RC522Chip:
         self.spi_hz = spi_hz
         self.busy_cpu = 0.0
         self._pending = None  # (time, outcome) of a frame still on the air
+        self.on_irq = None  # called with the IRQ pin's new level when it changes
+        self._irq_level = None
+        self._lock = None
         self.tags = []
         self.connected = True
         self.transfers = 0
@@ -498,10 +503,50 @@ class RC522Chip:
         if self.clock is None:
             return self._xfer(data)
         started = _cpu_now()
-        out = self._xfer(data)
+        if self._lock is None:
+            out = self._xfer(data)
+        else:
+            with self._lock:
+                out = self._xfer(data)
+                self._update_irq()
         self.busy_cpu += _cpu_now() - started
         self.clock.advance(len(data) * 8 / self.spi_hz)
         return out
+
+    # -- the IRQ pin -------------------------------------------------------------------
+
+    def wire_irq(self, on_irq):
+        """Wire the IRQ pin (CPython, timed chips): ``on_irq(level)`` is called, from a
+        timer thread when a frame ends, whenever the pin's level changes."""
+        import threading
+
+        self._lock = threading.Lock()
+        self.on_irq = on_irq
+        self._update_irq()
+
+    def irq_level(self):
+        """The IRQ pin: active while a ComIrqReg bit enabled in ComIEnReg (or a DivIrqReg
+        bit enabled in DivIEnReg) is set; active is low while ComIEnReg.IRqInv is set."""
+        active = (self.regs[COM_IRQ] & self.regs[COM_IEN] & 0x7F) or (
+            self.regs[DIV_IRQ] & self.regs[DIV_IEN] & 0x14
+        )
+        level = 1 if active else 0
+        return 1 - level if self.regs[COM_IEN] & 0x80 else level
+
+    def _update_irq(self):
+        if self.on_irq is None:
+            return
+        level = self.irq_level()
+        if level != self._irq_level:
+            self._irq_level = level
+            self.on_irq(level)
+
+    def _fire(self):
+        with self._lock:
+            started = _cpu_now()
+            self._settle()
+            self.busy_cpu += _cpu_now() - started  # the chip's own work; the pin's callback is not
+            self._update_irq()
 
     def _xfer(self, data):
         self.transfers += 1
@@ -657,8 +702,14 @@ class RC522Chip:
     def _schedule(self, at, outcome):
         if self.clock is None:
             self._apply(outcome)
-        else:
-            self._pending = (at, outcome)
+            return
+        self._pending = (at, outcome)
+        if self.on_irq is not None:
+            import threading
+
+            timer = threading.Timer(max(0.0, at - self.clock.now()), self._fire)
+            timer.daemon = True
+            timer.start()
 
     def _apply(self, outcome):
         """What the registers show once a frame is over: the timer ran out, or answers came."""

@@ -140,3 +140,42 @@ def test_every_tag_under_either_reading_with_time() -> None:
         reader = timed_reader(chip, clock)
         for _ in range(10):
             assert reader.poll() == uids
+
+
+def test_the_irq_pin_follows_comirq_and_comien() -> None:
+    chip = ready(RC522Chip(clock=VirtualClock()))
+    levels: list[int] = []
+    chip.wire_irq(levels.append)
+    assert levels == [1]  # IRqInv (reset value): high while no enabled interrupt is up
+    chip.xfer2([emu.COM_IEN << 1, 0x80 | emu.IRQ_TIMER])
+    start(chip, [0x26], last_bits=7)  # no tag: the timer runs out
+    chip.clock.advance(0.01)
+    chip.xfer2([0x80 | (emu.VERSION << 1), 0])
+    assert levels == [1, 0]  # active, so low
+    chip.xfer2([emu.COM_IRQ << 1, 0x7F])
+    assert levels == [1, 0, 1]
+
+
+def test_with_the_irq_line_wired_the_driver_waits_on_it() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from drivers.sim.rc522_emulator import RealClock
+
+    uids = {"01A55A10", "01A55A30", "04C3D4E5F6A7B8"}
+    factory = MockFactory()
+    line = factory.pin(6)
+    chip = CountingChip(clock=RealClock())
+    for uid in uids:
+        chip.add_tag(uid)
+    chip.wire_irq(lambda level: line.drive_high() if level else line.drive_low())
+    bus = FakeSpiBus()
+    bus.attach(chip)
+    with fake_spidev(bus):
+        reader = open_rc522("seat1.pad", irq_pin=6, pin_factory=factory)
+        assert reader.poll() == uids
+        chip.irq_reads = 0
+        frames_before = chip.frames
+        assert reader.poll() == uids
+        assert reader.poll() == uids
+        assert chip.irq_reads == chip.frames - frames_before  # one look a frame: the line said when
+        reader.close()
