@@ -38,7 +38,10 @@ from rc522_emulator import RC522Chip
 rc522.FIELD_ON_MS = 0
 rc522.FIELD_OFF_MS = 0
 cases = (("empty field", []), ("one 4-byte UID", ["DEADBEEF"]), ("one 7-byte UID", ["04A1B2C3D4E5F6"]),
-         ("four tags, 4- and 7-byte", ["04A1B2C3D4E5F6", "04A1B2C3D4E5F7", "DEADBEEF", "DEADBEEE"]))
+         ("three tags, 4+7+7", ["DEADBEEF", "04A1B2C3D4E5F6", "04112233445566"]),
+         ("four tags, 4- and 7-byte", ["04A1B2C3D4E5F6", "04A1B2C3D4E5F7", "DEADBEEF", "DEADBEEE"]),
+         ("six tags, 4+4+4+7+7+7", ["DEADBEEF", "DEADBEEE", "01A55A10", "04A1B2C3D4E5F6",
+                                   "04A1B2C3D4E5F7", "04112233445566"]))
 n = int(NSCANS)
 for label, uids in cases:
     machine.detach_all()
