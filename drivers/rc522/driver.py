@@ -9,18 +9,21 @@ with HLTA so that no tag is left READY for the next poll's WUPA. Each frame
 is timed by the chip's own timer (``timeout_ms``, 1 ms: what REQA and the
 rest need, see :mod:`drivers.rc522.chip`), and the driver sleeps until the
 answer should be over before it reads ComIrqReg, then every quarter of the
-timer: an empty poll costs a handful of SPI transfers and almost no CPU.
+timer (or, with the IRQ line wired, waits on it): an empty poll costs a
+handful of SPI transfers and almost no CPU.
 
-CollReg's CollPos has two readings (see :func:`locate_collision`): NXP's,
+CollReg's CollPos has two readings (:mod:`drivers.rc522.collpos`): NXP's,
 counted from bit 0 of the FIFO's first byte (RxAlign included), and the other,
 counted from the first bit received. They agree whenever RxAlign is 0. Where
 they disagree the walk takes NXP's position, the shallower one, which is safe
-under both (under the other reading that bit is no collision, and the side
-that no tag matches just stays silent); a position only one reading can give,
-a silent side, or a UID whose BCC fails tell the reader which reading its chip
-follows (:attr:`RC522Reader.collpos_reading`), and it then uses that one. ErrorReg
-is looked at for CollErr before ParityErr, as NXP's code does: a collision also
-spoils that byte's parity bit.
+under both (under the other reading that bit is no collision, and the side no
+tag matches just stays silent). A position only one reading can give, and far
+sides that answer or stay silent, tell the reader which reading its chip
+follows (:attr:`RC522Reader.collpos_reading`); a chosen side that stays silent
+or a UID whose BCC fails makes it forget, and under the other reading every
+tenth poll walks as if the reading were unknown, to catch one learnt wrongly.
+ErrorReg is looked at for CollErr before ParityErr, as NXP's code does: a
+collision also spoils that byte's parity bit.
 
 ``spidev`` and ``gpiozero`` pins are opened in :func:`open_rc522` only; the class
 takes any object with ``xfer2(list) -> list`` and ``close()``, which is how the
@@ -30,7 +33,6 @@ tests drive it against :mod:`drivers.sim.rc522_emulator`.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +41,8 @@ from typing import Any, Protocol
 from drivers.base import ReaderError
 from drivers.gpio import build
 from drivers.rc522 import chip as r
+from drivers.rc522.collpos import locate_collision
+from drivers.rc522.spi import OutputPin, SpiChannel, open_spi_device
 
 log = logging.getLogger(__name__)
 
@@ -57,58 +61,10 @@ _SILENT_SIDES_TO_LEARN = 2
 _AUDIT_EVERY = 10
 
 
-@dataclass(frozen=True)
-class Collision:
-    """Where a reply's first collision is, among the bits received."""
-
-    index: int  # 0-based, counted from the first bit received
-    uncertain: bool  # the two readings disagree here (and NXP's position was taken)
-    proves: str | None  # the reading this CollPos proves (only that one fits), if any
-
-
-def locate_collision(coll: int, rx_align: int, received: int, reading: str | None) -> Collision | None:
-    """Read CollReg for a reply of ``received`` bits stored from bit ``rx_align`` of the FIFO.
-
-    NXP's reading counts CollPos (1-based, 0 meaning 32) from bit 0 of the FIFO's
-    first byte, so the collided bit is received bit ``CollPos - 1 - rx_align``;
-    the other counts from the first bit received: ``CollPos - 1``. None when
-    CollPos is not valid or fits neither reading.
-    """
-    if coll & r.COLL_POS_NOT_VALID:
-        return None
-    position = (coll & r.COLL_POS_MASK) or 32
-    fifo = position - 1 - rx_align
-    first = position - 1
-    fifo_fits = 0 <= fifo < received
-    first_fits = first < received
-    if fifo_fits and first_fits:
-        if fifo == first:
-            return Collision(first, False, None)
-        if reading == r.COLLPOS_RECEIVED:
-            return Collision(first, False, None)
-        # Still worth checking under NXP's reading: its far side must answer.
-        return Collision(fifo, True, None)
-    if fifo_fits:
-        return Collision(fifo, False, r.COLLPOS_FIFO)
-    if first_fits:
-        return Collision(first, False, r.COLLPOS_RECEIVED)
-    return None
-
-
 class SpiPort(Protocol):
     """One chip's SPI link: ``spidev.SpiDev`` or a GPIO-selected wrapper around it."""
 
     def xfer2(self, data: list[int]) -> list[int]: ...
-
-    def close(self) -> None: ...
-
-
-class OutputPin(Protocol):
-    """A gpiozero output device (chip select or reset line)."""
-
-    def on(self) -> None: ...
-
-    def off(self) -> None: ...
 
     def close(self) -> None: ...
 
@@ -119,69 +75,6 @@ class InputPin(Protocol):
     def wait_for_active(self, timeout: float | None = None) -> bool: ...
 
     def close(self) -> None: ...
-
-
-class SharedSpiDevice:
-    """One ``/dev/spidev<bus>.<device>``, opened once in the process for every reader on it.
-
-    Linux keeps a spidev device's mode, SPI_NO_CS included, per device, not per
-    open file: a GPIO-selected reader that set ``no_cs`` on a file of its own
-    would take the CE line away from the reader wired to it. So the readers on
-    one device share this object, and each transfer goes out with the mode its
-    reader needs, set (one ioctl) only when it changes, under a lock.
-    """
-
-    def __init__(self, key: tuple[int, int, int], spi: Any, module: Any, where: str) -> None:
-        self.key = key
-        self.spi = spi
-        self._module = module  # keeps the key's id() from being reused while this is open
-        self.where = where
-        self.users = 0
-        self._lock = threading.Lock()
-        self._no_cs: bool | None = None
-
-    def transfer(self, data: list[int], select: OutputPin | None) -> list[int]:
-        no_cs = select is not None
-        with self._lock:
-            if no_cs != self._no_cs:
-                try:
-                    self.spi.no_cs = no_cs
-                except OSError as err:
-                    # The controller still pulses its CE line: wire nothing else to it.
-                    log.warning("%s: the SPI controller refuses no_cs (%s)", self.where, err)
-                self._no_cs = no_cs
-            if select is None:
-                return self.spi.xfer2(data)
-            select.on()
-            try:
-                return self.spi.xfer2(data)
-            finally:
-                select.off()
-
-    def release(self) -> None:
-        self.users -= 1
-        if self.users <= 0:
-            _spi_devices.pop(self.key, None)
-            self.spi.close()
-
-
-_spi_devices: dict[tuple[int, int, int], SharedSpiDevice] = {}
-
-
-class SpiChannel:
-    """One reader's way to its chip: a shared spidev device, and a GPIO chip select if wired."""
-
-    def __init__(self, device: SharedSpiDevice, select: OutputPin | None = None) -> None:
-        self._device = device
-        self._select = select
-
-    def xfer2(self, data: list[int]) -> list[int]:
-        return self._device.transfer(data, self._select)
-
-    def close(self) -> None:
-        if self._select is not None:
-            self._select.close()
-        self._device.release()
 
 
 @dataclass
@@ -590,25 +483,6 @@ def _shared_reset_line(pin: int, pin_factory: Any) -> _SharedLine:
     return line
 
 
-def _open_spi_device(name: str, spidev: Any, bus: int, device: int, speed_hz: int) -> SharedSpiDevice:
-    key = (id(spidev), bus, device)
-    shared = _spi_devices.get(key)
-    if shared is None:
-        where = f"/dev/spidev{bus}.{device}"
-        spi = spidev.SpiDev()
-        try:
-            spi.open(bus, device)
-        except OSError as err:
-            raise ReaderError(
-                f"reader {name}: cannot open {where}: {err}; enable SPI (dtparam=spi=on) and check the bus"
-            ) from err
-        spi.max_speed_hz = speed_hz
-        spi.mode = 0
-        shared = _spi_devices[key] = SharedSpiDevice(key, spi, spidev, where)
-    shared.users += 1
-    return shared
-
-
 def open_rc522(
     name: str,
     *,
@@ -644,7 +518,7 @@ def open_rc522(
             " on a laptop use the simulated backend"
         ) from err
     where = f"/dev/spidev{bus}.{device}" + (f" with chip select GPIO{cs_pin}" if cs_pin is not None else "")
-    shared = _open_spi_device(name, spidev, bus, device, speed_hz)
+    shared = open_spi_device(name, spidev, bus, device, speed_hz)
     select = None
     if cs_pin is not None:
         from gpiozero import DigitalOutputDevice

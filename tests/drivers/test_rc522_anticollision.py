@@ -16,7 +16,8 @@ import pytest
 from drivers.base import ReaderError
 from drivers.rc522 import chip as r
 from drivers.rc522 import open_rc522
-from drivers.rc522.driver import RC522Reader, locate_collision
+from drivers.rc522.collpos import locate_collision
+from drivers.rc522.driver import RC522Reader
 from drivers.sim.fake_spi import FakeSpiBus, fake_spidev
 from drivers.sim.rc522_emulator import COLLPOS_FIFO, COLLPOS_READINGS, COLLPOS_RECEIVED, RC522Chip
 
