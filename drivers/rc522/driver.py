@@ -1,11 +1,16 @@
 """The project's own RC522 driver on ``spidev``: every tag in the field, 4- or 7-byte UIDs.
 
-One :class:`RC522Reader` per chip select. A poll wakes every tag (WUPA, which
-also wakes halted ones), walks the anticollision tree bit by bit using
+One :class:`RC522Reader` per chip select. A census wakes every tag (WUPA,
+which also wakes halted ones), walks the anticollision tree bit by bit using
 CollReg's collision position (READY tags stay READY through it, so one wake-up
 lists every cascade-level-1 UID), SELECTs each level-1 UID that carries the
 cascade tag to walk its level 2 (7-byte UIDs; WUPA again between them), and ends
-with HLTA so that no tag is left READY for the next poll's WUPA. Each frame
+with HLTA so that no tag is left READY for the next wake-up. Each tag read is
+then halted (REQA, SELECT level by level, HLTA: ISO 14443-3 keeps it in HALT
+while it stays powered), so a poll starts with REQA, which only tags new to the
+field answer, and runs a census only every ``confirm_every``-th poll (4) and
+after one that missed a known tag: with the tags resting on the pad, most polls
+cost what an empty field costs (see :meth:`RC522Reader.poll`). Each frame
 is timed by the chip's own timer (``timeout_ms``, 1 ms: what REQA and the
 rest need, see :mod:`drivers.rc522.chip`), and the driver sleeps until the
 answer should be over before it reads ComIrqReg, then every quarter of the
@@ -59,6 +64,9 @@ _SILENT_SIDES_TO_LEARN = 2
 # unknown: were the chip's really NXP's, a far side that answers shows it (a reading
 # learnt wrongly, from a tag that left mid-walk, would otherwise hide tags for good).
 _AUDIT_EVERY = 10
+# Polls per census of the halted tags (see RC522Reader.poll): the polls between cost
+# what an empty field costs, and a departure shows up to 3 polls (150 ms at 20 Hz) late.
+DEFAULT_CONFIRM_EVERY = 4
 
 
 class SpiPort(Protocol):
@@ -89,6 +97,10 @@ def _to_bits(data: list[int], start: int, count: int) -> list[int]:
     return [(data[(start + i) // 8] >> ((start + i) % 8)) & 1 for i in range(count)]
 
 
+def _hex(uid: list[int]) -> str:
+    return "".join(f"{b:02X}" for b in uid)
+
+
 def _to_bytes(bits: list[int]) -> list[int]:
     out = [0] * ((len(bits) + 7) // 8)
     for i, bit in enumerate(bits):
@@ -110,6 +122,7 @@ class RC522Reader:
         antenna_gain_db: int | None = None,
         timeout_ms: float = r.DEFAULT_TIMEOUT_MS,
         max_tags: int = 6,
+        confirm_every: int = DEFAULT_CONFIRM_EVERY,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -124,7 +137,12 @@ class RC522Reader:
         self._irq_pin = irq_pin
         self._gain = self._gain_code(antenna_gain_db)
         self._ticks = max(1, round(timeout_ms * r.TIMER_TICKS_PER_MS))
+        if confirm_every < 1:
+            raise ValueError(f"reader {name}: confirm_every must be at least 1, got {confirm_every}")
         self.max_tags = max_tags
+        self.confirm_every = confirm_every
+        self._known: set[str] = set()  # halted tags the last census saw, and arrivals since
+        self._next_census = 0  # polls until the next census; 0: this one
         self._clock = clock
         self._sleep = sleep
         self._timeout_s = self._ticks / (r.TIMER_TICKS_PER_MS * 1000)  # what the chip's timer runs
@@ -139,33 +157,92 @@ class RC522Reader:
     # -- public --------------------------------------------------------------------
 
     def poll(self) -> frozenset[str]:
-        """UIDs of the tags in the field now (at most ``max_tags``); raises ReaderError."""
+        """UIDs of the tags in the field (at most ``max_tags``); raises ReaderError.
+
+        With ``confirm_every`` 1 each poll is a census (see :meth:`_census`). Above
+        1, each poll sends REQA, which only tags that are not halted answer: new
+        arrivals are read and halted at once; the tags already known are confirmed
+        by a census every ``confirm_every``-th poll, and on every poll after one
+        that missed a known tag, so a departure is seen up to ``confirm_every - 1``
+        polls late while a tag that flickers out of one census is back on the next.
+        """
         self._check_alive()
         self._polls += 1
         self._audit = self.collpos_reading == r.COLLPOS_RECEIVED and self._polls % _AUDIT_EVERY == 0
+        if self.confirm_every <= 1:
+            return frozenset(_hex(uid) for uid in self._census())
+        due, self._next_census = self._next_census, 0  # a ReaderError below: census next poll
+        arrived = sorted(_hex(uid) for uid in self._arrivals(self.max_tags))
+        if due <= 0:
+            seen = sorted(_hex(uid) for uid in self._census())
+            missed = self._known - set(seen) - set(arrived)
+            listed = seen + [uid for uid in arrived if uid not in seen]  # what the census saw first
+            self._next_census = 0 if missed else self.confirm_every - 1
+        else:
+            listed = arrived + sorted(self._known - set(arrived))  # arrivals are sure, the rest older
+            self._next_census = due - 1
+        self._known = set(listed[: self.max_tags])
+        return frozenset(self._known)
+
+    def _census(self) -> list[list[int]]:
+        """Every tag in the field, halted or not: WUPA, the walk, one HLTA at the end."""
         if self._transceive([r.WUPA], tx_last_bits=7, answer_bits=16) is None:
-            return frozenset()
-        uids: list[list[int]] = []
+            return []
         try:
-            fresh = True  # every tag is still READY at cascade level 1
-            for cl1 in self._walk(r.SELECT_CODES[0], self.max_tags):
-                if len(uids) >= self.max_tags:
-                    break
-                if cl1[0] != r.CASCADE_TAG:
-                    uids.append(cl1[0:4])  # a 4-byte UID is complete at level 1: no SELECT needed
-                    continue
-                if not fresh and self._transceive([r.WUPA], tx_last_bits=7, answer_bits=16) is None:
-                    continue
-                fresh = False
-                # Selecting CL1 moves every tag sharing it to level 2; the others drop out.
-                sak = self._select(r.SELECT_CODES[0], cl1)
-                if sak is None or not sak & r.SAK_CASCADE:
-                    continue
-                for cl2 in self._walk(r.SELECT_CODES[1], self.max_tags - len(uids)):
-                    uids.append(cl1[1:4] + cl2[0:4])
+            return self._list_ready(r.WUPA, self.max_tags)
         finally:
             self._park()
-        return frozenset("".join(f"{b:02X}" for b in uid) for uid in uids)
+
+    def _arrivals(self, limit: int) -> list[list[int]]:
+        """The tags REQA wakes (not halted: new in the field), each then halted.
+
+        A tag keeps its HALT state while it stays powered in the field; one that
+        leaves and comes back is IDLE again and shows up here.
+        """
+        if limit <= 0 or self._transceive([r.REQA], tx_last_bits=7, answer_bits=16) is None:
+            return []
+        try:
+            found = self._list_ready(r.REQA, limit)
+        finally:
+            self._park()  # READY tags back to IDLE, where the REQA before each SELECT wakes them
+        for uid in found:
+            self._halt(uid)
+        return found
+
+    def _list_ready(self, wake: int, limit: int) -> list[list[int]]:
+        """The UIDs of the tags ``wake`` (REQA or WUPA) has just made READY, up to ``limit``."""
+        uids: list[list[int]] = []
+        fresh = True  # every tag is still READY at cascade level 1
+        for cl1 in self._walk(r.SELECT_CODES[0], limit):
+            if len(uids) >= limit:
+                break
+            if cl1[0] != r.CASCADE_TAG:
+                uids.append(cl1[0:4])  # a 4-byte UID is complete at level 1: no SELECT needed
+                continue
+            # Selecting CL1 moves every tag sharing it to level 2; the others drop out
+            # (to IDLE, or to HALT if woken from it), so the next CL1 needs a new wake-up.
+            if not fresh and self._transceive([wake], tx_last_bits=7, answer_bits=16) is None:
+                continue
+            fresh = False
+            sak = self._select(r.SELECT_CODES[0], cl1)
+            if sak is None or not sak & r.SAK_CASCADE:
+                continue
+            for cl2 in self._walk(r.SELECT_CODES[1], limit - len(uids)):
+                uids.append(cl1[1:4] + cl2[0:4])
+        return uids
+
+    def _halt(self, uid: list[int]) -> bool:
+        """Wake ``uid`` with REQA, SELECT it level by level and halt it; False if it did not follow."""
+        if self._transceive([r.REQA], tx_last_bits=7, answer_bits=16) is None:
+            return False
+        parts = [uid] if len(uid) == 4 else [[r.CASCADE_TAG, *uid[0:3]], uid[3:7]]
+        for level, part in enumerate(parts):
+            sak = self._select(r.SELECT_CODES[level], [*part, part[0] ^ part[1] ^ part[2] ^ part[3]])
+            if sak is None or bool(sak & r.SAK_CASCADE) != (level + 1 < len(parts)):
+                self._park()
+                return False
+        self._park()  # ACTIVE: HLTA halts it
+        return True
 
     def version(self) -> int:
         """VersionReg (0x91/0x92 genuine, 0x88/0xB2 and others clones, 0x00/0xFF nothing there)."""
@@ -227,6 +304,7 @@ class RC522Reader:
 
     def _initialise(self) -> None:
         self._armed = False
+        self._next_census = 0  # SoftReset switches the field off: every tag wakes IDLE
         self._write(r.COMMAND, r.CMD_SOFT_RESET)
         for _ in range(20):
             self._sleep(0.005)
@@ -495,6 +573,7 @@ def open_rc522(
     antenna_gain_db: int | None = None,
     timeout_ms: float = r.DEFAULT_TIMEOUT_MS,
     max_tags: int = 6,
+    confirm_every: int = DEFAULT_CONFIRM_EVERY,
     pin_factory: Any = None,
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
@@ -508,7 +587,8 @@ def open_rc522(
     :class:`SharedSpiDevice`). ``irq_pin`` (BCM number) is the chip's IRQ
     line, if wired: frames are then waited for on it. ``reset_pin`` drives NRSTPD;
     readers may share one reset line (a reset of one then resets them all, and
-    each sets itself up again on its next poll).
+    each sets itself up again on its next poll). ``confirm_every``: polls per census
+    of the tags already read (see :meth:`RC522Reader.poll`).
     """
     try:
         import spidev  # Pi-only: imported here so that laptops never need it
@@ -570,6 +650,7 @@ def open_rc522(
         antenna_gain_db=antenna_gain_db,
         timeout_ms=timeout_ms,
         max_tags=max_tags,
+        confirm_every=confirm_every,
         sleep=sleep,
         clock=clock,
     )

@@ -17,7 +17,7 @@ from drivers.base import ReaderError
 from drivers.rc522 import chip as r
 from drivers.rc522 import open_rc522
 from drivers.rc522.collpos import locate_collision
-from drivers.rc522.driver import RC522Reader
+from drivers.rc522.driver import DEFAULT_CONFIRM_EVERY, RC522Reader
 from drivers.sim.fake_spi import FakeSpiBus, fake_spidev
 from drivers.sim.rc522_emulator import COLLPOS_FIFO, COLLPOS_READINGS, COLLPOS_RECEIVED, RC522Chip
 
@@ -55,27 +55,30 @@ def reading(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
-def _open(chip: RC522Chip) -> Iterator[RC522Reader]:
+def _open(chip: RC522Chip, confirm_every: int = DEFAULT_CONFIRM_EVERY) -> Iterator[RC522Reader]:
     bus = FakeSpiBus()
     bus.attach(chip)
     with fake_spidev(bus):
-        reader = open_rc522("seat1.pad", max_tags=8, sleep=_no_sleep)
+        reader = open_rc522("seat1.pad", max_tags=8, confirm_every=confirm_every, sleep=_no_sleep)
         yield reader
         reader.close()
 
 
+@pytest.mark.parametrize("confirm_every", [1, DEFAULT_CONFIRM_EVERY])
 @pytest.mark.parametrize("count", [1, 2, 3, 4, 5, 6])
-def test_every_tag_on_every_poll_under_either_reading(reading: str, count: int) -> None:
+def test_every_tag_on_every_poll_under_either_reading(reading: str, count: int, confirm_every: int) -> None:
+    # With confirm_every > 1 the tags of the field before stay listed until the next census.
     rng = random.Random(1900 + count)
     chip = RC522Chip(collpos=reading)
-    for reader in _open(chip):
+    for reader in _open(chip, confirm_every):
         for field in range(5):
             chip.clear_tags()
             uids = set(mixed_uids(rng, count))
             for uid in uids:
                 chip.add_tag(uid)
-            complete = sum(reader.poll() == uids for _ in range(POLLS // 5))
-            assert complete == POLLS // 5, (field, sorted(uids), reader.poll())
+            polls = [reader.poll() for _ in range(POLLS // 5)]
+            assert all(uids <= seen for seen in polls), (field, sorted(uids), polls)
+            assert all(seen == uids for seen in polls[confirm_every - 1 :]), (field, sorted(uids), polls)
 
 
 def test_deep_collisions_with_rx_align(reading: str) -> None:

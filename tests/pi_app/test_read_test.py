@@ -87,6 +87,26 @@ def test_incomplete_polls_and_misses_per_tag() -> None:
     assert "chip version" not in text  # not an RC522 the driver talks to
 
 
+def test_an_rc522_that_stops_reading_a_tag_counts_every_miss() -> None:
+    # The driver remembers halted tags between its censuses; the read test must not.
+    chip = RC522Chip()
+    chip.add_tag("DEADBEEF")
+    chip.add_tag("04C3D4E5F6A7B8")
+    reader, _ = emulated_rc522("seat1.pad", chip)
+    clock = VirtualTime()
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        clock.sleep(seconds)
+        waits.append(seconds)
+        if len(waits) == 98:  # taken off after the 98th poll (the driver's census is every 4th)
+            chip.remove_tag("DEADBEEF")
+
+    result = read_test.run(reader, "seat1.pad", "emulated RC522", 2, 10.0, clock=clock.now, sleep=sleep)
+    assert result.polls == 200
+    assert result.counts["DEADBEEF"] == 98 and result.counts["04C3D4E5F6A7B8"] == 200
+
+
 def test_doctor_read_test_on_the_simulated_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["doctor", "--table", "sim", "--read-test", "seat2.pad", "--tags", "3"]) == 0
     out = capsys.readouterr().out
