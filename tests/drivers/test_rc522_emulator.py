@@ -72,6 +72,70 @@ def test_reqa_anticollision_select_and_halt_4_byte(chip: emu.RC522Chip) -> None:
     assert transceive(chip, [0x52], last_bits=7)[3] == [0x04, 0x00]  # WUPA does
 
 
+HLTA = [0x50, 0x00, *emu.crc_a([0x50, 0x00])]
+
+
+def _select(chip: emu.RC522Chip, sel: int, cln: list[int]) -> list[int]:
+    frame = [sel, 0x70, *cln]
+    return transceive(chip, frame + emu.crc_a(frame))[3]
+
+
+def _halted(chip: emu.RC522Chip, uid: str) -> emu.Tag:
+    tag = chip.add_tag(uid)
+    transceive(chip, [0x26], last_bits=7)
+    _select(chip, 0x93, tag.cln(0))
+    if len(tag.uid) == 7:
+        _select(chip, 0x95, tag.cln(1))
+    transceive(chip, HLTA)
+    assert tag.state == emu.HALT
+    return tag
+
+
+def test_a_tag_woken_from_halt_falls_back_to_halt(chip: emu.RC522Chip) -> None:
+    # ISO 14443-3 READY*: any frame it does not expect sends it back to HALT, not IDLE.
+    tag = _halted(chip, "DEADBEEF")
+    assert transceive(chip, [0x52], last_bits=7)[3] == [0x04, 0x00]
+    assert tag.state == emu.READY
+    transceive(chip, HLTA)  # not ACTIVE: an unexpected frame
+    assert tag.state == emu.HALT
+    assert transceive(chip, [0x26], last_bits=7)[3] == []  # REQA still leaves it be
+
+
+def test_a_non_matching_select_drops_ready_tags_where_they_were_woken_from(chip: emu.RC522Chip) -> None:
+    halted = _halted(chip, "DEADBEEF")
+    idle = chip.add_tag("01020304")
+    transceive(chip, [0x52], last_bits=7)
+    assert halted.state == idle.state == emu.READY
+    assert _select(chip, 0x93, [0xCA, 0xFE, 0xBA, 0xBE, 0xCA ^ 0xFE ^ 0xBA ^ 0xBE]) == []
+    assert (halted.state, idle.state) == (emu.HALT, emu.IDLE)
+
+
+def test_reqa_to_a_ready_tag_sends_it_back_to_idle_unanswered(chip: emu.RC522Chip) -> None:
+    tag = chip.add_tag("DEADBEEF")
+    assert transceive(chip, [0x26], last_bits=7)[3] == [0x04, 0x00]
+    assert transceive(chip, [0x26], last_bits=7)[3] == []  # READY: REQA is unexpected
+    assert tag.state == emu.IDLE
+    assert transceive(chip, [0x26], last_bits=7)[3] == [0x04, 0x00]
+
+
+def test_a_selected_tag_woken_from_halt_halts_again(chip: emu.RC522Chip) -> None:
+    tag = _halted(chip, "04A1B2C3D4E5F6")
+    transceive(chip, [0x52], last_bits=7)
+    assert _select(chip, 0x93, tag.cln(0))[0] == 0x04
+    assert _select(chip, 0x95, tag.cln(1))[0] == 0x00
+    assert tag.state == emu.ACTIVE
+    transceive(chip, HLTA)
+    assert tag.state == emu.HALT
+
+
+def test_a_halted_tag_that_loses_power_wakes_idle(chip: emu.RC522Chip) -> None:
+    tag = _halted(chip, "DEADBEEF")
+    chip.write_register(emu.TX_CONTROL, 0x80)  # field off (or the tag lifted off the pad)
+    chip.write_register(emu.TX_CONTROL, 0x83)
+    assert tag.state == emu.IDLE
+    assert transceive(chip, [0x26], last_bits=7)[3] == [0x04, 0x00]  # REQA wakes it again
+
+
 def test_seven_byte_uid_needs_two_cascade_levels(chip: emu.RC522Chip) -> None:
     chip.add_tag("04A1B2C3D4E5F6")
     assert transceive(chip, [0x52], last_bits=7)[3] == [0x44, 0x00]
