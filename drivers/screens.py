@@ -1,5 +1,6 @@
 """128x64 OLED screens on luma.oled: SSD1306 or SH1106, on I2C (0x3C/0x3D, optionally behind
-a TCA9548A multiplexer) or SPI. A screen sends a frame only when it differs from the last one:
+a TCA9548A multiplexer) or SPI. A screen sends a frame only when it differs from the last one,
+and then only the changed column window of each changed page (:mod:`drivers.oled_devices`):
 a full frame is 1,024 bytes, about 25 ms on a 400 kHz I2C bus.
 
 Build one with :func:`open_oled` (real) or :func:`drivers.sim.screens.simulated_oled`
@@ -251,14 +252,15 @@ def open_oled(
     with D/C and RST on the given GPIO pins.
     """
     from luma.core.error import Error as LumaError
-    from luma.oled.device import sh1106, ssd1306
+
+    from drivers.oled_devices import Sh1106, Ssd1306
 
     _check(name, driver, address, width, height)
     if rotate not in (0, 1, 2, 3):
         raise ValueError(f"screen {name}: rotate is 0-3 (quarter turns), got {rotate}")
     if interface not in ("i2c", "spi"):
         raise ValueError(f"screen {name}: interface {interface!r} is not 'i2c' or 'spi'")
-    cls = ssd1306 if driver == "ssd1306" else sh1106
+    cls = Ssd1306 if driver == "ssd1306" else Sh1106
     before_frame: Callable[[], None] | None = None
     lock = None
     try:
