@@ -138,6 +138,8 @@ class Session:
         self.journal_fault: str | None = None  # why the backlog is not on disk yet
         self._end_due = False  # the game ended; the journal does not say so yet
         self._journal_tried = 0.0
+        #: the seat whose input is being handled: its screen is sent first
+        self.acting: int | None = None
         self._screens_tried = time.monotonic()
         self._faults_checked: set[str] = set()  # the faults retry_screens last saw
 
@@ -228,6 +230,7 @@ class Session:
         return n
 
     def handle(self, event: object) -> None:
+        self.acting = self.acting_seat(event)
         if isinstance(event, TagArrived):
             self.on_tag(event.reader, event.uid)
         elif isinstance(event, ButtonPressed):
@@ -247,6 +250,23 @@ class Session:
             event.run(self.on_typed, self.table.queue)
         self.set_lights()
         self.redraw()
+
+    def acting_seat(self, event: object) -> int | None:
+        """The seat whose input ``event`` is (a piece on a board zone: the seat
+        to move), so that its screen is the first sent; None for none."""
+        part = getattr(event, "reader", None) or getattr(event, "button", None) \
+            or getattr(event, "encoder", None)
+        seat = self.seat_of(part) if isinstance(part, str) else None
+        if seat is None and isinstance(event, TagArrived):
+            seat = self.state.to_move()
+        return seat if seat is not None and 0 <= seat < len(self.seats) else None
+
+    def send_order(self, layouts: dict[str, Layout]) -> list[str]:
+        """Feedback first: the acting seat's screen, then the shared screen,
+        then the other seats' (on one I2C bus they go one after another)."""
+        first = [] if self.acting is None else [self.profile.seats[self.acting].screen.name]
+        first.append(self.profile.shared_screen.name)
+        return [n for n in first if n in layouts] + [n for n in layouts if n not in first]
 
     def paging(self) -> bool:
         """The shared screen takes the instructions in turn on its big line:
@@ -696,7 +716,9 @@ class Session:
 
     def redraw(self) -> None:
         changed = {}
-        for name, layout in self.layouts().items():
+        layouts = self.layouts()
+        for name in self.send_order(layouts):
+            layout = layouts[name]
             if self._layouts.get(name) == layout:
                 continue
             self._layouts[name] = layout

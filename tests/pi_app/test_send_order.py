@@ -1,0 +1,58 @@
+"""Feedback first: after an input, the acting seat's screen is sent first, then
+the shared screen, then the other seats'; and no screen shows a move before
+the journal's commit of it returned."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def record_sends(r: Any) -> list[str]:
+    """Every frame sent, by screen name, and ``commit`` for each journal write, in order."""
+    said: list[str] = []
+    s = r.session
+    for name, screen in r.table.screens.items():
+        def show(frame: Any, text: str = "", real: Any = screen.show, name: str = name) -> bool:
+            sent = real(frame, text)
+            if sent:
+                said.append(name)
+            return sent
+
+        screen.show = show
+    real_write = s.journal.append_many
+
+    def append_many(*args: Any, **kw: Any) -> Any:
+        out = real_write(*args, **kw)
+        said.append("commit")
+        return out
+
+    s.journal.append_many = append_many
+    return said
+
+
+def test_the_acting_seats_screen_goes_first_then_the_shared_one(rig, fake_game):
+    r = rig(3)
+    s = r.open(fake_game)
+    r.press("seat1.ok")
+    r.press("seat1.ok")  # seat 1 passes: seat 2 to move
+    r.press("seat2.ok")  # seat 2: pass ...
+    said = record_sends(r)
+    r.press("seat2.ok")  # ... confirmed: a move, and every screen changes
+    assert s.state.to_move() == 2
+    frames = [n for n in said if n != "commit"]
+    assert frames == ["seat2.screen", "shared.screen", "seat1.screen", "seat3.screen"], frames
+
+
+def test_no_screen_shows_a_move_before_its_commit_returned(rig, fake_game):
+    r = rig(2)
+    s = r.open(fake_game)
+    r.press("seat1.right")
+    r.press("seat1.ok")
+    r.press("seat1.ok")
+    said = record_sends(r)
+    moves = len(s.state.history)
+    r.press("seat1.ok")  # the move
+    assert len(s.state.history) > moves
+    assert said[0] == "commit" and said.count("commit") >= 1, said
+    last_commit = max(i for i, n in enumerate(said) if n == "commit")
+    assert all(n == "commit" for n in said[:last_commit + 1]), said
