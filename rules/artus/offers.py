@@ -1,0 +1,105 @@
+"""The moves one hand card offers, as a pure function of the few facts of the
+table it depends on: the player's own Knights, the Princes (seat and
+colour) and the King's seat.
+
+Those facts change far more slowly than the game goes on, so the listing of
+each card is kept, keyed by only what that card reads (a Knight card: the
+card and the player's Knights). Late in a game every card in the hand has
+moves to list, where the placing at the start lists only the empty seats:
+kept, the listing costs about as much late as early. The store is bounded.
+"""
+
+from __future__ import annotations
+
+from rules.artus import scoring
+from rules.artus.board import PRINCES
+from rules.artus.data import EFFECT_KNIGHTS, Card
+from rules.artus.moves import Play
+from rules.core import Move
+
+#: (seat, colour) of every Prince, the King among them, in seat order
+Royals = tuple[tuple[int, str], ...]
+
+LIMIT = 4096  # listings kept; past it the store starts afresh (a few MB at most)
+Offer = tuple[tuple[Move, ...], frozenset[Move]]
+_KEPT: dict[tuple[object, ...], Offer] = {}
+
+
+_FIGURES: dict[tuple[str | None, ...], tuple[dict[str, tuple[int, ...]], Royals]] = {}
+
+
+def figures(seats: tuple[str | None, ...]) -> tuple[dict[str, tuple[int, ...]], Royals]:
+    """The seats of each player's Knights (by figure code, ``"k0"``...) and the
+    Princes, for the seats as they stand (kept, bounded as the listings)."""
+    found = _FIGURES.get(seats)
+    if found is None:
+        if len(_FIGURES) >= LIMIT:
+            _FIGURES.clear()
+        knights: dict[str, tuple[int, ...]] = {}
+        for s, f in enumerate(seats):
+            if f is not None and f not in PRINCES:
+                knights[f] = (*knights.get(f, ()), s)
+        found = _FIGURES[seats] = (knights, tuple((s, f) for s, f in enumerate(seats) if f in PRINCES))
+    return found
+
+
+def card_offer(card: Card, mine: tuple[int, ...], royals: Royals, king: int) -> Offer:
+    """Every move ``card`` offers a player whose Knights stand on ``mine``: in
+    order (the listing) and as a set (to check a move against)."""
+    key = _key(card, mine, royals, king)
+    offer = _KEPT.get(key)
+    if offer is None:
+        if len(_KEPT) >= LIMIT:
+            _KEPT.clear()
+        moves = tuple(_listing(card, mine, royals, king))
+        offer = _KEPT[key] = (moves, frozenset(moves))
+    return offer
+
+
+def _key(card: Card, mine: tuple[int, ...], royals: Royals, king: int) -> tuple[object, ...]:
+    """What the card's listing reads, and nothing more."""
+    if card.action == "knight":
+        return card.id, mine
+    if card.action == "royal":
+        return card.id, royals
+    if card.action == "ring":
+        return card.id, royals, king
+    if card.action == "choice" or card.effect in EFFECT_KNIGHTS:
+        return card.id, mine, royals, king
+    return (card.id,)
+
+
+def _royal_seats(royals: Royals, colour: str | None) -> list[int]:
+    return [s for s, f in royals if colour in ("both", None, f)]
+
+
+def _prince_seats(royals: Royals, colour: str | None, king: int) -> list[int]:
+    return [s for s in _royal_seats(royals, colour) if s != king]
+
+
+def _figure_moves(cid: str, sources: list[int] | tuple[int, ...], lo: int, hi: int, both: bool) -> list[Move]:
+    steps = [*range(lo, hi + 1), *(range(-lo, -hi - 1, -1) if both else ())]
+    return [Play(cid, "move", s, k) for s in sources for k in steps]
+
+
+def _listing(card: Card, mine: tuple[int, ...], royals: Royals, king: int) -> list[Move]:
+    if card.action == "knight":
+        return _figure_moves(card.id, mine, card.lo, card.hi, card.both_ways)
+    if card.action == "royal":
+        return _figure_moves(card.id, _royal_seats(royals, card.colour), card.lo, card.hi, card.both_ways)
+    if card.action == "ring":
+        return [Play(card.id, "ring", s) for s in _prince_seats(royals, card.colour, king)]
+    if card.action == "choice":
+        figures = sorted([*mine, *_royal_seats(royals, None)])
+        return [
+            *_figure_moves(card.id, figures, card.lo, card.hi, False),
+            *(Play(card.id, "ring", s) for s in _prince_seats(royals, None, king)),
+            Play(card.id, "score"),
+        ]
+    assert card.effect is not None
+    if card.effect not in EFFECT_KNIGHTS:
+        return [Play(card.id, "score")]
+    chosen = scoring.choices(mine, king, card.effect)
+    if not chosen:
+        return [Play(card.id, "penalty")]
+    return [Play(card.id, "score", knights=k) for k in chosen]
