@@ -242,6 +242,7 @@ def open_oled(
     width: int = 128,
     height: int = 64,
     i2c: I2cBuses | None = None,
+    full_frames: bool = False,
 ) -> OledScreen:
     """Open a real OLED from a profile entry.
 
@@ -249,9 +250,11 @@ def open_oled(
     (and ``mux_address``, default 0x70) behind a TCA9548A, whose channel is
     selected before each frame. Screens sharing a bus should share one ``i2c``
     (:class:`I2cBuses`). ``interface="spi"``: ``/dev/spidev<spi_port>.<spi_device>``
-    with D/C and RST on the given GPIO pins.
+    with D/C and RST on the given GPIO pins. ``full_frames``: luma's own classes,
+    which send every page of every frame (the benchmark compares them).
     """
     from luma.core.error import Error as LumaError
+    from luma.oled.device import sh1106, ssd1306
 
     from drivers.oled_devices import Sh1106, Ssd1306
 
@@ -260,7 +263,8 @@ def open_oled(
         raise ValueError(f"screen {name}: rotate is 0-3 (quarter turns), got {rotate}")
     if interface not in ("i2c", "spi"):
         raise ValueError(f"screen {name}: interface {interface!r} is not 'i2c' or 'spi'")
-    cls = Ssd1306 if driver == "ssd1306" else Sh1106
+    classes = (ssd1306, sh1106) if full_frames else (Ssd1306, Sh1106)
+    cls = classes[0] if driver == "ssd1306" else classes[1]
     before_frame: Callable[[], None] | None = None
     lock = None
     try:
