@@ -47,12 +47,38 @@ def changed_window(old: bytes | None, new: bytes) -> tuple[int, int] | None:
     return start, end
 
 
+def changed_windows(old: bytes | None, new: bytes, gap: int) -> list[tuple[int, int]]:
+    """The changed columns as windows ``(start, end)``: two changes closer than
+    ``gap`` unchanged columns share a window (sending the columns between
+    costs less than addressing a second window)."""
+    whole = changed_window(old, new)
+    if whole is None or old is None:
+        return [] if whole is None else [whole]
+    start, end = whole
+    windows: list[tuple[int, int]] = []
+    run_start, same = start, 0
+    for x in range(start, end):
+        if old[x] == new[x]:
+            same += 1
+            continue
+        if same >= gap:
+            windows.append((run_start, x - same))
+            run_start = x
+        same = 0
+    windows.append((run_start, end))
+    return windows
+
+
 class _ChangedPages:
     """What both controllers share: the pages last sent, the set-up to send
     again after a failure. A subclass says how a page's column window is addressed."""
 
     _pages: int
     _const: Any
+    #: unchanged columns worth a window of their own: addressing one costs a
+    #: command and a data transaction, i.e. (its command's bytes + 2 + 2) * 9
+    #: clocks and 2 * 2 for START and STOP, against 9 clocks a column sent
+    _gap: int
 
     def _start_recording(self) -> None:
         self._shown: list[bytes] | None = None  # None: whole frame next
@@ -81,10 +107,9 @@ class _ChangedPages:
                     super().command(*cmd)  # type: ignore[misc]
             shown = None
         for page, new in enumerate(pages):
-            window = changed_window(None if shown is None else shown[page], new)
-            if window is not None:
-                self._window(page, *window)
-                self.data(list(new[window[0]:window[1]]))  # type: ignore[attr-defined]
+            for start, end in changed_windows(None if shown is None else shown[page], new, self._gap):
+                self._window(page, start, end)
+                self.data(list(new[start:end]))  # type: ignore[attr-defined]
         if lost:
             super().command(self._const.DISPLAYON)  # type: ignore[misc]
         if setup is not None:
@@ -102,6 +127,8 @@ class Sh1106(_ChangedPages, sh1106):
     page ``0xB0 | p``, then the column's low and high nibbles; RAM is 132
     columns wide and the 128 on the glass start at ``page_address_offset`` (2)."""
 
+    _gap = 8  # a 3-byte command: (3 + 4) * 9 + 4 = 67 clocks, 7.4 columns
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._start_recording()
         super().__init__(*args, **kwargs)
@@ -115,6 +142,8 @@ class Ssd1306(_ChangedPages, ssd1306):
     """luma's ssd1306 sending only changed column windows. luma sets
     horizontal addressing (MEMORYMODE 0): a column range and a page range
     bound where the data goes."""
+
+    _gap = 11  # a 6-byte command: (6 + 4) * 9 + 4 = 94 clocks, 10.4 columns
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._start_recording()

@@ -12,7 +12,7 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
 from drivers.base import ScreenError
-from drivers.oled_devices import changed_window, page_bytes
+from drivers.oled_devices import changed_window, changed_windows, page_bytes
 from drivers.screens import I2cBuses, MuxedBus, OledScreen, open_oled
 from drivers.sim.i2c import FakeI2cBus, Traffic, wire_seconds
 from drivers.sim.oled_controller import OledController
@@ -60,7 +60,7 @@ def test_one_changed_pixel_sends_one_window_of_one_page(driver: str) -> None:
     bus, chip, screen = rig(driver)
     first = picture("Your turn")
     whole = sent(bus, lambda: screen.show(first))
-    assert whole.transactions == 40 and chip.glass().tobytes() == first.tobytes()
+    assert whole.bytes < 1130 and chip.glass().tobytes() == first.tobytes()
     second = first.copy()
     second.putpixel((70, 37), 1)  # page 4, column 70
     one = sent(bus, lambda: screen.show(second))
@@ -177,3 +177,27 @@ def test_the_bus_counts_each_screen_and_refuses_long_blocks() -> None:
     assert bus.total() == Traffic(2, 36)
     # 1,130 bytes in 41 transactions (luma's whole SH1106 frame and a mux select) at 400 kHz
     assert wire_seconds(41, 1130, 400_000) == pytest.approx(0.0256, abs=1e-4)
+
+
+def test_changes_far_apart_in_a_page_are_sent_as_two_windows() -> None:
+    old = bytes(128)
+    new = bytearray(old)
+    new[3] = new[120] = 0xFF  # far apart: two windows of one column each
+    assert changed_windows(old, bytes(new), 8) == [(3, 4), (120, 121)]
+    new[10] = 1  # 5 unchanged columns from 3: cheaper sent than addressed again
+    assert changed_windows(old, bytes(new), 8) == [(3, 11), (120, 121)]
+    assert changed_windows(None, bytes(new), 8) == [(0, 128)]
+    assert changed_windows(old, old, 8) == []
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_a_page_with_two_distant_changes_sends_less_than_its_whole_span(driver: str) -> None:
+    bus, chip, screen = rig(driver)
+    frame = picture("two ends")
+    screen.show(frame)
+    changed = frame.copy()
+    changed.putpixel((2, 20), 1 - changed.getpixel((2, 20)))
+    changed.putpixel((125, 20), 1 - changed.getpixel((125, 20)))
+    traffic = sent(bus, lambda: screen.show(changed))
+    assert traffic.transactions == 4 and traffic.bytes < 40, traffic
+    assert chip.glass().tobytes() == changed.tobytes()
