@@ -514,13 +514,16 @@ class Session:
         journal each, tell the table what to do. False (and nothing changed)
         when the engine refuses."""
         before = self.state.copy()
-        events = self.apply(seat, move)
+        events = self.apply(seat, move, commit=False)
         if events is None:
             return False
         self.after_moves(before, [move], events)
         return True
 
-    def apply(self, seat: int | None, move: Move) -> list[Event] | None:
+    def apply(self, seat: int | None, move: Move, commit: bool = True) -> list[Event] | None:
+        """Apply one move and journal it; with ``commit`` False it waits in the
+        backlog for :meth:`after_moves`, which writes it with the chance steps
+        drawn after it in one commit (one fsync a tap, before any frame)."""
         chance = self.state.to_move() == CHANCE
         n = len(self.state.history)
         work = self.state.copy()
@@ -535,11 +538,12 @@ class Session:
         # and the game goes on; any other fault leaves the game as it was.
         barrier = is_barrier(chance, events) or self.adapter.undo_barrier(move.to_json())
         self.backlog.append(pending(n, seat, move, chance, barrier, work))
-        try:
-            self.write_journal()
-        except Exception:
-            self.backlog.pop()
-            raise
+        if commit:
+            try:
+                self.write_journal()
+            except Exception:
+                self.backlog.pop()
+                raise
         self.state = work
         self.transcript.append(Record(
             "chance" if chance else "move", seat, self.adapter.record_text(move.to_json(), self.lang),
@@ -548,14 +552,24 @@ class Session:
 
     def after_moves(self, before: State, moves: list[Move], events: list[Event]) -> None:
         moves, events = list(moves), list(events)
+        unsaved, told = len(self.backlog) - len(moves), len(self.transcript) - len(moves)
+        end_due = self._end_due
         while (self.profile.chance == "draw" and self.state.is_chance()
                and self.state.outcome() is None):
             move = self.state.sample_chance()
-            drawn = self.apply(None, move)
+            drawn = self.apply(None, move, commit=False)
             if drawn is None:  # the engine refused its own sample: leave it to the table
                 break
             moves.append(move)
             events.extend(drawn)
+        if self.state.outcome() is not None:
+            self._end_due = True  # the game's end in the same commit
+        try:
+            self.write_journal()  # the move and its draws: one commit, before any frame
+        except Exception:  # not the disk refusing (that keeps the backlog): as if never played
+            del self.backlog[max(unsaved, 0):], self.transcript[max(told, 0):]
+            self.state, self._end_due = before, end_due
+            raise
         if moves:
             self.log = self.adapter.instructions(before, moves, events, self.state, self.lang)
             self.page, self._page_at = 0, time.monotonic()
@@ -565,9 +579,6 @@ class Session:
             ui.notice = None
         self.chance_cursor = None
         self.shared_notice = None
-        if self.state.outcome() is not None:
-            self._end_due = True
-            self.write_journal()
 
     def write_journal(self) -> bool:
         """Write the backlog (and the game's end, when due) in one transaction;

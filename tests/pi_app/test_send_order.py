@@ -56,3 +56,31 @@ def test_no_screen_shows_a_move_before_its_commit_returned(rig, fake_game):
     assert said[0] == "commit" and said.count("commit") >= 1, said
     last_commit = max(i for i, n in enumerate(said) if n == "commit")
     assert all(n == "commit" for n in said[:last_commit + 1]), said
+
+
+def test_a_move_and_the_chance_steps_drawn_after_it_are_one_commit(rig):
+    """One fsync a tap: on an SD card each costs milliseconds before any frame."""
+    import random
+
+    from pi_app.autoplay import choose
+
+    r = rig(2)
+    s = r.open("artus")
+    commits: list[int] = []
+    real_write = s.journal.append_many
+
+    def append_many(*args, **kw):
+        commits[-1] += 1
+        return real_write(*args, **kw)
+
+    s.journal.append_many = append_many
+    rng = random.Random(2)
+    drawn = 0
+    while len(s.state.history) < 120 and s.state.outcome() is None:
+        seat = s.state.to_move()
+        before = len(s.state.history)
+        commits.append(0)
+        r.make(seat, choose(s, rng), after=lambda _r: commits.append(0))
+        drawn += len(s.state.history) - before > 1
+    assert drawn, "no move was followed by a chance step"
+    assert max(commits) == 1, commits
