@@ -93,14 +93,14 @@ def timed_parts(costs: Costs, session: Session) -> Iterator[None]:
     if "append_many" not in writes:
         writes.append("append")
     session_module.render = _timed(real_render, costs, "render")  # type: ignore[assignment]
-    session.layouts = _timed(session.layouts, costs, "layouts")  # type: ignore[method-assign]
+    session.layout_of = _timed(session.layout_of, costs, "layouts")  # type: ignore[method-assign]
     for name in writes:
         setattr(journal, name, _timed(getattr(journal, name), costs, "journal"))
     try:
         yield
     finally:
         session_module.render = real_render  # type: ignore[assignment]
-        del session.layouts
+        del session.layout_of
         for name in writes:
             delattr(journal, name)
 
@@ -312,7 +312,7 @@ def profile_order() -> Iterator[None]:
     """Screens sent in the profile's order (seat 1 first, the shared screen
     last), as before the acting seat's screen went first."""
     real = Session.send_order
-    Session.send_order = lambda self, layouts: list(layouts)  # type: ignore[method-assign]
+    Session.send_order = lambda self, names: list(names)  # type: ignore[method-assign]
     try:
         yield
     finally:

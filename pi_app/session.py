@@ -261,12 +261,12 @@ class Session:
             seat = self.state.to_move()
         return seat if seat is not None and 0 <= seat < len(self.seats) else None
 
-    def send_order(self, layouts: dict[str, Layout]) -> list[str]:
+    def send_order(self, names: list[str]) -> list[str]:
         """Feedback first: the acting seat's screen, then the shared screen,
         then the other seats' (on one I2C bus they go one after another)."""
         first = [] if self.acting is None else [self.profile.seats[self.acting].screen.name]
         first.append(self.profile.shared_screen.name)
-        return [n for n in first if n in layouts] + [n for n in layouts if n not in first]
+        return [n for n in first if n in names] + [n for n in names if n not in first]
 
     def paging(self) -> bool:
         """The shared screen takes the instructions in turn on its big line:
@@ -725,11 +725,21 @@ class Session:
         out[self.profile.shared_screen.name] = self.shared_layout()
         return out
 
+    def layout_of(self, name: str) -> Layout:
+        """What screen ``name`` says now: its entry of :meth:`layouts`."""
+        for ui in self.seats:
+            if self.profile.seats[ui.index].screen.name == name:
+                return self.seat_layout(ui.index)
+        return self.shared_layout()
+
     def redraw(self) -> None:
         changed = {}
-        layouts = self.layouts()
-        for name in self.send_order(layouts):
-            layout = layouts[name]
+        names = [self.profile.seats[s.index].screen.name for s in self.seats]
+        names.append(self.profile.shared_screen.name)
+        # each screen's layout is worked out just before it is sent: the acting
+        # seat's frame does not wait for the others' layouts
+        for name in self.send_order(names):
+            layout = self.layout_of(name)
             if self._layouts.get(name) == layout:
                 continue
             self._layouts[name] = layout

@@ -84,3 +84,26 @@ def test_a_move_and_the_chance_steps_drawn_after_it_are_one_commit(rig):
         drawn += len(s.state.history) - before > 1
     assert drawn, "no move was followed by a chance step"
     assert max(commits) == 1, commits
+
+
+def test_the_acting_seats_frame_does_not_wait_for_the_other_layouts(rig, fake_game):
+    r = rig(3)
+    s = r.open(fake_game)
+    r.press("seat1.ok")
+    r.press("seat1.ok")  # seat 2 to move
+    r.press("seat2.ok")
+    said = record_sends(r)
+    real_seat, real_shared = s.seat_layout, s.shared_layout
+
+    def seat_layout(seat):
+        said.append(f"layout seat{seat + 1}")
+        return real_seat(seat)
+
+    def shared_layout():
+        said.append("layout shared")
+        return real_shared()
+
+    s.seat_layout, s.shared_layout = seat_layout, shared_layout
+    r.press("seat2.ok")  # the move: every screen changes
+    first_frame = said.index("seat2.screen")
+    assert "layout seat1" not in said[:first_frame] and "layout seat3" not in said[:first_frame], said
