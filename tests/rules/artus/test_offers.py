@@ -51,4 +51,5 @@ def test_the_stores_stay_bounded() -> None:
         mine = tuple(s for s in range(12) if n >> s & 1)
         offers.card_offer(card, mine, (), 0)
         offers.figures(tuple("k0" if n >> s & 1 else None for s in range(12)))
-    assert len(offers._KEPT) <= offers.LIMIT and len(offers._FIGURES) <= offers.LIMIT
+    assert offers._kept.cache_info().currsize <= offers.LIMIT
+    assert offers.figures.cache_info().currsize <= offers.LIMIT
