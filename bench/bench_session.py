@@ -22,13 +22,17 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import rules
+from bench import pi_model
 from bench.common import Row, main
+from bench.pi_model import InputCost
+from drivers.screens import I2cBuses, open_oled
+from drivers.sim.i2c import FakeI2cBus, Traffic
 from pi_app import adapters, hardware, profile
 from pi_app import session as session_module
 from pi_app.autoplay import choose, next_input
@@ -39,6 +43,10 @@ from pi_app.session import Session
 
 AREA = "latency"
 TARGET_P99_MS = 5.0
+GLASS = "glass"  # the Pi model: tap to glass (issue 21's targets, Pi Zero 2 W)
+TAP_TO_ACTING_P99_MS = 30.0
+TAP_TO_ALL_P99_MS = 60.0
+BUS_BYTES_P99 = 600.0
 
 
 def pct(values: list[float], p: float) -> float:
@@ -85,14 +93,14 @@ def timed_parts(costs: Costs, session: Session) -> Iterator[None]:
     if "append_many" not in writes:
         writes.append("append")
     session_module.render = _timed(real_render, costs, "render")  # type: ignore[assignment]
-    session.layouts = _timed(session.layouts, costs, "layouts")  # type: ignore[method-assign]
+    session.layout_of = _timed(session.layout_of, costs, "layouts")  # type: ignore[method-assign]
     for name in writes:
         setattr(journal, name, _timed(getattr(journal, name), costs, "journal"))
     try:
         yield
     finally:
         session_module.render = real_render  # type: ignore[assignment]
-        del session.layouts
+        del session.layout_of
         for name in writes:
             delattr(journal, name)
 
@@ -126,10 +134,53 @@ def queued(table: hardware.Table, timeout: float = 1.0) -> None:
         time.sleep(0.0001)
 
 
-def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit: int | None) -> Path:
-    """One whole game (or its first ``limit`` inputs); returns its journal."""
+def on_the_bus(table: hardware.Table, full_frames: bool) -> FakeI2cBus:
+    """The table's screens become the reference table's: SH1106s behind a
+    TCA9548A on one I2C bus (here a fake one under luma's real classes,
+    counting transactions and bytes). ``full_frames``: luma's own
+    classes, which send every page of every frame."""
+    ref = profile.load(profile.find("reference"))
+    specs = {f"seat{i + 1}.screen": s.screen for i, s in enumerate(ref.seats)}
+    specs["shared.screen"] = ref.shared_screen
+    bus = FakeI2cBus(set())
+    bus.keep_log = False
+    buses = I2cBuses(opener=lambda port: bus)
+    for name in table.screens:
+        spec = specs[name]
+        bus.devices.add((spec.mux_channel, spec.address))  # counted only: no display RAM to emulate
+        table.screens[name] = open_oled(name, driver=spec.driver, address=spec.address,
+                                        mux_channel=spec.mux_channel, i2c=buses, full_frames=full_frames)
+    return bus
+
+
+@contextmanager
+def watched(session: Session, bus: FakeI2cBus, seen: dict[str, tuple[float, int, int]]) -> Iterator[None]:
+    """While it lasts, ``seen[screen]`` is the CPU time and the bus's
+    transactions and bytes when each screen's frame was sent."""
+    for name, screen in session.table.screens.items():
+        def show(frame: Any, text: str = "", real: Any = screen.show, name: str = name) -> bool:
+            sent = real(frame, text)
+            if sent:
+                total = bus.total()
+                seen[name] = (time.thread_time(), total.transactions, total.bytes)
+            return sent
+
+        screen.show = show
+    try:
+        yield
+    finally:
+        for screen in session.table.screens.values():
+            del screen.show
+
+
+def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit: int | None,
+         glass: list[InputCost] | None = None, full_frames: bool = False) -> Path:
+    """One whole game (or its first ``limit`` inputs); returns its journal.
+    With ``glass``, the screens are on a simulated I2C bus and each input's
+    :class:`InputCost` is added to it for the Pi model."""
     prof = profile.load(profile.find("sim"))
     table = hardware.build(prof, queue.Queue(), poll=False, seats=players)
+    bus = on_the_bus(table, full_frames) if glass is not None else None
     journal = Journal(workdir / f"{game}-{players}-{seed}.sqlite")
     registry = Registry(workdir / "tags.sqlite")
     try:
@@ -140,7 +191,16 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
         session.redraw()
         screens = list(table.screens.values())
         rng = random.Random(seed)
-        with timed_parts(costs, session):
+        seen: dict[str, tuple[float, int, int]] = {}
+        commits = [0]
+        write = session.journal.append_many
+
+        def counted(*args: Any, **kw: Any) -> Any:
+            commits[0] += 1
+            return write(*args, **kw)
+
+        session.journal.append_many = counted  # type: ignore[method-assign]
+        with timed_parts(costs, session), (watched(session, bus, seen) if bus else nullcontext()):
             while session.state.outcome() is None and (limit is None or len(costs.inputs) < limit):
                 seat = session.state.to_move()
                 target = choose(session, rng)
@@ -153,10 +213,16 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
                         table.press(inp.part)
                     queued(table)
                     sent = sum(s.frames_sent for s in screens)
+                    before = bus.total() if bus else None
+                    seen.clear()
+                    commits[0] = 0
+                    acting = session.profile.seats[seat].screen.name if seat is not None and seat >= 0 else ""
                     start, cpu = time.perf_counter(), time.thread_time()
                     session.pump()
                     costs.inputs.append(time.perf_counter() - start)
                     costs.cpu.append(time.thread_time() - cpu)
+                    if glass is not None and bus is not None and before is not None:
+                        glass.append(input_cost(cpu, before, bus, seen.get(acting), commits[0]))
                     costs.frames += sum(s.frames_sent for s in screens) - sent
                     costs.stale += not settled(session)
         if session.state.outcome() is None:
@@ -169,6 +235,19 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
         registry.close()
         journal.close()
     return journal.path
+
+
+def input_cost(cpu: float, before: Traffic, bus: FakeI2cBus, acting: tuple[float, int, int] | None,
+               commits: int) -> InputCost:
+    """One input's costs since ``cpu`` (thread time) and ``before`` (the bus's totals)."""
+    total = bus.total()
+    cost = InputCost(time.thread_time() - cpu, total.transactions - before.transactions,
+                     total.bytes - before.bytes, commits)
+    if acting is not None:
+        cost.cpu_acting = acting[0] - cpu
+        cost.transactions_acting = acting[1] - before.transactions
+        cost.bytes_acting = acting[2] - before.bytes
+    return cost
 
 
 def resume_seconds(path: Path) -> float:
@@ -228,6 +307,86 @@ def render_seconds(count: int) -> float:
     return (time.perf_counter() - start) / count
 
 
+@contextmanager
+def profile_order() -> Iterator[None]:
+    """Screens sent in the profile's order (seat 1 first, the shared screen
+    last), as before the acting seat's screen went first."""
+    real = Session.send_order
+    Session.send_order = lambda self, names: list(names)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Session.send_order = real  # type: ignore[method-assign]
+
+
+def glass_rows(glass: dict[str, dict[str, list[InputCost]]], quick: bool) -> list[Row]:
+    """Per game and over all games: bus traffic per input and the modelled tap
+    to glass on each board, after and before (same games, same inputs)."""
+    here = pi_model.nbody_us_per_step(20_000 if quick else 200_000)
+    boards = pi_model.boards(here)
+    rows = [Row(GLASS, f"model: CPU factor, {b.name}", b.cpu_factor, "x",
+                note=f"n-body {pi_model.PI4_NBODY_US_PER_STEP:.1f} us/step on a Pi 4, {here:.2f} here; "
+                     "Zero 2 W and Pi 5 from the Pi 4 by single-thread sysbench (bench/README.md)")
+            for b in boards]
+    sd_ms = pi_model.SD_COMMIT_SECONDS * 1e3
+    rows.append(Row(GLASS, "model: journal commit on an A1 microSD card", sd_ms, "ms",
+                    note=f"{pi_model.WAL_FRAMES_PER_COMMIT} WAL frames of 4 KiB at "
+                         f"{pi_model.SD_WRITE_SECONDS * 1e3:.0f} ms each"))
+    rows.append(Row(GLASS, "model: I2C clock", pi_model.I2C_HZ / 1e3, "kHz",
+                    note="9 clocks a byte (address byte included), 2 a transaction (START, STOP)"))
+    games = [*glass["after"], "all games"]
+    for game in games:
+        if game == "all games":
+            after = [c for cs in glass["after"].values() for c in cs]
+            before = [c for cs in glass["before"].values() for c in cs]
+        else:
+            after, before = glass["after"][game], glass["before"][game]
+        if not after:
+            continue
+        rows += traffic_rows(game, after, before)
+        for board in boards[:2]:
+            rows += board_rows(game, board, after, before)
+    return rows
+
+
+def traffic_rows(game: str, after: list[InputCost], before: list[InputCost]) -> list[Row]:
+    out = []
+    for what, get in (("bytes", lambda c: c.bytes_all), ("transactions", lambda c: c.transactions_all)):
+        now, then = [float(get(c)) for c in after], [float(get(c)) for c in before]
+        target = BUS_BYTES_P99 if what == "bytes" else None
+        out.append(Row(GLASS, f"{game}: I2C {what} per input, median", statistics.median(now), what,
+                       note=f"before (luma's classes): {statistics.median(then):.0f}"))
+        out.append(Row(GLASS, f"{game}: I2C {what} per input, p99", pct(now, 0.99), what, target,
+                       note=f"before (luma's classes): {pct(then, 0.99):.0f}; {len(now)} inputs"))
+    return out
+
+
+def board_rows(game: str, board: pi_model.Board, after: list[InputCost],
+               before: list[InputCost]) -> list[Row]:
+    zero = board.name == "Pi Zero 2 W"
+    out = []
+    for what, target in (("acting seat's glass", TAP_TO_ACTING_P99_MS),
+                         ("all changed glass", TAP_TO_ALL_P99_MS)):
+        acting = what.startswith("acting")
+        now = [pi_model.glass(c, board) for c in after]
+        then = [pi_model.glass(c, board) for c in before]
+        value = [(g.acting if acting else g.everything) for g in now]
+        old = [(g.acting if acting else g.everything) for g in then]
+        ms = [v * 1e3 for v in value if v is not None]
+        old_ms = [v * 1e3 for v in old if v is not None]
+        if not ms:
+            continue
+        parts = [pct([getattr(g, p) * 1e3 for g in now], 0.99) for p in ("cpu", "bus", "storage")]
+        note = (f"parts at p99, ms: CPU {parts[0]:.1f}, bus {parts[1]:.1f}, journal {parts[2]:.1f}; "
+                f"median {statistics.median(ms):.1f}; before (luma's classes, seats in profile order): "
+                f"p99 {pct(old_ms, 0.99):.1f}, median {statistics.median(old_ms):.1f}")
+        if acting:
+            note += f"; {len(ms)} of {len(value)} inputs changed the acting seat's screen"
+        out.append(Row(GLASS, f"{game}: {board.name}, tap to {what}, p99", pct(ms, 0.99), "ms",
+                       target if zero else None, note=note))
+    return out
+
+
 def measure(quick: bool) -> list[Row]:
     games_per_row = 1 if quick else 3
     limit = 25 if quick else None
@@ -237,17 +396,23 @@ def measure(quick: bool) -> list[Row]:
     everything_cpu: list[float] = []
     with tempfile.TemporaryDirectory(prefix="tk-bench-") as tmp:
         work = Path(tmp)
+        glass: dict[str, dict[str, list[InputCost]]] = {"after": {}, "before": {}}
         for game in (g for g in adapters.ADAPTERS if g in rules.GAMES):
             counts = rules.get(game).player_counts
             for players in counts[:1] if quick else counts:
                 costs = Costs()
                 for seed in range(1, games_per_row + 1):
                     moves = costs.moves
-                    path = play(game, players, seed, work, costs, limit)
+                    path = play(game, players, seed, work, costs, limit,
+                                glass=glass["after"].setdefault(game, []))
                     resume.setdefault(game, []).append((resume_seconds(path), costs.moves - moves))
+                    with profile_order():  # the same game as sent before: luma's classes, seat order
+                        play(game, players, seed, work / "before", Costs(), limit,
+                             glass=glass["before"].setdefault(game, []), full_frames=True)
                 rows += latency_rows(game, players, costs)
                 everything += costs.inputs
                 everything_cpu += costs.cpu
+        rows += glass_rows(glass, quick)
         ms = [x * 1e3 for x in everything]
         note = f"{len(ms)} inputs; median {statistics.median(ms):.2f} ms, worst {max(ms):.1f} ms"
         rows.append(Row(AREA, "all games: input to frames and lights, p99", pct(ms, 0.99), "ms",

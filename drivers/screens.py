@@ -1,5 +1,6 @@
 """128x64 OLED screens on luma.oled: SSD1306 or SH1106, on I2C (0x3C/0x3D, optionally behind
-a TCA9548A multiplexer) or SPI. A screen sends a frame only when it differs from the last one:
+a TCA9548A multiplexer) or SPI. A screen sends a frame only when it differs from the last one,
+and then only the changed column window of each changed page (:mod:`drivers.oled_devices`):
 a full frame is 1,024 bytes, about 25 ms on a 400 kHz I2C bus.
 
 Build one with :func:`open_oled` (real) or :func:`drivers.sim.screens.simulated_oled`
@@ -241,6 +242,7 @@ def open_oled(
     width: int = 128,
     height: int = 64,
     i2c: I2cBuses | None = None,
+    full_frames: bool = False,
 ) -> OledScreen:
     """Open a real OLED from a profile entry.
 
@@ -248,17 +250,21 @@ def open_oled(
     (and ``mux_address``, default 0x70) behind a TCA9548A, whose channel is
     selected before each frame. Screens sharing a bus should share one ``i2c``
     (:class:`I2cBuses`). ``interface="spi"``: ``/dev/spidev<spi_port>.<spi_device>``
-    with D/C and RST on the given GPIO pins.
+    with D/C and RST on the given GPIO pins. ``full_frames``: luma's own classes,
+    which send every page of every frame (the benchmark compares them).
     """
     from luma.core.error import Error as LumaError
     from luma.oled.device import sh1106, ssd1306
+
+    from drivers.oled_devices import Sh1106, Ssd1306
 
     _check(name, driver, address, width, height)
     if rotate not in (0, 1, 2, 3):
         raise ValueError(f"screen {name}: rotate is 0-3 (quarter turns), got {rotate}")
     if interface not in ("i2c", "spi"):
         raise ValueError(f"screen {name}: interface {interface!r} is not 'i2c' or 'spi'")
-    cls = ssd1306 if driver == "ssd1306" else sh1106
+    classes = (ssd1306, sh1106) if full_frames else (Ssd1306, Sh1106)
+    cls = classes[0] if driver == "ssd1306" else classes[1]
     before_frame: Callable[[], None] | None = None
     lock = None
     try:

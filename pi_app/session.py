@@ -138,6 +138,8 @@ class Session:
         self.journal_fault: str | None = None  # why the backlog is not on disk yet
         self._end_due = False  # the game ended; the journal does not say so yet
         self._journal_tried = 0.0
+        #: the seat whose input is being handled: its screen is sent first
+        self.acting: int | None = None
         self._screens_tried = time.monotonic()
         self._faults_checked: set[str] = set()  # the faults retry_screens last saw
 
@@ -228,6 +230,7 @@ class Session:
         return n
 
     def handle(self, event: object) -> None:
+        self.acting = self.acting_seat(event)
         if isinstance(event, TagArrived):
             self.on_tag(event.reader, event.uid)
         elif isinstance(event, ButtonPressed):
@@ -247,6 +250,23 @@ class Session:
             event.run(self.on_typed, self.table.queue)
         self.set_lights()
         self.redraw()
+
+    def acting_seat(self, event: object) -> int | None:
+        """The seat whose input ``event`` is (a piece on a board zone: the seat
+        to move), so that its screen is the first sent; None for none."""
+        part = getattr(event, "reader", None) or getattr(event, "button", None) \
+            or getattr(event, "encoder", None)
+        seat = self.seat_of(part) if isinstance(part, str) else None
+        if seat is None and isinstance(event, TagArrived):
+            seat = self.state.to_move()
+        return seat if seat is not None and 0 <= seat < len(self.seats) else None
+
+    def send_order(self, names: list[str]) -> list[str]:
+        """Feedback first: the acting seat's screen, then the shared screen,
+        then the other seats' (on one I2C bus they go one after another)."""
+        first = [] if self.acting is None else [self.profile.seats[self.acting].screen.name]
+        first.append(self.profile.shared_screen.name)
+        return [n for n in first if n in names] + [n for n in names if n not in first]
 
     def paging(self) -> bool:
         """The shared screen takes the instructions in turn on its big line:
@@ -494,13 +514,16 @@ class Session:
         journal each, tell the table what to do. False (and nothing changed)
         when the engine refuses."""
         before = self.state.copy()
-        events = self.apply(seat, move)
+        events = self.apply(seat, move, commit=False)
         if events is None:
             return False
         self.after_moves(before, [move], events)
         return True
 
-    def apply(self, seat: int | None, move: Move) -> list[Event] | None:
+    def apply(self, seat: int | None, move: Move, commit: bool = True) -> list[Event] | None:
+        """Apply one move and journal it; with ``commit`` False it waits in the
+        backlog for :meth:`after_moves`, which writes it with the chance steps
+        drawn after it in one commit (one fsync a tap, before any frame)."""
         chance = self.state.to_move() == CHANCE
         n = len(self.state.history)
         work = self.state.copy()
@@ -515,11 +538,12 @@ class Session:
         # and the game goes on; any other fault leaves the game as it was.
         barrier = is_barrier(chance, events) or self.adapter.undo_barrier(move.to_json())
         self.backlog.append(pending(n, seat, move, chance, barrier, work))
-        try:
-            self.write_journal()
-        except Exception:
-            self.backlog.pop()
-            raise
+        if commit:
+            try:
+                self.write_journal()
+            except Exception:
+                self.backlog.pop()
+                raise
         self.state = work
         self.transcript.append(Record(
             "chance" if chance else "move", seat, self.adapter.record_text(move.to_json(), self.lang),
@@ -528,14 +552,24 @@ class Session:
 
     def after_moves(self, before: State, moves: list[Move], events: list[Event]) -> None:
         moves, events = list(moves), list(events)
+        unsaved, told = len(self.backlog) - len(moves), len(self.transcript) - len(moves)
+        end_due = self._end_due
         while (self.profile.chance == "draw" and self.state.is_chance()
                and self.state.outcome() is None):
             move = self.state.sample_chance()
-            drawn = self.apply(None, move)
+            drawn = self.apply(None, move, commit=False)
             if drawn is None:  # the engine refused its own sample: leave it to the table
                 break
             moves.append(move)
             events.extend(drawn)
+        if self.state.outcome() is not None:
+            self._end_due = True  # the game's end in the same commit
+        try:
+            self.write_journal()  # the move and its draws: one commit, before any frame
+        except Exception:  # not the disk refusing (that keeps the backlog): as if never played
+            del self.backlog[max(unsaved, 0):], self.transcript[max(told, 0):]
+            self.state, self._end_due = before, end_due
+            raise
         if moves:
             self.log = self.adapter.instructions(before, moves, events, self.state, self.lang)
             self.page, self._page_at = 0, time.monotonic()
@@ -545,9 +579,6 @@ class Session:
             ui.notice = None
         self.chance_cursor = None
         self.shared_notice = None
-        if self.state.outcome() is not None:
-            self._end_due = True
-            self.write_journal()
 
     def write_journal(self) -> bool:
         """Write the backlog (and the game's end, when due) in one transaction;
@@ -694,9 +725,21 @@ class Session:
         out[self.profile.shared_screen.name] = self.shared_layout()
         return out
 
+    def layout_of(self, name: str) -> Layout:
+        """What screen ``name`` says now: its entry of :meth:`layouts`."""
+        for ui in self.seats:
+            if self.profile.seats[ui.index].screen.name == name:
+                return self.seat_layout(ui.index)
+        return self.shared_layout()
+
     def redraw(self) -> None:
         changed = {}
-        for name, layout in self.layouts().items():
+        names = [self.profile.seats[s.index].screen.name for s in self.seats]
+        names.append(self.profile.shared_screen.name)
+        # each screen's layout is worked out just before it is sent: the acting
+        # seat's frame does not wait for the others' layouts
+        for name in self.send_order(names):
+            layout = self.layout_of(name)
             if self._layouts.get(name) == layout:
                 continue
             self._layouts[name] = layout

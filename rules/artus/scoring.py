@@ -17,7 +17,11 @@ def own_knights(seats: list[str | None], player: int) -> list[int]:
 def selections(seats: list[str | None], king: int, player: int, effect: str) -> list[tuple[int, ...]]:
     """Every choice of Knights that meets a penalised scoring card (sorted
     seats); empty when the card cannot be met."""
-    mine = own_knights(seats, player)
+    return choices(own_knights(seats, player), king, effect)
+
+
+def choices(mine: list[int] | tuple[int, ...], king: int, effect: str) -> list[tuple[int, ...]]:
+    """:func:`selections` from the seats of the player's Knights."""
     if effect == "green-yellow-red":
         by = {c: [s for s in mine if board.plate(king, s).colour == c] for c in ("green", "yellow", "red")}
         return [tuple(sorted(t)) for t in product(by["green"], by["yellow"], by["red"])]

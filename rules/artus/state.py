@@ -9,6 +9,7 @@ from rules.artus import board, scoring
 from rules.artus import messages as msg
 from rules.artus.data import DATA, EFFECT_KNIGHTS, Card, Mode
 from rules.artus.moves import Draw, Place, Play, Reveal
+from rules.artus.offers import card_offer, figures
 from rules.core import CHANCE, JSON, Event, IllegalMove, Move, Outcome, State, require
 
 # Phases: "deal" (opening hands, all chance), "place" (Knights go on seats in
@@ -100,44 +101,12 @@ class ArtusState(State):
             return [Place(s) for s, f in enumerate(self.seats) if f is None]
         if self.phase == "draw":
             return [Draw(pile) for pile in self.mode.piles if self.piles[self.current][pile]]
+        knights, royals = figures(tuple(self.seats))
+        mine = knights.get(board.knight(self.current), ())
         out: list[Move] = []
         for cid in sorted(set(self.hands[self.current])):
-            out.extend(self._card_moves(DATA.cards[cid]))
+            out.extend(card_offer(DATA.cards[cid], mine, royals, self.king)[0])  # type: ignore[arg-type]
         return out
-
-    def _figure_moves(self, cid: str, sources: list[int], lo: int, hi: int, both: bool) -> list[Move]:
-        steps = [*range(lo, hi + 1), *(range(-lo, -hi - 1, -1) if both else ())]
-        return [Play(cid, "move", s, k) for s in sources for k in steps]
-
-    def _royals(self, colour: str | None) -> list[int]:
-        return [s for s, f in enumerate(self.seats) if board.is_royal(f) and colour in ("both", None, f)]
-
-    def _princes(self, colour: str | None) -> list[int]:
-        return [s for s in self._royals(colour) if s != self.king]
-
-    def _card_moves(self, card: Card) -> list[Move]:
-        p = self.current
-        mine = scoring.own_knights(self.seats, p)
-        if card.action == "knight":
-            return self._figure_moves(card.id, mine, card.lo, card.hi, card.both_ways)
-        if card.action == "royal":
-            return self._figure_moves(card.id, self._royals(card.colour), card.lo, card.hi, card.both_ways)
-        if card.action == "ring":
-            return [Play(card.id, "ring", s) for s in self._princes(card.colour)]
-        if card.action == "choice":
-            figures = sorted(mine + self._royals(None))
-            return [
-                *self._figure_moves(card.id, figures, card.lo, card.hi, False),
-                *(Play(card.id, "ring", s) for s in self._princes(None)),
-                Play(card.id, "score"),
-            ]
-        assert card.effect is not None
-        if card.effect not in EFFECT_KNIGHTS:
-            return [Play(card.id, "score")]
-        chosen = scoring.selections(self.seats, self.king, p, card.effect)
-        if not chosen:
-            return [Play(card.id, "penalty")]
-        return [Play(card.id, "score", knights=k) for k in chosen]
 
     # -- check ----------------------------------------------------------
     def _check(self, move: Move) -> None:
@@ -180,7 +149,20 @@ class ArtusState(State):
             return
         require(not isinstance(move, Draw), "artus.phase.must-play", msg.R_PLAY, left=self.plays_left)
         assert isinstance(move, Play)
-        self._check_play(move)
+        if not self._offered(move):  # the checks one by one say what is wrong
+            self._check_play(move)
+
+    def _offered(self, move: Play) -> bool:
+        """``move`` is one that its card, in the hand, offers now (the listing is kept)."""
+        card = DATA.cards.get(move.card) if isinstance(move.card, str) else None
+        if card is None or move.card not in self.hands[self.current]:
+            return False
+        knights, royals = figures(tuple(self.seats))
+        mine = knights.get(board.knight(self.current), ())
+        try:
+            return move in card_offer(card, mine, royals, self.king)[1]  # type: ignore[arg-type]
+        except TypeError:  # a field of a type no listed move has (unhashable)
+            return False
 
     def _check_seat(self, seat: Any, rule: str) -> None:
         require(board.seat_ok(seat), "artus.seat.no-seat", rule, seat=seat, last=DATA.seats - 1)
