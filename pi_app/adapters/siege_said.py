@@ -45,6 +45,13 @@ def said(events: Sequence[Event], views: list[JSON | None], lang: str) -> list[t
             out.append(f"{who} event: {card}" if en else f"Evento {who}: {card}")
         elif kind == "die" and p.get("for") == "die":
             out.append(f"Event die {p['value']}" if en else f"Dado evento {p['value']}")
+        elif kind == "played" and p["card"] == "traitor" and p.get("target") not in (None, "grain"):
+            # Not an echo: a card changes hands at the table, so it is news.
+            kind = "taken"
+            aim = w.unit(p["target"], views[::-1], lang)
+            other = w.role(1 - p["seat"], lang) if p.get("seat") in (0, 1) else "-"
+            out.append(f"Traitor: {other}, give {aim} to {who}" if en
+                       else f"Traditore: {other}, dai {aim} a {who}")
         elif kind == "played":
             out.append(_played(p, views, lang))
         elif kind == "discarded":

@@ -107,6 +107,9 @@ def _play(state: SiegeState, move: mv.Play) -> None:
     if card == "traitor" and target == "grain":
         require(bool(state.discards[seat].get(SUPPLY[seat])), "siege.play.no-grain", R_CARDS)
         require(state._grain_fits(setup), "siege.hand.full", R_HAND, limit=HAND_LIMIT)
+    if card == "traitor" and target in state.supplies(1 - seat):
+        require(len(state.supplies(seat)) < SUPPLY_LIMIT, "siege.play.supply-limit", R_CARDS,
+                limit=SUPPLY_LIMIT)
     if card in POUR_CARDS:
         require(target in state.rows[ATTACKER]["r0"], "siege.pour.not-row0", R_CARDS, target=target)
     raise IllegalMove("siege.play.bad-target", R_CARDS, card=card, target=target)

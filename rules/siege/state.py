@@ -158,7 +158,7 @@ class SiegeState(Table, State):
         if p in ("setup", "play"):
             return self.play_options(setup=p == "setup")
         if p == "event":
-            peasants = self.supplies(DEFENDER) if self.seat == DEFENDER else []
+            peasants = self.peasants() if self.seat == DEFENDER else []
             return [mv.Spear(c) for c in SPEAR_CHOICES if c == "bonus" or peasants]
         if p == "lose":
             return self.loss_options()
@@ -216,7 +216,10 @@ class SiegeState(Table, State):
         if card == "assassin":
             return [u for u in self.rows[opp]["rc"] if CARDS[card_of(u)].kind == "modifier"]
         if card == "traitor":
-            out: list[str | None] = [u for u in self.units(opp) if CARDS[card_of(u)].kind == "troop"]
+            # ruling: docs/rulings.md#siege-what-is-a-truppa
+            food_fits = len(self.supplies(seat)) < SUPPLY_LIMIT
+            out: list[str | None] = [u for u in self.troops_in_play(opp)
+                                     if food_fits or CARDS[card_of(u)].kind != "supply"]
             if self.discards[seat].get(SUPPLY[seat]) and self._grain_fits(setup):
                 out.append("grain")
             return out
@@ -252,11 +255,10 @@ class SiegeState(Table, State):
         return out
 
     def loss_candidates(self, reason: str) -> list[str]:
-        seat = self.seat
-        fighting = self.units(seat)
-        if reason == "plague":  # machines and food count, modifiers and leaders do not
-            return fighting + self.supplies(seat)
-        return fighting
+        """What the seat may give up: Plague counts machines and food, not
+        modifiers or leaders; starvation's and Floods' "Truppa" is read the
+        same way. ruling: docs/rulings.md#siege-what-is-a-truppa"""
+        return self.troops_in_play(self.seat)
 
     def loss_options(self) -> list[Move]:
         if not self.losses:
@@ -365,7 +367,7 @@ class SiegeState(Table, State):
         if move.choice == "bonus":
             self.bonus = 1
         else:
-            peasant = self.supplies(self.seat)[-1]
+            peasant = self.peasants()[-1]
             self.rows[self.seat]["rc"].remove(peasant)
             uid = self._place(self.seat, "r2", move.choice)
             self.played.append(uid)
@@ -414,9 +416,7 @@ class SiegeState(Table, State):
                 _add(self.hands[seat], SUPPLY[seat])
             elif card == "traitor":
                 assert target is not None
-                self._lift(target)
-                self.rows[seat]["r2"].append(target)
-                self.played.append(target)
+                self._turncoat(seat, target)
                 for flags in (self.used, self.group):
                     if target in flags:
                         flags.remove(target)
@@ -546,6 +546,23 @@ class SiegeState(Table, State):
         self._destroy(moat, ev, "filled")
         self._destroy(tower, ev, "filled")
         self._end_attack()
+
+    def _turncoat(self, seat: int, uid: str) -> None:
+        """The Traitor's card changes sides: a food card to the taker's food
+        place, anything else into row 2 as a card played this turn. Soldiers
+        in a tower taken stay with their side, stepping down into row 1.
+        ruling: docs/rulings.md#siege-what-is-a-truppa"""
+        self._lift(uid)
+        if CARDS[card_of(uid)].kind == "supply":
+            self.rows[seat]["rc"].append(uid)
+            return
+        for soldier in self.towers.get(uid, []):
+            self.rows[1 - seat]["r1"].append(soldier)
+            self.boarded.pop(soldier, None)
+        if uid in self.towers:
+            self.towers[uid] = []
+        self.rows[seat]["r2"].append(uid)
+        self.played.append(uid)
 
     def _lift(self, uid: str) -> int:
         """Take a unit off the table (out of a tower too); returns its side."""

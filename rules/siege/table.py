@@ -66,7 +66,18 @@ class Table:
         return sum(self.hands[seat].values())
 
     def supplies(self, seat: int) -> list[str]:
-        return [u for u in self.rows[seat]["rc"] if card_of(u) == SUPPLY[seat]]
+        """The food cards on the seat's table: its own, and any a Traitor took."""
+        return [u for u in self.rows[seat]["rc"] if CARDS[card_of(u)].kind == "supply"]
+
+    def peasants(self) -> list[str]:
+        """The Peasants on the Defender's table (the Spear of Destiny's)."""
+        return [u for u in self.rows[DEFENDER]["rc"] if card_of(u) == SUPPLY[DEFENDER]]
+
+    def troops_in_play(self, seat: int) -> list[str]:
+        """Every "carta Truppa in gioco" of the seat: troops, war machines
+        and food cards ("anch'essi delle Truppe").
+        ruling: docs/rulings.md#siege-what-is-a-truppa"""
+        return self.units(seat) + self.supplies(seat)
 
     def walls(self) -> list[str]:
         return [u for u in self.rows[DEFENDER]["r1"] if card_of(u) == "castle_walls"]

@@ -168,9 +168,58 @@ def test_traitor_takes_an_enemy_troop() -> None:
     s = blank("play", seat=D)
     give(s, D, "traitor")
     knight = units(s, A, "r1", "knight")[0]
-    refused(s, mv.Play("traitor", units(s, A, "r1", "catapult")[0]), "siege.play.bad-target")
+    refused(s, mv.Play("traitor", s.leader(A)), "siege.play.bad-target")  # "non è una carta Truppa"
     play(s, mv.Play("traitor", knight))
     assert knight in s.rows[D]["r2"] and knight not in s.rows[A]["r1"]
+
+
+# ruling: docs/rulings.md#siege-what-is-a-truppa
+def test_traitor_takes_a_supply_wagon_which_then_feeds_the_taker() -> None:
+    # "I Supply Wagon e i Peasant sono anch'essi delle Truppe"
+    s = blank("play", seat=D)
+    give(s, D, "traitor")
+    wagon = s.supplies(A)[0]
+    assert mv.Play("traitor", wagon) in s.legal_moves()
+    play(s, mv.Play("traitor", wagon))
+    assert wagon in s.rows[D]["rc"] and not s.supplies(A)
+    assert s.supplies(D) == [*units(s, D, "rc", "peasant"), wagon]
+    s.seat, s.day = D, 2
+    assert not s.feeding_due()  # two food cards on the table: no feeding
+
+
+def test_traitor_takes_a_war_machine() -> None:
+    # "le Truppe comprendono sia le Siege Tower, Catapults e Ballista che gli uomini"
+    s = blank("play", seat=D)
+    give(s, D, "traitor")
+    cat = units(s, A, "r1", "catapult")[0]
+    play(s, mv.Play("traitor", cat))
+    assert cat in s.rows[D]["r2"] and cat in s.played
+
+
+def test_traitor_takes_a_tower_its_soldiers_step_down() -> None:
+    s = blank("play", seat=D)
+    give(s, D, "traitor")
+    tower = put(s, A, "r0", "siege_tower")
+    sword = put(s, A, "r1", "swordsman")
+    s.rows[A]["r1"].remove(sword)
+    s.towers[tower].append(sword)
+    play(s, mv.Play("traitor", tower))
+    assert tower in s.rows[D]["r2"] and sword in s.rows[A]["r1"] and not s.towers[tower]
+
+
+def test_traitor_takes_food_only_while_the_takers_table_has_room() -> None:
+    # "non sono permesse più di due carte Supply Wagon o Peasant in gioco"
+    s = blank("play", seat=D)
+    give(s, D, "traitor")
+    put(s, D, "rc", "peasant")
+    refused(s, mv.Play("traitor", s.supplies(A)[0]), "siege.play.supply-limit")
+
+
+def test_starving_or_flooded_may_give_up_a_food_card_on_the_table() -> None:
+    s = blank("feed")
+    s.day = 2  # one Supply Wagon on the table: feeding is due on even days
+    s._advance([])
+    assert s.phase == "lose" and mv.Lose(unit=s.supplies(A)[0]) in s.legal_moves()
 
 
 def test_traitor_grain_needs_food_in_the_discards() -> None:
