@@ -148,7 +148,9 @@ class SiegeAdapter(TableAdapter):
         if kind == "die":
             return f"{verb} {move.get('value')}"
         if kind == "spear":
-            return pick(w.SPEAR.get(str(move.get("choice")), ("?", "?")), lang)
+            choice = pick(w.SPEAR.get(str(move.get("choice")), ("?", "?")), lang)
+            unit = move.get("unit")  # the Peasant the Defender named
+            return f"{choice}: {self.value_label('unit', unit, lang)}" if isinstance(unit, str) else choice
         rest = [self.value_label(k, v, lang) for k, v in move.items() if k != "type"]
         if kind == "support" and move.get("unit") is None:
             return rest[0]

@@ -46,7 +46,7 @@ PHASE_MOVES: dict[str, tuple[type[Move], ...]] = {
     "setup": (mv.Play, mv.Discard), "play": (mv.Play, mv.Discard, mv.EndPhase), "feed": (mv.Feed,),
     "lose": (mv.Lose,), "event": (mv.Spear,), "attack": (mv.Attack, mv.EndPhase),
     "aim": (mv.Join, mv.Target), "support": (mv.Support,), "move": (mv.Shift, mv.EndPhase),
-    "pour": (mv.Play, mv.Pass),
+    "pour": (mv.Play, mv.Pass), "horn": (mv.Raze,),
 }
 
 
@@ -150,7 +150,13 @@ def _lose(state: SiegeState, move: mv.Lose) -> None:
 def _spear(state: SiegeState, move: mv.Spear) -> None:
     require(move.choice in ("bonus", "archer", "swordsman"), "siege.spear.bad-choice", R_EVENTS,
             choice=move.choice)
-    raise IllegalMove("siege.spear.no-peasant", R_EVENTS)
+    require(move.choice != "bonus" or move.unit is None, "siege.spear.unexpected-unit", R_EVENTS)
+    require(bool(state.peasants()), "siege.spear.no-peasant", R_EVENTS)
+    raise IllegalMove("siege.spear.name-peasant", R_EVENTS, unit=move.unit or "-")
+
+
+def _raze(state: SiegeState, move: mv.Raze) -> None:
+    raise IllegalMove("siege.horn.not-wall", R_EVENTS, unit=move.unit)
 
 
 def _own_unit(state: SiegeState, uid: str) -> None:
@@ -245,5 +251,5 @@ def _shift(state: SiegeState, move: mv.Shift) -> None:
 _EXPLAIN = {
     mv.Die: _die, mv.Draw: _draw, mv.Play: _play, mv.Discard: _discard, mv.Feed: _feed,
     mv.EndPhase: _end, mv.Lose: _lose, mv.Spear: _spear, mv.Attack: _attack, mv.Join: _join,
-    mv.Target: _target, mv.Support: _support, mv.Shift: _shift,
+    mv.Target: _target, mv.Support: _support, mv.Shift: _shift, mv.Raze: _raze,
 }

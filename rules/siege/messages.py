@@ -183,3 +183,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "siege.move.bad": ("{unit} cannot move to {to}.", "{unit} non può spostarsi in {to}."),
 }
+
+# The choices a card or a loss leaves to a player
+# (docs/rulings.md#siege-the-player-chooses).
+MESSAGES.update({
+    "siege.spear.name-peasant": (
+        "Spear of Destiny: name the Peasant on your table that converts, not {unit}.",
+        "Mano del Destino: indica il Contadino sul tuo tavolo da convertire, non {unit}.",
+    ),
+    "siege.spear.unexpected-unit": (
+        "Spear of Destiny: the +1 names no card.",
+        "Mano del Destino: il +1 non indica nessuna carta.",
+    ),
+    "siege.horn.not-wall": (
+        "Horn of Joshua: {unit} is not a Castle Walls section on the table; name one that is.",
+        "Corno di Joshua: {unit} non è una sezione delle Mura del Castello sul tavolo; indicane una.",
+    ),
+})

@@ -82,12 +82,26 @@ class Lose(Move):
 @dataclass(frozen=True)
 class Spear(Move):
     """Spear of Destiny: ``bonus`` (+1 on the next attack this turn),
-    ``archer`` or ``swordsman`` (a Peasant becomes one)."""
+    ``archer`` or ``swordsman`` (the Peasant ``unit`` becomes one)."""
 
     choice: str
+    unit: str | None = None
 
     def to_json(self) -> JSON:
-        return {"type": "spear", "choice": self.choice}
+        out: JSON = {"type": "spear", "choice": self.choice}
+        if self.unit is not None:
+            out["unit"] = self.unit
+        return out
+
+
+@dataclass(frozen=True)
+class Raze(Move):
+    """Horn of Joshua: the Attacker names the wall section removed."""
+
+    unit: str
+
+    def to_json(self) -> JSON:
+        return {"type": "raze", "unit": self.unit}
 
 
 @dataclass(frozen=True)
@@ -163,10 +177,10 @@ class EndPhase(Move):
 MOVE_TYPES: dict[str, type[Move]] = {
     "die": Die, "draw": Draw, "play": Play, "discard": Discard, "feed": Feed, "lose": Lose,
     "spear": Spear, "attack": Attack, "join": Join, "target": Target, "support": Support,
-    "move": Shift, "pass": Pass, "end_phase": EndPhase,
+    "move": Shift, "pass": Pass, "end_phase": EndPhase, "raze": Raze,
 }
 #: keys each type may carry beyond "type"; None-able ones may be absent.
-_OPTIONAL = {("play", "target"), ("lose", "unit"), ("lose", "card"), ("attack", "melee")}
+_OPTIONAL = {("play", "target"), ("lose", "unit"), ("lose", "card"), ("attack", "melee"), ("spear", "unit")}
 _NULLABLE = {("support", "unit")}
 
 

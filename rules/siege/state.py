@@ -5,8 +5,9 @@ Phases (``self.phase``) and who acts:
 * ``setup_draw`` (chance: 8 draws), ``setup`` (3 plays or discards), per side,
   the Attacker first;
 * per turn: ``die`` (chance: the event die), ``draw`` (chance), ``event``
-  (Spear of Destiny's choice), ``lose`` (Plague, Floods, starvation: one unit
-  at a time), ``feed``, ``play``, ``attack`` / ``aim`` / ``support`` (the
+  (Spear of Destiny's choice), ``horn`` (the wall a Horn of Joshua removes),
+  ``lose`` (Plague, Floods, starvation, Famine, a lost melee: one card at a
+  time), ``feed``, ``play``, ``attack`` / ``aim`` / ``support`` (the
   attacked side) / ``attack_die`` (chance), ``move``, and ``pour`` (the
   Defender's window for Oil, Pitch and Lead during the Attacker's turn).
 
@@ -74,8 +75,9 @@ def _copy_fields(d: dict[str, Any]) -> dict[str, Any]:
     for key in ("boarded", "damage"):
         out[key] = dict(d[key])
     out["towers"] = {k: list(v) for k, v in d["towers"].items()}
-    for key in ("losses", "result"):
-        out[key] = dict(d[key]) if d[key] is not None else None
+    out["result"] = dict(d["result"]) if d["result"] is not None else None
+    losses = d["losses"]
+    out["losses"] = {k: list(v) if isinstance(v, list) else v for k, v in losses.items()} if losses else None
     if "history" in d:
         out["history"] = list(d["history"])
         out["options"] = dict(d["options"])
@@ -158,8 +160,12 @@ class SiegeState(Table, State):
         if p in ("setup", "play"):
             return self.play_options(setup=p == "setup")
         if p == "event":
+            # Which Peasant turns is the Defender's to say.
+            # ruling: docs/rulings.md#siege-the-player-chooses
             peasants = self.peasants() if self.seat == DEFENDER else []
-            return [mv.Spear(c) for c in SPEAR_CHOICES if c == "bonus" or peasants]
+            return [mv.Spear("bonus"), *(mv.Spear(c, p) for c in SPEAR_CHOICES[1:] for p in peasants)]
+        if p == "horn":
+            return [mv.Raze(u) for u in self.walls()]
         if p == "lose":
             return self.loss_options()
         if p == "feed":
@@ -257,7 +263,14 @@ class SiegeState(Table, State):
     def loss_candidates(self, reason: str) -> list[str]:
         """What the seat may give up: Plague counts machines and food, not
         modifiers or leaders; starvation's and Floods' "Truppa" is read the
-        same way. ruling: docs/rulings.md#siege-what-is-a-truppa"""
+        same way (ruling: docs/rulings.md#siege-what-is-a-truppa). Famine
+        takes one of the seat's food cards, a lost melee one unit of the
+        attacking group: the seat names which (ruling:
+        docs/rulings.md#siege-the-player-chooses)."""
+        if reason == "famine":
+            return self.supplies(self.seat)
+        if reason == "melee":
+            return [u for u in (self.losses or {}).get("units", []) if self.locate(u) is not None]
         return self.troops_in_play(self.seat)
 
     def loss_options(self) -> list[Move]:
@@ -331,9 +344,9 @@ class SiegeState(Table, State):
             self.losses = {"count": 1, "reason": "floods", "resume": "feed"}
             self.phase = "lose"
         elif effect == "famine":
-            food = self.supplies(seat)
-            if food:
-                self._destroy(food[-1], ev, "famine")
+            if self.supplies(seat):  # which one is the drawer's choice
+                self.losses = {"count": 1, "reason": "famine", "resume": "feed"}
+                self.phase = "lose"
         elif effect == "reinforcement":
             troop, delay = CARDS[card].troop, CARDS[card].delay_days
             if delay:
@@ -341,9 +354,9 @@ class SiegeState(Table, State):
             else:
                 self._arrive(seat, troop, ev)
         elif effect == "horn_of_joshua":
-            walls = self.walls()
-            if walls:  # the section is removed from the game, not discarded
-                self._destroy(walls[-1], ev, "horn_of_joshua", discard=False)
+            if self.walls():  # the drawer names the section (``raze``)
+                # ruling: docs/rulings.md#siege-the-player-chooses
+                self.phase = "horn"
         elif effect == "spear_of_destiny":
             self.phase = "event"
 
@@ -367,11 +380,16 @@ class SiegeState(Table, State):
         if move.choice == "bonus":
             self.bonus = 1
         else:
-            peasant = self.peasants()[-1]
+            peasant = move.unit or ""
             self.rows[self.seat]["rc"].remove(peasant)
             uid = self._place(self.seat, "r2", move.choice)
             self.played.append(uid)
             ev.append(Event("converted", {"from": peasant, "to": uid}))
+        self.phase = "feed"
+
+    def _do_raze(self, move: mv.Raze, ev: list[Event]) -> None:
+        # "Rimuovete quella sezione dal gioco": removed, not discarded.
+        self._destroy(move.unit, ev, "horn_of_joshua", discard=False)
         self.phase = "feed"
 
     def _do_lose(self, move: mv.Lose, ev: list[Event]) -> None:
@@ -525,9 +543,17 @@ class SiegeState(Table, State):
         ev.append(Event("melee", {"seat": self.seat, "target": aim, "attack": attack, "defence": defence}))
         if target_dies:
             self._destroy(aim, ev, "melee")
-        if attacker_dies and self.result is None:
-            self._destroy(first, ev, "melee")
+        group = list(self.group)
         self._end_attack()
+        if attacker_dies and self.result is None:
+            if len(group) == 1:
+                self._destroy(first, ev, "melee")
+            else:
+                # "la stessa sorte tocca anche ad un Uomo di Spada": one of the
+                # group, which one the attacking side says.
+                # ruling: docs/rulings.md#siege-the-player-chooses
+                self.losses = {"count": 1, "reason": "melee", "resume": "attack", "units": group}
+                self.phase = "lose"
 
     @staticmethod
     def _defence(uid: str) -> int:

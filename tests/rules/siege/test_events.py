@@ -68,7 +68,23 @@ def test_floods_no_attack_no_movement_and_a_loss() -> None:
 
 def test_famine_destroys_a_food_card_on_the_table() -> None:
     s = _event("famine")
-    assert s.supplies(A) == []
+    wagon = s.supplies(A)[0]
+    assert s.phase == "lose" and s.legal_moves() == [mv.Lose(unit=wagon)]
+    play(s, mv.Lose(unit=wagon))
+    assert s.supplies(A) == [] and s.losses is not None and s.losses["reason"] == "starve"
+
+
+# ruling: docs/rulings.md#siege-the-player-chooses
+def test_famine_the_drawer_chooses_which_food_card() -> None:
+    s = blank("die")
+    s.hands[A] = {"knight": 1}
+    first = s.supplies(A)[0]
+    second = put(s, A, "rc", "supply_wagon")
+    play(s, mv.Die(1), mv.Draw("famine"))
+    assert s.phase == "lose" and set(s.legal_moves()) == {mv.Lose(unit=first), mv.Lose(unit=second)}
+    refused(s, mv.Lose(unit=units(s, A, "r1", "knight")[0]), "siege.lose.bad-unit")
+    play(s, mv.Lose(unit=first))
+    assert s.supplies(A) == [second]
 
 
 def test_reinforcements_enter_row_2_and_do_not_count() -> None:
@@ -97,16 +113,50 @@ def test_reinforcements_can_arrive_later_when_the_cards_say_so(monkeypatch) -> N
 
 def test_horn_of_joshua_removes_a_wall_from_the_game() -> None:
     s = _event("horn_of_joshua")
+    play(s, mv.Raze(s.walls()[-1]))
     assert len(s.walls()) == 4
     assert "castle_walls" not in s.discards[D] and s.discards[A]["horn_of_joshua"] == 1
+
+
+# ruling: docs/rulings.md#siege-the-player-chooses
+def test_horn_of_joshua_the_attacker_names_the_wall() -> None:
+    s = _event("horn_of_joshua")
+    walls = s.walls()
+    assert s.phase == "horn" and s.to_move() == A
+    assert s.legal_moves() == [mv.Raze(w) for w in walls]
+    refused(s, mv.Raze(units(s, A, "r1", "knight")[0]), "siege.horn.not-wall")
+    play(s, mv.Raze(walls[1]))
+    assert s.walls() == [walls[0], *walls[2:]] and s.phase == "play"
+
+
+def test_horn_of_joshua_without_walls_asks_nothing() -> None:
+    s = blank("die")
+    s.hands[A] = {"knight": 1}
+    s.rows[D]["r1"] = []
+    play(s, mv.Die(1), mv.Draw("horn_of_joshua"))
+    assert s.phase == "play"
 
 
 def test_spear_of_destiny_converts_a_peasant() -> None:
     s = _event("spear_of_destiny", seat=D)
     assert s.phase == "event" and s.to_move() == D
     refused(s, mv.Spear("knight"), "siege.spear.bad-choice")
-    play(s, mv.Spear("archer"))
+    peasant = s.peasants()[0]
+    play(s, mv.Spear("archer", peasant))
     assert s.supplies(D) == [] and s.rows[D]["r2"][-1].startswith("archer")
+
+
+# ruling: docs/rulings.md#siege-the-player-chooses
+def test_spear_of_destiny_the_defender_names_the_peasant() -> None:
+    s = _event("spear_of_destiny", seat=D)
+    first = s.peasants()[0]
+    second = put(s, D, "rc", "peasant")
+    assert {mv.Spear("swordsman", first), mv.Spear("swordsman", second)} <= set(s.legal_moves())
+    refused(s, mv.Spear("swordsman"), "siege.spear.name-peasant")
+    refused(s, mv.Spear("swordsman", s.leader(D)), "siege.spear.name-peasant")
+    refused(s, mv.Spear("bonus", first), "siege.spear.unexpected-unit")
+    play(s, mv.Spear("swordsman", first))
+    assert s.peasants() == [second]
 
 
 def test_spear_of_destiny_adds_one_to_the_current_attack() -> None:

@@ -43,6 +43,7 @@ def test_a_scripted_opening() -> None:
     # Day 2, the Attacker: Famine takes a wagon, so feeding falls due on this
     # even day; with no food in hand a troop starves, and the card is still free.
     play(s, mv.Die(3), mv.Draw("famine"))
+    play(s, mv.Lose(unit=s.supplies(A)[-1]))  # the Attacker names the wagon lost
     assert len(s.supplies(A)) == 1 and s.view(None)["feeding_due"]
     assert s.phase == "lose" and s.losses == {"count": 1, "reason": "starve", "resume": "play"}
     knight = next(u for u in s.rows[A]["r1"] if u.startswith("knight"))

@@ -1,0 +1,65 @@
+"""The choices a Siege card or loss leaves to a player, asked at the table
+(ruling: docs/rulings.md#siege-the-player-chooses): the menu lists them
+in words, and the player's pick is the move made."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from pi_app.adapters.siege import SiegeAdapter
+from rules.siege import moves as mv
+from tests.pi_app.siege_play import enter_chance, make, play_moves
+from tests.pi_app.table_checks import layout
+from tests.rules.siege.helpers import A, D, blank, clear_row, play, put, units
+
+GAME = "siege"
+
+
+def _labels(adapter: SiegeAdapter, state, seat: int, lang: str = "en") -> list[str]:
+    cursor = adapter.menu(state, seat)
+    return [adapter.move_text(m.to_json(), lang) for m in cursor.moves]
+
+
+def test_the_horn_of_joshuas_wall_is_named_at_the_table(rig):
+    r = rig(2)
+    r.profile = dataclasses.replace(r.profile, chance="table")
+    s = r.open(GAME, seed=5)
+    rng = random.Random(5)
+    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "die"
+               and s.state.view(None)["seat"] == A)
+    enter_chance(r, mv.Die(1))
+    enter_chance(r, mv.Draw("horn_of_joshua"))
+    walls = s.state.walls()
+    assert len(walls) > 1 and s.state.legal_moves() == [mv.Raze(w) for w in walls]
+    assert layout(s, "seat1.screen").title == "Horn: which wall goes?"
+    make(r, mv.Raze(walls[1]), taps=False)
+    assert walls[1] not in s.state.walls() and walls[0] in s.state.walls()
+    said = " ".join(rec.text for rec in s.transcript if rec.kind == "said")
+    assert "Remove Castle Walls (row 1 #2)" in said
+
+
+def test_the_swordsman_lost_to_a_knight_is_named_in_words() -> None:
+    s = blank("attack")
+    clear_row(s, D, "r1")
+    s.rows[D]["r2"] = []
+    knight = put(s, D, "r2", "knight")
+    s1 = units(s, A, "r1", "swordsman")[0]
+    s2 = put(s, A, "r1", "swordsman")
+    play(s, mv.Attack(s1), mv.Join(s2), mv.Target(knight))
+    adapter = SiegeAdapter(2)
+    assert adapter.step_title(s, "en") == "Lose 1 to the melee"
+    assert adapter.step_title(s, "it") == "Perdi 1 per la mischia"
+    assert _labels(adapter, s, A) == ["Lose Swordsman (row 1 #4)", "Lose Swordsman (row 1 #5)"]
+
+
+def test_the_peasant_the_spear_converts_is_named_in_words() -> None:
+    s = blank("die", seat=D)
+    s.hands[D] = {"archer": 1}
+    put(s, D, "rc", "peasant")
+    play(s, mv.Die(1), mv.Draw("spear_of_destiny"))
+    adapter = SiegeAdapter(2)
+    labels = _labels(adapter, s, D)
+    assert "Peasant to Archer: Peasant (castle row #2)" in labels
+    assert "Peasant to Archer: Peasant (castle row #3)" in labels
+    assert "Contadino: Arciere: Contadino (fila castello #3)" in _labels(adapter, s, D, "it")
