@@ -198,7 +198,7 @@ class Legality:
         k = kind(m.piece)
         if k == "king" and board.gate_dir(here) == m.dir:
             # Entering the castle is leaving the gate space through it: one ordinary king step
-            # (standing on the gate is not enough).
+            # (standing on the gate is not enough). ruling: docs/rulings.md#ka-entering-the-castle
             return self._afford("king", 1, R_KING)
         if to < 0:
             return ("move.off-board", R_BOARD, {"piece": m.piece, "dir": m.dir})
@@ -224,7 +224,7 @@ class Legality:
             return ("move.occupied", rule, {"cell": board.name(to), "occupant": occupant})
         if m.piece in self.revealed:
             # Scendere costs 0: the rulebook's "segnalino Cavaliere" there is a typo for the
-            # revealed assassin (game-data.md).
+            # revealed assassin (game-data.md). ruling: docs/rulings.md#ka-descend-typo
             return self._afford("assassins", 1 if climb else 0 if descend else 1, R_ASSASSINS)
         return self._afford("assassins", 2 if climb else 1, R_CITIZENS)
 

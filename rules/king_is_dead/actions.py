@@ -67,6 +67,7 @@ def undoes(effect: NetEffect, last: NetEffect | None) -> bool:
     # compared by net effect, so an exchange that puts the board back as it
     # was is refused whichever card (Garrison or Ambassador) makes it. An
     # exchange that changed nothing (same colours) leaves nothing to undo.
+    # ruling: docs/rulings.md#kid-undo-an-exchange
     return bool(last) and effect == tuple(sorted((r, c, -n) for r, c, n in last))
 
 
@@ -90,6 +91,7 @@ def _best(options: list[tuple[Picks, int]], last: NetEffect | None) -> tuple[Pic
         allowed = [(p, n) for p, n in options if not undoes(net_effect(transfers(p)), last)]
     if not allowed:
         return ()
+    # ruling: docs/rulings.md#kid-partial-actions
     most = max(n for _, n in allowed)
     return tuple(p for p, n in allowed if n == most)
 

@@ -43,7 +43,8 @@ class MordredState(State):
         self.row: str | None = None
         self.declared = False
         self.dice: tuple[int, int] | None = None
-        self.money = [0] * players  # the rulebook gives no starting money
+        # the rulebook gives no starting money: ruling: docs/rulings.md#mordred-starting-money
+        self.money = [0] * players
         self.pawns = [t.dragon] * players
         self.supply = [dict(t.per_player) for _ in range(players)]
         self.pieces: dict[str, tuple[int, str]] = {}
@@ -187,12 +188,14 @@ class MordredState(State):
         if not self.built_any:
             # Section 4: the game's first building, not each player's (the
             # overview says otherwise; NOTATION.md, "contradicts itself").
+            # ruling: docs/rulings.md#mordred-first-building
             return "mordred.build.first_on_border", RULE_SPEND, {"space": space}
         owners = {self.pieces[n][0] for n in t.spaces[space].roads if n in self.pieces}
         if not owners:
             return "mordred.build.not_reachable", RULE_SPEND, {"space": space}
         # Section 4: +£1 unless next to a piece of your own, even when another
         # player's piece is also there (the overview's wording is looser).
+        # ruling: docs/rulings.md#mordred-surcharge
         return 0 if self.current in owners else t.surcharge
 
     def _price(self, building: str, space: str, surcharge: int) -> Verdict | int:
@@ -289,6 +292,7 @@ class MordredState(State):
         gained = sum(f.money for f in faces)
         owed = sum(f.men for f in faces)
         # Men beyond the supply cannot be taken; the pawn still moves in full.
+        # ruling: docs/rulings.md#mordred-men-beyond-the-supply
         taken = min(owed, self.men_supply)
         self.money[seat] += gained
         self.men_supply -= taken
@@ -316,6 +320,7 @@ class MordredState(State):
         ("non potete spostare ... del numero di spazi richiesto"): the pawn
         stops at the end of the track. Landing exactly on the end is not it
         (the overview's "arrivate alla fine" reads otherwise; NOTATION.md).
+        ruling: docs/rulings.md#mordred-end-of-the-track
         False when the game ended."""
         seat = self.current
         before = self.pawns[seat]

@@ -234,6 +234,7 @@ class SiegeState(Table, State):
         return []
 
     def _grain_fits(self, setup: bool) -> bool:
+        # ruling: docs/rulings.md#siege-hand-limit
         # The Traitor leaves the hand and the grain enters it; the hand must
         # still be able to come down to the limit with the actions left.
         left = self.count - 1 if setup else 0
@@ -243,7 +244,8 @@ class SiegeState(Table, State):
         """Castle Walls and Moat in the Defender's hand in his play phase:
         after setup "non potrà giocarle, e ... dovranno essere scartate", and
         a discard "come la Moat" is the turn's card; so the turn's card is
-        their discard (one a turn; after feeding they wait a turn)."""
+        their discard (one a turn; after feeding they wait a turn).
+        ruling: docs/rulings.md#siege-walls-after-setup"""
         if self.phase != "play" or self.seat != DEFENDER or self.card_played:
             return []
         return sorted(c for c in self.hands[DEFENDER] if CARDS[c].kind == "fortification")
@@ -334,6 +336,7 @@ class SiegeState(Table, State):
                 mods = [u for u in self.rows[seat]["rc"] if CARDS[card_of(u)].kind == "modifier"]
                 variant = "ignore" if mods else "dice"
             # "resta attiva fino al suo prossimo turno": two turns from now.
+            # ruling: docs/rulings.md#siege-event-duration
             self.active.append({"card": card, "seat": seat, "until": self.turn + 2, "variant": variant})
         if effect == "plague":
             n = math.ceil(len(self.loss_candidates("plague")) / 2)
@@ -377,6 +380,7 @@ class SiegeState(Table, State):
             self._resolve_shot(move.value, ev)
 
     def _do_spear(self, move: mv.Spear, ev: list[Event]) -> None:
+        # ruling: docs/rulings.md#siege-spear-of-destiny
         if move.choice == "bonus":
             self.bonus = 1
         else:
@@ -623,7 +627,8 @@ class SiegeState(Table, State):
     # -- the flow --------------------------------------------------------
     def feeding_due(self) -> bool:
         """One food card on the table is half a day: feed every other day
-        (even days); none: every day; two: never."""
+        (even days); none: every day; two: never.
+        ruling: docs/rulings.md#siege-feeding-days"""
         n = len(self.supplies(self.seat))
         return n == 0 or (n == 1 and self.day % 2 == 0)
 
@@ -660,6 +665,7 @@ class SiegeState(Table, State):
                     # The window before the attacks: the Defender is offered
                     # the pour cards whether or not he holds one, so the
                     # window itself betrays nothing.
+                    # ruling: docs/rulings.md#siege-pour-windows
                     self.window_done = True
                     self.resume, self.phase = "attack", "pour"
                 else:
@@ -700,6 +706,7 @@ class SiegeState(Table, State):
             self.phase = "die"
         elif self.seat == ATTACKER:
             # The rulebook is silent: with nothing left to draw the siege is lifted.
+            # ruling: docs/rulings.md#siege-end-of-the-decks
             self.result = {"winner": DEFENDER, "reason": "siege_lifted"}
         else:
             self.phase = "feed"

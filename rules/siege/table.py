@@ -143,7 +143,8 @@ class Table:
         # Rams are hit from afar only by Catapults, and only at the walls.
         if card_of(target) == "battering_ram" and (card != "catapult" or where[1] != "r0"):
             return 0
-        # Leaders fall only to troops in melee (see NOTATION.md).
+        # Leaders fall only to troops in melee.
+        # ruling: docs/rulings.md#siege-leaders-fall-to-melee
         if card_of(target) in LEADER:
             return 0
         in_tower = self.locate(uid)[1] in self.towers  # type: ignore[index]
@@ -156,6 +157,7 @@ class Table:
             # The table's 5-6 for the Defender's archers counts the walls'
             # +1: with no wall left they need a 6. Archers in a Siege Tower
             # gain the same +1, and shoot over the walls (line 1).
+            # ruling: docs/rulings.md#siege-archers-and-the-walls
             if seat == DEFENDER and not self.walls():
                 faces -= 1
             if in_tower:
@@ -214,7 +216,8 @@ class Table:
 
     def can_brawl(self, uid: str) -> bool:
         """A shooting troop (an Archer) that may also fight hand to hand:
-        "Due carte con valori uguali si annullano (es. Arciere contro Arciere)"."""
+        "Due carte con valori uguali si annullano (es. Arciere contro Arciere)".
+        ruling: docs/rulings.md#siege-archers-hand-to-hand"""
         card = CARDS[card_of(uid)]
         return card.kind == "troop" and card.ranged and card.melee > 0
 
