@@ -110,6 +110,7 @@ class ArtusState(State):
         return [Play(cid, "move", s, k) for s in sources for k in steps]
 
     def _royals(self, colour: str | None) -> list[int]:
+        # ruling: docs/rulings.md#artus-both-ways-king-card
         return [s for s, f in enumerate(self.seats) if board.is_royal(f) and colour in ("both", None, f)]
 
     def _princes(self, colour: str | None) -> list[int]:

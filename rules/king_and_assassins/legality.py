@@ -278,7 +278,7 @@ class Legality:
         bad = self._own_piece(m.piece, ("knight",)) or self._target(m.target, ("citizen",), R_KNIGHTS)
         if bad:
             return bad
-        if m.target in self.revealed:
+        if m.target in self.revealed:  # ruling: docs/rulings.md#ka-arrest-takes-a-citizen-token
             return ("arrest.revealed", R_KNIGHTS, {"target": m.target})
         return self._reach(m.piece, m.target, R_KNIGHTS) or self._afford("knights", 1, R_KNIGHTS)
 
@@ -325,6 +325,7 @@ class Legality:
         # Seat 1's own move: refusing it tells seat 1 nothing it does not know. An arrested
         # assassin may be revealed too (Catturare un assassino nascosto: revealing is the Assassin
         # player's choice); like any reveal it is free and made in the Assassin player's turn.
+        # ruling: docs/rulings.md#ka-reveals
         if m.piece not in self.assassins:
             return ("reveal.not-assassin", R_ASSASSIN_TURN, {"piece": m.piece})
         return None

@@ -170,6 +170,7 @@ def _steps(steps: Sequence[tuple[KidMove, ...]]) -> Menu:
 
 def _crown(board: Board) -> Menu:
     if len(board.swappable) < 2:
+        # ruling: docs/rulings.md#kid-crown-with-nothing-to-swap
         return {}  # nothing to swap with: no action, and so no crown token
     swaps = tuple(Swap(r) for r in board.swappable)
     tree: Menu = {(): swaps}
@@ -196,7 +197,7 @@ def _faction(board: Board, faction: str) -> Menu:
     held = {r for f, r in board.controlled if f == faction}
     # A region qualifies by bordering a region the faction controls; an
     # unresolved home counts as controlled, so it qualifies only through
-    # another controlled neighbour (Scozzesi).
+    # another controlled neighbour (Scozzesi). ruling: docs/rulings.md#kid-faction-card-home
     targets = tuple(Place(r, colour) for r, _ in board.followers if DATA.borders[r] & held)
     if not targets:
         return {}

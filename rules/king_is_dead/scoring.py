@@ -95,6 +95,7 @@ def _last_player_loses(seats: list[int], last_play: Sequence[int]) -> list[int]:
     # perde": with three or more tied, the rule is applied again to those
     # left, so the tied player whose last card is oldest wins. Players who
     # never played a card cannot be split and share the win.
+    # ruling: docs/rulings.md#kid-ties
     oldest = min(last_play[s] for s in seats)
     return [s for s in seats if last_play[s] == oldest]
 

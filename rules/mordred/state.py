@@ -160,6 +160,7 @@ class MordredState(State):
         piece = self.pieces.get(space)
         if piece is not None and piece[0] == self.current:
             # "il pezzo di un altro giocatore": a player's own pieces are not targets.
+            # ruling: docs/rulings.md#mordred-men-against-own-pieces
             return "mordred.place.own_piece", RULE_PLACE, {"space": space}
         return None
 
@@ -207,6 +208,7 @@ class MordredState(State):
         piece = self.pieces.get(space)
         if piece is not None and piece[1] == building:
             # Silent in the rulebook; replacing a piece by its twin only burns money.
+            # ruling: docs/rulings.md#mordred-replacing-your-own-piece
             return "mordred.build.same_piece", RULE_SPEND, params
         terrain = TABLES.spaces[space].terrain
         cost = TABLES.cost[building][terrain]
@@ -421,7 +423,7 @@ class MordredState(State):
         if not won:
             return
         self.men.discard(space)
-        self.men_supply += 1
+        self.men_supply += 1  # ruling: docs/rulings.md#mordred-anglesey
         if space == TABLES.anglesey:
             self._finish("mordred_slain", self.current, events)
             return

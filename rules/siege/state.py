@@ -290,6 +290,8 @@ class SiegeState(Table, State):
 
     # -- movement --------------------------------------------------------
     def shift_options(self) -> list[Move]:
+        # ruling: docs/rulings.md#siege-movement-into-row-1
+        # ruling: docs/rulings.md#siege-tower
         seat = self.seat
         if seat != ATTACKER or self.has_event(seat, ("floods",)):
             return []
@@ -332,7 +334,7 @@ class SiegeState(Table, State):
         _add(self.discards[seat], card)
         if effect in LASTING:
             variant = ""
-            if effect == "low_morale":
+            if effect == "low_morale":  # ruling: docs/rulings.md#siege-low-morale
                 mods = [u for u in self.rows[seat]["rc"] if CARDS[card_of(u)].kind == "modifier"]
                 variant = "ignore" if mods else "dice"
             # "resta attiva fino al suo prossimo turno": two turns from now.
@@ -350,7 +352,7 @@ class SiegeState(Table, State):
             if self.supplies(seat):  # which one is the drawer's choice
                 self.losses = {"count": 1, "reason": "famine", "resume": "feed"}
                 self.phase = "lose"
-        elif effect == "reinforcement":
+        elif effect == "reinforcement":  # ruling: docs/rulings.md#siege-reinforcements
             troop, delay = CARDS[card].troop, CARDS[card].delay_days
             if delay:
                 self.coming.append({"seat": seat, "troop": troop, "day": self.day + delay})
@@ -533,6 +535,7 @@ class SiegeState(Table, State):
         if hit:
             self.damage[aim] = self.damage.get(aim, 0) + 1
             card = CARDS[card_of(aim)]
+            # ruling: docs/rulings.md#siege-shields
             hits_needed = card.shield if card.kind in ("war_machine", "fortification") else 1
             if self.damage[aim] >= hits_needed:
                 self._destroy(aim, ev, "shot")

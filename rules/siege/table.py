@@ -126,7 +126,8 @@ class Table:
     def line(self, target: str) -> int:
         """The target's line counted on its own side: the Defender's walls
         are line 1 and row 2 line 2 (line 1 once no wall is left); the
-        Attacker's rows 0 and 1 (and the towers) line 1, row 2 line 2."""
+        Attacker's rows 0 and 1 (and the towers) line 1, row 2 line 2.
+        ruling: docs/rulings.md#siege-ranged-lines"""
         where = self.locate(target)
         assert where is not None
         seat, row = where
@@ -185,6 +186,7 @@ class Table:
                     return []
                 return list(self.rows[DEFENDER]["r2"])
             return []
+        # ruling: docs/rulings.md#siege-sally
         if row != "r2" or self.sally_blocked():
             return []
         rows = self.rows[ATTACKER]
@@ -248,6 +250,7 @@ class Table:
         ]
 
     def supporters(self, target: str) -> list[str]:
+        # ruling: docs/rulings.md#siege-support
         where = self.locate(target)
         if where is None or where[1] not in ("r0", "r1", "r2"):
             return []
