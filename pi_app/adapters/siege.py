@@ -39,6 +39,7 @@ class SiegeAdapter(TableAdapter):
         "type": ("Action", "Azione"), "card": ("Card", "Carta"), "target": ("Target", "Bersaglio"),
         "unit": ("Unit", "Unità"), "to": ("To", "Verso"), "choice": ("Choice", "Scelta"),
         "value": ("Die", "Dado"), "melee": ("Shoot or fight", "Tiro o mischia"),
+        "at": ("Place in the row", "Posto nella fila"),
     }
     value_labels: ClassVar[dict[str, tuple[str, str]]] = dict(w.TYPES)
 
@@ -128,6 +129,9 @@ class SiegeAdapter(TableAdapter):
         name = (field or "").rsplit(".", 1)[-1]
         if name == "unit" and value is None:
             return "No support" if lang == "en" else "Nessun supporto"
+        if name == "at" and isinstance(value, int):  # the place a card takes in its row
+            row = "r1" if self._seen and self._seen["phase"] == "move" else "r2"
+            return w.slot(row, value, lang)
         if name == "melee":  # an Archer's attack: shot (no key) or hand to hand
             return pick(w.MELEE[bool(value)], lang)
         if name == "card" and isinstance(value, str):
@@ -147,11 +151,18 @@ class SiegeAdapter(TableAdapter):
         verb = pick(w.TYPES.get(kind, (kind, kind)), lang)
         if kind == "die":
             return f"{verb} {move.get('value')}"
+        at = move.get("at")
+        # ruling: docs/rulings.md#siege-place-in-the-row
+        place = w.slot("r1" if kind == "move" else "r2", at, lang, into=True) if isinstance(at, int) else ""
         if kind == "spear":
             choice = pick(w.SPEAR.get(str(move.get("choice")), ("?", "?")), lang)
             unit = move.get("unit")  # the Peasant the Defender named
-            return f"{choice}: {self.value_label('unit', unit, lang)}" if isinstance(unit, str) else choice
-        rest = [self.value_label(k, v, lang) for k, v in move.items() if k != "type"]
+            text = f"{choice}: {self.value_label('unit', unit, lang)}" if isinstance(unit, str) else choice
+            return " ".join(filter(None, [text, place]))
+        skip = ("type", "at", "to") if place else ("type",)
+        rest = [self.value_label(k, v, lang) for k, v in move.items() if k not in skip]
+        if place:
+            rest.append(place)
         if kind == "support" and move.get("unit") is None:
             return rest[0]
         return " ".join([verb, *rest])

@@ -147,5 +147,12 @@ def unit(uid: str, views: list[JSON | None], lang: str) -> str:
     return name
 
 
+def slot(row: str, at: int, lang: str, into: bool = False) -> str:
+    """The place a card takes in a row, counted from the left: "row 2 #3"
+    ("to row 2 #3" with ``into``)."""
+    text = f"{pick(ROW_NAMES[row], lang)} #{at + 1}"
+    return f"{'to' if lang == 'en' else 'in'} {text}" if into else text
+
+
 def loss_reason(reason: Any, lang: str) -> str:
     return pick(LOSS_REASONS.get(str(reason), (str(reason),) * 2), lang)

@@ -200,3 +200,20 @@ MESSAGES.update({
         "Corno di Joshua: {unit} non è una sezione delle Mura del Castello sul tavolo; indicane una.",
     ),
 })
+
+# Where in a row a card goes is its player's to say
+# (docs/rulings.md#siege-place-in-the-row).
+MESSAGES.update({
+    "siege.row.name-slot": (
+        "Say where in row {row} the card goes: a place from 0 (leftmost) to {most} (rightmost).",
+        "Indica dove va la carta nella fila {row}: un posto da 0 (a sinistra) a {most} (a destra).",
+    ),
+    "siege.row.bad-slot": (
+        "Row {row} has places 0 to {most}, not {at}.",
+        "La fila {row} ha i posti da 0 a {most}, non {at}.",
+    ),
+    "siege.row.unexpected-slot": (
+        "Only a troop or war machine entering row 1 or row 2 takes a place in the row.",
+        "Solo una truppa o una Macchina da Guerra che entra nella fila 1 o 2 prende un posto nella fila.",
+    ),
+})

@@ -131,13 +131,35 @@ class SiegeState(Table, State):
         other.__dict__ = _copy_fields(self.__dict__)
         return other
 
-    def _place(self, seat: int, row: str, card: str) -> str:
+    def _place(self, seat: int, row: str, card: str, at: int | None = None) -> str:
         self.serial += 1
         uid = f"{card}-{self.serial}"
-        self.rows[seat][row].append(uid)
+        self._insert(seat, row, uid, at)
         if card == "siege_tower":
             self.towers[uid] = []
         return uid
+
+    def _insert(self, seat: int, row: str, uid: str, at: int | None) -> None:
+        """Into ``row`` at the slot the player named (the right end where
+        the card's place is not theirs to name: the opening layout, food
+        and modifiers, whose order changes nothing)."""
+        units = self.rows[seat][row]
+        units.insert(len(units) if at is None else at, uid)
+
+    def slots(self, seat: int, row: str) -> range:
+        """The places a card entering ``row`` may take, left to right.
+        ruling: docs/rulings.md#siege-place-in-the-row"""
+        return range(len(self.rows[seat][row]) + 1)
+
+    def entry_slots(self, card: str, target: str | None) -> list[int | None]:
+        """The slots a played card takes in row 2 ([None] when it enters
+        no row whose order matters)."""
+        entering = target if card == "traitor" else card
+        if entering is None or entering == "grain" or card == "assassin" or card in POUR_CARDS:
+            return [None]
+        if CARDS[card_of(entering)].kind in ("troop", "war_machine"):
+            return list(self.slots(self.seat, "r2"))
+        return [None]
 
     # -- the hooks -------------------------------------------------------
     def _to_move(self) -> int | None:
@@ -163,7 +185,8 @@ class SiegeState(Table, State):
             # Which Peasant turns is the Defender's to say.
             # ruling: docs/rulings.md#siege-the-player-chooses
             peasants = self.peasants() if self.seat == DEFENDER else []
-            return [mv.Spear("bonus"), *(mv.Spear(c, p) for c in SPEAR_CHOICES[1:] for p in peasants)]
+            return [mv.Spear("bonus"), *(mv.Spear(c, p, at) for c in SPEAR_CHOICES[1:] for p in peasants
+                                         for at in self.slots(DEFENDER, "r2"))]
         if p == "horn":
             return [mv.Raze(u) for u in self.walls()]
         if p == "lose":
@@ -256,7 +279,8 @@ class SiegeState(Table, State):
         if not setup and (dead := self.must_discard()):
             return [mv.Discard(c) for c in dead]
         for card in sorted(hand):
-            out.extend(mv.Play(card, t) for t in self.play_targets(card, setup))
+            out.extend(mv.Play(card, t, at) for t in self.play_targets(card, setup)
+                       for at in self.entry_slots(card, t))
             out.append(mv.Discard(card))
         if not setup and self.hand_size(self.seat) <= HAND_LIMIT:
             out.append(mv.EndPhase())
@@ -298,7 +322,8 @@ class SiegeState(Table, State):
         rows = self.rows[ATTACKER]
         out: list[Move] = []
         if len(rows["r1"]) < self.row1_limit():
-            out.extend(mv.Shift(u, "r1") for u in self.played if u in rows["r2"])
+            out.extend(mv.Shift(u, "r1", at) for u in self.played if u in rows["r2"]
+                       for at in self.slots(ATTACKER, "r1"))
         towers = [t for t in rows["r0"] if t in self.towers]
         for u in rows["r1"]:
             card = card_of(u)
@@ -388,7 +413,7 @@ class SiegeState(Table, State):
         else:
             peasant = move.unit or ""
             self.rows[self.seat]["rc"].remove(peasant)
-            uid = self._place(self.seat, "r2", move.choice)
+            uid = self._place(self.seat, "r2", move.choice, move.at)
             self.played.append(uid)
             ev.append(Event("converted", {"from": peasant, "to": uid}))
         self.phase = "feed"
@@ -426,21 +451,24 @@ class SiegeState(Table, State):
         card, target = move.card, move.target
         _take(self.hands[seat], card)
         kind = CARDS[card].kind
-        ev.append(Event("played", {"seat": seat, "card": card, **({"target": target} if target else {})}))
-        if kind in ("troop", "war_machine"):
-            self.played.append(self._place(seat, "r2", card))
-        elif kind in ("supply", "modifier"):
-            self._place(seat, "rc", card)
-        elif kind == "fortification":
-            self._place(seat, "r0" if card == "moat" else "r1", card)
+        played = {"seat": seat, "card": card, **({"target": target} if target else {})}
+        if kind in ("troop", "war_machine", "supply", "modifier", "fortification"):
+            if kind in ("troop", "war_machine"):
+                uid = self._place(seat, "r2", card, move.at)
+                self.played.append(uid)
+            else:
+                uid = self._place(seat, "rc" if kind != "fortification" else "r0" if card == "moat" else "r1",
+                                  card)
+            ev.append(Event("played", {**played, "unit": uid}))
         else:
+            ev.append(Event("played", played))
             _add(self.discards[seat], card)
             if card == "traitor" and target == "grain":
                 _take(self.discards[seat], SUPPLY[seat])
                 _add(self.hands[seat], SUPPLY[seat])
             elif card == "traitor":
                 assert target is not None
-                self._turncoat(seat, target)
+                self._turncoat(seat, target, move.at)
                 for flags in (self.used, self.group):
                     if target in flags:
                         flags.remove(target)
@@ -504,7 +532,7 @@ class SiegeState(Table, State):
         assert where is not None
         self.rows[ATTACKER][where[1]].remove(move.unit)
         if move.to in ("r0", "r1"):
-            self.rows[ATTACKER][move.to].append(move.unit)
+            self._insert(ATTACKER, move.to, move.unit, move.at)
         else:
             self.towers[move.to].append(move.unit)
             self.boarded[move.unit] = self.day
@@ -580,7 +608,7 @@ class SiegeState(Table, State):
         self._destroy(tower, ev, "filled")
         self._end_attack()
 
-    def _turncoat(self, seat: int, uid: str) -> None:
+    def _turncoat(self, seat: int, uid: str, at: int | None) -> None:
         """The Traitor's card changes sides: a food card to the taker's food
         place, anything else into row 2 as a card played this turn. Soldiers
         in a tower taken stay with their side, stepping down into row 1.
@@ -594,7 +622,7 @@ class SiegeState(Table, State):
             self.boarded.pop(soldier, None)
         if uid in self.towers:
             self.towers[uid] = []
-        self.rows[seat]["r2"].append(uid)
+        self._insert(seat, "r2", uid, at)
         self.played.append(uid)
 
     def _lift(self, uid: str) -> int:

@@ -135,7 +135,7 @@ def test_whole_game_cards_tapped_and_dice_entered(rig, seed):
                          if CARDS[rec.move["card"]].kind != "event")
 
 
-@pytest.mark.parametrize("seed", [4, 8, 12])
+@pytest.mark.parametrize("seed", [5, 8, 12])  # seed 4 now ends before any event is in force
 def test_whole_game_tablekeeper_draws(rig, seed):
     r = rig(2)  # the simulated table's profile lets Tablekeeper draw and roll
     s = r.open(GAME, seed=seed)

@@ -11,7 +11,7 @@ from pi_app.adapters.siege import SiegeAdapter
 from rules.siege import moves as mv
 from tests.pi_app.siege_play import enter_chance, make, play_moves
 from tests.pi_app.table_checks import layout
-from tests.rules.siege.helpers import A, D, blank, clear_row, play, put, units
+from tests.rules.siege.helpers import A, D, blank, clear_row, give, play, put, units
 
 GAME = "siege"
 
@@ -60,6 +60,38 @@ def test_the_peasant_the_spear_converts_is_named_in_words() -> None:
     play(s, mv.Die(1), mv.Draw("spear_of_destiny"))
     adapter = SiegeAdapter(2)
     labels = _labels(adapter, s, D)
-    assert "Peasant to Archer: Peasant (castle row #2)" in labels
-    assert "Peasant to Archer: Peasant (castle row #3)" in labels
-    assert "Contadino: Arciere: Contadino (fila castello #3)" in _labels(adapter, s, D, "it")
+    assert "Peasant to Archer: Peasant (castle row #2) to row 2 #1" in labels
+    assert "Peasant to Archer: Peasant (castle row #3) to row 2 #2" in labels
+    assert "Contadino: Arciere: Contadino (fila castello #3) in fila 2 #1" in _labels(adapter, s, D, "it")
+
+
+# ruling: docs/rulings.md#siege-place-in-the-row
+def test_the_place_in_the_row_is_asked_and_told_at_the_table(rig):
+    r = rig(2)
+    s = r.open(GAME, seed=3)
+    rng = random.Random(3)
+    play_moves(r, rng, until=lambda: s.state.to_move() == A and s.state.view(None)["phase"] == "play"
+               and not s.state.card_played)
+    s.state.hands[A]["knight"] = s.state.hands[A].get("knight", 0) + 1
+    s.seats[A].cursor = None  # the menu is built afresh over the new hand
+    row = list(s.state.rows[A]["r2"])
+    assert {m.at for m in s.state.legal_moves() if isinstance(m, mv.Play) and m.card == "knight"} == set(
+        range(len(row) + 1))
+    n = len(s.state.history)
+    make(r, mv.Play("knight", at=0))
+    assert s.state.history[n] == mv.Play("knight", at=0)
+    assert s.adapter.move_text(mv.Play("knight", at=0).to_json(), "en") == "Play Knight to row 2 #1"
+    assert SiegeAdapter(2).move_text({"type": "play", "card": "knight", "at": 0}, "it") == \
+        "Gioca Cavaliere in fila 2 #1"
+
+
+def test_the_shared_screen_says_where_a_played_card_goes() -> None:
+    from pi_app.adapters.siege_said import said
+
+    s = blank("play")
+    give(s, A, "knight")
+    put(s, A, "r2", "archer")
+    before = s.view(None)
+    ev = s.apply(mv.Play("knight", at=1))
+    lines = [text for _, text in said(ev, [s.view(None), before], "en")]
+    assert "Attacker: Knight to row 2 #2" in lines

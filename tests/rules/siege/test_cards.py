@@ -139,7 +139,7 @@ def test_row_1_holds_four_or_five_with_the_field_marshal() -> None:
     s.played = [new]
     refused(s, mv.Shift(new, "r1"), "siege.move.row-full")
     put(s, A, "rc", "field_marshal")
-    play(s, mv.Shift(new, "r1"))
+    play(s, mv.Shift(new, "r1", 4))
     assert len(s.rows[A]["r1"]) == 5
 
 
@@ -150,7 +150,7 @@ def test_only_troops_played_this_turn_move_into_row_1() -> None:
     new = put(s, A, "r2", "archer")
     s.played = [new]
     refused(s, mv.Shift(old, "r1"), "siege.move.not-played")
-    play(s, mv.Shift(new, "r1"))
+    play(s, mv.Shift(new, "r1", 0))
     assert s.rows[A]["r1"] == [new]
 
 
@@ -169,8 +169,9 @@ def test_traitor_takes_an_enemy_troop() -> None:
     give(s, D, "traitor")
     knight = units(s, A, "r1", "knight")[0]
     refused(s, mv.Play("traitor", s.leader(A)), "siege.play.bad-target")  # "non è una carta Truppa"
-    play(s, mv.Play("traitor", knight))
-    assert knight in s.rows[D]["r2"] and knight not in s.rows[A]["r1"]
+    refused(s, mv.Play("traitor", knight), "siege.row.name-slot")
+    play(s, mv.Play("traitor", knight, 0))
+    assert s.rows[D]["r2"][0] == knight and knight not in s.rows[A]["r1"]
 
 
 # ruling: docs/rulings.md#siege-what-is-a-truppa
@@ -192,7 +193,7 @@ def test_traitor_takes_a_war_machine() -> None:
     s = blank("play", seat=D)
     give(s, D, "traitor")
     cat = units(s, A, "r1", "catapult")[0]
-    play(s, mv.Play("traitor", cat))
+    play(s, mv.Play("traitor", cat, 1))
     assert cat in s.rows[D]["r2"] and cat in s.played
 
 
@@ -203,7 +204,7 @@ def test_traitor_takes_a_tower_its_soldiers_step_down() -> None:
     sword = put(s, A, "r1", "swordsman")
     s.rows[A]["r1"].remove(sword)
     s.towers[tower].append(sword)
-    play(s, mv.Play("traitor", tower))
+    play(s, mv.Play("traitor", tower, 0))
     assert tower in s.rows[D]["r2"] and sword in s.rows[A]["r1"] and not s.towers[tower]
 
 
@@ -252,7 +253,7 @@ def test_the_defender_is_offered_a_pour_before_the_attacks() -> None:
     give(s, A, "archer")
     ram = put(s, A, "r0", "battering_ram")
     give(s, D, "lead")
-    play(s, mv.Play("archer"))
+    play(s, mv.Play("archer", at=0))
     assert s.phase == "pour" and s.to_move() == D
     assert set(s.legal_moves()) == {mv.Play("lead", ram), mv.Pass()}
     refused(s, mv.Play("archer"), "siege.pour.only-pour")
@@ -265,6 +266,6 @@ def test_a_pour_out_of_turn_is_not_the_defenders_card() -> None:
     give(s, A, "archer")
     ram = put(s, A, "r0", "battering_ram")
     give(s, D, "pitch")
-    play(s, mv.Play("archer"), mv.Play("pitch", ram))
+    play(s, mv.Play("archer", at=0), mv.Play("pitch", ram))
     assert ram not in s.rows[A]["r0"] and s.seat == A
     assert s.hands[D] == {}

@@ -142,7 +142,7 @@ def test_spear_of_destiny_converts_a_peasant() -> None:
     assert s.phase == "event" and s.to_move() == D
     refused(s, mv.Spear("knight"), "siege.spear.bad-choice")
     peasant = s.peasants()[0]
-    play(s, mv.Spear("archer", peasant))
+    play(s, mv.Spear("archer", peasant, len(s.rows[D]["r2"])))
     assert s.supplies(D) == [] and s.rows[D]["r2"][-1].startswith("archer")
 
 
@@ -151,11 +151,11 @@ def test_spear_of_destiny_the_defender_names_the_peasant() -> None:
     s = _event("spear_of_destiny", seat=D)
     first = s.peasants()[0]
     second = put(s, D, "rc", "peasant")
-    assert {mv.Spear("swordsman", first), mv.Spear("swordsman", second)} <= set(s.legal_moves())
+    assert {mv.Spear("swordsman", first, 0), mv.Spear("swordsman", second, 0)} <= set(s.legal_moves())
     refused(s, mv.Spear("swordsman"), "siege.spear.name-peasant")
     refused(s, mv.Spear("swordsman", s.leader(D)), "siege.spear.name-peasant")
     refused(s, mv.Spear("bonus", first), "siege.spear.unexpected-unit")
-    play(s, mv.Spear("swordsman", first))
+    play(s, mv.Spear("swordsman", first, 0))
     assert s.peasants() == [second]
 
 
