@@ -11,7 +11,7 @@ from pi_app.adapters.siege import SiegeAdapter
 from rules.siege import moves as mv
 from tests.pi_app.siege_play import enter_chance, make, play_moves
 from tests.pi_app.table_checks import layout
-from tests.rules.siege.helpers import A, D, blank, clear_row, give, play, put, units
+from tests.rules.siege.helpers import A, D, blank, give, play, put, two_swordsmen_beat_a_knight
 
 GAME = "siege"
 
@@ -40,13 +40,7 @@ def test_the_horn_of_joshuas_wall_is_named_at_the_table(rig):
 
 
 def test_the_swordsman_lost_to_a_knight_is_named_in_words() -> None:
-    s = blank("attack")
-    clear_row(s, D, "r1")
-    s.rows[D]["r2"] = []
-    knight = put(s, D, "r2", "knight")
-    s1 = units(s, A, "r1", "swordsman")[0]
-    s2 = put(s, A, "r1", "swordsman")
-    play(s, mv.Attack(s1), mv.Join(s2), mv.Target(knight))
+    s, _, _, _ = two_swordsmen_beat_a_knight()
     adapter = SiegeAdapter(2)
     assert adapter.step_title(s, "en") == "Lose 1 to the melee"
     assert adapter.step_title(s, "it") == "Perdi 1 per la mischia"

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from rules.siege import moves as mv
 from rules.siege.combat import group_need, melee_result
-from tests.rules.siege.helpers import A, D, blank, clear_row, give, play, put, refused, units
+from tests.rules.siege.helpers import (
+    A,
+    D,
+    blank,
+    clear_row,
+    give,
+    play,
+    put,
+    refused,
+    two_swordsmen_beat_a_knight,
+    units,
+)
 
 
 def _need(events: list) -> int:  # type: ignore[type-arg]
@@ -53,13 +64,7 @@ def test_example_three_knights_attack_with_nine() -> None:
 
 def test_example_two_swordsmen_against_a_knight() -> None:
     # The Knight (3) dies to 2 + 2, and still kills one Swordsman.
-    s = blank("attack")
-    clear_row(s, D, "r1")
-    s.rows[D]["r2"] = []
-    knight = put(s, D, "r2", "knight")
-    s1 = units(s, A, "r1", "swordsman")[0]
-    s2 = put(s, A, "r1", "swordsman")
-    play(s, mv.Attack(s1), mv.Join(s2), mv.Target(knight))
+    s, knight, s1, s2 = two_swordsmen_beat_a_knight()
     assert knight not in s.rows[D]["r2"]
     # "un Uomo di Spada": which one is the Attacker's to say
     # (ruling: docs/rulings.md#siege-the-player-chooses)
