@@ -338,6 +338,7 @@ class MordredState(State):
     def _settle_placement(self, events: list[Event]) -> None:
         if self.to_place and not self._placeable():
             # No space may take a man: the rest are discarded to the supply.
+            # ruling: docs/rulings.md#mordred-men-with-nowhere-to-go
             events.append(Event("men_discarded", {"seat": self.current, "count": self.to_place}))
             self.men_supply += self.to_place
             self.to_place = 0

@@ -72,7 +72,7 @@ def _copy_fields(d: dict[str, Any]) -> dict[str, Any]:
         out[key] = [dict(x) for x in d[key]]
     for key in ("played", "used", "group"):
         out[key] = list(d[key])
-    for key in ("boarded", "damage"):
+    for key in ("boarded", "damage", "owners"):
         out[key] = dict(d[key])
     out["towers"] = {k: list(v) for k, v in d["towers"].items()}
     out["result"] = dict(d["result"]) if d["result"] is not None else None
@@ -102,6 +102,7 @@ class SiegeState(Table, State):
         self.rows: list[dict[str, list[str]]] = [{r: [] for r in ROWS} for _ in SIDES]
         self.towers: dict[str, list[str]] = {}  # Siege Tower id -> soldiers inside
         self.boarded: dict[str, int] = {}  # soldier id -> day it entered a tower
+        self.owners: dict[str, int] = {}  # a card a Traitor moved -> the side whose deck it is
         self.played: list[str] = []  # units that entered the table this turn
         self.used: list[str] = []  # units that attacked this turn
         self.damage: dict[str, int] = {}  # hits this turn; cleared at its end
@@ -613,6 +614,9 @@ class SiegeState(Table, State):
         place, anything else into row 2 as a card played this turn. Soldiers
         in a tower taken stay with their side, stepping down into row 1.
         ruling: docs/rulings.md#siege-what-is-a-truppa"""
+        owner = self.owners.pop(uid, 1 - seat)
+        if owner != seat:
+            self.owners[uid] = owner
         self._lift(uid)
         if CARDS[card_of(uid)].kind == "supply":
             self.rows[seat]["rc"].append(uid)
@@ -639,10 +643,10 @@ class SiegeState(Table, State):
 
     def _destroy(self, uid: str, ev: list[Event], reason: str, discard: bool = True) -> None:
         seat = self._lift(uid)
-        if discard:
-            _add(self.discards[seat], card_of(uid))
+        if discard:  # onto its own deck's pile, wherever a Traitor took it
+            _add(self.discards[self.owners.pop(uid, seat)], card_of(uid))
         for inside in self.towers.pop(uid, []):  # "i soldati al suo interno muoiono"
-            _add(self.discards[seat], card_of(inside))
+            _add(self.discards[self.owners.pop(inside, seat)], card_of(inside))
             self.boarded.pop(inside, None)
             ev.append(Event("destroyed", {"unit": inside, "reason": "tower"}))
         self.boarded.pop(uid, None)

@@ -188,6 +188,25 @@ def test_traitor_takes_a_supply_wagon_which_then_feeds_the_taker() -> None:
     assert not s.feeding_due()  # two food cards on the table: no feeding
 
 
+def test_a_taken_card_goes_to_its_own_decks_discards_when_lost() -> None:
+    s = blank("play", seat=D)
+    give(s, D, "traitor")
+    wagon = s.supplies(A)[0]
+    play(s, mv.Play("traitor", wagon))
+    s._destroy(wagon, [], "famine")
+    assert s.discards[A].get("supply_wagon") == 1 and "supply_wagon" not in s.discards[D]
+    s2 = blank("play", seat=D)
+    give(s2, D, "traitor")
+    knight = units(s2, A, "r1", "knight")[0]
+    play(s2, mv.Play("traitor", knight, 0))
+    s2.seat, s2.phase, s2.hands[A] = A, "play", {"traitor": 1}
+    s2.card_played = False
+    play(s2, mv.Play("traitor", knight, 0))  # taken back: the Attacker's own card again
+    assert s2.owners == {}
+    s2._destroy(knight, [], "melee")
+    assert s2.discards[A].get("knight") == 1
+
+
 def test_traitor_takes_a_war_machine() -> None:
     # "le Truppe comprendono sia le Siege Tower, Catapults e Ballista che gli uomini"
     s = blank("play", seat=D)
