@@ -159,6 +159,8 @@ class SiegeAdapter(TableAdapter):
             unit = move.get("unit")  # the Peasant the Defender named
             text = f"{choice}: {self.value_label('unit', unit, lang)}" if isinstance(unit, str) else choice
             return " ".join(filter(None, [text, place]))
+        if kind == "place":  # a reinforcement's place: the title names the troop
+            return f"{pick(w.TYPES['place'], lang)} {place}"
         skip = ("type", "at", "to") if place else ("type",)
         rest = [self.value_label(k, v, lang) for k, v in move.items() if k not in skip]
         if place:

@@ -46,7 +46,7 @@ PHASE_MOVES: dict[str, tuple[type[Move], ...]] = {
     "setup": (mv.Play, mv.Discard), "play": (mv.Play, mv.Discard, mv.EndPhase), "feed": (mv.Feed,),
     "lose": (mv.Lose,), "event": (mv.Spear,), "attack": (mv.Attack, mv.EndPhase),
     "aim": (mv.Join, mv.Target), "support": (mv.Support,), "move": (mv.Shift, mv.EndPhase),
-    "pour": (mv.Play, mv.Pass), "horn": (mv.Raze,),
+    "pour": (mv.Play, mv.Pass), "horn": (mv.Raze,), "arrive": (mv.Place,),
 }
 
 
@@ -169,6 +169,10 @@ def _spear(state: SiegeState, move: mv.Spear) -> None:
     _slot(state, move.at, DEFENDER, "r2")
 
 
+def _place(state: SiegeState, move: mv.Place) -> None:
+    _slot(state, move.at, state.seat, "r2")
+
+
 def _raze(state: SiegeState, move: mv.Raze) -> None:
     raise IllegalMove("siege.horn.not-wall", R_EVENTS, unit=move.unit)
 
@@ -268,5 +272,5 @@ def _shift(state: SiegeState, move: mv.Shift) -> None:
 _EXPLAIN = {
     mv.Die: _die, mv.Draw: _draw, mv.Play: _play, mv.Discard: _discard, mv.Feed: _feed,
     mv.EndPhase: _end, mv.Lose: _lose, mv.Spear: _spear, mv.Attack: _attack, mv.Join: _join,
-    mv.Target: _target, mv.Support: _support, mv.Shift: _shift, mv.Raze: _raze,
+    mv.Target: _target, mv.Support: _support, mv.Shift: _shift, mv.Raze: _raze, mv.Place: _place,
 }

@@ -102,6 +102,17 @@ class Spear(Move):
 
 
 @dataclass(frozen=True)
+class Place(Move):
+    """A reinforcement arrives: its owner names its place in row 2 (``at``,
+    as for ``play``)."""
+
+    at: int
+
+    def to_json(self) -> JSON:
+        return {"type": "place", "at": self.at}
+
+
+@dataclass(frozen=True)
 class Raze(Move):
     """Horn of Joshua: the Attacker names the wall section removed."""
 
@@ -189,7 +200,7 @@ class EndPhase(Move):
 MOVE_TYPES: dict[str, type[Move]] = {
     "die": Die, "draw": Draw, "play": Play, "discard": Discard, "feed": Feed, "lose": Lose,
     "spear": Spear, "attack": Attack, "join": Join, "target": Target, "support": Support,
-    "move": Shift, "pass": Pass, "end_phase": EndPhase, "raze": Raze,
+    "move": Shift, "pass": Pass, "end_phase": EndPhase, "raze": Raze, "place": Place,
 }
 #: keys each type may carry beyond "type"; None-able ones may be absent.
 _OPTIONAL = {("play", "target"), ("lose", "unit"), ("lose", "card"), ("attack", "melee"), ("spear", "unit"),

@@ -7,9 +7,10 @@ Phases (``self.phase``) and who acts:
 * per turn: ``die`` (chance: the event die), ``draw`` (chance), ``event``
   (Spear of Destiny's choice), ``horn`` (the wall a Horn of Joshua removes),
   ``lose`` (Plague, Floods, starvation, Famine, a lost melee: one card at a
-  time), ``feed``, ``play``, ``attack`` / ``aim`` / ``support`` (the
-  attacked side) / ``attack_die`` (chance), ``move``, and ``pour`` (the
-  Defender's window for Oil, Pitch and Lead during the Attacker's turn).
+  time), ``arrive`` (a reinforcement's place in row 2), ``feed``, ``play``,
+  ``attack`` / ``aim`` / ``support`` (the attacked side) / ``attack_die``
+  (chance), ``move``, and ``pour`` (the Defender's window for Oil, Pitch
+  and Lead during the Attacker's turn).
 
 Units on the table are ids ``<card>-<n>`` (``knight-12``); rows hold ids in
 order, left to right, so "adjacent" means next in the same row.
@@ -70,7 +71,7 @@ def _copy_fields(d: dict[str, Any]) -> dict[str, Any]:
         out[key] = [dict(x) for x in d[key]]
     for key in ("active", "coming"):
         out[key] = [dict(x) for x in d[key]]
-    for key in ("played", "used", "group"):
+    for key in ("played", "used", "group", "arriving"):
         out[key] = list(d[key])
     for key in ("boarded", "damage", "owners"):
         out[key] = dict(d[key])
@@ -116,6 +117,8 @@ class SiegeState(Table, State):
         self.losses: dict[str, Any] | None = None  # {"count", "reason", "resume"}
         self.active: list[dict[str, Any]] = []  # events in force
         self.coming: list[dict[str, Any]] = []  # reinforcements on their way
+        self.arriving: list[str] = []  # reinforcements here, waiting for their places
+        self.after_arrival = ""  # the phase the turn goes on with once they are placed
         self.bonus = 0  # Spear of Destiny's +1 on the next attack this turn (die or melee)
         self.resume = ""  # the phase a pour window returns to
         self.window_done = False
@@ -190,6 +193,8 @@ class SiegeState(Table, State):
                                          for at in self.slots(DEFENDER, "r2"))]
         if p == "horn":
             return [mv.Raze(u) for u in self.walls()]
+        if p == "arrive":
+            return [mv.Place(at) for at in self.slots(self.seat, "r2")]
         if p == "lose":
             return self.loss_options()
         if p == "feed":
@@ -383,7 +388,7 @@ class SiegeState(Table, State):
             if delay:
                 self.coming.append({"seat": seat, "troop": troop, "day": self.day + delay})
             else:
-                self._arrive(seat, troop, ev)
+                self._arrive(troop)
         elif effect == "horn_of_joshua":
             if self.walls():  # the drawer names the section (``raze``)
                 # ruling: docs/rulings.md#siege-the-player-chooses
@@ -391,11 +396,21 @@ class SiegeState(Table, State):
         elif effect == "spear_of_destiny":
             self.phase = "event"
 
-    def _arrive(self, seat: int, troop: str, ev: list[Event]) -> None:
+    def _arrive(self, troop: str) -> None:
+        """A reinforcement is here: its owner names its place in row 2
+        (``place``) before the turn goes on with its current phase.
+        ruling: docs/rulings.md#siege-place-in-the-row"""
+        self.arriving.append(troop)
+        if self.phase != "arrive":
+            self.after_arrival, self.phase = self.phase, "arrive"
+
+    def _do_place(self, move: mv.Place, ev: list[Event]) -> None:
         # A reinforcement enters row 2 like a card played this turn.
-        uid = self._place(seat, "r2", troop)
+        uid = self._place(self.seat, "r2", self.arriving.pop(0), move.at)
         self.played.append(uid)
-        ev.append(Event("arrived", {"seat": seat, "unit": uid}))
+        ev.append(Event("arrived", {"seat": self.seat, "unit": uid}))
+        if not self.arriving:
+            self.phase, self.after_arrival = self.after_arrival, ""
 
     def _do_die(self, move: mv.Die, ev: list[Event]) -> None:
         ev.append(Event("die", {"seat": self.seat, "value": move.value, "for": self.phase}))
@@ -732,10 +747,6 @@ class SiegeState(Table, State):
         self.turn += 1
         self.active = [e for e in self.active if e["until"] > self.turn]
         ev.append(Event("turn", {"seat": self.seat, "turn": self.turn, "day": self.day}))
-        due = [c for c in self.coming if c["seat"] == self.seat and c["day"] <= self.day]
-        for c in due:
-            self.coming.remove(c)
-            self._arrive(self.seat, c["troop"], ev)
         decks = self.decks[self.seat]
         if decks["normal"] or decks["events"]:
             self.phase = "die"
@@ -747,6 +758,10 @@ class SiegeState(Table, State):
             self.phase = "feed"
         if self.result is not None:
             ev.append(Event("game_over", dict(self.result)))
+            return
+        for c in [c for c in self.coming if c["seat"] == self.seat and c["day"] <= self.day]:
+            self.coming.remove(c)
+            self._arrive(c["troop"])
 
     # -- views and outcome -----------------------------------------------
     def _side_view(self, seat: int) -> JSON:
@@ -780,6 +795,7 @@ class SiegeState(Table, State):
             "losses": dict(self.losses) if self.losses else None,
             "damage": dict(self.damage),
             "coming": [dict(c) for c in self.coming],
+            "arriving": list(self.arriving),
             "played": list(self.played),
             "used": list(self.used),
             "card_played": self.card_played,

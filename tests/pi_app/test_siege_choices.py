@@ -89,3 +89,18 @@ def test_the_shared_screen_says_where_a_played_card_goes() -> None:
     ev = s.apply(mv.Play("knight", at=1))
     lines = [text for _, text in said(ev, [s.view(None), before], "en")]
     assert "Attacker: Knight to row 2 #2" in lines
+
+
+def test_a_reinforcements_place_is_asked_in_words() -> None:
+    from pi_app.adapters.siege_said import said
+
+    s = blank("die")
+    s.hands[A] = {"archer": 1}
+    play(s, mv.Die(1), mv.Draw("reinforcement_knight"))
+    adapter = SiegeAdapter(2)
+    assert adapter.step_title(s, "en") == "Reinforcement: where?"
+    assert adapter.step_title(s, "it") == "Rinforzo: dove?"
+    assert _labels(adapter, s, A)[0] == "Reinforcement to row 2 #1"
+    before = s.view(None)
+    ev = s.apply(mv.Place(0))
+    assert "Knight arrives in row 2 #1" in [text for _, text in said(ev, [s.view(None), before], "en")]

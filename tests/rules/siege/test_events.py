@@ -89,8 +89,21 @@ def test_famine_the_drawer_chooses_which_food_card() -> None:
 
 def test_reinforcements_enter_row_2_and_do_not_count() -> None:
     s = _event("reinforcement_knight")
+    play(s, mv.Place(len(s.rows[A]["r2"])))
     new = s.rows[A]["r2"][-1]
     assert new.startswith("knight") and new in s.played and not s.card_played
+
+
+# ruling: docs/rulings.md#siege-place-in-the-row
+def test_a_reinforcements_owner_names_its_place_in_row_2() -> None:
+    s = _event("reinforcement_knight")
+    row = list(s.rows[A]["r2"])
+    assert s.phase == "arrive" and s.to_move() == A and s.view(None)["arriving"] == ["knight"]
+    assert s.legal_moves() == [mv.Place(i) for i in range(len(row) + 1)]
+    refused(s, mv.Place(len(row) + 1), "siege.row.bad-slot")
+    play(s, mv.Place(0))
+    assert s.rows[A]["r2"][1:] == row and s.rows[A]["r2"][0].startswith("knight")
+    assert s.phase == "play"  # on with the turn: no food due on day 1 with a wagon
 
 
 def test_reinforcements_can_arrive_later_when_the_cards_say_so(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -108,7 +121,9 @@ def test_reinforcements_can_arrive_later_when_the_cards_say_so(monkeypatch) -> N
         s.phase = "end"
         s._advance([])
         assert s.seat == seat
-    assert s.day == 2 and s.coming == [] and s.rows[A]["r2"][-1].startswith("knight")
+    assert s.day == 2 and s.coming == [] and s.phase == "arrive"
+    play(s, mv.Place(0))
+    assert s.rows[A]["r2"][0].startswith("knight") and s.phase == "die"
 
 
 def test_horn_of_joshua_removes_a_wall_from_the_game() -> None:
