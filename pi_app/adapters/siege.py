@@ -7,8 +7,11 @@ of a kind are interchangeable, so every tag of a kind stands for that kind
 owner's pad when drawn (revealing it, confirmed on that seat's screen only)
 and when played, discarded or fed to the troops, so Tablekeeper knows each
 hand and refuses a card the hand does not hold. Rows, units and targets are
-picked in the menu; die results are entered with the buttons (or rolled by
-Tablekeeper where the table's profile lets it draw chance).
+picked in the menu, and so is every choice a card or a loss leaves to a
+player (the place a card takes in its row, the wall a Horn removes, the
+unit lost; docs/rulings.md#siege-the-player-chooses); die results are
+entered with the buttons (or rolled by Tablekeeper where the table's
+profile lets it draw chance).
 """
 
 from __future__ import annotations
