@@ -229,7 +229,8 @@ class Legality:
         return self._afford("assassins", 2 if climb else 1, R_CITIZENS)
 
     def _push_chain(self, cell: int, d: str) -> list[tuple[str, int, int]] | Problem:
-        """The tokens a knight entering ``cell`` pushes, as (piece, from, to), or why it may not."""
+        """The tokens a knight entering ``cell`` pushes, as (piece, from, to), or why it may not.
+        ruling: docs/rulings.md#ka-push-chain"""
         board = self.board
         chain: list[tuple[str, int, int]] = []
         while (piece := self.at.get(cell)) is not None:

@@ -143,7 +143,7 @@ def by_control(
         # a faction (or a second one to break the tie): the factions unite
         # and the most followers at court wins. We read "o che si aggiudica
         # lo spareggio" as the missing second faction, the only tie-break
-        # that can be missing.
+        # that can be missing. ruling: docs/rulings.md#kid-loyalists-with-no-faction
         tied = _most(tied, {s: sum(courts[s].values()) for s in tied})
         detail["decided_by"].append("total followers")
     if len(tied) > 1 and loyalists:

@@ -19,6 +19,7 @@ from rules.mordred.tables import BUILDINGS, FACES, ROWS, TABLES
 #: Not in the rulebook: the game also ends after this many rounds, so that
 #: every game ends (a table may otherwise roll row A forever). A real game
 #: lasts about ten rounds ("circa una mezz'ora").
+#: ruling: docs/rulings.md#mordred-round-limit
 ROUND_LIMIT = 60
 
 _CHANCE_PHASES = {"roll": "dice", "mordred_die": "die", "attack_die": "die"}
