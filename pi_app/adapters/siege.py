@@ -133,8 +133,7 @@ class SiegeAdapter(TableAdapter):
         if name == "unit" and value is None:
             return "No support" if lang == "en" else "Nessun supporto"
         if name == "at" and isinstance(value, int):  # the place a card takes in its row
-            row = "r1" if self._seen and self._seen["phase"] == "move" else "r2"
-            return w.slot(row, value, lang)
+            return w.slot(self._entry_row(), value, lang)
         if name == "melee":  # an Archer's attack: shot (no key) or hand to hand
             return pick(w.MELEE[bool(value)], lang)
         if name == "card" and isinstance(value, str):
@@ -156,13 +155,14 @@ class SiegeAdapter(TableAdapter):
             return f"{verb} {move.get('value')}"
         at = move.get("at")
         # ruling: docs/rulings.md#siege-place-in-the-row
-        place = w.slot("r1" if kind == "move" else "r2", at, lang, into=True) if isinstance(at, int) else ""
+        row = "r1" if kind == "move" else self._entry_row() if kind == "place" else "r2"
+        place = w.slot(row, at, lang, into=True) if isinstance(at, int) else ""
         if kind == "spear":
             choice = pick(w.SPEAR.get(str(move.get("choice")), ("?", "?")), lang)
             unit = move.get("unit")  # the Peasant the Defender named
             text = f"{choice}: {self.value_label('unit', unit, lang)}" if isinstance(unit, str) else choice
             return " ".join(filter(None, [text, place]))
-        if kind == "place":  # a reinforcement's place: the title names the troop
+        if kind == "place":  # the title names the card
             return f"{pick(w.TYPES['place'], lang)} {place}"
         skip = ("type", "at", "to") if place else ("type",)
         rest = [self.value_label(k, v, lang) for k, v in move.items() if k not in skip]
@@ -171,6 +171,16 @@ class SiegeAdapter(TableAdapter):
         if kind == "support" and move.get("unit") is None:
             return rest[0]
         return " ".join([verb, *rest])
+
+    def _entry_row(self) -> str:
+        """The row a place (``at``) in the menu now counts in: row 1 when
+        moving, the arriving card's row, else row 2."""
+        seen = self._seen or {}
+        if seen.get("phase") == "move":
+            return "r1"
+        if seen.get("phase") == "arrive" and seen.get("arriving"):
+            return str(seen["arriving"][0]["row"])
+        return "r2"
 
     def record_text(self, move: JSON, lang: str) -> str:
         card = move.get("card")
@@ -200,6 +210,10 @@ class SiegeAdapter(TableAdapter):
                 # Walls and Moat after setup: their discard is the turn's card
                 name = "/".join(pick(w.FORTIFICATION[m["card"]], lang) for m in moves)
                 return f"Must discard {name}" if lang == "en" else f"Scarta {name}"
+        if phase == "arrive" and view["arriving"]:  # a reinforcement, or a soldier off a tower
+            entry = view["arriving"][0]
+            name = w.card_name(entry["card"] if "card" in entry else w.card_of(entry["unit"]), lang)
+            return f"{name}: where?" if lang == "en" else f"{name}: dove?"
         if phase == "lose" and view["losses"]:
             reason = w.loss_reason(view["losses"]["reason"], lang)
             left = view["losses"]["count"]

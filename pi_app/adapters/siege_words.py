@@ -55,7 +55,7 @@ LOSS_REASONS: dict[str, tuple[str, str]] = {
 LOSS_REASONS.update({
     "famine": ("Famine", "Carestia"), "melee": ("the melee", "la mischia"),
 })
-TYPES.update({"raze": ("Remove wall", "Togli muro"), "place": ("Reinforcement", "Rinforzo")})
+TYPES.update({"raze": ("Remove wall", "Togli muro"), "place": ("Place", "Metti")})
 #: events in force, as the shared screen names them (short)
 EVENT_SHORT: dict[str, tuple[str, str]] = {
     "low_morale": ("Low morale", "Morale basso"), "bad_weather": ("Bad weather", "Maltempo"),
@@ -73,10 +73,7 @@ STEP: dict[str, tuple[str, str]] = {
 }
 # The Horn of Joshua's wall, named by the Attacker
 # (ruling: docs/rulings.md#siege-the-player-chooses).
-STEP.update({
-    "horn": ("Horn: which wall goes?", "Corno: quale muro cade?"),
-    "arrive": ("Reinforcement: where?", "Rinforzo: dove?"),
-})
+STEP.update({"horn": ("Horn: which wall goes?", "Corno: quale muro cade?")})
 
 # The table's own refusals for Siege: a card the hand does not hold.
 catalogue.register({

@@ -170,7 +170,8 @@ def _spear(state: SiegeState, move: mv.Spear) -> None:
 
 
 def _place(state: SiegeState, move: mv.Place) -> None:
-    _slot(state, move.at, state.seat, "r2")
+    entry = state.arriving[0]
+    _slot(state, move.at, entry["seat"], entry["row"])
 
 
 def _raze(state: SiegeState, move: mv.Raze) -> None:

@@ -69,9 +69,9 @@ def _copy_fields(d: dict[str, Any]) -> dict[str, Any]:
     out["rows"] = [{r: list(units) for r, units in side.items()} for side in d["rows"]]
     for key in ("hands", "discards"):
         out[key] = [dict(x) for x in d[key]]
-    for key in ("active", "coming"):
+    for key in ("active", "coming", "arriving"):
         out[key] = [dict(x) for x in d[key]]
-    for key in ("played", "used", "group", "arriving"):
+    for key in ("played", "used", "group"):
         out[key] = list(d[key])
     for key in ("boarded", "damage", "owners"):
         out[key] = dict(d[key])
@@ -117,7 +117,10 @@ class SiegeState(Table, State):
         self.losses: dict[str, Any] | None = None  # {"count", "reason", "resume"}
         self.active: list[dict[str, Any]] = []  # events in force
         self.coming: list[dict[str, Any]] = []  # reinforcements on their way
-        self.arriving: list[str] = []  # reinforcements here, waiting for their places
+        # cards entering a row by no move of their own, waiting for the place
+        # their owner names: {"seat", "row", and "card" (a reinforcement) or
+        # "unit" (a soldier stepping down from a tower)}
+        self.arriving: list[dict[str, Any]] = []
         self.after_arrival = ""  # the phase the turn goes on with once they are placed
         self.bonus = 0  # Spear of Destiny's +1 on the next attack this turn (die or melee)
         self.resume = ""  # the phase a pour window returns to
@@ -175,6 +178,8 @@ class SiegeState(Table, State):
             return 1 - self.seat
         if self.phase == "pour":
             return DEFENDER
+        if self.phase == "arrive":
+            return self.arriving[0]["seat"]
         return self.seat
 
     def _legal_moves(self) -> list[Move]:
@@ -194,7 +199,8 @@ class SiegeState(Table, State):
         if p == "horn":
             return [mv.Raze(u) for u in self.walls()]
         if p == "arrive":
-            return [mv.Place(at) for at in self.slots(self.seat, "r2")]
+            entry = self.arriving[0]
+            return [mv.Place(at) for at in self.slots(entry["seat"], entry["row"])]
         if p == "lose":
             return self.loss_options()
         if p == "feed":
@@ -388,7 +394,7 @@ class SiegeState(Table, State):
             if delay:
                 self.coming.append({"seat": seat, "troop": troop, "day": self.day + delay})
             else:
-                self._arrive(troop)
+                self._arrive({"seat": seat, "row": "r2", "card": troop})
         elif effect == "horn_of_joshua":
             if self.walls():  # the drawer names the section (``raze``)
                 # ruling: docs/rulings.md#siege-the-player-chooses
@@ -396,19 +402,25 @@ class SiegeState(Table, State):
         elif effect == "spear_of_destiny":
             self.phase = "event"
 
-    def _arrive(self, troop: str) -> None:
-        """A reinforcement is here: its owner names its place in row 2
+    def _arrive(self, entry: dict[str, Any]) -> None:
+        """A card is entering a row by no move of its own (a reinforcement,
+        a soldier stepping down from a tower): its owner names its place
         (``place``) before the turn goes on with its current phase.
         ruling: docs/rulings.md#siege-place-in-the-row"""
-        self.arriving.append(troop)
+        self.arriving.append(entry)
         if self.phase != "arrive":
             self.after_arrival, self.phase = self.phase, "arrive"
 
     def _do_place(self, move: mv.Place, ev: list[Event]) -> None:
-        # A reinforcement enters row 2 like a card played this turn.
-        uid = self._place(self.seat, "r2", self.arriving.pop(0), move.at)
-        self.played.append(uid)
-        ev.append(Event("arrived", {"seat": self.seat, "unit": uid}))
+        entry = self.arriving.pop(0)
+        seat, row = entry["seat"], entry["row"]
+        if "card" in entry:  # a reinforcement enters row 2 like a card played this turn
+            uid = self._place(seat, row, entry["card"], move.at)
+            self.played.append(uid)
+            ev.append(Event("arrived", {"seat": seat, "unit": uid}))
+        else:
+            self._insert(seat, row, entry["unit"], move.at)
+            ev.append(Event("moved", {"unit": entry["unit"], "to": row}))
         if not self.arriving:
             self.phase, self.after_arrival = self.after_arrival, ""
 
@@ -616,13 +628,15 @@ class SiegeState(Table, State):
     def _fill_moat(self, ev: list[Event]) -> None:
         tower = self.group[0]
         moat = self.aim
-        for soldier in self.towers.get(tower, []):  # they step down into row 1
-            self.rows[ATTACKER]["r1"].append(soldier)
+        soldiers = self.towers.get(tower, [])
+        for soldier in soldiers:  # they step down into row 1, where the Attacker says
             self.boarded.pop(soldier, None)
         self.towers[tower] = []
         self._destroy(moat, ev, "filled")
         self._destroy(tower, ev, "filled")
         self._end_attack()
+        for soldier in soldiers:
+            self._arrive({"seat": ATTACKER, "row": "r1", "unit": soldier})
 
     def _turncoat(self, seat: int, uid: str, at: int | None) -> None:
         """The Traitor's card changes sides: a food card to the taker's food
@@ -636,13 +650,15 @@ class SiegeState(Table, State):
         if CARDS[card_of(uid)].kind == "supply":
             self.rows[seat]["rc"].append(uid)
             return
-        for soldier in self.towers.get(uid, []):
-            self.rows[1 - seat]["r1"].append(soldier)
+        soldiers = self.towers.get(uid, [])
+        for soldier in soldiers:
             self.boarded.pop(soldier, None)
         if uid in self.towers:
             self.towers[uid] = []
         self._insert(seat, "r2", uid, at)
         self.played.append(uid)
+        for soldier in soldiers:  # into their own row 1, where their side says
+            self._arrive({"seat": 1 - seat, "row": "r1", "unit": soldier})
 
     def _lift(self, uid: str) -> int:
         """Take a unit off the table (out of a tower too); returns its side."""
@@ -761,7 +777,7 @@ class SiegeState(Table, State):
             return
         for c in [c for c in self.coming if c["seat"] == self.seat and c["day"] <= self.day]:
             self.coming.remove(c)
-            self._arrive(c["troop"])
+            self._arrive({"seat": self.seat, "row": "r2", "card": c["troop"]})
 
     # -- views and outcome -----------------------------------------------
     def _side_view(self, seat: int) -> JSON:
@@ -795,7 +811,7 @@ class SiegeState(Table, State):
             "losses": dict(self.losses) if self.losses else None,
             "damage": dict(self.damage),
             "coming": [dict(c) for c in self.coming],
-            "arriving": list(self.arriving),
+            "arriving": [dict(a) for a in self.arriving],
             "played": list(self.played),
             "used": list(self.used),
             "card_played": self.card_played,

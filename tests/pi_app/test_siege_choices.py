@@ -98,9 +98,23 @@ def test_a_reinforcements_place_is_asked_in_words() -> None:
     s.hands[A] = {"archer": 1}
     play(s, mv.Die(1), mv.Draw("reinforcement_knight"))
     adapter = SiegeAdapter(2)
-    assert adapter.step_title(s, "en") == "Reinforcement: where?"
-    assert adapter.step_title(s, "it") == "Rinforzo: dove?"
-    assert _labels(adapter, s, A)[0] == "Reinforcement to row 2 #1"
+    assert adapter.step_title(s, "en") == "Knight: where?"
+    assert adapter.step_title(s, "it") == "Cavaliere: dove?"
+    assert _labels(adapter, s, A)[0] == "Place to row 2 #1"
     before = s.view(None)
     ev = s.apply(mv.Place(0))
     assert "Knight arrives in row 2 #1" in [text for _, text in said(ev, [s.view(None), before], "en")]
+
+
+def test_a_soldier_stepping_down_from_a_tower_is_placed_in_words() -> None:
+    s = blank("play", seat=D)
+    s.hands[D] = {"traitor": 1}
+    tower = put(s, A, "r0", "siege_tower")
+    sword = put(s, A, "r1", "swordsman")
+    s.rows[A]["r1"].remove(sword)
+    s.towers[tower].append(sword)
+    play(s, mv.Play("traitor", tower, 0))
+    adapter = SiegeAdapter(2)
+    assert adapter.menu(s, A).moves and adapter.step_title(s, "en") == "Swordsman: where?"
+    n = len(s.rows[A]["r1"])
+    assert _labels(adapter, s, A)[-1] == f"Place to row 1 #{n + 1}"

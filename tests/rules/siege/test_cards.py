@@ -126,9 +126,13 @@ def test_a_tower_fills_the_moat_once_the_walls_are_gone() -> None:
     tower, _ = _tower_with(s, "swordsman", day=1)
     assert mv.Attack(tower) not in s.legal_moves()
     clear_row(s, D, "r1")
+    soldier = s.towers[tower][0]
     play(s, mv.Attack(tower), mv.Target(moat))
     assert s.moat() is None and tower not in s.rows[A]["r0"]
-    assert any(u.startswith("swordsman") for u in s.rows[A]["r1"])
+    # ruling: docs/rulings.md#siege-place-in-the-row: the soldier steps down where the Attacker says
+    assert s.phase == "arrive" and s.to_move() == A and soldier not in s.rows[A]["r1"]
+    play(s, mv.Place(0))
+    assert s.rows[A]["r1"][0] == soldier and s.phase == "attack"
 
 
 # -- Field Marshal, Assassin, Traitor, Stonemason ---------------------------
@@ -224,7 +228,10 @@ def test_traitor_takes_a_tower_its_soldiers_step_down() -> None:
     s.rows[A]["r1"].remove(sword)
     s.towers[tower].append(sword)
     play(s, mv.Play("traitor", tower, 0))
-    assert tower in s.rows[D]["r2"] and sword in s.rows[A]["r1"] and not s.towers[tower]
+    assert tower in s.rows[D]["r2"] and not s.towers[tower]
+    assert s.phase == "arrive" and s.to_move() == A  # the soldier's own side names his place
+    play(s, mv.Place(len(s.rows[A]["r1"])))
+    assert s.rows[A]["r1"][-1] == sword and s.to_move() == D and s.card_played
 
 
 def test_traitor_takes_food_only_while_the_takers_table_has_room() -> None:

@@ -98,7 +98,8 @@ def test_reinforcements_enter_row_2_and_do_not_count() -> None:
 def test_a_reinforcements_owner_names_its_place_in_row_2() -> None:
     s = _event("reinforcement_knight")
     row = list(s.rows[A]["r2"])
-    assert s.phase == "arrive" and s.to_move() == A and s.view(None)["arriving"] == ["knight"]
+    assert s.phase == "arrive" and s.to_move() == A
+    assert s.view(None)["arriving"] == [{"seat": A, "row": "r2", "card": "knight"}]
     assert s.legal_moves() == [mv.Place(i) for i in range(len(row) + 1)]
     refused(s, mv.Place(len(row) + 1), "siege.row.bad-slot")
     play(s, mv.Place(0))
