@@ -104,6 +104,9 @@ class SiegeState(Table, State):
         self.towers: dict[str, list[str]] = {}  # Siege Tower id -> soldiers inside
         self.boarded: dict[str, int] = {}  # soldier id -> day it entered a tower
         self.owners: dict[str, int] = {}  # a card a Traitor moved -> the side whose deck it is
+        # a game recorded by the first engine, which put a lost card a
+        # Traitor took on the discards of the side it was on (rules/siege/older.py)
+        self.older_record = False
         self.played: list[str] = []  # units that entered the table this turn
         self.used: list[str] = []  # units that attacked this turn
         self.damage: dict[str, int] = {}  # hits this turn; cleared at its end
@@ -672,12 +675,17 @@ class SiegeState(Table, State):
             self.rows[seat][row].remove(uid)
         return seat
 
+    def _pile(self, uid: str, seat: int) -> int:
+        """The side whose discards a lost card goes to: its deck's."""
+        owner = self.owners.pop(uid, seat)
+        return seat if self.older_record else owner
+
     def _destroy(self, uid: str, ev: list[Event], reason: str, discard: bool = True) -> None:
         seat = self._lift(uid)
         if discard:  # onto its own deck's pile, wherever a Traitor took it
-            _add(self.discards[self.owners.pop(uid, seat)], card_of(uid))
+            _add(self.discards[self._pile(uid, seat)], card_of(uid))
         for inside in self.towers.pop(uid, []):  # "i soldati al suo interno muoiono"
-            _add(self.discards[self.owners.pop(inside, seat)], card_of(inside))
+            _add(self.discards[self._pile(inside, seat)], card_of(inside))
             self.boarded.pop(inside, None)
             ev.append(Event("destroyed", {"unit": inside, "reason": "tower"}))
         self.boarded.pop(uid, None)
