@@ -106,6 +106,9 @@ class Session:
         self.record = record
         self.game = rules.get(record.game)
         self.state = state
+        # moves in the history that are no journal entry: the picks an older
+        # engine made by itself in a game it recorded (rules.core.RecordReader)
+        self.implied = len(state.history) - journal.move_count(record.id)
         self.lang = lang
         self.adapter = adapter or adapters.for_game(record.game, record.players, lang)
         self.seats = [Seat(i, self.profile.seats[i].name) for i in range(record.players)]
@@ -160,7 +163,7 @@ class Session:
                     "or add --new to abandon it")
             state, adapter, said = rebuild(journal, current, lang, draws=table.profile.chance == "draw")
             session = cls(table, journal, registry, current, state, lang, adapter)
-            session.note(t("resumed", lang, moves=len(state.history)))
+            session.note(t("resumed", lang, moves=len(state.history) - session.implied))
             if said:  # the shared screen as before the cut: what the table was last told to do
                 session.log = said
             # A power cut may fall between a move and what follows it in the
@@ -525,7 +528,7 @@ class Session:
         backlog for :meth:`after_moves`, which writes it with the chance steps
         drawn after it in one commit (one fsync a tap, before any frame)."""
         chance = self.state.to_move() == CHANCE
-        n = len(self.state.history)
+        n = len(self.state.history) - self.implied
         work = self.state.copy()
         try:
             events = work.apply(move)
@@ -647,6 +650,7 @@ class Session:
             return
         self.state, self.adapter, _ = rebuild(self.journal, self.record, self.lang,
                                               draws=self.profile.chance == "draw")
+        self.implied = len(self.state.history) - self.journal.move_count(self.record.id)
         text = t("undo-done", self.lang, move=self.adapter.move_text(entry.move, self.lang))
         for ui in self.seats:
             ui.cursor = None

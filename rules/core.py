@@ -137,14 +137,17 @@ class State:
         moves = self.legal_moves()
         return [(m, 1.0) for m in moves]
 
-    def sample_chance(self) -> Move:
+    def sample_chance(self, played: int | None = None) -> Move:
         """The outcome the seed picks here. Depends only on the seed and the
         number of moves played, so a log holding the outcomes replays to an
-        equal state; the state itself is not changed."""
+        equal state; the state itself is not changed. ``played`` counts the
+        moves in place of the history (a record in an older notation, whose
+        engine made some picks without a move: see :class:`RecordReader`)."""
         if self._to_move() != CHANCE:
             raise ValueError("sample_chance() called when no chance step is due")
         outcomes = self.chance_outcomes()
-        rng = random.Random(f"{self.game_id}/{self.seed}/{len(self.history)}")
+        n = len(self.history) if played is None else played
+        rng = random.Random(f"{self.game_id}/{self.seed}/{n}")
         moves = [m for m, _ in outcomes]
         weights = [w for _, w in outcomes]
         return rng.choices(moves, weights=weights, k=1)[0]
@@ -302,8 +305,38 @@ class Game:
     def move_from_json(self, data: Any) -> Move:
         raise NotImplementedError
 
+    def record_reader(self) -> RecordReader:
+        """A reader for one recorded game (a journal, a replay file): the
+        game's notation as it is today unless the game still reads older
+        records (see :class:`RecordReader`)."""
+        return RecordReader(self)
+
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> State:
         raise NotImplementedError
+
+
+class RecordReader:
+    """Reads the moves of one recorded game in order, each against the state
+    it applies to.
+
+    Play at the table parses with :meth:`Game.move_from_json` alone; a
+    recorded game comes through here, so a game whose notation has changed
+    can still replay what an older Tablekeeper recorded (a journal written
+    before an upgrade, an exported or replayed log) exactly as it was played.
+    Before each recorded move (``data``; ``None`` after the last), the caller
+    applies every ``implied`` move: a pick an older engine made by itself
+    where today's waits for a player's move. ``older`` says whether any move
+    was read in an older notation."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.older = False
+
+    def implied(self, state: State, data: Any) -> Move | None:
+        return None
+
+    def read(self, state: State, data: Any) -> Move:
+        return self.game.move_from_json(data)
 
 
 def _jsonable(value: Any) -> Any:

@@ -7,8 +7,11 @@ of a kind are interchangeable, so every tag of a kind stands for that kind
 owner's pad when drawn (revealing it, confirmed on that seat's screen only)
 and when played, discarded or fed to the troops, so Tablekeeper knows each
 hand and refuses a card the hand does not hold. Rows, units and targets are
-picked in the menu; die results are entered with the buttons (or rolled by
-Tablekeeper where the table's profile lets it draw chance).
+picked in the menu, and so is every choice a card or a loss leaves to a
+player (the place a card takes in its row, the wall a Horn removes, the
+unit lost; docs/rulings.md#siege-the-player-chooses); die results are
+entered with the buttons (or rolled by Tablekeeper where the table's
+profile lets it draw chance).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class SiegeAdapter(TableAdapter):
         "type": ("Action", "Azione"), "card": ("Card", "Carta"), "target": ("Target", "Bersaglio"),
         "unit": ("Unit", "Unità"), "to": ("To", "Verso"), "choice": ("Choice", "Scelta"),
         "value": ("Die", "Dado"), "melee": ("Shoot or fight", "Tiro o mischia"),
+        "at": ("Place in the row", "Posto nella fila"),
     }
     value_labels: ClassVar[dict[str, tuple[str, str]]] = dict(w.TYPES)
 
@@ -128,6 +132,8 @@ class SiegeAdapter(TableAdapter):
         name = (field or "").rsplit(".", 1)[-1]
         if name == "unit" and value is None:
             return "No support" if lang == "en" else "Nessun supporto"
+        if name == "at" and isinstance(value, int):  # the place a card takes in its row
+            return w.slot(self._entry_row(), value, lang)
         if name == "melee":  # an Archer's attack: shot (no key) or hand to hand
             return pick(w.MELEE[bool(value)], lang)
         if name == "card" and isinstance(value, str):
@@ -147,12 +153,34 @@ class SiegeAdapter(TableAdapter):
         verb = pick(w.TYPES.get(kind, (kind, kind)), lang)
         if kind == "die":
             return f"{verb} {move.get('value')}"
+        at = move.get("at")
+        # ruling: docs/rulings.md#siege-place-in-the-row
+        row = "r1" if kind == "move" else self._entry_row() if kind == "place" else "r2"
+        place = w.slot(row, at, lang, into=True) if isinstance(at, int) else ""
         if kind == "spear":
-            return pick(w.SPEAR.get(str(move.get("choice")), ("?", "?")), lang)
-        rest = [self.value_label(k, v, lang) for k, v in move.items() if k != "type"]
+            choice = pick(w.SPEAR.get(str(move.get("choice")), ("?", "?")), lang)
+            unit = move.get("unit")  # the Peasant the Defender named
+            text = f"{choice}: {self.value_label('unit', unit, lang)}" if isinstance(unit, str) else choice
+            return " ".join(filter(None, [text, place]))
+        if kind == "place":  # the title names the card
+            return f"{pick(w.TYPES['place'], lang)} {place}"
+        skip = ("type", "at", "to") if place else ("type",)
+        rest = [self.value_label(k, v, lang) for k, v in move.items() if k not in skip]
+        if place:
+            rest.append(place)
         if kind == "support" and move.get("unit") is None:
             return rest[0]
         return " ".join([verb, *rest])
+
+    def _entry_row(self) -> str:
+        """The row a place (``at``) in the menu now counts in: row 1 when
+        moving, the arriving card's row, else row 2."""
+        seen = self._seen or {}
+        if seen.get("phase") == "move":
+            return "r1"
+        if seen.get("phase") == "arrive" and seen.get("arriving"):
+            return str(seen["arriving"][0]["row"])
+        return "r2"
 
     def record_text(self, move: JSON, lang: str) -> str:
         card = move.get("card")
@@ -182,6 +210,10 @@ class SiegeAdapter(TableAdapter):
                 # Walls and Moat after setup: their discard is the turn's card
                 name = "/".join(pick(w.FORTIFICATION[m["card"]], lang) for m in moves)
                 return f"Must discard {name}" if lang == "en" else f"Scarta {name}"
+        if phase == "arrive" and view["arriving"]:  # a reinforcement, or a soldier off a tower
+            entry = view["arriving"][0]
+            name = w.card_name(entry["card"] if "card" in entry else w.card_of(entry["unit"]), lang)
+            return f"{name}: where?" if lang == "en" else f"{name}: dove?"
         if phase == "lose" and view["losses"]:
             reason = w.loss_reason(view["losses"]["reason"], lang)
             left = view["losses"]["count"]

@@ -45,6 +45,14 @@ def said(events: Sequence[Event], views: list[JSON | None], lang: str) -> list[t
             out.append(f"{who} event: {card}" if en else f"Evento {who}: {card}")
         elif kind == "die" and p.get("for") == "die":
             out.append(f"Event die {p['value']}" if en else f"Dado evento {p['value']}")
+        elif kind == "played" and p["card"] == "traitor" and p.get("target") not in (None, "grain"):
+            # Not an echo: a card changes hands at the table, so it is news.
+            kind = "taken"
+            aim = w.unit(p["target"], views[::-1], lang)
+            other = w.role(1 - p["seat"], lang) if p.get("seat") in (0, 1) else "-"
+            place = w.where(p["target"], views[0], lang)
+            out.append(f"Traitor: {other}, give {aim} to {who}, {place}" if en
+                       else f"Traditore: {other}, dai {aim} a {who}, {place}")
         elif kind == "played":
             out.append(_played(p, views, lang))
         elif kind == "discarded":
@@ -71,15 +79,18 @@ def said(events: Sequence[Event], views: list[JSON | None], lang: str) -> list[t
                        else f"Mischia {p['attack']} contro {p['defence']}")
         elif kind == "moved":
             unit = w.unit(p["unit"], views[1:], lang)
-            to = (pick(w.ROW_NAMES[p["to"]], lang) if p["to"] in w.ROW_NAMES
-                  else w.unit(p["to"], views, lang))
+            to = (w.where(p["unit"], views[0], lang) or pick(w.ROW_NAMES[p["to"]], lang)
+                  if p["to"] in w.ROW_NAMES else w.unit(p["to"], views, lang))
             out.append(f"Move {unit} to {to}" if en else f"Sposta {unit} in {to}")
         elif kind == "arrived":
             card = w.card_name(w.card_of(p["unit"]), lang)
-            out.append(f"{card} arrives in row 2" if en else f"{card} arriva in fila 2")
+            place = w.where(p["unit"], views[0], lang) or pick(w.ROW_NAMES["r2"], lang)
+            out.append(f"{card} arrives in {place}" if en else f"{card} arriva in {place}")
         elif kind == "converted":
             card = w.card_name(w.card_of(p["to"]), lang)
-            out.append(f"A Peasant becomes {card}, row 2" if en else f"Un Contadino diventa {card}, fila 2")
+            place = w.where(p["to"], views[0], lang)
+            out.append(f"A Peasant becomes {card}, {place}" if en
+                       else f"Un Contadino diventa {card}, {place}")
         elif kind == "game_over":
             reason = pick(w.REASONS.get(p.get("reason", ""), (str(p.get("reason")),) * 2), lang)
             out.append(f"Game over: {reason}" if en else f"Fine partita: {reason}")
@@ -129,4 +140,6 @@ def _played(p: dict, views: list[JSON | None], lang: str) -> str:
     seat = p.get("seat")
     place = (pick(w.ROW_NAMES[row], lang) if row in w.ROW_NAMES
              else pick(w.COMMAND_ROW[seat if seat in (0, 1) else 0], lang))
+    if row == "r2" and p.get("unit"):  # the place the player named, as the table must lay it
+        place = w.where(p["unit"], views[0], lang) or place
     return f"{who}: {name} to {place}" if en else f"{who}: {name} in {place}"

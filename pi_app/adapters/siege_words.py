@@ -50,6 +50,12 @@ REASONS: dict[str, tuple[str, str]] = {
 LOSS_REASONS: dict[str, tuple[str, str]] = {
     "plague": ("Plague", "Piaga"), "floods": ("Floods", "Inondazione"), "starve": ("hunger", "fame"),
 }
+# The losses a player names since Famine and a lost melee ask which card
+# goes (ruling: docs/rulings.md#siege-the-player-chooses).
+LOSS_REASONS.update({
+    "famine": ("Famine", "Carestia"), "melee": ("the melee", "la mischia"),
+})
+TYPES.update({"raze": ("Remove wall", "Togli muro"), "place": ("Place", "Metti")})
 #: events in force, as the shared screen names them (short)
 EVENT_SHORT: dict[str, tuple[str, str]] = {
     "low_morale": ("Low morale", "Morale basso"), "bad_weather": ("Bad weather", "Maltempo"),
@@ -65,6 +71,9 @@ STEP: dict[str, tuple[str, str]] = {
     "move": ("Move your troops", "Muovi le truppe"),
     "pour": ("Pour on row 0?", "Versa sulla fila 0?"),
 }
+# The Horn of Joshua's wall, named by the Attacker
+# (ruling: docs/rulings.md#siege-the-player-chooses).
+STEP.update({"horn": ("Horn: which wall goes?", "Corno: quale muro cade?")})
 
 # The table's own refusals for Siege: a card the hand does not hold.
 catalogue.register({
@@ -136,6 +145,13 @@ def unit(uid: str, views: list[JSON | None], lang: str) -> str:
         if place:
             return f"{name} ({place})"
     return name
+
+
+def slot(row: str, at: int, lang: str, into: bool = False) -> str:
+    """The place a card takes in a row, counted from the left: "row 2 #3"
+    ("to row 2 #3" with ``into``)."""
+    text = f"{pick(ROW_NAMES[row], lang)} #{at + 1}"
+    return f"{'to' if lang == 'en' else 'in'} {text}" if into else text
 
 
 def loss_reason(reason: Any, lang: str) -> str:

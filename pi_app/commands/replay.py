@@ -10,7 +10,10 @@ resolved by ``sample_chance()`` and reported as ``{"chance": MOVE, "events":
 Output: per move line ``{"n": i, "ok": true, "events": [...]}`` or
 ``{"n": i, "ok": false, "code": ..., "rule": ..., "message": ...}`` (an
 illegal move changes nothing and replay goes on; ``n`` counts move lines from
-1), then ``{"outcome": ... | null, "view": <public view>}``. Malformed input
+1), then ``{"outcome": ... | null, "view": <public view>}``. A log an older
+Tablekeeper recorded replays as it was played: where it leaves out a choice
+today's notation asks for, the older engine's own pick is reported as
+``{"implied": MOVE, "events": [...]}`` (rules.core.RecordReader). Malformed input
 exits with status 2 naming the line.
 """
 
@@ -77,24 +80,34 @@ def replay(lines: Iterable[str], out: TextIO, name: str) -> None:
     def emit(record: dict[str, Any]) -> None:
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
+    implied = 0  # moves of the record's older engine, which drew no lot
+
     def resolve_chance() -> None:
         while chance == "seed" and state.is_chance():
-            move = state.sample_chance()
+            move = state.sample_chance(len(state.history) - implied)
             emit({"chance": move.to_json(), "events": _public(state.apply(move))})
 
+    # A recorded game may be in an older notation (rules.core.RecordReader):
+    # before a line, the picks an older engine made by itself.
+    reader = game.record_reader()
     resolve_chance()
     for n, (lineno, data) in enumerate(numbered, start=1):
         try:
-            move = game.move_from_json(data)
+            while (pick := reader.implied(state, data)) is not None:
+                emit({"implied": pick.to_json(), "events": _public(state.apply(pick))})
+                implied += 1
+                resolve_chance()
+            move = reader.read(state, data)
+            events = state.apply(move)
         except ValueError as exc:
             raise UsageError(f"{name}:{lineno}: not a {game.id} move: {exc}") from None
-        try:
-            events = state.apply(move)
         except IllegalMove as exc:
             emit({"n": n, "ok": False, "code": exc.code, "rule": exc.rule, "message": exc.message()})
             continue
         emit({"n": n, "ok": True, "events": _public(events)})
         resolve_chance()
+    while (pick := reader.implied(state, None)) is not None:
+        emit({"implied": pick.to_json(), "events": _public(state.apply(pick))})
     outcome = state.outcome()
     emit({"outcome": outcome.to_json() if outcome else None, "view": state.view(None)})
 

@@ -48,7 +48,8 @@ def values(king: int) -> tuple[int, ...]:
 
 
 def next_empty_ccw(seats: list[str | None], seat: int) -> int:
-    """The first empty seat counter-clockwise from ``seat`` (not ``seat`` itself)."""
+    """The first empty seat counter-clockwise from ``seat`` (not ``seat`` itself).
+    ruling: docs/rulings.md#artus-displaced-counter-clockwise"""
     n = len(seats)
     for k in range(1, n):
         j = (seat - k) % n

@@ -69,6 +69,7 @@ def _key(card: Card, mine: tuple[int, ...], royals: Royals,
 
 
 def _royal_seats(royals: Royals, colour: str | None) -> list[int]:
+    # ruling: docs/rulings.md#artus-both-ways-king-card
     return [s for s, f in royals if colour in ("both", None, f)]
 
 

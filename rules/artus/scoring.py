@@ -37,6 +37,7 @@ def total(king: int, seats: list[int] | tuple[int, ...]) -> int:
 
 
 def best_knight(seats: list[str | None], king: int, player: int) -> int:
-    """The seat of the player's best-placed Knight (lowest seat on a tie)."""
+    """The seat of the player's best-placed Knight (lowest seat on a tie).
+    ruling: docs/rulings.md#artus-best-knight"""
     mine = own_knights(seats, player)
     return max(mine, key=lambda s: (board.value(king, s), -s))

@@ -255,7 +255,7 @@ class ArtusState(State):
             return
         assert card.effect is not None
         # "Must choose" Knights that meet the card; the penalty is only for a
-        # card that cannot be met (NOTATION.md, Readings).
+        # card that cannot be met (NOTATION.md, Readings). ruling: docs/rulings.md#artus-penalty-cards
         can = bool(scoring.selections(self.seats, self.king, self.current, card.effect))
         if move.do == "penalty":
             require(not can, "artus.score.can-fulfil", rule, card=card.id, penalty=card.penalty)
@@ -385,7 +385,8 @@ class ArtusState(State):
     def _move_figure(self, src: int, steps: int, events: list[Event]) -> None:
         """Move the figure on ``src``; it scores the seat it leaves (the King
         scores 0: his seat faces the crown). A figure where it lands is
-        displaced to the next empty seat counter-clockwise and scores nothing."""
+        displaced to the next empty seat counter-clockwise and scores nothing.
+        ruling: docs/rulings.md#artus-score-before-the-table-turns"""
         n = DATA.seats
         figure = self.seats[src]
         assert figure is not None
@@ -474,7 +475,8 @@ class ArtusState(State):
 
     @staticmethod
     def _tiles(score: int) -> int:
-        """The "50" tiles in front of a player: one per 50 points reached."""
+        """The "50" tiles in front of a player: one per 50 points reached.
+        ruling: docs/rulings.md#artus-fifty-tiles-and-negative-scores"""
         return max(0, score) // DATA.point_tile_value
 
     # -- views, outcome, JSON -------------------------------------------

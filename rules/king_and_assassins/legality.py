@@ -198,7 +198,7 @@ class Legality:
         k = kind(m.piece)
         if k == "king" and board.gate_dir(here) == m.dir:
             # Entering the castle is leaving the gate space through it: one ordinary king step
-            # (standing on the gate is not enough).
+            # (standing on the gate is not enough). ruling: docs/rulings.md#ka-entering-the-castle
             return self._afford("king", 1, R_KING)
         if to < 0:
             return ("move.off-board", R_BOARD, {"piece": m.piece, "dir": m.dir})
@@ -224,12 +224,13 @@ class Legality:
             return ("move.occupied", rule, {"cell": board.name(to), "occupant": occupant})
         if m.piece in self.revealed:
             # Scendere costs 0: the rulebook's "segnalino Cavaliere" there is a typo for the
-            # revealed assassin (game-data.md).
+            # revealed assassin (game-data.md). ruling: docs/rulings.md#ka-descend-typo
             return self._afford("assassins", 1 if climb else 0 if descend else 1, R_ASSASSINS)
         return self._afford("assassins", 2 if climb else 1, R_CITIZENS)
 
     def _push_chain(self, cell: int, d: str) -> list[tuple[str, int, int]] | Problem:
-        """The tokens a knight entering ``cell`` pushes, as (piece, from, to), or why it may not."""
+        """The tokens a knight entering ``cell`` pushes, as (piece, from, to), or why it may not.
+        ruling: docs/rulings.md#ka-push-chain"""
         board = self.board
         chain: list[tuple[str, int, int]] = []
         while (piece := self.at.get(cell)) is not None:
@@ -278,7 +279,7 @@ class Legality:
         bad = self._own_piece(m.piece, ("knight",)) or self._target(m.target, ("citizen",), R_KNIGHTS)
         if bad:
             return bad
-        if m.target in self.revealed:
+        if m.target in self.revealed:  # ruling: docs/rulings.md#ka-arrest-takes-a-citizen-token
             return ("arrest.revealed", R_KNIGHTS, {"target": m.target})
         return self._reach(m.piece, m.target, R_KNIGHTS) or self._afford("knights", 1, R_KNIGHTS)
 
@@ -325,6 +326,7 @@ class Legality:
         # Seat 1's own move: refusing it tells seat 1 nothing it does not know. An arrested
         # assassin may be revealed too (Catturare un assassino nascosto: revealing is the Assassin
         # player's choice); like any reveal it is free and made in the Assassin player's turn.
+        # ruling: docs/rulings.md#ka-reveals
         if m.piece not in self.assassins:
             return ("reveal.not-assassin", R_ASSASSIN_TURN, {"piece": m.piece})
         return None

@@ -150,7 +150,7 @@ class KAState(Legality, State):
             self.ap = {"king": 0, "knights": 0, "assassins": 0}
             self.phase = "draw"
             # The deck never reshuffles: with no card left for a new round the game ends and
-            # the king, still on the board, has lost.
+            # the king, still on the board, has lost. ruling: docs/rulings.md#ka-last-round-card
             if not self.deck:
                 events.append(self._finish(ASSASSIN_SEAT, "deck-exhausted"))
         return events

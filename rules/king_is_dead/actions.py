@@ -67,6 +67,7 @@ def undoes(effect: NetEffect, last: NetEffect | None) -> bool:
     # compared by net effect, so an exchange that puts the board back as it
     # was is refused whichever card (Garrison or Ambassador) makes it. An
     # exchange that changed nothing (same colours) leaves nothing to undo.
+    # ruling: docs/rulings.md#kid-undo-an-exchange
     return bool(last) and effect == tuple(sorted((r, c, -n) for r, c, n in last))
 
 
@@ -90,6 +91,7 @@ def _best(options: list[tuple[Picks, int]], last: NetEffect | None) -> tuple[Pic
         allowed = [(p, n) for p, n in options if not undoes(net_effect(transfers(p)), last)]
     if not allowed:
         return ()
+    # ruling: docs/rulings.md#kid-partial-actions
     most = max(n for _, n in allowed)
     return tuple(p for p, n in allowed if n == most)
 
@@ -168,6 +170,7 @@ def _steps(steps: Sequence[tuple[KidMove, ...]]) -> Menu:
 
 def _crown(board: Board) -> Menu:
     if len(board.swappable) < 2:
+        # ruling: docs/rulings.md#kid-crown-with-nothing-to-swap
         return {}  # nothing to swap with: no action, and so no crown token
     swaps = tuple(Swap(r) for r in board.swappable)
     tree: Menu = {(): swaps}
@@ -194,7 +197,7 @@ def _faction(board: Board, faction: str) -> Menu:
     held = {r for f, r in board.controlled if f == faction}
     # A region qualifies by bordering a region the faction controls; an
     # unresolved home counts as controlled, so it qualifies only through
-    # another controlled neighbour (Scozzesi).
+    # another controlled neighbour (Scozzesi). ruling: docs/rulings.md#kid-faction-card-home
     targets = tuple(Place(r, colour) for r, _ in board.followers if DATA.borders[r] & held)
     if not targets:
         return {}

@@ -56,6 +56,7 @@ class GameData:
 
     @cached_property
     def colours(self) -> tuple[str, ...]:
+        # ruling: docs/rulings.md#kid-faction-colours (the data file's colours)
         return tuple(f.colour for f in self.factions)
 
     @cached_property

@@ -95,6 +95,7 @@ def _last_player_loses(seats: list[int], last_play: Sequence[int]) -> list[int]:
     # perde": with three or more tied, the rule is applied again to those
     # left, so the tied player whose last card is oldest wins. Players who
     # never played a card cannot be split and share the win.
+    # ruling: docs/rulings.md#kid-ties
     oldest = min(last_play[s] for s in seats)
     return [s for s in seats if last_play[s] == oldest]
 
@@ -142,7 +143,7 @@ def by_control(
         # a faction (or a second one to break the tie): the factions unite
         # and the most followers at court wins. We read "o che si aggiudica
         # lo spareggio" as the missing second faction, the only tie-break
-        # that can be missing.
+        # that can be missing. ruling: docs/rulings.md#kid-loyalists-with-no-faction
         tied = _most(tied, {s: sum(courts[s].values()) for s in tied})
         detail["decided_by"].append("total followers")
     if len(tied) > 1 and loyalists:

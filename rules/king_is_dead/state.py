@@ -124,7 +124,7 @@ class KingIsDeadState(State):
         # devono ripescare": we read it as the example says, two or more
         # courts made only of one and the same colour. A single player with
         # two of a colour keeps them ("un giocatore può avere 2 Seguaci
-        # dello stesso colore").
+        # dello stesso colore"). ruling: docs/rulings.md#kid-court-redraw
         mono: dict[str, list[int]] = {}
         for seat, court in enumerate(self.courts):
             colours = [c for c, n in court.items() if n]
@@ -370,6 +370,7 @@ class KingIsDeadState(State):
         return self._cached("summons", make)
 
     # -- the 3-player last card -------------------------------------------------
+    # ruling: docs/rulings.md#kid-three-players-last-card
     # "L'ultima Carta Azione della partita può essere giocata solo se il
     # giocatore che la possiede può utilizzarla per vincere immediatamente."
     # Once it is played nobody holds a card, so the rest of the game is

@@ -31,6 +31,7 @@ class MordredGame(Game):
     id: ClassVar[str] = "mordred"
     name: ClassVar[str] = "Mordred"
     # 2 players is not in the rulebook; the option below allows it, marked unofficial.
+    # ruling: docs/rulings.md#mordred-two-players
     player_counts: ClassVar[tuple[int, ...]] = (3, 4)
     options: ClassVar[tuple[Option, ...]] = (
         Option(

@@ -46,6 +46,7 @@ def decide(
     mordred_won = men_on_map > pieces_on_map
     if mordred_won:
         # "più a destra" (the overview's "più in alto"): the highest track space.
+        # ruling: docs/rulings.md#mordred-winner-when-mordred-wins
         keys: list[tuple[str, Callable[[int], int]]] = [
             ("track", lambda s: pawns[s]),
             ("vp", lambda s: vp[s]),

@@ -19,6 +19,7 @@ from rules.mordred.tables import BUILDINGS, FACES, ROWS, TABLES
 #: Not in the rulebook: the game also ends after this many rounds, so that
 #: every game ends (a table may otherwise roll row A forever). A real game
 #: lasts about ten rounds ("circa una mezz'ora").
+#: ruling: docs/rulings.md#mordred-round-limit
 ROUND_LIMIT = 60
 
 _CHANCE_PHASES = {"roll": "dice", "mordred_die": "die", "attack_die": "die"}
@@ -43,7 +44,8 @@ class MordredState(State):
         self.row: str | None = None
         self.declared = False
         self.dice: tuple[int, int] | None = None
-        self.money = [0] * players  # the rulebook gives no starting money
+        # the rulebook gives no starting money: ruling: docs/rulings.md#mordred-starting-money
+        self.money = [0] * players
         self.pawns = [t.dragon] * players
         self.supply = [dict(t.per_player) for _ in range(players)]
         self.pieces: dict[str, tuple[int, str]] = {}
@@ -159,6 +161,7 @@ class MordredState(State):
         piece = self.pieces.get(space)
         if piece is not None and piece[0] == self.current:
             # "il pezzo di un altro giocatore": a player's own pieces are not targets.
+            # ruling: docs/rulings.md#mordred-men-against-own-pieces
             return "mordred.place.own_piece", RULE_PLACE, {"space": space}
         return None
 
@@ -187,12 +190,14 @@ class MordredState(State):
         if not self.built_any:
             # Section 4: the game's first building, not each player's (the
             # overview says otherwise; NOTATION.md, "contradicts itself").
+            # ruling: docs/rulings.md#mordred-first-building
             return "mordred.build.first_on_border", RULE_SPEND, {"space": space}
         owners = {self.pieces[n][0] for n in t.spaces[space].roads if n in self.pieces}
         if not owners:
             return "mordred.build.not_reachable", RULE_SPEND, {"space": space}
         # Section 4: +£1 unless next to a piece of your own, even when another
         # player's piece is also there (the overview's wording is looser).
+        # ruling: docs/rulings.md#mordred-surcharge
         return 0 if self.current in owners else t.surcharge
 
     def _price(self, building: str, space: str, surcharge: int) -> Verdict | int:
@@ -204,6 +209,7 @@ class MordredState(State):
         piece = self.pieces.get(space)
         if piece is not None and piece[1] == building:
             # Silent in the rulebook; replacing a piece by its twin only burns money.
+            # ruling: docs/rulings.md#mordred-replacing-your-own-piece
             return "mordred.build.same_piece", RULE_SPEND, params
         terrain = TABLES.spaces[space].terrain
         cost = TABLES.cost[building][terrain]
@@ -289,6 +295,7 @@ class MordredState(State):
         gained = sum(f.money for f in faces)
         owed = sum(f.men for f in faces)
         # Men beyond the supply cannot be taken; the pawn still moves in full.
+        # ruling: docs/rulings.md#mordred-men-beyond-the-supply
         taken = min(owed, self.men_supply)
         self.money[seat] += gained
         self.men_supply -= taken
@@ -316,6 +323,7 @@ class MordredState(State):
         ("non potete spostare ... del numero di spazi richiesto"): the pawn
         stops at the end of the track. Landing exactly on the end is not it
         (the overview's "arrivate alla fine" reads otherwise; NOTATION.md).
+        ruling: docs/rulings.md#mordred-end-of-the-track
         False when the game ended."""
         seat = self.current
         before = self.pawns[seat]
@@ -331,6 +339,7 @@ class MordredState(State):
     def _settle_placement(self, events: list[Event]) -> None:
         if self.to_place and not self._placeable():
             # No space may take a man: the rest are discarded to the supply.
+            # ruling: docs/rulings.md#mordred-men-with-nowhere-to-go
             events.append(Event("men_discarded", {"seat": self.current, "count": self.to_place}))
             self.men_supply += self.to_place
             self.to_place = 0
@@ -416,7 +425,7 @@ class MordredState(State):
         if not won:
             return
         self.men.discard(space)
-        self.men_supply += 1
+        self.men_supply += 1  # ruling: docs/rulings.md#mordred-anglesey
         if space == TABLES.anglesey:
             self._finish("mordred_slain", self.current, events)
             return

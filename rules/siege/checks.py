@@ -46,7 +46,7 @@ PHASE_MOVES: dict[str, tuple[type[Move], ...]] = {
     "setup": (mv.Play, mv.Discard), "play": (mv.Play, mv.Discard, mv.EndPhase), "feed": (mv.Feed,),
     "lose": (mv.Lose,), "event": (mv.Spear,), "attack": (mv.Attack, mv.EndPhase),
     "aim": (mv.Join, mv.Target), "support": (mv.Support,), "move": (mv.Shift, mv.EndPhase),
-    "pour": (mv.Play, mv.Pass),
+    "pour": (mv.Play, mv.Pass), "horn": (mv.Raze,), "arrive": (mv.Place,),
 }
 
 
@@ -101,15 +101,29 @@ def _play(state: SiegeState, move: mv.Play) -> None:
     targets = state.play_targets(card, setup) if not pour else [t.target for t in state.pour_options()]
     if targets == [None] or kind in ("troop", "war_machine", "supply", "modifier", "fortification"):
         require(target is None, "siege.play.unexpected-target", R_CARDS, card=card)
+    if target in targets and state.entry_slots(card, target) != [None]:
+        _slot(state, move.at, seat, "r2")
+    else:
+        require(move.at is None, "siege.row.unexpected-slot", R_ROWS)
     if kind in ("leader", "event") or (card in POUR_CARDS and (seat != DEFENDER or setup)):
         raise IllegalMove("siege.play.not-playable", R_CARDS, card=card)
     require(target is not None, "siege.play.no-target", R_CARDS, card=card)
     if card == "traitor" and target == "grain":
         require(bool(state.discards[seat].get(SUPPLY[seat])), "siege.play.no-grain", R_CARDS)
         require(state._grain_fits(setup), "siege.hand.full", R_HAND, limit=HAND_LIMIT)
+    if card == "traitor" and target in state.supplies(1 - seat):
+        require(len(state.supplies(seat)) < SUPPLY_LIMIT, "siege.play.supply-limit", R_CARDS,
+                limit=SUPPLY_LIMIT)
     if card in POUR_CARDS:
         require(target in state.rows[ATTACKER]["r0"], "siege.pour.not-row0", R_CARDS, target=target)
     raise IllegalMove("siege.play.bad-target", R_CARDS, card=card, target=target)
+
+
+def _slot(state: SiegeState, at: int | None, seat: int, row: str) -> None:
+    """A card entering row 1 or 2 takes the place its player names."""
+    most = len(state.rows[seat][row])
+    require(at is not None, "siege.row.name-slot", R_ROWS, row=row[-1], most=most)
+    require(at is not None and 0 <= at <= most, "siege.row.bad-slot", R_ROWS, row=row[-1], most=most, at=at)
 
 
 def _no_dead_card(state: SiegeState, card: str | None) -> None:
@@ -147,7 +161,21 @@ def _lose(state: SiegeState, move: mv.Lose) -> None:
 def _spear(state: SiegeState, move: mv.Spear) -> None:
     require(move.choice in ("bonus", "archer", "swordsman"), "siege.spear.bad-choice", R_EVENTS,
             choice=move.choice)
-    raise IllegalMove("siege.spear.no-peasant", R_EVENTS)
+    if move.choice == "bonus":
+        require(move.unit is None, "siege.spear.unexpected-unit", R_EVENTS)
+        require(move.at is None, "siege.row.unexpected-slot", R_ROWS)
+    require(bool(state.peasants()), "siege.spear.no-peasant", R_EVENTS)
+    require(move.unit in state.peasants(), "siege.spear.name-peasant", R_EVENTS, unit=move.unit or "-")
+    _slot(state, move.at, DEFENDER, "r2")
+
+
+def _place(state: SiegeState, move: mv.Place) -> None:
+    entry = state.arriving[0]
+    _slot(state, move.at, entry["seat"], entry["row"])
+
+
+def _raze(state: SiegeState, move: mv.Raze) -> None:
+    raise IllegalMove("siege.horn.not-wall", R_EVENTS, unit=move.unit)
 
 
 def _own_unit(state: SiegeState, uid: str) -> None:
@@ -228,11 +256,14 @@ def _shift(state: SiegeState, move: mv.Shift) -> None:
         require(uid in state.played, "siege.move.not-played", R_MOVE)
         require(len(state.rows[state.seat]["r1"]) < state.row1_limit(), "siege.move.row-full", R_ROWS,
                 limit=state.row1_limit())
+        _slot(state, move.at, state.seat, "r1")
     elif to == "r0":
+        require(move.at is None, "siege.row.unexpected-slot", R_ROWS)
         require(card.id in ("battering_ram", "siege_tower"), "siege.move.not-machine", R_MOVE)
         require(where is not None and where[1] == "r1", "siege.move.not-row1", R_MOVE, unit=uid)
         require(card.id != "battering_ram" or state.moat() is None, "siege.move.moat", R_CARDS)
     elif to in state.towers:
+        require(move.at is None, "siege.row.unexpected-slot", R_ROWS)
         require(not card.mounted, "siege.move.mounted", R_CARDS)
         require(where is not None and where[1] == "r1", "siege.move.not-row1", R_MOVE, unit=uid)
         require(len(state.towers[to]) < CARDS["siege_tower"].capacity, "siege.move.tower-full", R_CARDS)
@@ -242,5 +273,5 @@ def _shift(state: SiegeState, move: mv.Shift) -> None:
 _EXPLAIN = {
     mv.Die: _die, mv.Draw: _draw, mv.Play: _play, mv.Discard: _discard, mv.Feed: _feed,
     mv.EndPhase: _end, mv.Lose: _lose, mv.Spear: _spear, mv.Attack: _attack, mv.Join: _join,
-    mv.Target: _target, mv.Support: _support, mv.Shift: _shift,
+    mv.Target: _target, mv.Support: _support, mv.Shift: _shift, mv.Raze: _raze, mv.Place: _place,
 }

@@ -27,5 +27,6 @@ def melee_result(attack: int, defence: int, first_attacker: int) -> tuple[bool, 
     The bigger value wins, equal values destroy each other; a group is
     summed against the target (plus its supporter), and the defence strikes
     back unit against unit: two Swordsmen (4) kill a Knight (3), and the
-    Knight still kills one Swordsman (3 >= 2)."""
+    Knight still kills one Swordsman (3 >= 2).
+    ruling: docs/rulings.md#siege-group-strikes-back"""
     return attack >= defence, defence >= first_attacker

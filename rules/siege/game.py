@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import Game, Move, State
+from rules.core import Game, Move, RecordReader, State
 from rules.siege.constants import GAME_ID, SETUP_ACTIONS, SETUP_DRAW
 from rules.siege.data import DATA
 from rules.siege.moves import move_from_json
+from rules.siege.older import SiegeRecordReader
 from rules.siege.state import SiegeState
 
 
@@ -40,3 +41,7 @@ class SiegeGame(Game):
 
     def move_from_json(self, data: Any) -> Move:
         return move_from_json(data)
+
+    def record_reader(self) -> RecordReader:
+        # ruling: docs/rulings.md#siege-older-records
+        return SiegeRecordReader(self)

@@ -183,3 +183,37 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "siege.move.bad": ("{unit} cannot move to {to}.", "{unit} non può spostarsi in {to}."),
 }
+
+# The choices a card or a loss leaves to a player
+# (docs/rulings.md#siege-the-player-chooses).
+MESSAGES.update({
+    "siege.spear.name-peasant": (
+        "Spear of Destiny: name the Peasant on your table that converts, not {unit}.",
+        "Mano del Destino: indica il Contadino sul tuo tavolo da convertire, non {unit}.",
+    ),
+    "siege.spear.unexpected-unit": (
+        "Spear of Destiny: the +1 names no card.",
+        "Mano del Destino: il +1 non indica nessuna carta.",
+    ),
+    "siege.horn.not-wall": (
+        "Horn of Joshua: {unit} is not a Castle Walls section on the table; name one that is.",
+        "Corno di Joshua: {unit} non è una sezione delle Mura del Castello sul tavolo; indicane una.",
+    ),
+})
+
+# Where in a row a card goes is its player's to say
+# (docs/rulings.md#siege-place-in-the-row).
+MESSAGES.update({
+    "siege.row.name-slot": (
+        "Say where in row {row} the card goes: a place from 0 (leftmost) to {most} (rightmost).",
+        "Indica dove va la carta nella fila {row}: un posto da 0 (a sinistra) a {most} (a destra).",
+    ),
+    "siege.row.bad-slot": (
+        "Row {row} has places 0 to {most}, not {at}.",
+        "La fila {row} ha i posti da 0 a {most}, non {at}.",
+    ),
+    "siege.row.unexpected-slot": (
+        "Only a troop or war machine entering row 1 or row 2 takes a place in the row.",
+        "Solo una truppa o una Macchina da Guerra che entra nella fila 1 o 2 prende un posto nella fila.",
+    ),
+})

@@ -35,15 +35,19 @@ class Draw(Move):
 @dataclass(frozen=True)
 class Play(Move):
     """Play a card from the hand; ``target`` for Assassin, Traitor and the
-    pour cards (a unit id, or ``grain`` for the Traitor)."""
+    pour cards (a unit id, or ``grain`` for the Traitor); ``at`` the slot in
+    row 2 a card entering it takes (0: leftmost; the row's length: rightmost)."""
 
     card: str
     target: str | None = None
+    at: int | None = None
 
     def to_json(self) -> JSON:
         out: JSON = {"type": "play", "card": self.card}
         if self.target is not None:
             out["target"] = self.target
+        if self.at is not None:
+            out["at"] = self.at
         return out
 
 
@@ -82,12 +86,40 @@ class Lose(Move):
 @dataclass(frozen=True)
 class Spear(Move):
     """Spear of Destiny: ``bonus`` (+1 on the next attack this turn),
-    ``archer`` or ``swordsman`` (a Peasant becomes one)."""
+    ``archer`` or ``swordsman`` (the Peasant ``unit`` becomes one)."""
 
     choice: str
+    unit: str | None = None
+    at: int | None = None
 
     def to_json(self) -> JSON:
-        return {"type": "spear", "choice": self.choice}
+        out: JSON = {"type": "spear", "choice": self.choice}
+        if self.unit is not None:
+            out["unit"] = self.unit
+        if self.at is not None:
+            out["at"] = self.at
+        return out
+
+
+@dataclass(frozen=True)
+class Place(Move):
+    """A reinforcement arrives: its owner names its place in row 2 (``at``,
+    as for ``play``)."""
+
+    at: int
+
+    def to_json(self) -> JSON:
+        return {"type": "place", "at": self.at}
+
+
+@dataclass(frozen=True)
+class Raze(Move):
+    """Horn of Joshua: the Attacker names the wall section removed."""
+
+    unit: str
+
+    def to_json(self) -> JSON:
+        return {"type": "raze", "unit": self.unit}
 
 
 @dataclass(frozen=True)
@@ -137,13 +169,18 @@ class Support(Move):
 
 @dataclass(frozen=True)
 class Shift(Move):
-    """Movement: ``to`` is ``r1``, ``r0`` or a Siege Tower's unit id."""
+    """Movement: ``to`` is ``r1``, ``r0`` or a Siege Tower's unit id; ``at``
+    the slot in row 1 (as for ``play``), only when ``to`` is ``r1``."""
 
     unit: str
     to: str
+    at: int | None = None
 
     def to_json(self) -> JSON:
-        return {"type": "move", "unit": self.unit, "to": self.to}
+        out: JSON = {"type": "move", "unit": self.unit, "to": self.to}
+        if self.at is not None:
+            out["at"] = self.at
+        return out
 
 
 @dataclass(frozen=True)
@@ -163,10 +200,11 @@ class EndPhase(Move):
 MOVE_TYPES: dict[str, type[Move]] = {
     "die": Die, "draw": Draw, "play": Play, "discard": Discard, "feed": Feed, "lose": Lose,
     "spear": Spear, "attack": Attack, "join": Join, "target": Target, "support": Support,
-    "move": Shift, "pass": Pass, "end_phase": EndPhase,
+    "move": Shift, "pass": Pass, "end_phase": EndPhase, "raze": Raze, "place": Place,
 }
 #: keys each type may carry beyond "type"; None-able ones may be absent.
-_OPTIONAL = {("play", "target"), ("lose", "unit"), ("lose", "card"), ("attack", "melee")}
+_OPTIONAL = {("play", "target"), ("lose", "unit"), ("lose", "card"), ("attack", "melee"), ("spear", "unit"),
+             ("play", "at"), ("spear", "at"), ("move", "at")}
 _NULLABLE = {("support", "unit")}
 
 
@@ -190,9 +228,9 @@ def move_from_json(data: Any) -> Move:
                 continue
             raise ValueError(f"siege move {kind!r} needs {name!r}")
         value = data[name]
-        if name == "value":
+        if name in ("value", "at"):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"siege move {kind!r}: value must be an integer, not {value!r}")
+                raise ValueError(f"siege move {kind!r}: {name} must be an integer, not {value!r}")
         elif value is None and (kind, name) in _NULLABLE:
             pass
         elif name == "melee":

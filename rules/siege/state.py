@@ -5,10 +5,12 @@ Phases (``self.phase``) and who acts:
 * ``setup_draw`` (chance: 8 draws), ``setup`` (3 plays or discards), per side,
   the Attacker first;
 * per turn: ``die`` (chance: the event die), ``draw`` (chance), ``event``
-  (Spear of Destiny's choice), ``lose`` (Plague, Floods, starvation: one unit
-  at a time), ``feed``, ``play``, ``attack`` / ``aim`` / ``support`` (the
-  attacked side) / ``attack_die`` (chance), ``move``, and ``pour`` (the
-  Defender's window for Oil, Pitch and Lead during the Attacker's turn).
+  (Spear of Destiny's choice), ``horn`` (the wall a Horn of Joshua removes),
+  ``lose`` (Plague, Floods, starvation, Famine, a lost melee: one card at a
+  time), ``arrive`` (a reinforcement's place in row 2), ``feed``, ``play``,
+  ``attack`` / ``aim`` / ``support`` (the attacked side) / ``attack_die``
+  (chance), ``move``, and ``pour`` (the Defender's window for Oil, Pitch
+  and Lead during the Attacker's turn).
 
 Units on the table are ids ``<card>-<n>`` (``knight-12``); rows hold ids in
 order, left to right, so "adjacent" means next in the same row.
@@ -67,15 +69,16 @@ def _copy_fields(d: dict[str, Any]) -> dict[str, Any]:
     out["rows"] = [{r: list(units) for r, units in side.items()} for side in d["rows"]]
     for key in ("hands", "discards"):
         out[key] = [dict(x) for x in d[key]]
-    for key in ("active", "coming"):
+    for key in ("active", "coming", "arriving"):
         out[key] = [dict(x) for x in d[key]]
     for key in ("played", "used", "group"):
         out[key] = list(d[key])
-    for key in ("boarded", "damage"):
+    for key in ("boarded", "damage", "owners"):
         out[key] = dict(d[key])
     out["towers"] = {k: list(v) for k, v in d["towers"].items()}
-    for key in ("losses", "result"):
-        out[key] = dict(d[key]) if d[key] is not None else None
+    out["result"] = dict(d["result"]) if d["result"] is not None else None
+    losses = d["losses"]
+    out["losses"] = {k: list(v) if isinstance(v, list) else v for k, v in losses.items()} if losses else None
     if "history" in d:
         out["history"] = list(d["history"])
         out["options"] = dict(d["options"])
@@ -100,6 +103,10 @@ class SiegeState(Table, State):
         self.rows: list[dict[str, list[str]]] = [{r: [] for r in ROWS} for _ in SIDES]
         self.towers: dict[str, list[str]] = {}  # Siege Tower id -> soldiers inside
         self.boarded: dict[str, int] = {}  # soldier id -> day it entered a tower
+        self.owners: dict[str, int] = {}  # a card a Traitor moved -> the side whose deck it is
+        # a game recorded by the first engine, which put a lost card a
+        # Traitor took on the discards of the side it was on (rules/siege/older.py)
+        self.older_record = False
         self.played: list[str] = []  # units that entered the table this turn
         self.used: list[str] = []  # units that attacked this turn
         self.damage: dict[str, int] = {}  # hits this turn; cleared at its end
@@ -113,6 +120,11 @@ class SiegeState(Table, State):
         self.losses: dict[str, Any] | None = None  # {"count", "reason", "resume"}
         self.active: list[dict[str, Any]] = []  # events in force
         self.coming: list[dict[str, Any]] = []  # reinforcements on their way
+        # cards entering a row by no move of their own, waiting for the place
+        # their owner names: {"seat", "row", and "card" (a reinforcement) or
+        # "unit" (a soldier stepping down from a tower)}
+        self.arriving: list[dict[str, Any]] = []
+        self.after_arrival = ""  # the phase the turn goes on with once they are placed
         self.bonus = 0  # Spear of Destiny's +1 on the next attack this turn (die or melee)
         self.resume = ""  # the phase a pour window returns to
         self.window_done = False
@@ -129,13 +141,35 @@ class SiegeState(Table, State):
         other.__dict__ = _copy_fields(self.__dict__)
         return other
 
-    def _place(self, seat: int, row: str, card: str) -> str:
+    def _place(self, seat: int, row: str, card: str, at: int | None = None) -> str:
         self.serial += 1
         uid = f"{card}-{self.serial}"
-        self.rows[seat][row].append(uid)
+        self._insert(seat, row, uid, at)
         if card == "siege_tower":
             self.towers[uid] = []
         return uid
+
+    def _insert(self, seat: int, row: str, uid: str, at: int | None) -> None:
+        """Into ``row`` at the slot the player named (the right end where
+        the card's place is not theirs to name: the opening layout, food
+        and modifiers, whose order changes nothing)."""
+        units = self.rows[seat][row]
+        units.insert(len(units) if at is None else at, uid)
+
+    def slots(self, seat: int, row: str) -> range:
+        """The places a card entering ``row`` may take, left to right.
+        ruling: docs/rulings.md#siege-place-in-the-row"""
+        return range(len(self.rows[seat][row]) + 1)
+
+    def entry_slots(self, card: str, target: str | None) -> list[int | None]:
+        """The slots a played card takes in row 2 ([None] when it enters
+        no row whose order matters)."""
+        entering = target if card == "traitor" else card
+        if entering is None or entering == "grain" or card == "assassin" or card in POUR_CARDS:
+            return [None]
+        if CARDS[card_of(entering)].kind in ("troop", "war_machine"):
+            return list(self.slots(self.seat, "r2"))
+        return [None]
 
     # -- the hooks -------------------------------------------------------
     def _to_move(self) -> int | None:
@@ -147,6 +181,8 @@ class SiegeState(Table, State):
             return 1 - self.seat
         if self.phase == "pour":
             return DEFENDER
+        if self.phase == "arrive":
+            return self.arriving[0]["seat"]
         return self.seat
 
     def _legal_moves(self) -> list[Move]:
@@ -158,8 +194,16 @@ class SiegeState(Table, State):
         if p in ("setup", "play"):
             return self.play_options(setup=p == "setup")
         if p == "event":
-            peasants = self.supplies(DEFENDER) if self.seat == DEFENDER else []
-            return [mv.Spear(c) for c in SPEAR_CHOICES if c == "bonus" or peasants]
+            # Which Peasant turns is the Defender's to say.
+            # ruling: docs/rulings.md#siege-the-player-chooses
+            peasants = self.peasants() if self.seat == DEFENDER else []
+            return [mv.Spear("bonus"), *(mv.Spear(c, p, at) for c in SPEAR_CHOICES[1:] for p in peasants
+                                         for at in self.slots(DEFENDER, "r2"))]
+        if p == "horn":
+            return [mv.Raze(u) for u in self.walls()]
+        if p == "arrive":
+            entry = self.arriving[0]
+            return [mv.Place(at) for at in self.slots(entry["seat"], entry["row"])]
         if p == "lose":
             return self.loss_options()
         if p == "feed":
@@ -216,7 +260,10 @@ class SiegeState(Table, State):
         if card == "assassin":
             return [u for u in self.rows[opp]["rc"] if CARDS[card_of(u)].kind == "modifier"]
         if card == "traitor":
-            out: list[str | None] = [u for u in self.units(opp) if CARDS[card_of(u)].kind == "troop"]
+            # ruling: docs/rulings.md#siege-what-is-a-truppa
+            food_fits = len(self.supplies(seat)) < SUPPLY_LIMIT
+            out: list[str | None] = [u for u in self.troops_in_play(opp)
+                                     if food_fits or CARDS[card_of(u)].kind != "supply"]
             if self.discards[seat].get(SUPPLY[seat]) and self._grain_fits(setup):
                 out.append("grain")
             return out
@@ -225,6 +272,7 @@ class SiegeState(Table, State):
         return []
 
     def _grain_fits(self, setup: bool) -> bool:
+        # ruling: docs/rulings.md#siege-hand-limit
         # The Traitor leaves the hand and the grain enters it; the hand must
         # still be able to come down to the limit with the actions left.
         left = self.count - 1 if setup else 0
@@ -234,7 +282,8 @@ class SiegeState(Table, State):
         """Castle Walls and Moat in the Defender's hand in his play phase:
         after setup "non potrà giocarle, e ... dovranno essere scartate", and
         a discard "come la Moat" is the turn's card; so the turn's card is
-        their discard (one a turn; after feeding they wait a turn)."""
+        their discard (one a turn; after feeding they wait a turn).
+        ruling: docs/rulings.md#siege-walls-after-setup"""
         if self.phase != "play" or self.seat != DEFENDER or self.card_played:
             return []
         return sorted(c for c in self.hands[DEFENDER] if CARDS[c].kind == "fortification")
@@ -245,18 +294,25 @@ class SiegeState(Table, State):
         if not setup and (dead := self.must_discard()):
             return [mv.Discard(c) for c in dead]
         for card in sorted(hand):
-            out.extend(mv.Play(card, t) for t in self.play_targets(card, setup))
+            out.extend(mv.Play(card, t, at) for t in self.play_targets(card, setup)
+                       for at in self.entry_slots(card, t))
             out.append(mv.Discard(card))
         if not setup and self.hand_size(self.seat) <= HAND_LIMIT:
             out.append(mv.EndPhase())
         return out
 
     def loss_candidates(self, reason: str) -> list[str]:
-        seat = self.seat
-        fighting = self.units(seat)
-        if reason == "plague":  # machines and food count, modifiers and leaders do not
-            return fighting + self.supplies(seat)
-        return fighting
+        """What the seat may give up: Plague counts machines and food, not
+        modifiers or leaders; starvation's and Floods' "Truppa" is read the
+        same way (ruling: docs/rulings.md#siege-what-is-a-truppa). Famine
+        takes one of the seat's food cards, a lost melee one unit of the
+        attacking group: the seat names which (ruling:
+        docs/rulings.md#siege-the-player-chooses)."""
+        if reason == "famine":
+            return self.supplies(self.seat)
+        if reason == "melee":
+            return [u for u in (self.losses or {}).get("units", []) if self.locate(u) is not None]
+        return self.troops_in_play(self.seat)
 
     def loss_options(self) -> list[Move]:
         if not self.losses:
@@ -273,13 +329,16 @@ class SiegeState(Table, State):
 
     # -- movement --------------------------------------------------------
     def shift_options(self) -> list[Move]:
+        # ruling: docs/rulings.md#siege-movement-into-row-1
+        # ruling: docs/rulings.md#siege-tower
         seat = self.seat
         if seat != ATTACKER or self.has_event(seat, ("floods",)):
             return []
         rows = self.rows[ATTACKER]
         out: list[Move] = []
         if len(rows["r1"]) < self.row1_limit():
-            out.extend(mv.Shift(u, "r1") for u in self.played if u in rows["r2"])
+            out.extend(mv.Shift(u, "r1", at) for u in self.played if u in rows["r2"]
+                       for at in self.slots(ATTACKER, "r1"))
         towers = [t for t in rows["r0"] if t in self.towers]
         for u in rows["r1"]:
             card = card_of(u)
@@ -315,10 +374,11 @@ class SiegeState(Table, State):
         _add(self.discards[seat], card)
         if effect in LASTING:
             variant = ""
-            if effect == "low_morale":
+            if effect == "low_morale":  # ruling: docs/rulings.md#siege-low-morale
                 mods = [u for u in self.rows[seat]["rc"] if CARDS[card_of(u)].kind == "modifier"]
                 variant = "ignore" if mods else "dice"
             # "resta attiva fino al suo prossimo turno": two turns from now.
+            # ruling: docs/rulings.md#siege-event-duration
             self.active.append({"card": card, "seat": seat, "until": self.turn + 2, "variant": variant})
         if effect == "plague":
             n = math.ceil(len(self.loss_candidates("plague")) / 2)
@@ -329,27 +389,43 @@ class SiegeState(Table, State):
             self.losses = {"count": 1, "reason": "floods", "resume": "feed"}
             self.phase = "lose"
         elif effect == "famine":
-            food = self.supplies(seat)
-            if food:
-                self._destroy(food[-1], ev, "famine")
-        elif effect == "reinforcement":
+            if self.supplies(seat):  # which one is the drawer's choice
+                self.losses = {"count": 1, "reason": "famine", "resume": "feed"}
+                self.phase = "lose"
+        elif effect == "reinforcement":  # ruling: docs/rulings.md#siege-reinforcements
             troop, delay = CARDS[card].troop, CARDS[card].delay_days
             if delay:
                 self.coming.append({"seat": seat, "troop": troop, "day": self.day + delay})
             else:
-                self._arrive(seat, troop, ev)
+                self._arrive({"seat": seat, "row": "r2", "card": troop})
         elif effect == "horn_of_joshua":
-            walls = self.walls()
-            if walls:  # the section is removed from the game, not discarded
-                self._destroy(walls[-1], ev, "horn_of_joshua", discard=False)
+            if self.walls():  # the drawer names the section (``raze``)
+                # ruling: docs/rulings.md#siege-the-player-chooses
+                self.phase = "horn"
         elif effect == "spear_of_destiny":
             self.phase = "event"
 
-    def _arrive(self, seat: int, troop: str, ev: list[Event]) -> None:
-        # A reinforcement enters row 2 like a card played this turn.
-        uid = self._place(seat, "r2", troop)
-        self.played.append(uid)
-        ev.append(Event("arrived", {"seat": seat, "unit": uid}))
+    def _arrive(self, entry: dict[str, Any]) -> None:
+        """A card is entering a row by no move of its own (a reinforcement,
+        a soldier stepping down from a tower): its owner names its place
+        (``place``) before the turn goes on with its current phase.
+        ruling: docs/rulings.md#siege-place-in-the-row"""
+        self.arriving.append(entry)
+        if self.phase != "arrive":
+            self.after_arrival, self.phase = self.phase, "arrive"
+
+    def _do_place(self, move: mv.Place, ev: list[Event]) -> None:
+        entry = self.arriving.pop(0)
+        seat, row = entry["seat"], entry["row"]
+        if "card" in entry:  # a reinforcement enters row 2 like a card played this turn
+            uid = self._place(seat, row, entry["card"], move.at)
+            self.played.append(uid)
+            ev.append(Event("arrived", {"seat": seat, "unit": uid}))
+        else:
+            self._insert(seat, row, entry["unit"], move.at)
+            ev.append(Event("moved", {"unit": entry["unit"], "to": row}))
+        if not self.arriving:
+            self.phase, self.after_arrival = self.after_arrival, ""
 
     def _do_die(self, move: mv.Die, ev: list[Event]) -> None:
         ev.append(Event("die", {"seat": self.seat, "value": move.value, "for": self.phase}))
@@ -362,14 +438,20 @@ class SiegeState(Table, State):
             self._resolve_shot(move.value, ev)
 
     def _do_spear(self, move: mv.Spear, ev: list[Event]) -> None:
+        # ruling: docs/rulings.md#siege-spear-of-destiny
         if move.choice == "bonus":
             self.bonus = 1
         else:
-            peasant = self.supplies(self.seat)[-1]
+            peasant = move.unit or ""
             self.rows[self.seat]["rc"].remove(peasant)
-            uid = self._place(self.seat, "r2", move.choice)
+            uid = self._place(self.seat, "r2", move.choice, move.at)
             self.played.append(uid)
             ev.append(Event("converted", {"from": peasant, "to": uid}))
+        self.phase = "feed"
+
+    def _do_raze(self, move: mv.Raze, ev: list[Event]) -> None:
+        # "Rimuovete quella sezione dal gioco": removed, not discarded.
+        self._destroy(move.unit, ev, "horn_of_joshua", discard=False)
         self.phase = "feed"
 
     def _do_lose(self, move: mv.Lose, ev: list[Event]) -> None:
@@ -400,23 +482,24 @@ class SiegeState(Table, State):
         card, target = move.card, move.target
         _take(self.hands[seat], card)
         kind = CARDS[card].kind
-        ev.append(Event("played", {"seat": seat, "card": card, **({"target": target} if target else {})}))
-        if kind in ("troop", "war_machine"):
-            self.played.append(self._place(seat, "r2", card))
-        elif kind in ("supply", "modifier"):
-            self._place(seat, "rc", card)
-        elif kind == "fortification":
-            self._place(seat, "r0" if card == "moat" else "r1", card)
+        played = {"seat": seat, "card": card, **({"target": target} if target else {})}
+        if kind in ("troop", "war_machine", "supply", "modifier", "fortification"):
+            if kind in ("troop", "war_machine"):
+                uid = self._place(seat, "r2", card, move.at)
+                self.played.append(uid)
+            else:
+                uid = self._place(seat, "rc" if kind != "fortification" else "r0" if card == "moat" else "r1",
+                                  card)
+            ev.append(Event("played", {**played, "unit": uid}))
         else:
+            ev.append(Event("played", played))
             _add(self.discards[seat], card)
             if card == "traitor" and target == "grain":
                 _take(self.discards[seat], SUPPLY[seat])
                 _add(self.hands[seat], SUPPLY[seat])
             elif card == "traitor":
                 assert target is not None
-                self._lift(target)
-                self.rows[seat]["r2"].append(target)
-                self.played.append(target)
+                self._turncoat(seat, target, move.at)
                 for flags in (self.used, self.group):
                     if target in flags:
                         flags.remove(target)
@@ -480,7 +563,7 @@ class SiegeState(Table, State):
         assert where is not None
         self.rows[ATTACKER][where[1]].remove(move.unit)
         if move.to in ("r0", "r1"):
-            self.rows[ATTACKER][move.to].append(move.unit)
+            self._insert(ATTACKER, move.to, move.unit, move.at)
         else:
             self.towers[move.to].append(move.unit)
             self.boarded[move.unit] = self.day
@@ -511,6 +594,7 @@ class SiegeState(Table, State):
         if hit:
             self.damage[aim] = self.damage.get(aim, 0) + 1
             card = CARDS[card_of(aim)]
+            # ruling: docs/rulings.md#siege-shields
             hits_needed = card.shield if card.kind in ("war_machine", "fortification") else 1
             if self.damage[aim] >= hits_needed:
                 self._destroy(aim, ev, "shot")
@@ -525,9 +609,17 @@ class SiegeState(Table, State):
         ev.append(Event("melee", {"seat": self.seat, "target": aim, "attack": attack, "defence": defence}))
         if target_dies:
             self._destroy(aim, ev, "melee")
-        if attacker_dies and self.result is None:
-            self._destroy(first, ev, "melee")
+        group = list(self.group)
         self._end_attack()
+        if attacker_dies and self.result is None:
+            if len(group) == 1:
+                self._destroy(first, ev, "melee")
+            else:
+                # "la stessa sorte tocca anche ad un Uomo di Spada": one of the
+                # group, which one the attacking side says.
+                # ruling: docs/rulings.md#siege-the-player-chooses
+                self.losses = {"count": 1, "reason": "melee", "resume": "attack", "units": group}
+                self.phase = "lose"
 
     @staticmethod
     def _defence(uid: str) -> int:
@@ -539,13 +631,37 @@ class SiegeState(Table, State):
     def _fill_moat(self, ev: list[Event]) -> None:
         tower = self.group[0]
         moat = self.aim
-        for soldier in self.towers.get(tower, []):  # they step down into row 1
-            self.rows[ATTACKER]["r1"].append(soldier)
+        soldiers = self.towers.get(tower, [])
+        for soldier in soldiers:  # they step down into row 1, where the Attacker says
             self.boarded.pop(soldier, None)
         self.towers[tower] = []
         self._destroy(moat, ev, "filled")
         self._destroy(tower, ev, "filled")
         self._end_attack()
+        for soldier in soldiers:
+            self._arrive({"seat": ATTACKER, "row": "r1", "unit": soldier})
+
+    def _turncoat(self, seat: int, uid: str, at: int | None) -> None:
+        """The Traitor's card changes sides: a food card to the taker's food
+        place, anything else into row 2 as a card played this turn. Soldiers
+        in a tower taken stay with their side, stepping down into row 1.
+        ruling: docs/rulings.md#siege-what-is-a-truppa"""
+        owner = self.owners.pop(uid, 1 - seat)
+        if owner != seat:
+            self.owners[uid] = owner
+        self._lift(uid)
+        if CARDS[card_of(uid)].kind == "supply":
+            self.rows[seat]["rc"].append(uid)
+            return
+        soldiers = self.towers.get(uid, [])
+        for soldier in soldiers:
+            self.boarded.pop(soldier, None)
+        if uid in self.towers:
+            self.towers[uid] = []
+        self._insert(seat, "r2", uid, at)
+        self.played.append(uid)
+        for soldier in soldiers:  # into their own row 1, where their side says
+            self._arrive({"seat": 1 - seat, "row": "r1", "unit": soldier})
 
     def _lift(self, uid: str) -> int:
         """Take a unit off the table (out of a tower too); returns its side."""
@@ -559,12 +675,17 @@ class SiegeState(Table, State):
             self.rows[seat][row].remove(uid)
         return seat
 
+    def _pile(self, uid: str, seat: int) -> int:
+        """The side whose discards a lost card goes to: its deck's."""
+        owner = self.owners.pop(uid, seat)
+        return seat if self.older_record else owner
+
     def _destroy(self, uid: str, ev: list[Event], reason: str, discard: bool = True) -> None:
         seat = self._lift(uid)
-        if discard:
-            _add(self.discards[seat], card_of(uid))
+        if discard:  # onto its own deck's pile, wherever a Traitor took it
+            _add(self.discards[self._pile(uid, seat)], card_of(uid))
         for inside in self.towers.pop(uid, []):  # "i soldati al suo interno muoiono"
-            _add(self.discards[seat], card_of(inside))
+            _add(self.discards[self._pile(inside, seat)], card_of(inside))
             self.boarded.pop(inside, None)
             ev.append(Event("destroyed", {"unit": inside, "reason": "tower"}))
         self.boarded.pop(uid, None)
@@ -580,7 +701,8 @@ class SiegeState(Table, State):
     # -- the flow --------------------------------------------------------
     def feeding_due(self) -> bool:
         """One food card on the table is half a day: feed every other day
-        (even days); none: every day; two: never."""
+        (even days); none: every day; two: never.
+        ruling: docs/rulings.md#siege-feeding-days"""
         n = len(self.supplies(self.seat))
         return n == 0 or (n == 1 and self.day % 2 == 0)
 
@@ -617,6 +739,7 @@ class SiegeState(Table, State):
                     # The window before the attacks: the Defender is offered
                     # the pour cards whether or not he holds one, so the
                     # window itself betrays nothing.
+                    # ruling: docs/rulings.md#siege-pour-windows
                     self.window_done = True
                     self.resume, self.phase = "attack", "pour"
                 else:
@@ -648,20 +771,21 @@ class SiegeState(Table, State):
         self.turn += 1
         self.active = [e for e in self.active if e["until"] > self.turn]
         ev.append(Event("turn", {"seat": self.seat, "turn": self.turn, "day": self.day}))
-        due = [c for c in self.coming if c["seat"] == self.seat and c["day"] <= self.day]
-        for c in due:
-            self.coming.remove(c)
-            self._arrive(self.seat, c["troop"], ev)
         decks = self.decks[self.seat]
         if decks["normal"] or decks["events"]:
             self.phase = "die"
         elif self.seat == ATTACKER:
             # The rulebook is silent: with nothing left to draw the siege is lifted.
+            # ruling: docs/rulings.md#siege-end-of-the-decks
             self.result = {"winner": DEFENDER, "reason": "siege_lifted"}
         else:
             self.phase = "feed"
         if self.result is not None:
             ev.append(Event("game_over", dict(self.result)))
+            return
+        for c in [c for c in self.coming if c["seat"] == self.seat and c["day"] <= self.day]:
+            self.coming.remove(c)
+            self._arrive({"seat": self.seat, "row": "r2", "card": c["troop"]})
 
     # -- views and outcome -----------------------------------------------
     def _side_view(self, seat: int) -> JSON:
@@ -695,6 +819,7 @@ class SiegeState(Table, State):
             "losses": dict(self.losses) if self.losses else None,
             "damage": dict(self.damage),
             "coming": [dict(c) for c in self.coming],
+            "arriving": [dict(a) for a in self.arriving],
             "played": list(self.played),
             "used": list(self.used),
             "card_played": self.card_played,

@@ -66,7 +66,18 @@ class Table:
         return sum(self.hands[seat].values())
 
     def supplies(self, seat: int) -> list[str]:
-        return [u for u in self.rows[seat]["rc"] if card_of(u) == SUPPLY[seat]]
+        """The food cards on the seat's table: its own, and any a Traitor took."""
+        return [u for u in self.rows[seat]["rc"] if CARDS[card_of(u)].kind == "supply"]
+
+    def peasants(self) -> list[str]:
+        """The Peasants on the Defender's table (the Spear of Destiny's)."""
+        return [u for u in self.rows[DEFENDER]["rc"] if card_of(u) == SUPPLY[DEFENDER]]
+
+    def troops_in_play(self, seat: int) -> list[str]:
+        """Every "carta Truppa in gioco" of the seat: troops, war machines
+        and food cards ("anch'essi delle Truppe").
+        ruling: docs/rulings.md#siege-what-is-a-truppa"""
+        return self.units(seat) + self.supplies(seat)
 
     def walls(self) -> list[str]:
         return [u for u in self.rows[DEFENDER]["r1"] if card_of(u) == "castle_walls"]
@@ -115,7 +126,8 @@ class Table:
     def line(self, target: str) -> int:
         """The target's line counted on its own side: the Defender's walls
         are line 1 and row 2 line 2 (line 1 once no wall is left); the
-        Attacker's rows 0 and 1 (and the towers) line 1, row 2 line 2."""
+        Attacker's rows 0 and 1 (and the towers) line 1, row 2 line 2.
+        ruling: docs/rulings.md#siege-ranged-lines"""
         where = self.locate(target)
         assert where is not None
         seat, row = where
@@ -132,7 +144,8 @@ class Table:
         # Rams are hit from afar only by Catapults, and only at the walls.
         if card_of(target) == "battering_ram" and (card != "catapult" or where[1] != "r0"):
             return 0
-        # Leaders fall only to troops in melee (see NOTATION.md).
+        # Leaders fall only to troops in melee.
+        # ruling: docs/rulings.md#siege-leaders-fall-to-melee
         if card_of(target) in LEADER:
             return 0
         in_tower = self.locate(uid)[1] in self.towers  # type: ignore[index]
@@ -145,6 +158,7 @@ class Table:
             # The table's 5-6 for the Defender's archers counts the walls'
             # +1: with no wall left they need a 6. Archers in a Siege Tower
             # gain the same +1, and shoot over the walls (line 1).
+            # ruling: docs/rulings.md#siege-archers-and-the-walls
             if seat == DEFENDER and not self.walls():
                 faces -= 1
             if in_tower:
@@ -172,6 +186,7 @@ class Table:
                     return []
                 return list(self.rows[DEFENDER]["r2"])
             return []
+        # ruling: docs/rulings.md#siege-sally
         if row != "r2" or self.sally_blocked():
             return []
         rows = self.rows[ATTACKER]
@@ -203,7 +218,8 @@ class Table:
 
     def can_brawl(self, uid: str) -> bool:
         """A shooting troop (an Archer) that may also fight hand to hand:
-        "Due carte con valori uguali si annullano (es. Arciere contro Arciere)"."""
+        "Due carte con valori uguali si annullano (es. Arciere contro Arciere)".
+        ruling: docs/rulings.md#siege-archers-hand-to-hand"""
         card = CARDS[card_of(uid)]
         return card.kind == "troop" and card.ranged and card.melee > 0
 
@@ -234,6 +250,7 @@ class Table:
         ]
 
     def supporters(self, target: str) -> list[str]:
+        # ruling: docs/rulings.md#siege-support
         where = self.locate(target)
         if where is None or where[1] not in ("r0", "r1", "r2"):
             return []

@@ -5,7 +5,9 @@ it must not."""
 
 from __future__ import annotations
 
+import json
 import random
+from collections import Counter
 from collections.abc import Callable
 
 from pi_app.adapters.siege import HAND_DRAWS
@@ -27,8 +29,17 @@ WEIGHTS = {"discard": 0.2, "end_phase": 0.4}
 
 def choose(session, rng: random.Random) -> Move:
     moves = session.state.legal_moves()
-    weights = [WEIGHTS.get(m.to_json()["type"], 1.0) for m in moves]
+    # A card's places in its row are one choice, not one each: weigh them
+    # together, so that a row's length does not tilt the game toward plays.
+    places = Counter(_without_place(m) for m in moves)
+    weights = [WEIGHTS.get(m.to_json()["type"], 1.0) / places[_without_place(m)] for m in moves]
     return rng.choices(moves, weights=weights, k=1)[0]
+
+
+def _without_place(move: Move) -> str:
+    data = move.to_json()
+    data.pop("at", None)
+    return json.dumps(data, sort_keys=True)
 
 
 def check_screens(rig) -> None:

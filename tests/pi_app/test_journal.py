@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import json
+import random
 import sqlite3
+from pathlib import Path
 
 import pytest
 
-from pi_app.journal import Journal, JournalError, is_barrier
+from pi_app.autoplay import choose
+from pi_app.journal import Journal, JournalError, Pending, is_barrier
 from rules.core import Event
 from tests.pi_app.fakegame import mv
 
@@ -84,3 +88,29 @@ def test_an_older_schema_is_refused_with_its_version(tmp_path):
     db.close()
     with pytest.raises(JournalError, match="schema version 1, this Tablekeeper reads version 2"):
         Journal(path)
+
+
+def test_an_unfinished_siege_game_of_the_older_notation_resumes(rig):
+    """A box upgraded mid-game: its journal holds a Siege game recorded
+    before cards named their place in the row (``at``) and before the
+    players named the Horn of Joshua's wall, with the older engine's
+    snapshot. It resumes where it was: the older engine's picks made, the
+    fields that engine knew as it recorded them, and the game goes on."""
+    older = json.loads((Path(__file__).parents[1] / "rules/siege/older/journal-23.json").read_text())
+    j = Journal(rig(2).tmp / "journal.sqlite")
+    rec = j.start("siege", older["players"], older["seed"], {})
+    entries, last = older["entries"], json.dumps(older["snapshot"], sort_keys=True)
+    j.append_many(rec, [Pending(n, e["seat"], e["move"], e["chance"], e["barrier"],
+                                last if n == len(entries) - 1 else None)
+                        for n, e in enumerate(entries)])
+    j.close()
+    r = rig(2)
+    s = r.open()  # resume: the journal replays and its snapshot is checked
+    now = json.loads(json.dumps(s.state.to_json()["state"], sort_keys=True))
+    assert {k: v for k, v in now.items() if k in older["snapshot"]} == older["snapshot"]
+    assert now["phase"] == "play" and "castle_walls-10" not in now["rows"][1]["r1"]  # the Horn's wall is gone
+    rng = random.Random(23)
+    for _ in range(5):
+        if s.state.outcome() is None and not s.state.is_chance():
+            r.make(s.state.to_move(), choose(s, rng))
+    assert len(r.journal.entries(r.journal.current())) > len(entries)

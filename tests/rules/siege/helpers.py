@@ -6,6 +6,7 @@ import pytest
 
 import rules
 from rules.core import IllegalMove, Move
+from rules.siege import moves as mv
 from rules.siege.constants import ATTACKER, DEFENDER
 from rules.siege.state import SiegeState
 
@@ -55,6 +56,20 @@ def give(state: SiegeState, seat: int, *cards: str) -> None:
 
 def clear_row(state: SiegeState, seat: int, row: str) -> None:
     state.rows[seat][row] = []
+
+
+def two_swordsmen_beat_a_knight() -> tuple[SiegeState, str, str, str]:
+    """The rulebook's example: two Swordsmen attack a Knight and win; the
+    state asks the Attacker which Swordsman the Knight takes with him.
+    Returns the state, the Knight and the two Swordsmen."""
+    state = blank("attack")
+    clear_row(state, DEFENDER, "r1")
+    state.rows[DEFENDER]["r2"] = []
+    knight = put(state, DEFENDER, "r2", "knight")
+    s1 = units(state, ATTACKER, "r1", "swordsman")[0]
+    s2 = put(state, ATTACKER, "r1", "swordsman")
+    play(state, mv.Attack(s1), mv.Join(s2), mv.Target(knight))
+    return state, knight, s1, s2
 
 
 def play(state: SiegeState, *moves: Move) -> list:

@@ -126,9 +126,13 @@ def test_a_tower_fills_the_moat_once_the_walls_are_gone() -> None:
     tower, _ = _tower_with(s, "swordsman", day=1)
     assert mv.Attack(tower) not in s.legal_moves()
     clear_row(s, D, "r1")
+    soldier = s.towers[tower][0]
     play(s, mv.Attack(tower), mv.Target(moat))
     assert s.moat() is None and tower not in s.rows[A]["r0"]
-    assert any(u.startswith("swordsman") for u in s.rows[A]["r1"])
+    # ruling: docs/rulings.md#siege-place-in-the-row: the soldier steps down where the Attacker says
+    assert s.phase == "arrive" and s.to_move() == A and soldier not in s.rows[A]["r1"]
+    play(s, mv.Place(0))
+    assert s.rows[A]["r1"][0] == soldier and s.phase == "attack"
 
 
 # -- Field Marshal, Assassin, Traitor, Stonemason ---------------------------
@@ -139,7 +143,7 @@ def test_row_1_holds_four_or_five_with_the_field_marshal() -> None:
     s.played = [new]
     refused(s, mv.Shift(new, "r1"), "siege.move.row-full")
     put(s, A, "rc", "field_marshal")
-    play(s, mv.Shift(new, "r1"))
+    play(s, mv.Shift(new, "r1", 4))
     assert len(s.rows[A]["r1"]) == 5
 
 
@@ -150,7 +154,7 @@ def test_only_troops_played_this_turn_move_into_row_1() -> None:
     new = put(s, A, "r2", "archer")
     s.played = [new]
     refused(s, mv.Shift(old, "r1"), "siege.move.not-played")
-    play(s, mv.Shift(new, "r1"))
+    play(s, mv.Shift(new, "r1", 0))
     assert s.rows[A]["r1"] == [new]
 
 
@@ -168,9 +172,81 @@ def test_traitor_takes_an_enemy_troop() -> None:
     s = blank("play", seat=D)
     give(s, D, "traitor")
     knight = units(s, A, "r1", "knight")[0]
-    refused(s, mv.Play("traitor", units(s, A, "r1", "catapult")[0]), "siege.play.bad-target")
-    play(s, mv.Play("traitor", knight))
-    assert knight in s.rows[D]["r2"] and knight not in s.rows[A]["r1"]
+    refused(s, mv.Play("traitor", s.leader(A)), "siege.play.bad-target")  # "non è una carta Truppa"
+    refused(s, mv.Play("traitor", knight), "siege.row.name-slot")
+    play(s, mv.Play("traitor", knight, 0))
+    assert s.rows[D]["r2"][0] == knight and knight not in s.rows[A]["r1"]
+
+
+# ruling: docs/rulings.md#siege-what-is-a-truppa
+def test_traitor_takes_a_supply_wagon_which_then_feeds_the_taker() -> None:
+    # "I Supply Wagon e i Peasant sono anch'essi delle Truppe"
+    s = blank("play", seat=D)
+    give(s, D, "traitor")
+    wagon = s.supplies(A)[0]
+    assert mv.Play("traitor", wagon) in s.legal_moves()
+    play(s, mv.Play("traitor", wagon))
+    assert wagon in s.rows[D]["rc"] and not s.supplies(A)
+    assert s.supplies(D) == [*units(s, D, "rc", "peasant"), wagon]
+    s.seat, s.day = D, 2
+    assert not s.feeding_due()  # two food cards on the table: no feeding
+
+
+def test_a_taken_card_goes_to_its_own_decks_discards_when_lost() -> None:
+    s = blank("play", seat=D)
+    give(s, D, "traitor")
+    wagon = s.supplies(A)[0]
+    play(s, mv.Play("traitor", wagon))
+    s._destroy(wagon, [], "famine")
+    assert s.discards[A].get("supply_wagon") == 1 and "supply_wagon" not in s.discards[D]
+    s2 = blank("play", seat=D)
+    give(s2, D, "traitor")
+    knight = units(s2, A, "r1", "knight")[0]
+    play(s2, mv.Play("traitor", knight, 0))
+    s2.seat, s2.phase, s2.hands[A] = A, "play", {"traitor": 1}
+    s2.card_played = False
+    play(s2, mv.Play("traitor", knight, 0))  # taken back: the Attacker's own card again
+    assert s2.owners == {}
+    s2._destroy(knight, [], "melee")
+    assert s2.discards[A].get("knight") == 1
+
+
+def test_traitor_takes_a_war_machine() -> None:
+    # "le Truppe comprendono sia le Siege Tower, Catapults e Ballista che gli uomini"
+    s = blank("play", seat=D)
+    give(s, D, "traitor")
+    cat = units(s, A, "r1", "catapult")[0]
+    play(s, mv.Play("traitor", cat, 1))
+    assert cat in s.rows[D]["r2"] and cat in s.played
+
+
+def test_traitor_takes_a_tower_its_soldiers_step_down() -> None:
+    s = blank("play", seat=D)
+    give(s, D, "traitor")
+    tower = put(s, A, "r0", "siege_tower")
+    sword = put(s, A, "r1", "swordsman")
+    s.rows[A]["r1"].remove(sword)
+    s.towers[tower].append(sword)
+    play(s, mv.Play("traitor", tower, 0))
+    assert tower in s.rows[D]["r2"] and not s.towers[tower]
+    assert s.phase == "arrive" and s.to_move() == A  # the soldier's own side names his place
+    play(s, mv.Place(len(s.rows[A]["r1"])))
+    assert s.rows[A]["r1"][-1] == sword and s.to_move() == D and s.card_played
+
+
+def test_traitor_takes_food_only_while_the_takers_table_has_room() -> None:
+    # "non sono permesse più di due carte Supply Wagon o Peasant in gioco"
+    s = blank("play", seat=D)
+    give(s, D, "traitor")
+    put(s, D, "rc", "peasant")
+    refused(s, mv.Play("traitor", s.supplies(A)[0]), "siege.play.supply-limit")
+
+
+def test_starving_or_flooded_may_give_up_a_food_card_on_the_table() -> None:
+    s = blank("feed")
+    s.day = 2  # one Supply Wagon on the table: feeding is due on even days
+    s._advance([])
+    assert s.phase == "lose" and mv.Lose(unit=s.supplies(A)[0]) in s.legal_moves()
 
 
 def test_traitor_grain_needs_food_in_the_discards() -> None:
@@ -203,7 +279,7 @@ def test_the_defender_is_offered_a_pour_before_the_attacks() -> None:
     give(s, A, "archer")
     ram = put(s, A, "r0", "battering_ram")
     give(s, D, "lead")
-    play(s, mv.Play("archer"))
+    play(s, mv.Play("archer", at=0))
     assert s.phase == "pour" and s.to_move() == D
     assert set(s.legal_moves()) == {mv.Play("lead", ram), mv.Pass()}
     refused(s, mv.Play("archer"), "siege.pour.only-pour")
@@ -216,6 +292,6 @@ def test_a_pour_out_of_turn_is_not_the_defenders_card() -> None:
     give(s, A, "archer")
     ram = put(s, A, "r0", "battering_ram")
     give(s, D, "pitch")
-    play(s, mv.Play("archer"), mv.Play("pitch", ram))
+    play(s, mv.Play("archer", at=0), mv.Play("pitch", ram))
     assert ram not in s.rows[A]["r0"] and s.seat == A
     assert s.hands[D] == {}

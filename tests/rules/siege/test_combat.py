@@ -193,7 +193,9 @@ def test_archers_shoot_or_fight_hand_to_hand_by_their_value() -> None:
     target = units(s, D, "r2", "archer")[0]
     ev = play(s, mv.Attack(a1, melee=True), mv.Join(a2), mv.Target(target))
     assert next(e.params["attack"] for e in ev if e.type == "melee") == 2  # 1 + 1, no die
-    assert target not in s.rows[D]["r2"] and s.phase == "attack"
+    assert target not in s.rows[D]["r2"] and s.phase == "lose"  # 1 >= 1: the Attacker names his loss
+    play(s, mv.Lose(unit=a2))
+    assert a1 in s.rows[A]["r1"] and s.phase == "attack"
     assert a1 in s.used and a2 in s.used
 
 

@@ -68,13 +68,43 @@ def test_floods_no_attack_no_movement_and_a_loss() -> None:
 
 def test_famine_destroys_a_food_card_on_the_table() -> None:
     s = _event("famine")
-    assert s.supplies(A) == []
+    wagon = s.supplies(A)[0]
+    assert s.phase == "lose" and s.legal_moves() == [mv.Lose(unit=wagon)]
+    play(s, mv.Lose(unit=wagon))
+    assert s.supplies(A) == [] and s.losses is not None and s.losses["reason"] == "starve"
+
+
+# ruling: docs/rulings.md#siege-the-player-chooses
+def test_famine_the_drawer_chooses_which_food_card() -> None:
+    s = blank("die")
+    s.hands[A] = {"knight": 1}
+    first = s.supplies(A)[0]
+    second = put(s, A, "rc", "supply_wagon")
+    play(s, mv.Die(1), mv.Draw("famine"))
+    assert s.phase == "lose" and set(s.legal_moves()) == {mv.Lose(unit=first), mv.Lose(unit=second)}
+    refused(s, mv.Lose(unit=units(s, A, "r1", "knight")[0]), "siege.lose.bad-unit")
+    play(s, mv.Lose(unit=first))
+    assert s.supplies(A) == [second]
 
 
 def test_reinforcements_enter_row_2_and_do_not_count() -> None:
     s = _event("reinforcement_knight")
+    play(s, mv.Place(len(s.rows[A]["r2"])))
     new = s.rows[A]["r2"][-1]
     assert new.startswith("knight") and new in s.played and not s.card_played
+
+
+# ruling: docs/rulings.md#siege-place-in-the-row
+def test_a_reinforcements_owner_names_its_place_in_row_2() -> None:
+    s = _event("reinforcement_knight")
+    row = list(s.rows[A]["r2"])
+    assert s.phase == "arrive" and s.to_move() == A
+    assert s.view(None)["arriving"] == [{"seat": A, "row": "r2", "card": "knight"}]
+    assert s.legal_moves() == [mv.Place(i) for i in range(len(row) + 1)]
+    refused(s, mv.Place(len(row) + 1), "siege.row.bad-slot")
+    play(s, mv.Place(0))
+    assert s.rows[A]["r2"][1:] == row and s.rows[A]["r2"][0].startswith("knight")
+    assert s.phase == "play"  # on with the turn: no food due on day 1 with a wagon
 
 
 def test_reinforcements_can_arrive_later_when_the_cards_say_so(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -92,21 +122,57 @@ def test_reinforcements_can_arrive_later_when_the_cards_say_so(monkeypatch) -> N
         s.phase = "end"
         s._advance([])
         assert s.seat == seat
-    assert s.day == 2 and s.coming == [] and s.rows[A]["r2"][-1].startswith("knight")
+    assert s.day == 2 and s.coming == [] and s.phase == "arrive"
+    play(s, mv.Place(0))
+    assert s.rows[A]["r2"][0].startswith("knight") and s.phase == "die"
 
 
 def test_horn_of_joshua_removes_a_wall_from_the_game() -> None:
     s = _event("horn_of_joshua")
+    play(s, mv.Raze(s.walls()[-1]))
     assert len(s.walls()) == 4
     assert "castle_walls" not in s.discards[D] and s.discards[A]["horn_of_joshua"] == 1
+
+
+# ruling: docs/rulings.md#siege-the-player-chooses
+def test_horn_of_joshua_the_attacker_names_the_wall() -> None:
+    s = _event("horn_of_joshua")
+    walls = s.walls()
+    assert s.phase == "horn" and s.to_move() == A
+    assert s.legal_moves() == [mv.Raze(w) for w in walls]
+    refused(s, mv.Raze(units(s, A, "r1", "knight")[0]), "siege.horn.not-wall")
+    play(s, mv.Raze(walls[1]))
+    assert s.walls() == [walls[0], *walls[2:]] and s.phase == "play"
+
+
+def test_horn_of_joshua_without_walls_asks_nothing() -> None:
+    s = blank("die")
+    s.hands[A] = {"knight": 1}
+    s.rows[D]["r1"] = []
+    play(s, mv.Die(1), mv.Draw("horn_of_joshua"))
+    assert s.phase == "play"
 
 
 def test_spear_of_destiny_converts_a_peasant() -> None:
     s = _event("spear_of_destiny", seat=D)
     assert s.phase == "event" and s.to_move() == D
     refused(s, mv.Spear("knight"), "siege.spear.bad-choice")
-    play(s, mv.Spear("archer"))
+    peasant = s.peasants()[0]
+    play(s, mv.Spear("archer", peasant, len(s.rows[D]["r2"])))
     assert s.supplies(D) == [] and s.rows[D]["r2"][-1].startswith("archer")
+
+
+# ruling: docs/rulings.md#siege-the-player-chooses
+def test_spear_of_destiny_the_defender_names_the_peasant() -> None:
+    s = _event("spear_of_destiny", seat=D)
+    first = s.peasants()[0]
+    second = put(s, D, "rc", "peasant")
+    assert {mv.Spear("swordsman", first, 0), mv.Spear("swordsman", second, 0)} <= set(s.legal_moves())
+    refused(s, mv.Spear("swordsman"), "siege.spear.name-peasant")
+    refused(s, mv.Spear("swordsman", s.leader(D)), "siege.spear.name-peasant")
+    refused(s, mv.Spear("bonus", first), "siege.spear.unexpected-unit")
+    play(s, mv.Spear("swordsman", first, 0))
+    assert s.peasants() == [second]
 
 
 def test_spear_of_destiny_adds_one_to_the_current_attack() -> None:

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from rules.siege import moves as mv
 from rules.siege.combat import group_need, melee_result
-from tests.rules.siege.helpers import A, D, blank, clear_row, give, play, put, units
+from tests.rules.siege.helpers import (
+    A,
+    D,
+    blank,
+    clear_row,
+    give,
+    play,
+    put,
+    refused,
+    two_swordsmen_beat_a_knight,
+    units,
+)
 
 
 def _need(events: list) -> int:  # type: ignore[type-arg]
@@ -53,15 +64,15 @@ def test_example_three_knights_attack_with_nine() -> None:
 
 def test_example_two_swordsmen_against_a_knight() -> None:
     # The Knight (3) dies to 2 + 2, and still kills one Swordsman.
-    s = blank("attack")
-    clear_row(s, D, "r1")
-    s.rows[D]["r2"] = []
-    knight = put(s, D, "r2", "knight")
-    s1 = units(s, A, "r1", "swordsman")[0]
-    s2 = put(s, A, "r1", "swordsman")
-    play(s, mv.Attack(s1), mv.Join(s2), mv.Target(knight))
+    s, knight, s1, s2 = two_swordsmen_beat_a_knight()
     assert knight not in s.rows[D]["r2"]
-    assert s1 not in s.rows[A]["r1"] and s2 in s.rows[A]["r1"]
+    # "un Uomo di Spada": which one is the Attacker's to say
+    # (ruling: docs/rulings.md#siege-the-player-chooses)
+    assert s.phase == "lose" and s.to_move() == A
+    assert set(s.legal_moves()) == {mv.Lose(unit=s1), mv.Lose(unit=s2)}
+    refused(s, mv.Lose(unit=units(s, A, "r1", "knight")[0]), "siege.lose.bad-unit")
+    play(s, mv.Lose(unit=s2))
+    assert s1 in s.rows[A]["r1"] and s2 not in s.rows[A]["r1"] and s.phase == "attack"
 
 
 def test_example_archer_against_archer() -> None:

@@ -11,11 +11,13 @@ from tests.rules.siege.helpers import after_setup, refused
 GAME = rules.get("siege")
 
 ALL = [
-    mv.Die(4), mv.Draw("knight"), mv.Play("knight"), mv.Play("oil", "battering_ram-9"), mv.Discard("moat"),
+    mv.Die(4), mv.Draw("knight"), mv.Play("knight", at=2), mv.Play("traitor", "knight-3", 0),
+    mv.Play("oil", "battering_ram-9"), mv.Discard("moat"),
     mv.Feed("peasant"), mv.Lose(unit="knight-3"), mv.Lose(card="supply_wagon"), mv.Spear("bonus"),
+    mv.Spear("archer", "peasant-4", 0), mv.Raze("castle_walls-9"), mv.Place(3),
     mv.Attack("archer-2"), mv.Attack("archer-2", melee=True), mv.Join("archer-20"),
     mv.Target("castle_walls-7"), mv.Support("knight-3"), mv.Support(None),
-    mv.Shift("knight-30", "r1"), mv.Pass(), mv.EndPhase(),
+    mv.Shift("knight-30", "r1", 1), mv.Shift("battering_ram-31", "r0"), mv.Pass(), mv.EndPhase(),
 ]
 
 

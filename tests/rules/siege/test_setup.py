@@ -36,7 +36,7 @@ def _draw(s, *cards: str) -> None:  # type: ignore[no-untyped-def]
 def test_three_plays_or_discards_then_the_defender_then_the_attacker_begins() -> None:
     s = new()
     _draw(s, "knight", "knight", "archer", "supply_wagon", "catapult", "traitor", "assassin", "swordsman")
-    play(s, mv.Play("knight"), mv.Discard("assassin"), mv.Play("supply_wagon"))
+    play(s, mv.Play("knight", at=0), mv.Discard("assassin"), mv.Play("supply_wagon"))
     assert s.hand_size(A) == 5
     assert any(u.startswith("knight") for u in s.rows[A]["r2"])
     assert len(s.supplies(A)) == 2

@@ -41,7 +41,8 @@ def test_an_event_is_played_at_once_and_does_not_count_as_the_card() -> None:
     play(s, mv.Die(1), mv.Draw("bad_weather"))
     assert s.phase == "play" and not s.card_played
     assert s.discards[A]["bad_weather"] == 1
-    play(s, mv.Play("knight"))  # Bad Weather: no attack; nothing moves: the turn ends
+    # Bad Weather: no attack; nothing moves: the turn ends
+    play(s, mv.Play("knight", at=len(s.rows[A]["r2"])))
     assert s.rows[A]["r2"][-1].startswith("knight")
     assert s.seat == D
 
@@ -49,7 +50,7 @@ def test_an_event_is_played_at_once_and_does_not_count_as_the_card() -> None:
 def test_one_card_per_turn_into_row_2() -> None:
     s = blank("play")
     give(s, A, "knight", "archer")
-    play(s, mv.Play("knight"))
+    play(s, mv.Play("knight", at=len(s.rows[A]["r2"])))
     assert s.rows[A]["r2"][-1].startswith("knight")
     assert s.phase != "play"
     refused(s, mv.Play("archer"), "siege.phase.wrong")
@@ -159,3 +160,39 @@ def test_the_hand_limit_holds_through_the_traitors_grain() -> None:
     s2.discards[A] = {"supply_wagon": 1}
     play(s2, mv.Play("traitor", "grain"))
     assert s2.hands[A] == {"supply_wagon": 1}
+
+
+# ruling: docs/rulings.md#siege-place-in-the-row
+def test_a_card_entering_a_row_takes_the_place_its_player_names() -> None:
+    s = blank("play")
+    give(s, A, "knight")
+    row = list(s.rows[A]["r2"])
+    assert {m for m in s.legal_moves() if isinstance(m, mv.Play) and m.card == "knight"} == {
+        mv.Play("knight", at=i) for i in range(len(row) + 1)}
+    refused(s, mv.Play("knight"), "siege.row.name-slot")
+    refused(s, mv.Play("knight", at=len(row) + 1), "siege.row.bad-slot")
+    refused(s, mv.Play("knight", at=-1), "siege.row.bad-slot")
+    play(s, mv.Play("knight", at=0))
+    assert s.rows[A]["r2"][1:] == row and s.rows[A]["r2"][0].startswith("knight")
+
+
+def test_the_place_in_the_row_decides_who_may_support() -> None:
+    s = blank("move")
+    s.rows[A]["r1"] = []
+    left, right = put(s, A, "r1", "archer"), put(s, A, "r1", "archer")
+    new = put(s, A, "r2", "knight")
+    s.played = [new]
+    play(s, mv.Shift(new, "r1", 1))
+    assert s.rows[A]["r1"] == [left, new, right]
+    assert set(s.supporters(left)) == {new} and set(s.supporters(right)) == {new}
+
+
+def test_a_place_only_for_cards_entering_row_1_or_2() -> None:
+    s = blank("play")
+    give(s, A, "supply_wagon")
+    s.rows[A]["rc"] = [s.leader(A)]
+    refused(s, mv.Play("supply_wagon", at=0), "siege.row.unexpected-slot")
+    s2 = blank("move")
+    ram = put(s2, A, "r1", "battering_ram")
+    s2.rows[D]["r0"] = []
+    refused(s2, mv.Shift(ram, "r0", 0), "siege.row.unexpected-slot")
