@@ -81,3 +81,24 @@ def test_a_record_in_todays_notation_gets_no_pick_made_for_it() -> None:
     state.phase = "horn"  # the Attacker owes the Horn of Joshua's wall
     assert reader.implied(state, {"type": "end_phase"}) is None
     assert reader.implied(state, None) is None
+
+
+def test_an_older_log_with_its_chance_in_the_file_replays_to_the_same_end() -> None:
+    """As ``journal export --format jsonl`` writes a finished game: every
+    die and draw a line of its own, the moves in the older notation."""
+    path = OLDER / "replay-23.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    moves = iter(lines[1:])
+    log = [json.dumps({**json.loads(lines[0]), "chance": "file"})]
+    for r in _replay(path)[:-1]:
+        if "chance" in r:
+            log.append(json.dumps(r["chance"]))
+        elif "n" in r:
+            log.append(next(moves))
+    out = io.StringIO()
+    replay(io.StringIO("\n".join(log)), out, "log.jsonl")
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [r for r in records if r.get("ok") is False] == []
+    then = json.loads((OLDER / "replay-23.end.json").read_text(encoding="utf-8"))
+    assert records[-1]["outcome"] == then["outcome"]
+    assert {k: v for k, v in records[-1]["view"].items() if k in then["view"]} == then["view"]
