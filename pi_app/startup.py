@@ -91,3 +91,21 @@ def show(screens: list, problem: str, wait: float, lang: str) -> list[str]:
             with contextlib.suppress(OSError, DriverError):
                 screen.close()
     return shown
+
+
+def gpio_library() -> str:
+    """What the GPIO library says when imported here, for the system log.
+
+    lgpio makes its notification pipe at import, in $LG_WD or else the working
+    directory; under a unit that cannot write there, gpiozero cannot use it.
+    Said at every start under systemd, on a simulated table too, so that a
+    broken install shows before a real table's buttons do."""
+    try:
+        import lgpio  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError as exc:
+        return f"GPIO library: lgpio is not installed ({exc})"
+    except Exception as exc:  # whatever lgpio raises, it goes to the log
+        return f"GPIO library: lgpio cannot be imported: {type(exc).__name__}: {exc}"
+    version = getattr(lgpio, "LGPIO_PY_VERSION", None) or getattr(lgpio, "__version__", "?")
+    where = os.environ.get("LG_WD") or os.getcwd()
+    return f"GPIO library: lgpio {version} (its notification pipe in {where})"

@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         events: queue.Queue = queue.Queue()
         simulated = prof.simulated
         table = hardware.build(prof, events, poll=not simulated)
+        if startup.under_systemd():
+            print(startup.gpio_library(), flush=True)
     except UsageError as exc:
         if startup.under_systemd():  # keep trying, slower, and say why (pi_app/startup.py)
             lang = args.lang or (prof.lang if prof else "en")
