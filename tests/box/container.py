@@ -155,11 +155,16 @@ class Box:
             if time.monotonic() > deadline:
                 raise BoxError(f"the container's systemd did not start in {BOOT_LIMIT:.0f} s")
             time.sleep(0.1)
-        # "running" or "degraded": booted either way (a minimal Debian may miss a unit or two)
-        state = self.sh("systemctl is-system-running --wait || true", limit=BOOT_LIMIT).stdout.strip()
-        if state not in ("running", "degraded"):
-            raise BoxError(f"the container came up {state!r}: {self.tail()}")
-        return time.monotonic() - started
+        # "running" or "degraded": booted either way (a minimal Debian may miss a unit or two).
+        # Until its bus is up, systemctl cannot even ask.
+        while True:
+            proc = self.sh("systemctl is-system-running --wait", limit=BOOT_LIMIT, check=False)
+            state = proc.stdout.strip()
+            if state in ("running", "degraded"):
+                return time.monotonic() - started
+            if time.monotonic() > deadline:
+                raise BoxError(f"the container came up {state!r} ({proc.stderr.strip()}): {self.tail()}")
+            time.sleep(0.2)
 
     def _check_alive(self) -> None:
         assert self.nspawn is not None
