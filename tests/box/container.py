@@ -41,6 +41,19 @@ class BoxError(AssertionError):
     """A step in the container failed or took too long."""
 
 
+def host_trust() -> tuple[dict[Path, str], dict[str, str]]:
+    """The host's CA bundle, read-only in the container, for pip.
+
+    A Pi reaches PyPI with Debian's ca-certificates; a machine that reaches it
+    through a proxy of its own trusts that proxy's CA in its bundle only, so
+    the container is given the host's bundle (and nothing else of the host's)."""
+    bundle = Path(os.environ.get("PIP_CERT") or "/etc/ssl/certs/ca-certificates.crt")
+    if not bundle.is_file():
+        return {}, {}
+    inside = "/etc/tablekeeper-box-ca.crt"
+    return {bundle: inside}, {"PIP_CERT": inside}
+
+
 def cannot_run() -> str | None:
     """Why the box test cannot run on this machine, or None."""
     if os.geteuid() != 0:
@@ -126,10 +139,13 @@ def run(cmd: list[str], limit: float, what: str, **kw: object) -> subprocess.Com
 class Box:
     """One container on an unpacked copy of the cached root."""
 
-    def __init__(self, root: Path, name: str, binds: dict[Path, str]) -> None:
+    def __init__(self, root: Path, name: str, binds: dict[Path, str], *,
+                 read_only: dict[Path, str] | None = None, env: dict[str, str] | None = None) -> None:
         self.root = root
         self.name = name
         self.binds = binds
+        self.read_only = read_only or {}
+        self.env = {**CLEAN_ENV, **(env or {})}  # for commands run inside
         self.nspawn: subprocess.Popen[bytes] | None = None
         self.init_pid: int | None = None
         self.console = root.parent / f"{name}-console.log"
@@ -143,6 +159,8 @@ class Box:
                 f"--machine={self.name}", "--console=read-only"]
         for host, inside in self.binds.items():
             args.append(f"--bind={host}:{inside}")
+        for host, inside in self.read_only.items():
+            args.append(f"--bind-ro={host}:{inside}")
         env = {**CLEAN_ENV, "SYSTEMD_NSPAWN_UNIFIED_HIERARCHY": "0"}
         with open(self.console, "ab") as out:
             self.nspawn = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env,
@@ -204,7 +222,7 @@ class Box:
         cmd = ["nsenter", "-t", str(self.init_pid), "-m", "-u", "-i", "-n", "-p", "-C", "-r", "-w",
                "/bin/sh", "-c", script]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, env=CLEAN_ENV)
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, env=self.env)
         except subprocess.TimeoutExpired as exc:
             raise BoxError(f"in the container, {script!r}: no end after {limit:.0f} s:\n{exc.stdout}\n"
                            f"{exc.stderr}") from None

@@ -71,7 +71,8 @@ def box(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Box]:
     for d in (pip_cache, apt_cache / "partial"):
         d.mkdir(parents=True, exist_ok=True)
     binds = {pip_cache: "/root/.cache/pip", apt_cache: "/var/cache/apt/archives"}
-    b = Box(root, f"tkbox-{os.getpid()}", binds)
+    trust, env = container.host_trust()
+    b = Box(root, f"tkbox-{os.getpid()}", binds, read_only=trust, env=env)
     b.log = log  # type: ignore[attr-defined]
     try:
         started = time.monotonic()
