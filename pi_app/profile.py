@@ -70,7 +70,8 @@ class PartSpec(Mapping[str, Any]):
         raise KeyError(key)
 
     def __getattr__(self, key: str) -> Any:
-        if key.startswith("_") or key in ("values", "settings"):
+        # Only for settings: anything else (a half-built object, copy's probes) is not here.
+        if key.startswith("_") or "settings" not in self.__dict__:
             raise AttributeError(key)
         try:
             return self[key]

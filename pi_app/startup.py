@@ -106,6 +106,11 @@ def gpio_library() -> str:
         return f"GPIO library: lgpio is not installed ({exc})"
     except Exception as exc:  # whatever lgpio raises, it goes to the log
         return f"GPIO library: lgpio cannot be imported: {type(exc).__name__}: {exc}"
-    version = getattr(lgpio, "LGPIO_PY_VERSION", None) or getattr(lgpio, "__version__", "?")
+    from importlib import metadata
+
+    try:
+        version = metadata.version("lgpio")
+    except metadata.PackageNotFoundError:  # Raspberry Pi OS's python3-lgpio has no metadata
+        version = hex(getattr(lgpio, "LGPIO_PY_VERSION", 0))
     where = os.environ.get("LG_WD") or os.getcwd()
     return f"GPIO library: lgpio {version} (its notification pipe in {where})"

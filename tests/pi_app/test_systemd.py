@@ -253,3 +253,34 @@ def test_from_a_shell_a_failed_start_exits_at_once(tmp_path, monkeypatch):
         'pad = { backend = "sim" }', 'pad = { backend = "rc522", bus = 5, device = 3 }', 1))
     assert cli.main(["run", "--table", str(table), "--no-console", "--state-dir", str(tmp_path)]) != 0
     assert startup.failures(tmp_path) == 0
+
+
+def _import_lgpio_in_a_read_only_cwd(work: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """``import lgpio`` (the real one) with the working directory read-only, as
+    "/" is under ProtectSystem=strict: in a private mount namespace."""
+    ro = work / "ro"
+    ro.mkdir(parents=True)
+    script = (f"mount --bind {ro} {ro} && mount -o remount,bind,ro {ro} && cd {ro} && "
+              f"exec {sys.executable} -c 'import lgpio'")
+    base = {k: v for k, v in os.environ.items() if k != "LG_WD"}
+    return subprocess.run(["unshare", "-m", "sh", "-c", script], env={**base, **env},
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
+                    reason="needs root and unshare for a read-only bind mount")
+def test_lgpio_imports_under_the_units_environment(tmp_path):
+    """The real lgpio: with the working directory read-only its import fails
+    (it makes and opens .lgd-nfy* there), with the unit's LG_WD it works."""
+    pytest.importorskip("lgpio")
+    if subprocess.run(["unshare", "-m", "true"], capture_output=True, timeout=30).returncode != 0:
+        pytest.skip("unshare -m does not work here")
+    runtime = tmp_path / "run"
+    (runtime / "tablekeeper").mkdir(parents=True)
+    unit_env = dict(e.split("=", 1) for v in _unit().get("Environment", []) for e in v.split())
+    unit_env = {k: v.replace("%t", str(runtime)) for k, v in unit_env.items()}
+    failed = _import_lgpio_in_a_read_only_cwd(tmp_path / "without", {})
+    assert failed.returncode != 0 and ".lgd-nfy" in failed.stderr, failed
+    done = _import_lgpio_in_a_read_only_cwd(tmp_path / "with", unit_env)
+    assert done.returncode == 0, done.stderr
+    assert any(p.name.startswith(".lgd-nfy") for p in (runtime / "tablekeeper").iterdir())
