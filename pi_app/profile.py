@@ -2,11 +2,13 @@
 
 A profile is a TOML file; the bundled ones are in ``pi_app/tables/`` so that
 an installed package has them (``hardware/tables/`` in a checkout links
-there). Loading it validates every
-key and every pin; a wrong profile is refused with the file, the line and the
-fix, all problems at once. Part names are the ids drivers put on events:
-``seat1.pad``, ``seat1.screen``, ``seat1.left`` / ``seat1.ok`` / ``seat1.right``,
-``seat1.light``, ``shared.screen``, ``shared.undo``, ``zone.<name>.reader``.
+there). Loading it validates every key and every pin; a wrong profile is
+refused with the file, the line and the fix, all problems at once. The keys
+a part takes, their types, ranges and defaults are drivers.parts.SETTINGS,
+the list the parts are built from too: a part entry becomes a PartSpec.
+Part names are the ids drivers put on events: ``seat1.pad``, ``seat1.screen``,
+``seat1.left`` / ``seat1.ok`` / ``seat1.right``, ``seat1.light``, ``shared.screen``,
+``shared.undo``, ``zone.<name>.reader``.
 """
 
 from __future__ import annotations
