@@ -234,6 +234,17 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
     again = box.sh("/root/tablekeeper/systemd/install.sh", limit=INSTALL_LIMIT)
     report["install.sh again (s)"] = round(time.monotonic() - started, 1)
     assert "table profile: /etc/tablekeeper/table.toml kept" in again.stdout, again.stdout
+    # A wrong profile is refused with its file, line and fix, and the installed one stays.
+    bad = (ROOT / "hardware" / "tables" / "sim.toml").read_text().replace(
+        'light = { pin = 22 }', 'light = { pin = 22, glow = 3 }', 1)
+    (box.root / "root" / "bad.toml").write_text(bad)
+    line = next(i for i, text in enumerate(bad.splitlines(), 1) if "glow" in text)
+    refused = box.sh("/root/tablekeeper/systemd/install.sh /root/bad.toml", limit=INSTALL_LIMIT, check=False)
+    assert refused.returncode != 0, refused.stdout
+    assert f"/root/bad.toml:{line}: unknown key 'glow' in seat1 light; remove it or use one of:" in (
+        refused.stderr), refused.stderr
+    installed = (box.root / "etc" / "tablekeeper" / "table.toml").read_text()
+    assert installed == (ROOT / "hardware" / "tables" / "sim.toml").read_text()
     _wait_active(box, after_pid=0, limit=60)
 
     # -- lgpio, imported under the unit --------------------------------------------
