@@ -329,6 +329,24 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
                    "inputs in the system log": len(typed), "restarts in all": sum(
                        int(f["restarts seen"]) for f in faults)})
 
+    # -- a part missing at boot: the unit keeps trying and says why ---------------------
+    missing = (ROOT / "hardware" / "tables" / "sim.toml").read_text().replace(  # no /dev/spidev0.0 here
+        'pad = { backend = "sim" }', 'pad = { backend = "rc522", bus = 0, device = 0 }', 1)
+    (box.root / "root" / "no-reader.toml").write_text(missing)
+    started = time.monotonic()
+    out = box.sh("/root/tablekeeper/systemd/install.sh /root/no-reader.toml", limit=INSTALL_LIMIT)
+    assert "did not start yet; it keeps trying" in out.stdout, out.stdout
+    while True:  # 5 s, then 10 s: the third start waits 20 s
+        props = box.unit(UNIT, "ActiveState", "StatusText", "NRestarts")
+        assert props["ActiveState"] != "failed", props
+        if "failed start 3 in a row; trying again in 20 s" in props["StatusText"]:
+            break
+        assert time.monotonic() - started < 120, props
+        time.sleep(0.5)
+    assert props["StatusText"].startswith("seat1.pad: the rc522 reader did not open"), props
+    assert int(props["NRestarts"]) == 2, props
+    report["a reader missing"] = props["StatusText"]
+
     # -- uninstall ------------------------------------------------------------------
     gone = box.sh("/root/tablekeeper/systemd/install.sh --uninstall", limit=120).stdout
     assert "kept /etc/tablekeeper" in gone
