@@ -88,6 +88,11 @@ def show(screens: list, problem: str, wait: float, lang: str) -> list[str]:
         except (OSError, DriverError):
             pass
         finally:
+            # luma blanks a screen it closes unless told to persist: the message
+            # must stay up while the daemon waits and after it exits.
+            device = getattr(screen, "device", None)
+            if device is not None:
+                device.persist = True
             with contextlib.suppress(OSError, DriverError):
                 screen.close()
     return shown

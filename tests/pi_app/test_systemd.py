@@ -243,6 +243,30 @@ def test_a_failed_start_waits_longer_each_time_and_says_why(tmp_path, monkeypatc
     assert shown == ["seat1.screen", "seat2.screen", "seat3.screen", "seat4.screen", "shared.screen"]
 
 
+def test_the_reason_stays_on_a_real_screen_after_the_daemon_lets_go(monkeypatch):
+    """luma's cleanup blanks a screen unless it is told to persist."""
+    from drivers import parts
+    from drivers.screens import I2cBuses
+    from drivers.sim.i2c import FakeI2cBus
+    from pi_app import startup
+
+    bus = FakeI2cBus({(0, 0x3C)})
+    opened = []
+
+    def open_screen(spec, **kw):
+        screen = real_open(spec, i2c=I2cBuses(opener=lambda port: bus))
+        opened.append(screen)
+        return screen
+
+    real_open = parts.open_screen
+    monkeypatch.setattr(parts, "open_screen", open_screen)
+    from pi_app.profile import PartSpec
+
+    spec = PartSpec("shared.screen", "screen", {"backend": "luma", "mux_channel": 0})
+    assert startup.show([spec], "seat3.pad: reader hub not connected", 10, "en") == ["shared.screen"]
+    assert opened[0].device.persist
+
+
 def test_from_a_shell_a_failed_start_exits_at_once(tmp_path, monkeypatch):
     from pi_app import cli, startup
 
