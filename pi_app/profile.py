@@ -561,6 +561,25 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
             seen[key] = r.name
 
 
+def absent_hubs(prof: Profile) -> list[str]:
+    """Hubs whose port is a path that is not there, each with its line and fix.
+
+    For install time: the daemon itself waits for a hub that is unplugged, but
+    a path that does not exist when the builder installs is most likely wrong
+    (a /dev/serial/by-id/ name carries the board's serial number)."""
+    lines = key_lines(prof.path.read_text(encoding="utf-8"))
+    problems = []
+    for i, hub in enumerate(prof.hubs):
+        port = hub.port.strip()
+        if port in ("", "auto") or Path(port).exists():
+            continue
+        line = lines.get(("hubs", i, "port"), lines.get(("hubs", i), 1))
+        problems.append(f"{prof.path}:{line}: hub {hub.name!r}: port {port} is not there; plug the hub in, "
+                        'or write port = "auto" (found by its USB id) or "/dev/tablekeeper-hub" '
+                        "(the udev rule's name)")
+    return problems
+
+
 def find(name: str | None, *, on_pi: bool | None = None) -> Path:
     """The profile a command means: a path, a name in hardware/tables/, or by
     default the reference table on a Pi and the simulated one elsewhere."""

@@ -100,9 +100,11 @@ import sys
 from pi_app import profile
 
 try:
-    profile.load(sys.argv[1])
+    problems = profile.absent_hubs(profile.load(sys.argv[1]))
 except profile.ProfileError as exc:
     sys.exit(f"install.sh: {exc}")
+if problems:
+    sys.exit("install.sh: " + "\n".join(problems))
 EOF
 }
 

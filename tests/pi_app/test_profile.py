@@ -342,3 +342,19 @@ def test_the_hub_port_is_one_that_exists_on_a_pi():
     rule = (ROOT / "hardware" / "udev" / "99-tablekeeper-hub.rules").read_text()
     links = {"/dev/" + m for m in re.findall(r'SYMLINK\+="([^"]+)"', rule)}
     assert links and all(h.port in {"auto", *links} for h in ref.hubs), [h.port for h in ref.hubs]
+
+
+def test_a_hub_port_that_is_not_there_is_named_with_its_line(tmp_path):
+    """At install time (systemd/install.sh): a port path that does not exist."""
+    text = profile.find("reference").read_text().replace(
+        'port = "auto"', 'port = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode-if00"', 1)
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    problems = profile.absent_hubs(profile.load(path))
+    assert problems == [
+        f"{path}:{_line_of(text, 'by-id/usb')}: hub 'hub': port "
+        "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode-if00 is not there; plug the hub in, "
+        'or write port = "auto" (found by its USB id) or "/dev/tablekeeper-hub" (the udev rule\'s name)']
+    assert profile.absent_hubs(profile.load(profile.find("reference"))) == []
+    assert 'problems = profile.absent_hubs(profile.load(sys.argv[1]))' in (
+        ROOT / "systemd" / "install.sh").read_text()
