@@ -68,6 +68,11 @@ catalogue.register({
     "table.game-over": ("The game is over.", "La partita è finita."),
     "table.not-this-seat": ("That is not for seat {seat}.", "Non è per il posto {seat}."),
 })
+# A table that could not start, on every screen that answers (pi_app.startup).
+_TEXT.update({
+    "startup.not-ready": ("TABLE NOT READY", "TAVOLO NON PRONTO"),
+    "startup.retry": ("Trying again in {seconds} s", "Nuovo tentativo tra {seconds} s"),
+})
 
 
 def t(key: str, lang: str, **params: Any) -> str:

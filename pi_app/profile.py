@@ -2,21 +2,25 @@
 
 A profile is a TOML file; the bundled ones are in ``pi_app/tables/`` so that
 an installed package has them (``hardware/tables/`` in a checkout links
-there). Loading it validates every
-key and every pin; a wrong profile is refused with the file, the line and the
-fix, all problems at once. Part names are the ids drivers put on events:
-``seat1.pad``, ``seat1.screen``, ``seat1.left`` / ``seat1.ok`` / ``seat1.right``,
-``seat1.light``, ``shared.screen``, ``shared.undo``, ``zone.<name>.reader``.
+there). Loading it validates every key and every pin; a wrong profile is
+refused with the file, the line and the fix, all problems at once. The keys
+a part takes, their types, ranges and defaults are drivers.parts.SETTINGS,
+the list the parts are built from too: a part entry becomes a PartSpec.
+Part names are the ids drivers put on events: ``seat1.pad``, ``seat1.screen``,
+``seat1.left`` / ``seat1.ok`` / ``seat1.right``, ``seat1.light``, ``shared.screen``,
+``shared.undo``, ``zone.<name>.reader``.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from drivers import parts
 from drivers.hub.connection import MAX_HOLD_MS
 from drivers.watcher import WatcherSettings
 from pi_app.errors import UsageError
@@ -27,22 +31,13 @@ BUTTON_ROLES = ("left", "ok", "right")
 LANGS = ("en", "it")
 CHANCE_MODES = ("draw", "table")
 
-READER_BACKENDS = ("sim", "rc522", "mfrc522", "hub")
-SCREEN_BACKENDS = ("dummy", "luma")
-SCREEN_DRIVERS = ("ssd1306", "sh1106")
 PIN_FACTORIES = ("mock", "default")
-LIGHT_KINDS = ("led", "pwmled")
 
-# The keys each table may hold, and which are required.
+# The keys of the profile's own tables, and which are required. A part's keys
+# (reader, screen, button, light, encoder) are drivers.parts.SETTINGS.
 _TABLE_KEYS = {"name": False, "lang": False, "chance": False, "pins": False}
-_READER_KEYS = {"backend": True, "bus": False, "device": False, "cs_pin": False, "rst_pin": False,
-                "hub": False, "index": False}
-_SCREEN_KEYS = {"backend": True, "driver": False, "interface": False, "port": False, "address": False,
-                "mux_channel": False, "spi_device": False, "dc_pin": False, "rst_pin": False}
 _BUTTON_KEYS = {"left": True, "ok": True, "right": True}
-_LIGHT_KEYS = {"pin": True, "kind": False}
 _SEAT_KEYS = {"name": False, "pad": True, "screen": True, "buttons": True, "light": True, "encoder": False}
-_ENCODER_KEYS = {"pin_a": True, "pin_b": True}
 _SHARED_KEYS = {"screen": True, "undo": True}
 _ZONE_KEYS = {"name": True, "reader": True}
 _TOP_KEYS = {"table": False, "shared": True, "seats": True, "zones": False, "hubs": False,
@@ -55,52 +50,48 @@ class ProfileError(UsageError):
     """A profile that cannot be used: every problem with its line and fix."""
 
 
-@dataclass(frozen=True)
-class ReaderSpec:
-    name: str
-    backend: str
-    bus: int = 0
-    device: int = 0
-    cs_pin: int | None = None
-    rst_pin: int | None = None
-    hub: str | None = None
-    index: int = 0
+class PartSpec(Mapping[str, Any]):
+    """A part of the table as its profile entry says: the keys written, and for
+    the others the default drivers.parts declares. Read as a mapping or by
+    attribute (``spec.cs_pin``); drivers.parts builds the part from it."""
+
+    def __init__(self, name: str, part: str, values: Mapping[str, Any] | None = None) -> None:
+        self.name = name
+        self.part = part  # reader, screen, button, light or encoder
+        self.values = dict(values or {})
+        self.backend = str(self.values.get("backend", ""))
+        self.settings = parts.settings(part, self.backend)
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "name":
+            return self.name
+        if key in self.values:
+            return self.values[key]
+        if key in self.settings:
+            return self.settings[key].default
+        raise KeyError(key)
+
+    def __getattr__(self, key: str) -> Any:
+        # Only for settings: anything else (a half-built object, copy's probes) is not here.
+        if key.startswith("_") or "settings" not in self.__dict__:
+            raise AttributeError(key)
+        try:
+            return self[key]
+        except KeyError:
+            raise AttributeError(f"{self.name} has no setting {key!r}") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(["name", *self.values])
+
+    def __len__(self) -> int:
+        return 1 + len(self.values)
+
+    def __repr__(self) -> str:
+        return f"PartSpec({self.name!r}, {self.part!r}, {self.values!r})"
 
 
-@dataclass(frozen=True)
-class ScreenSpec:
-    name: str
-    backend: str
-    driver: str = "sh1106"
-    interface: str = "i2c"
-    port: int = 1
-    address: int = 0x3C
-    mux_channel: int | None = None
-    spi_device: int = 0
-    dc_pin: int | None = None
-    rst_pin: int | None = None
-
-
-@dataclass(frozen=True)
-class ButtonSpec:
-    name: str
-    pin: int
-
-
-@dataclass(frozen=True)
-class LightSpec:
-    name: str
-    pin: int
-    kind: str = "led"
-
-
-@dataclass(frozen=True)
-class EncoderSpec:
-    """A rotary encoder: turning it steps the menu like ◀ ▶."""
-
-    name: str
-    pin_a: int
-    pin_b: int
+# The parts of a seat, by what they are (all PartSpec).
+ReaderSpec = ScreenSpec = ButtonSpec = LightSpec = EncoderSpec = PartSpec
 
 
 @dataclass(frozen=True)
@@ -273,6 +264,74 @@ class _Checker:
         return value
 
 
+    def part(self, raw: Any, where: tuple[Any, ...], kind: str, name: str, what: str) -> PartSpec:
+        """A part's table checked against drivers.parts.SETTINGS: every key
+        known for its backend, of its type, in its range."""
+        if raw is None:  # a missing part: its parent's check has said so, once
+            return PartSpec(name, kind)
+        if not isinstance(raw, dict):
+            self.fail(where, f"{what} must be a table", "write it as { key = value, ... }")
+            return PartSpec(name, kind)
+        values: dict[str, Any] = {}
+        backend = ""
+        backends = parts.BACKENDS.get(kind)
+        if backends is not None:
+            given = raw.get("backend")
+            if given is None:
+                self.fail(where, f"{what} has no 'backend'",
+                          f"add backend = ... to {what} (one of: {', '.join(backends)})")
+            elif given not in backends:
+                self.fail(where + ("backend",), f"backend = {given!r} is not known",
+                          f"use one of: {', '.join(backends)}")
+            else:
+                backend = values["backend"] = given
+        declared = parts.settings(kind, backend)
+        for key, value in raw.items():
+            if key == "backend" and backends is not None:
+                continue
+            setting = declared.get(key)
+            if setting is None:
+                elsewhere = parts.backend_of(kind, key)
+                if elsewhere and backend:
+                    self.fail(where + (key,), f"{key!r} is not a setting of a {backend} {kind} ({what})",
+                              f"remove it; it is for backend {' or '.join(elsewhere)}")
+                elif not elsewhere:
+                    names = ", ".join(sorted(declared)) or "none"
+                    self.fail(where + (key,), f"unknown key {key!r} in {what}",
+                              f"remove it or use one of: {names}")
+                continue
+            problem = setting.problem(value)
+            if problem:
+                self.fail(where + (key,), f"{what}: {problem}",
+                          f"write e.g. {key} = {setting.suggestion()} ({setting.range_words()})")
+            else:
+                values[key] = value
+        for setting in declared.values():
+            if setting.required and setting.key not in raw:
+                self.fail(where, f"{what} has no {setting.key!r}", f"add {setting.key} = ... to {what}")
+        return PartSpec(name, kind, values)
+
+    def button_pin(self, data: dict, role: str, where: tuple[Any, ...], name: str) -> ButtonSpec:
+        """A seat's button written as ``role = PIN`` in its buttons table."""
+        value = data.get(role)
+        if value is None:
+            return PartSpec(name, "button")  # reported by the buttons table's check
+        pin = parts.settings("button")["pin"]
+        problem = replace(pin, key=role).problem(value)
+        if problem:
+            self.fail(where + (role,), f"{name}: {problem}",
+                      f"write e.g. {role} = {pin.suggestion()} ({pin.range_words()})")
+            return PartSpec(name, "button")
+        return PartSpec(name, "button", {"pin": value})
+
+    def light_pins(self, light: LightSpec, where: tuple[Any, ...]) -> None:
+        """An RGB light takes three pins, the others one."""
+        rgb = light.kind in ("rgb", "rgbled")
+        key = "pins" if rgb else "pin"
+        if light.values.get(key) is None:
+            example = "pins = [16, 19, 26]" if rgb else "pin = 22"
+            self.fail(where, f"{light.name} has no {key!r}", f"add {example} to it")
+
 def _dotted(where: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in where if not isinstance(p, int))
 
@@ -323,29 +382,17 @@ def parse(data: dict, path: Path, text: str) -> Profile:
     hub_names = {h.name for h in hubs}
 
     def reader(raw: Any, where: tuple[Any, ...], name: str) -> ReaderSpec:
-        r = c.table(raw, where, _READER_KEYS, f"reader {name}")
-        backend = c.choice(r, "backend", where, READER_BACKENDS, "sim")
-        hub = r.get("hub")
-        if backend == "hub":
-            if hub is None and len(hubs) == 1:
-                hub = hubs[0].name
-            if hub not in hub_names:
-                c.fail(where + ("hub",), f"reader {name} names hub {hub!r}, which is not declared",
+        spec = c.part(raw, where, "reader", name, f"reader {name}")
+        if spec.backend == "hub":
+            if spec.hub is None and len(hubs) == 1:
+                spec.values["hub"] = hubs[0].name
+            if spec.hub not in hub_names:
+                c.fail(where + ("hub",), f"reader {name} names hub {spec.hub!r}, which is not declared",
                        "add a [[hubs]] table with that name and its serial port")
-        return ReaderSpec(name, backend, bus=c.integer(r, "bus", where, 0),
-                          device=c.integer(r, "device", where, 0), cs_pin=c.integer(r, "cs_pin", where),
-                          rst_pin=c.integer(r, "rst_pin", where), hub=hub,
-                          index=c.integer(r, "index", where, 0))
+        return spec
 
     def screen(raw: Any, where: tuple[Any, ...], name: str) -> ScreenSpec:
-        s = c.table(raw, where, _SCREEN_KEYS, f"screen {name}")
-        return ScreenSpec(
-            name, c.choice(s, "backend", where, SCREEN_BACKENDS, "dummy"),
-            driver=c.choice(s, "driver", where, SCREEN_DRIVERS, "sh1106"),
-            interface=c.choice(s, "interface", where, ("i2c", "spi"), "i2c"),
-            port=c.integer(s, "port", where, 1), address=c.integer(s, "address", where, 0x3C),
-            mux_channel=c.integer(s, "mux_channel", where), spi_device=c.integer(s, "spi_device", where, 0),
-            dc_pin=c.integer(s, "dc_pin", where), rst_pin=c.integer(s, "rst_pin", where))
+        return c.part(raw, where, "screen", name, f"screen {name}")
 
     seats: list[SeatSpec] = []
     raw_seats = _array(c, data, "seats")
@@ -362,22 +409,20 @@ def parse(data: dict, path: Path, text: str) -> Profile:
         pad = reader(s.get("pad"), where + ("pad",), f"{sname}.pad")
         scr = screen(s.get("screen"), where + ("screen",), f"{sname}.screen")
         b = c.table(s.get("buttons"), where + ("buttons",), _BUTTON_KEYS, f"{sname} buttons")
-        buttons = tuple(ButtonSpec(f"{sname}.{role}", c.integer(b, role, where + ("buttons",), 0) or 0)
+        buttons = tuple(c.button_pin(b, role, where + ("buttons",), f"{sname}.{role}")
                         for role in BUTTON_ROLES)
-        lt = c.table(s.get("light"), where + ("light",), _LIGHT_KEYS, f"{sname} light")
-        light = LightSpec(f"{sname}.light", c.integer(lt, "pin", where + ("light",), 0) or 0,
-                          c.choice(lt, "kind", where + ("light",), LIGHT_KINDS, "led"))
+        light = c.part(s.get("light"), where + ("light",), "light", f"{sname}.light", f"{sname} light")
+        if "light" in s:
+            c.light_pins(light, where + ("light",))
         encoder = None
         if "encoder" in s:
-            e = c.table(s["encoder"], where + ("encoder",), _ENCODER_KEYS, f"{sname} encoder")
-            encoder = EncoderSpec(f"{sname}.encoder", c.integer(e, "pin_a", where + ("encoder",), 0) or 0,
-                                  c.integer(e, "pin_b", where + ("encoder",), 0) or 0)
+            encoder = c.part(s["encoder"], where + ("encoder",), "encoder", f"{sname}.encoder",
+                             f"{sname} encoder")
         seats.append(SeatSpec(sname, pad, scr, buttons, light, encoder))  # type: ignore[arg-type]
 
     shared = c.table(data.get("shared"), ("shared",), _SHARED_KEYS, "[shared]")
     shared_screen = screen(shared.get("screen"), ("shared", "screen"), "shared.screen")
-    u = c.table(shared.get("undo"), ("shared", "undo"), {"pin": True}, "[shared.undo]")
-    undo = ButtonSpec("shared.undo", c.integer(u, "pin", ("shared", "undo"), 0) or 0)
+    undo = c.part(shared.get("undo"), ("shared", "undo"), "button", "shared.undo", "[shared.undo]")
 
     zones: list[ZoneSpec] = []
     for i, raw in enumerate(_array(c, data, "zones")):
@@ -439,6 +484,11 @@ def _where_of(part: str, seats: list[SeatSpec]) -> tuple[Any, ...]:
     return ()
 
 
+def _dc_pin(screen: ScreenSpec) -> int | None:
+    """The data/command pin of an SPI screen; an I2C screen has none."""
+    return screen.dc_pin if screen.backend == "luma" and screen.interface == "spi" else None
+
+
 def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec, undo: ButtonSpec,
                   zones: list[ZoneSpec]) -> None:
     names = [s.name for s in seats]
@@ -466,16 +516,17 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
     for i, seat in enumerate(seats):
         for b in seat.buttons:
             claim(b.pin, b.name, _where_of(b.name, seats))
-        claim(seat.light.pin, seat.light.name, ("seats", i, "light", "pin"))
+        for pin in seat.light.pins or [seat.light.pin]:
+            claim(pin, seat.light.name, ("seats", i, "light", "pins" if seat.light.pins else "pin"))
         if seat.encoder is not None:
             claim(seat.encoder.pin_a, seat.encoder.name, ("seats", i, "encoder", "pin_a"))
             claim(seat.encoder.pin_b, seat.encoder.name, ("seats", i, "encoder", "pin_b"))
-        claim(seat.pad.cs_pin, seat.pad.name, ("seats", i, "pad", "cs_pin"))
-        claim(seat.screen.dc_pin, seat.screen.name, ("seats", i, "screen", "dc_pin"))
+        claim(seat.pad.get("cs_pin"), seat.pad.name, ("seats", i, "pad", "cs_pin"))
+        claim(_dc_pin(seat.screen), seat.screen.name, ("seats", i, "screen", "dc_pin"))
     claim(undo.pin, undo.name, ("shared", "undo", "pin"))
-    claim(shared_screen.dc_pin, shared_screen.name, ("shared", "screen", "dc_pin"))
+    claim(_dc_pin(shared_screen), shared_screen.name, ("shared", "screen", "dc_pin"))
     for i, z in enumerate(zones):
-        claim(z.reader.cs_pin, z.reader.name, ("zones", i, "reader", "cs_pin"))
+        claim(z.reader.get("cs_pin"), z.reader.name, ("zones", i, "reader", "cs_pin"))
     # Screens on the same bus, address and mux channel would draw over each other.
     at: dict[tuple[Any, ...], str] = {}
     screens = [(s.screen, ("seats", i, "screen")) for i, s in enumerate(seats)]
@@ -499,15 +550,34 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
             continue
         if r.backend == "hub":
             key: tuple[Any, ...] = ("hub", r.hub, r.index)
-        elif r.cs_pin is not None:
+        elif r.get("cs_pin") is not None:
             key = ("gpio-cs", r.cs_pin)
         else:
-            key = ("spi", r.bus, r.device)
+            key = ("spi", r.get("bus"), r.get("device"))
         if key in seen:
             c.fail(where, f"{r.name} uses the same reader connection as {seen[key]}",
                    "give it its own chip select (device or cs_pin) or hub index")
         else:
             seen[key] = r.name
+
+
+def absent_hubs(prof: Profile) -> list[str]:
+    """Hubs whose port is a path that is not there, each with its line and fix.
+
+    For install time: the daemon itself waits for a hub that is unplugged, but
+    a path that does not exist when the builder installs is most likely wrong
+    (a /dev/serial/by-id/ name carries the board's serial number)."""
+    lines = key_lines(prof.path.read_text(encoding="utf-8"))
+    problems = []
+    for i, hub in enumerate(prof.hubs):
+        port = hub.port.strip()
+        if port in ("", "auto") or Path(port).exists():
+            continue
+        line = lines.get(("hubs", i, "port"), lines.get(("hubs", i), 1))
+        problems.append(f"{prof.path}:{line}: hub {hub.name!r}: port {port} is not there; plug the hub in, "
+                        'or write port = "auto" (found by its USB id) or "/dev/tablekeeper-hub" '
+                        "(the udev rule's name)")
+    return problems
 
 
 def find(name: str | None, *, on_pi: bool | None = None) -> Path:

@@ -11,7 +11,7 @@ import threading
 import time
 from typing import Any
 
-from pi_app import hardware, paths, profile
+from pi_app import hands, hardware, paths, profile, startup
 from pi_app.console import Console, read_commands
 from pi_app.errors import UsageError
 from pi_app.journal import Journal
@@ -42,13 +42,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    prof = profile.load(profile.find(args.table))
-    if (args.game is None) != (args.players is None):
-        raise UsageError("--game and --players go together: --game ID --players N")
-    options = parse_options(args.option)
-    events: queue.Queue = queue.Queue()
-    simulated = prof.simulated
-    table = hardware.build(prof, events, poll=not simulated)
+    state = paths.state_dir(args.state_dir)
+    prof: profile.Profile | None = None
+    try:
+        prof = profile.load(profile.find(args.table))
+        if (args.game is None) != (args.players is None):
+            raise UsageError("--game and --players go together: --game ID --players N")
+        options = parse_options(args.option)
+        events: queue.Queue = queue.Queue()
+        simulated = prof.simulated
+        table = hardware.build(prof, events, poll=not simulated)
+        if startup.under_systemd():
+            print(startup.gpio_library(), flush=True)
+    except UsageError as exc:
+        if startup.under_systemd():  # keep trying, slower, and say why (pi_app/startup.py)
+            lang = args.lang or (prof.lang if prof else "en")
+            startup.failed(state, str(exc), prof.screens() if prof else [], lang)
+        raise
     journal = registry = None
     stop = threading.Event()
     # What runs the table now (the lobby or a game): the watchdog pings only
@@ -64,6 +74,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"{prof.name}: type help", flush=True)
             threading.Thread(target=read_commands, args=(sys.stdin, events), daemon=True,
                              name="console").start()
+        # A simulated table with no console (a service) takes the same commands
+        # from a FIFO in its state directory (pi_app/hands.py); only the
+        # commands and their answers are printed, into the system log.
+        typist = console
+        if simulated and args.no_console:
+            typist = Console(table, registry, "", [], pictures=False)
+            hands.listen(hands.make_fifo(state), events)
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
         game, players, new = args.game, args.players, args.new
@@ -80,8 +97,10 @@ def run(args: argparse.Namespace) -> int:
                 current[0] = lobby
                 if console is not None:
                     lobby.observer = lambda lays, c=console: c.show(lays, {})
-                    lobby.on_typed = console.execute
+                if typist is not None:
+                    lobby.on_typed = typist.execute
                 watchdog.start()  # the table is up and the journal read: ready
+                startup.started(state)
                 chosen = lobby.choose(stop)
                 current[0] = None
                 if chosen is None:
@@ -93,17 +112,19 @@ def run(args: argparse.Namespace) -> int:
             comps = session.adapter.components()
             if simulated:  # made-up UIDs so that typed taps have tags
                 registry.auto_enroll(session.record.game, [(c.id, c.count) for c in comps])
+            if typist is not None:
+                typist.game, typist.components = session.record.game, comps
+                typist.players = session.record.players
+                session.on_typed = typist.execute
             if console is not None:
-                console.game, console.components = session.record.game, comps
-                console.players = session.record.players
-                session.on_typed = console.execute
                 print(f"{session.game.name or session.record.game} for {session.record.players}", flush=True)
                 _show_changes(session, console)
             watchdog.start()
+            startup.started(state)
             session.run(stop)
             current[0] = None
-            if console is not None:
-                console.players = None  # the lobby takes a press from any seat
+            if typist is not None:
+                typist.players = None  # the lobby takes a press from any seat
             game = players = None  # after a finished game: choose the next one at the table
             new = False
     finally:

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 import pi_app
+from drivers import parts
 from pi_app import profile
 from pi_app.profile import ProfileError
 
@@ -57,12 +58,12 @@ def _line_of(text: str, needle: str, nth: int = 1) -> int:
 
 
 def test_unknown_key_names_file_line_and_fix(tmp_path):
-    path, text = _broken(tmp_path, 'light = { pin = 23 }', 'light = { pin = 23, colour = "red" }')
+    path, text = _broken(tmp_path, 'light = { pin = 23 }', 'light = { pin = 23, glow = "red" }')
     with pytest.raises(ProfileError) as err:
         profile.load(path)
     msg = str(err.value)
-    assert f"{path}:{_line_of(text, 'colour')}: unknown key 'colour'" in msg
-    assert "use one of: kind, pin" in msg
+    assert f"{path}:{_line_of(text, 'glow')}: unknown key 'glow'" in msg
+    assert "use one of: active_high, colour, kind, pin, pins" in msg
 
 
 def test_pin_used_twice(tmp_path):
@@ -221,3 +222,139 @@ def test_watcher_table_and_hub_hold_are_checked_with_line_and_fix(tmp_path):
     path.write_text("watcher = 3\n" + profile.find("sim").read_text())
     with pytest.raises(ProfileError, match=r"\[watcher\] must be a table; write it as \[watcher\]"):
         profile.load(path)
+
+
+# -- one source for every part's settings (drivers.parts.SETTINGS) ------------
+
+
+_FREE_PIN = 16  # no part of sim.toml uses it
+
+
+def _valid(setting):
+    """A value the setting takes that is not its default."""
+    if setting.key.endswith("pin") or setting.key.startswith("pin_"):
+        return _FREE_PIN
+    if setting.choices:
+        return next(c for c in setting.choices if c != setting.default)
+    if setting.kind is bool:
+        return not setting.default
+    if setting.kind is list:
+        return [3, 7, 8] if setting.key == "pins" else [0.5] * setting.size
+    if setting.kind is str:
+        return "hub"
+    return setting.high if setting.high != setting.default else setting.low
+
+
+def _part_toml(kind: str, backend: str, key: str, value) -> tuple[str, str]:
+    """The sim profile with ``key = value`` on a part of ``kind``."""
+    import json
+
+    v = f"0x{value:X}" if key.endswith("address") else json.dumps(value)
+    base = profile.find("sim").read_text()
+    if kind == "reader":
+        old, new = 'pad = { backend = "sim" }', f'pad = {{ backend = "{backend}", {key} = {v} }}'
+        if backend == "hub":
+            base = base.replace("[shared]", '[[hubs]]\nname = "hub"\nport = "auto"\n\n[shared]', 1)
+    elif kind == "screen":  # the shared screen
+        spi = ", dc_pin = 16" if key == "interface" else ""  # an SPI screen's DC pin, not seat3's light
+        old, new = 'screen = { backend = "dummy" }', f'screen = {{ backend = "{backend}", {key} = {v}{spi} }}'
+    elif kind == "light":
+        old = "light = { pin = 22 }"
+        rgb = "light = { kind = 'rgb', pins = [3, 7, 8] }"
+        new = {"kind": rgb, "pins": rgb, "pin": "light = { pin = 16 }"}.get(
+            key, f"light = {{ pin = 22, {key} = {v} }}")
+    elif kind == "encoder":
+        old, new = "light = { pin = 22 }", "light = { pin = 22 }\nencoder = { pin_a = 3, pin_b = 16 }"
+    else:  # the undo button
+        old = "undo = { pin = 15 }"
+        new = "undo = { pin = 16 }" if key == "pin" else f"undo = {{ pin = 15, {key} = {v} }}"
+    assert old in base
+    return base.replace(old, new, 1), new
+
+
+_EVERY_SETTING = [(kind, backend, s.key) for kind, by in getattr(parts, "SETTINGS", {}).items()
+                  for backend, keys in by.items() for s in keys]
+
+
+@pytest.mark.parametrize("kind,backend,key", _EVERY_SETTING)
+def test_every_setting_a_driver_takes_is_a_key_the_profile_takes(tmp_path, kind, backend, key):
+    """drivers.parts.SETTINGS is the one list: the profile takes each key with
+    a value in its range (speed_hz, antenna_gain_db, timeout_ms and max_tags
+    of an RC522 pad were refused as unknown keys)."""
+    setting = parts.settings(kind, backend)[key]
+    text, line = _part_toml(kind, backend, key, _valid(setting))
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    loaded = profile.load(path)
+    spec = {"reader": loaded.seats[0].pad, "screen": loaded.shared_screen, "light": loaded.seats[0].light,
+            "encoder": loaded.seats[0].encoder, "button": loaded.undo}[kind]
+    assert key in spec.values or kind == "encoder", line
+
+
+def test_rc522_settings_reach_the_driver(tmp_path, monkeypatch):
+    from drivers.rc522 import driver
+
+    text = profile.find("sim").read_text().replace(
+        'pad = { backend = "sim" }',
+        'pad = { backend = "rc522", device = 0, speed_hz = 400000, antenna_gain_db = 43, timeout_ms = 8, '
+        'max_tags = 3 }', 1)
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    spec = profile.load(path).seats[0].pad
+    seen = {}
+    monkeypatch.setattr(driver, "open_rc522", lambda name, **kw: seen.update(kw, name=name))
+    parts.open_reader(spec)
+    assert seen["name"] == "seat1.pad"
+    given = (seen["speed_hz"], seen["antenna_gain_db"], seen["timeout_ms"], seen["max_tags"])
+    assert given == (400000, 43, 8, 3)
+    assert seen["bus"] == 0 and seen["cs_pin"] is None  # left out: the one declared default
+
+
+@pytest.mark.parametrize("written,said", [
+    ("speed_hz = 50000000", "seat1.pad: speed_hz = 50000000 is above 10000000; "
+                            "write e.g. speed_hz = 500000 (10000 to 10000000)"),
+    ("antenna_gain_db = 40", "antenna_gain_db = 40 is not one of 18, 23, 33, 38, 43, 48; "
+                             "write e.g. antenna_gain_db = 33"),
+    ("timeout_ms = \"5\"", "timeout_ms must be a number, not '5'; write e.g. timeout_ms = 5.0"),
+    ("max_tags = 0", "max_tags = 0 is below 1; write e.g. max_tags = 6 (1 to 16)"),
+    ("index = 1", "'index' is not a setting of a rc522 reader (reader seat1.pad); "
+                  "remove it; it is for backend hub"),
+])
+def test_a_part_setting_out_of_range_is_refused_with_line_and_fix(tmp_path, written, said):
+    base = profile.find("sim").read_text()
+    text = base.replace('pad = { backend = "sim" }', f'pad = {{ backend = "rc522", {written} }}', 1)
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    with pytest.raises(ProfileError) as err:
+        profile.load(path)
+    assert f"{path}:{_line_of(text, written)}: " in str(err.value)
+    assert said in str(err.value)
+
+
+def test_the_hub_port_is_one_that_exists_on_a_pi():
+    """The reference table's hub port: "auto" (found by its USB id) or the
+    udev rule's own symlink. /dev/serial/by-id names carry the board's serial
+    number (usb-MicroPython_Board_in_FS_mode-e6614c311b6d8e2a-if00), so a name
+    without it never exists and seats 3-4 never connected."""
+    import re
+
+    ref = profile.load(profile.find("reference"))
+    rule = (ROOT / "hardware" / "udev" / "99-tablekeeper-hub.rules").read_text()
+    links = {"/dev/" + m for m in re.findall(r'SYMLINK\+="([^"]+)"', rule)}
+    assert links and all(h.port in {"auto", *links} for h in ref.hubs), [h.port for h in ref.hubs]
+
+
+def test_a_hub_port_that_is_not_there_is_named_with_its_line(tmp_path):
+    """At install time (systemd/install.sh): a port path that does not exist."""
+    text = profile.find("reference").read_text().replace(
+        'port = "auto"', 'port = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode-if00"', 1)
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    problems = profile.absent_hubs(profile.load(path))
+    assert problems == [
+        f"{path}:{_line_of(text, 'by-id/usb')}: hub 'hub': port "
+        "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode-if00 is not there; plug the hub in, "
+        'or write port = "auto" (found by its USB id) or "/dev/tablekeeper-hub" (the udev rule\'s name)']
+    assert profile.absent_hubs(profile.load(profile.find("reference"))) == []
+    assert 'problems = profile.absent_hubs(profile.load(sys.argv[1]))' in (
+        ROOT / "systemd" / "install.sh").read_text()

@@ -306,10 +306,11 @@ def test_a_screen_that_stops_answering_is_reported_not_fatal(rig, fake_game):
 def test_a_piece_on_a_board_zone_picks_that_zone(rig, fake_game, tmp_path):
     import dataclasses
 
-    from pi_app.profile import ReaderSpec, ZoneSpec
+    from pi_app.profile import PartSpec, ZoneSpec
 
     r = rig(2)
-    zones = tuple(ZoneSpec(n, ReaderSpec(f"zone.{n}.reader", "sim")) for n in ("north", "south"))
+    zones = tuple(ZoneSpec(n, PartSpec(f"zone.{n}.reader", "reader", {"backend": "sim"}))
+                  for n in ("north", "south"))
     r.profile = dataclasses.replace(r.profile, zones=zones)
     s = r.open(fake_game)
     r.tap_zone("south", "cube:red")  # seat 1 to move: one move fits, played at once
@@ -327,10 +328,11 @@ def test_a_piece_on_a_board_zone_picks_that_zone(rig, fake_game, tmp_path):
 def test_a_rotary_encoder_steps_the_menu(rig, fake_game):
     import dataclasses
 
-    from pi_app.profile import EncoderSpec
+    from pi_app.profile import PartSpec
 
     r = rig(2)
-    seat = dataclasses.replace(r.profile.seats[0], encoder=EncoderSpec("seat1.encoder", 16, 25))
+    seat = dataclasses.replace(r.profile.seats[0], encoder=PartSpec("seat1.encoder", "encoder",
+                                                                         {"pin_a": 16, "pin_b": 25}))
     r.profile = dataclasses.replace(r.profile, seats=(seat, *r.profile.seats[1:]))
     s = r.open(fake_game)
     r.table.turn("seat1.encoder", 1)

@@ -54,7 +54,9 @@ def test_install_script_installs_the_hub_udev_rule():
     assert "if command -v udevadm >/dev/null 2>&1; then" in text
     assert "udevadm control --reload-rules && udevadm trigger" in text
     # before the service starts and first opens the hub's port
-    assert text.index("/etc/udev/rules.d/") < text.index("systemctl enable --now")
+    main = text[text.index('case "$ACTION" in'):]
+    assert main.index("install_udev_rule") < main.index("install_unit")
+    assert 'systemctl restart "$UNIT_NAME"' in text
 
 
 def _listener(path: str) -> socket.socket:
@@ -144,3 +146,165 @@ def test_notify_never_blocks_on_a_listener_that_does_not_read(tmp_path):
     sent = [sdnotify.notify("WATCHDOG=1", {"NOTIFY_SOCKET": path}) for _ in range(5000)]
     assert sent[0] and not all(sent)  # its queue filled up; the rest were dropped, not waited for
     sock.close()
+
+
+# -- the path from a fresh Raspberry Pi OS to a running table ------------------
+# (tests/box/test_box.py runs all of it on a booted Debian Bookworm.)
+
+
+def _unit() -> dict[str, list[str]]:
+    """Each key of the unit file and its values, in order."""
+    keys: dict[str, list[str]] = {}
+    for line in UNIT.read_text().splitlines():
+        if "=" in line and not line.lstrip().startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            keys.setdefault(key.strip(), []).append(value.strip())
+    return keys
+
+
+def _shell_function(name: str) -> str:
+    text = (ROOT / "systemd" / "install.sh").read_text()
+    start = text.index(f"\n{name}() {{")
+    return text[start:text.index("\n}\n", start)]
+
+
+def test_install_uses_the_systems_lgpio_and_never_builds_it():
+    """pip install '.[pi]' in a plain venv built lgpio from source (swig and
+    liblgpio, neither installed): the venv now sees Raspberry Pi OS's
+    python3-lgpio and python3-spidev, and a missing lgpio is only ever a wheel."""
+    text = (ROOT / "systemd" / "install.sh").read_text()
+    venv = _shell_function("make_venv")
+    assert 'python3 -m venv --system-site-packages "$VENV"' in venv
+    assert "[pi]\"" not in venv and "[pi]'" not in venv  # the extra that builds lgpio
+    assert '--only-binary=:all: lgpio' in venv
+    packages = re.search(r'^APT_PACKAGES="([^"]*)"\nPI_PACKAGES="([^"]*)"', text, re.MULTILINE)
+    assert packages is not None
+    wanted = packages.group(1).split() + packages.group(2).split()
+    assert {"python3-venv", "python3-spidev", "python3-lgpio"} <= set(wanted)
+    assert "apt-get install" in _shell_function("install_packages")
+
+
+def test_lgpio_has_a_writable_directory_for_its_notify_pipe():
+    """lgpio makes .lgd-nfy* in $LG_WD, else the working directory: "/" under
+    the unit, read-only with ProtectSystem=strict."""
+    unit = _unit()
+    assert unit["ProtectSystem"] == ["strict"]
+    env = dict(e.split("=", 1) for v in unit.get("Environment", []) for e in v.split())
+    writable = {f"%t/{d}" for d in unit.get("RuntimeDirectory", [])}
+    writable |= {f"%S/{d}" for d in unit.get("StateDirectory", [])}
+    assert env.get("LG_WD") in writable, env
+    assert unit.get("WorkingDirectory", ["/"])[0] in writable
+
+
+def test_a_box_without_keyboard_never_stops_trying():
+    """StartLimitBurst=5 in 60 s left the unit failed for good after a bad
+    start (a hub unplugged at boot): someone with a keyboard had to come."""
+    unit = _unit()
+    assert unit.get("StartLimitIntervalSec") == ["0"]
+    assert "StartLimitBurst" not in unit
+    assert unit["Restart"] in (["on-failure"], ["always"])
+    # The daemon's own wait after a failed start fits in the start timeout.
+    from pi_app import startup
+
+    assert int(unit["TimeoutStartSec"][0]) > startup.LONGEST_WAIT + 10
+    assert "RestartSteps" not in unit  # systemd 254; Bookworm has 252
+
+
+def test_a_failed_start_waits_longer_each_time_and_says_why(tmp_path, monkeypatch):
+    """Under systemd, a table that cannot start says what is wrong (STATUS=,
+    the system log, every screen that opens) and waits 5, 10, 20, 40, then
+    60 s before it exits; a start that reaches READY=1 clears the count."""
+    from pi_app import cli, startup
+
+    notify = str(tmp_path / "notify")
+    sock = _listener(notify)
+    waits: list[float] = []
+    monkeypatch.setattr(startup, "_sleep", waits.append)
+    monkeypatch.setenv("NOTIFY_SOCKET", notify)
+    table = tmp_path / "t.toml"
+    # seat1's reader on an RC522 that is not there (no /dev/spidev here)
+    table.write_text((ROOT / "pi_app" / "tables" / "sim.toml").read_text().replace(
+        'pad = { backend = "sim" }', 'pad = { backend = "rc522", bus = 5, device = 3 }', 1))
+    state = tmp_path / "state"
+    for _ in range(6):
+        code = cli.main(["run", "--table", str(table), "--no-console", "--state-dir", str(state)])
+        assert code != 0
+    assert waits == [5, 10, 20, 40, 60, 60]
+    status = sock.recv(1000).decode()
+    assert status.startswith("STATUS=seat1.pad: the rc522 reader did not open")
+    assert "(failed start 1 in a row; trying again in 5 s)" in status
+    startup.started(state)
+    assert startup.failures(state) == 0
+    sock.close()
+    # The screens that answer say it too.
+    from pi_app import profile
+
+    shown = startup.show(profile.load(table).screens(), "seat1.pad: no reader", 5, "it")
+    assert shown == ["seat1.screen", "seat2.screen", "seat3.screen", "seat4.screen", "shared.screen"]
+
+
+def test_the_reason_stays_on_a_real_screen_after_the_daemon_lets_go(monkeypatch):
+    """luma's cleanup blanks a screen unless it is told to persist."""
+    from drivers import parts
+    from drivers.screens import I2cBuses
+    from drivers.sim.i2c import FakeI2cBus
+    from pi_app import startup
+
+    bus = FakeI2cBus({(0, 0x3C)})
+    opened = []
+
+    def open_screen(spec, **kw):
+        screen = real_open(spec, i2c=I2cBuses(opener=lambda port: bus))
+        opened.append(screen)
+        return screen
+
+    real_open = parts.open_screen
+    monkeypatch.setattr(parts, "open_screen", open_screen)
+    from pi_app.profile import PartSpec
+
+    spec = PartSpec("shared.screen", "screen", {"backend": "luma", "mux_channel": 0})
+    assert startup.show([spec], "seat3.pad: reader hub not connected", 10, "en") == ["shared.screen"]
+    assert opened[0].device.persist
+
+
+def test_from_a_shell_a_failed_start_exits_at_once(tmp_path, monkeypatch):
+    from pi_app import cli, startup
+
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    monkeypatch.setattr(startup, "_sleep", lambda s: pytest.fail("waited from a shell"))
+    table = tmp_path / "t.toml"
+    table.write_text((ROOT / "pi_app" / "tables" / "sim.toml").read_text().replace(
+        'pad = { backend = "sim" }', 'pad = { backend = "rc522", bus = 5, device = 3 }', 1))
+    assert cli.main(["run", "--table", str(table), "--no-console", "--state-dir", str(tmp_path)]) != 0
+    assert startup.failures(tmp_path) == 0
+
+
+def _import_lgpio_in_a_read_only_cwd(work: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """``import lgpio`` (the real one) with the working directory read-only, as
+    "/" is under ProtectSystem=strict: in a private mount namespace."""
+    ro = work / "ro"
+    ro.mkdir(parents=True)
+    script = (f"mount --bind {ro} {ro} && mount -o remount,bind,ro {ro} && cd {ro} && "
+              f"exec {sys.executable} -c 'import lgpio'")
+    base = {k: v for k, v in os.environ.items() if k != "LG_WD"}
+    return subprocess.run(["unshare", "-m", "sh", "-c", script], env={**base, **env},
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
+                    reason="needs root and unshare for a read-only bind mount")
+def test_lgpio_imports_under_the_units_environment(tmp_path):
+    """The real lgpio: with the working directory read-only its import fails
+    (it makes and opens .lgd-nfy* there), with the unit's LG_WD it works."""
+    pytest.importorskip("lgpio")
+    if subprocess.run(["unshare", "-m", "true"], capture_output=True, timeout=30).returncode != 0:
+        pytest.skip("unshare -m does not work here")
+    runtime = tmp_path / "run"
+    (runtime / "tablekeeper").mkdir(parents=True)
+    unit_env = dict(e.split("=", 1) for v in _unit().get("Environment", []) for e in v.split())
+    unit_env = {k: v.replace("%t", str(runtime)) for k, v in unit_env.items()}
+    failed = _import_lgpio_in_a_read_only_cwd(tmp_path / "without", {})
+    assert failed.returncode != 0 and ".lgd-nfy" in failed.stderr, failed
+    done = _import_lgpio_in_a_read_only_cwd(tmp_path / "with", unit_env)
+    assert done.returncode == 0, done.stderr
+    assert any(p.name.startswith(".lgd-nfy") for p in (runtime / "tablekeeper").iterdir())

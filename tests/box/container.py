@@ -1,0 +1,315 @@
+"""A booted Debian Bookworm in a container: systemd as PID 1, the base of
+Raspberry Pi OS, on the machine that runs the tests.
+
+The root file system comes from debootstrap (Debian's mirror, as apt's sources
+name it) and is kept as a tarball in :data:`CACHE`, named by a hash of what
+it holds; every test unpacks its own copy. The container is booted with
+``systemd-nspawn -b``; commands run in it through ``nsenter`` into its PID 1's
+namespaces (the host has no systemd, so no machinectl). Every step has a time
+limit, and :meth:`Box.close` leaves no process or mount behind: it powers the
+container off, then kills its PID 1 (which ends every process in its PID
+namespace), nspawn's process group and anything else whose root is the copy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import platform
+import re
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+CACHE = Path(os.environ.get("TABLEKEEPER_BOX_CACHE", "/var/cache/tablekeeper-box"))
+SUITE = "bookworm"
+# The issue's own recipe: what a Raspberry Pi OS Lite image has that matters here.
+INCLUDE = ("systemd", "systemd-sysv", "dbus", "python3", "python3-venv")
+RECIPE = 1  # raise when the way the root is made changes, so the cache is rebuilt
+DEBOOTSTRAP_LIMIT = 900.0
+BOOT_LIMIT = 90.0
+CLEAN_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root",
+             "LANG": "C.UTF-8", "TERM": "dumb"}
+
+
+class BoxError(AssertionError):
+    """A step in the container failed or took too long."""
+
+
+def host_trust() -> tuple[dict[Path, str], dict[str, str]]:
+    """The host's CA bundle, read-only in the container, for pip.
+
+    A Pi reaches PyPI with Debian's ca-certificates; a machine that reaches it
+    through a proxy of its own trusts that proxy's CA in its bundle only, so
+    the container is given the host's bundle (and nothing else of the host's)."""
+    bundle = Path(os.environ.get("PIP_CERT") or "/etc/ssl/certs/ca-certificates.crt")
+    if not bundle.is_file():
+        return {}, {}
+    inside = "/etc/tablekeeper-box-ca.crt"
+    return {bundle: inside}, {"PIP_CERT": inside}
+
+
+def cannot_run() -> str | None:
+    """Why the box test cannot run on this machine, or None."""
+    if os.geteuid() != 0:
+        return "the box test needs root (debootstrap, systemd-nspawn)"
+    for tool in ("debootstrap", "systemd-nspawn", "nsenter", "journalctl", "tar"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (apt-get install systemd-container debootstrap util-linux)"
+    if mirror() is None:
+        return "no Debian mirror in apt's sources (/etc/apt/sources.list*)"
+    return None
+
+
+def mirror() -> str | None:
+    """The Debian mirror apt's sources name (deb822 or one-line style)."""
+    files = [Path("/etc/apt/sources.list"), *sorted(Path("/etc/apt/sources.list.d").glob("*"))]
+    for path in files:
+        try:
+            text = path.read_text()
+        except OSError:
+            continue
+        for m in re.finditer(r"(?:^URIs:\s*|^deb\s+(?:\[[^\]]*\]\s+)?)(\S+/debian)/?\s", text, re.MULTILINE):
+            return m.group(1)
+    return None
+
+
+def cache_key() -> str:
+    what = "|".join([SUITE, "minbase", ",".join(INCLUDE), mirror() or "", platform.machine(), str(RECIPE)])
+    return hashlib.sha256(what.encode()).hexdigest()[:16]
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def rootfs_tarball(log: list[str]) -> Path:
+    """The cached root file system, made first if there is none (one maker at a time)."""
+    tarball = CACHE / f"bookworm-{cache_key()}.tar"
+    if tarball.exists():
+        log.append(f"root file system: cached {tarball.name}")
+        return tarball
+    with _locked(CACHE / "build.lock"):
+        if tarball.exists():  # made while this test waited for the lock
+            return tarball
+        work = CACHE / f"build-{os.getpid()}"
+        shutil.rmtree(work, ignore_errors=True)
+        started = time.monotonic()
+        try:
+            run(["debootstrap", "--variant=minbase", f"--include={','.join(INCLUDE)}", SUITE, str(work),
+                 str(mirror())], DEBOOTSTRAP_LIMIT, "debootstrap")
+            # No machine id: each boot of a copy makes its own, as a flashed SD card does.
+            (work / "etc" / "machine-id").write_text("")
+            partial = tarball.with_suffix(".part")
+            run(["tar", "-C", str(work), "--numeric-owner", "-cf", str(partial), "."], 300, "tar")
+            partial.rename(tarball)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        log.append(f"root file system: made by debootstrap in {time.monotonic() - started:.0f} s (cold)")
+        for old in CACHE.glob("bookworm-*.tar"):  # other recipes' roots are stale
+            if old != tarball:
+                old.unlink(missing_ok=True)
+    return tarball
+
+
+def run(cmd: list[str], limit: float, what: str, **kw: object) -> subprocess.CompletedProcess[str]:
+    """Run ``cmd`` on the host within ``limit`` seconds; BoxError when it fails."""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, check=False,
+                              **kw)  # type: ignore[call-overload]
+    except subprocess.TimeoutExpired as exc:
+        raise BoxError(f"{what}: no end after {limit:.0f} s: {exc.stdout!r} {exc.stderr!r}") from None
+    if proc.returncode != 0:
+        raise BoxError(f"{what}: status {proc.returncode}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return proc  # type: ignore[no-any-return]
+
+
+class Box:
+    """One container on an unpacked copy of the cached root."""
+
+    def __init__(self, root: Path, name: str, binds: dict[Path, str], *,
+                 read_only: dict[Path, str] | None = None, env: dict[str, str] | None = None) -> None:
+        self.root = root
+        self.name = name
+        self.binds = binds
+        self.read_only = read_only or {}
+        self.env = {**CLEAN_ENV, **(env or {})}  # for commands run inside
+        self.nspawn: subprocess.Popen[bytes] | None = None
+        self.init_pid: int | None = None
+        self.console = root.parent / f"{name}-console.log"
+        self.boots = 0
+
+    # -- life ------------------------------------------------------------------
+    def boot(self) -> float:
+        """Boot the container; the seconds until systemd says it is up."""
+        started = time.monotonic()
+        args = ["systemd-nspawn", "--register=no", "--keep-unit", "-b", "-D", str(self.root),
+                f"--machine={self.name}", "--console=read-only"]
+        for host, inside in self.binds.items():
+            args.append(f"--bind={host}:{inside}")
+        for host, inside in self.read_only.items():
+            args.append(f"--bind-ro={host}:{inside}")
+        env = {**CLEAN_ENV, "SYSTEMD_NSPAWN_UNIFIED_HIERARCHY": "0"}
+        with open(self.console, "ab") as out:
+            self.nspawn = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env,
+                                           start_new_session=True)
+        self.boots += 1
+        deadline = started + BOOT_LIMIT
+        while self.init_pid is None:
+            self._check_alive()
+            self.init_pid = self._child_init()
+            if time.monotonic() > deadline:
+                raise BoxError(f"the container's systemd did not start in {BOOT_LIMIT:.0f} s")
+            time.sleep(0.1)
+        # "running" or "degraded": booted either way (a minimal Debian may miss a unit or two).
+        # Until its bus is up, systemctl cannot even ask.
+        while True:
+            proc = self.sh("systemctl is-system-running --wait", limit=BOOT_LIMIT, check=False)
+            state = proc.stdout.strip()
+            if state in ("running", "degraded"):
+                return time.monotonic() - started
+            if time.monotonic() > deadline:
+                raise BoxError(f"the container came up {state!r} ({proc.stderr.strip()}): {self.tail()}")
+            time.sleep(0.2)
+
+    def _check_alive(self) -> None:
+        assert self.nspawn is not None
+        if self.nspawn.poll() is not None:
+            raise BoxError(f"systemd-nspawn ended with status {self.nspawn.returncode}: {self.tail()}")
+
+    def _child_init(self) -> int | None:
+        """The container's PID 1 as the host sees it: the nspawn child that runs systemd."""
+        assert self.nspawn is not None
+        for pid in _children(self.nspawn.pid):
+            if _comm(pid) == "systemd":
+                return pid
+        return None
+
+    def reboot(self) -> float:
+        """``systemctl reboot`` inside: nspawn ends with the container, and it is booted again."""
+        assert self.nspawn is not None
+        self.sh("systemctl reboot", limit=30)
+        try:
+            self.nspawn.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise BoxError("the container did not stop within 60 s of `systemctl reboot`") from None
+        self.init_pid = None
+        return self.boot()
+
+    def tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.console.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    # -- commands ----------------------------------------------------------------
+    def sh(self, script: str, *, limit: float = 60, check: bool = True) -> subprocess.CompletedProcess[str]:
+        """Run a shell script as root inside the container, as a login there would."""
+        self._check_alive()
+        assert self.init_pid is not None
+        cmd = ["nsenter", "-t", str(self.init_pid), "-m", "-u", "-i", "-n", "-p", "-C", "-r", "-w",
+               "/bin/sh", "-c", script]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, env=self.env)
+        except subprocess.TimeoutExpired as exc:
+            raise BoxError(f"in the container, {script!r}: no end after {limit:.0f} s:\n{exc.stdout}\n"
+                           f"{exc.stderr}") from None
+        if check and proc.returncode != 0:
+            raise BoxError(f"in the container, {script!r}: status {proc.returncode}:\n{proc.stdout[-4000:]}\n"
+                           f"{proc.stderr[-4000:]}")
+        return proc
+
+    def unit(self, unit: str, *props: str) -> dict[str, str]:
+        out = self.sh(f"systemctl show {unit} -p {','.join(props)}").stdout
+        return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+    def journal(self, unit: str) -> list[str]:
+        """The unit's lines in the container's system log, every boot (read from the host)."""
+        proc = run(["journalctl", "-D", str(self.journal_dir()), "-u", unit, "-o", "cat", "--no-pager"], 60,
+                   "journalctl")
+        return proc.stdout.splitlines()
+
+    def journal_dir(self) -> Path:
+        machine = (self.root / "etc" / "machine-id").read_text().strip()
+        return self.root / "var" / "log" / "journal" / machine
+
+    # -- the end -------------------------------------------------------------------
+    def close(self) -> list[str]:
+        """Stop everything this box started; what had to be forced."""
+        forced: list[str] = []
+        if self.nspawn is not None and self.nspawn.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.nspawn.pid, signal.SIGTERM)  # nspawn: power the container off
+            try:
+                self.nspawn.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                forced.append("the container did not power off in 20 s")
+        if self.init_pid is not None and _comm(self.init_pid) == "systemd":
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.init_pid, signal.SIGKILL)  # ends every process of its PID namespace
+        if self.nspawn is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.nspawn.pid, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.nspawn.wait(timeout=10)
+        for pid in processes_in(self.root):
+            forced.append(f"process {pid} ({_comm(pid)}) left in the container")
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        for mount in mounts_under(self.root):
+            forced.append(f"mount {mount} left behind")
+            subprocess.run(["umount", "-l", mount], capture_output=True, timeout=30, check=False)
+        return forced
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def _comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def processes_in(root: Path) -> list[int]:
+    """Host processes whose root directory is ``root`` (or below it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            where = os.readlink(entry / "root")
+        except OSError:
+            continue
+        if where == str(root) or where.startswith(f"{root}/"):
+            found.append(int(entry.name))
+    return found
+
+
+def mounts_under(root: Path) -> list[str]:
+    """Mount points at or below ``root`` in the host's mount table."""
+    points = []
+    with open("/proc/self/mountinfo") as info:
+        for line in info:
+            point = line.split()[4].replace("\\040", " ")
+            if point == str(root) or point.startswith(f"{root}/"):
+                points.append(point)
+    return sorted(points, reverse=True)
