@@ -312,10 +312,10 @@ def test_rc522_settings_reach_the_driver(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("written,said", [
     ("speed_hz = 50000000", "seat1.pad: speed_hz = 50000000 is above 10000000; "
-                            "write e.g. speed_hz = 500000 (10000 to 10000000)"),
+                            "write e.g. speed_hz = 1000000 (10000 to 10000000)"),
     ("antenna_gain_db = 40", "antenna_gain_db = 40 is not one of 18, 23, 33, 38, 43, 48; "
                              "write e.g. antenna_gain_db = 33"),
-    ("timeout_ms = \"5\"", "timeout_ms must be a number, not '5'; write e.g. timeout_ms = 5.0"),
+    ("timeout_ms = \"5\"", "timeout_ms must be a number, not '5'; write e.g. timeout_ms = 1.0"),
     ("max_tags = 0", "max_tags = 0 is below 1; write e.g. max_tags = 6 (1 to 16)"),
     ("index = 1", "'index' is not a setting of a rc522 reader (reader seat1.pad); "
                   "remove it; it is for backend hub"),
