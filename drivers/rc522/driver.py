@@ -160,10 +160,11 @@ class RC522Reader:
         """UIDs of the tags in the field (at most ``max_tags``); raises ReaderError.
 
         With ``confirm_every`` 1 each poll is a census (see :meth:`_census`). Above
-        1, each poll sends REQA, which only tags that are not halted answer: new
-        arrivals are read and halted at once; the tags already known are confirmed
-        by a census every ``confirm_every``-th poll, and on every poll after one
-        that missed a known tag, so a departure is seen up to ``confirm_every - 1``
+        1, the tags a census finds are halted, and the polls between censuses
+        send REQA, which only tags that are not halted answer: new arrivals are
+        read and halted at once; the tags already known are confirmed by a census
+        every ``confirm_every``-th poll, and on every poll after one that missed
+        a known tag, so a departure is seen up to ``confirm_every - 1``
         polls late while a tag that flickers out of one census is back on the next.
         """
         self._check_alive()
@@ -172,13 +173,16 @@ class RC522Reader:
         if self.confirm_every <= 1:
             return frozenset(_hex(uid) for uid in self._census())
         due, self._next_census = self._next_census, 0  # a ReaderError below: census next poll
-        arrived = sorted(_hex(uid) for uid in self._arrivals(self.max_tags))
         if due <= 0:
-            seen = sorted(_hex(uid) for uid in self._census())
-            missed = self._known - set(seen) - set(arrived)
-            listed = seen + [uid for uid in arrived if uid not in seen]  # what the census saw first
+            found = self._census()
+            for uid in found:
+                if _hex(uid) not in self._known:
+                    self._halt(uid)  # new since the last poll: its census HLTA left it IDLE
+            listed = sorted({_hex(uid) for uid in found})
+            missed = self._known - set(listed)
             self._next_census = 0 if missed else self.confirm_every - 1
         else:
+            arrived = sorted({_hex(uid) for uid in self._arrivals(self.max_tags)})
             listed = arrived + sorted(self._known - set(arrived))  # arrivals are sure, the rest older
             self._next_census = due - 1
         self._known = set(listed[: self.max_tags])
@@ -304,7 +308,9 @@ class RC522Reader:
 
     def _initialise(self) -> None:
         self._armed = False
-        self._next_census = 0  # SoftReset switches the field off: every tag wakes IDLE
+        # SoftReset switches the field off: every tag wakes IDLE, to be read and halted anew.
+        self._next_census = 0
+        self._known = set()
         self._write(r.COMMAND, r.CMD_SOFT_RESET)
         for _ in range(20):
             self._sleep(0.005)
