@@ -26,7 +26,7 @@ tag matches just stays silent). A position only one reading can give, and far
 sides that answer or stay silent, tell the reader which reading its chip
 follows (:attr:`RC522Reader.collpos_reading`); a chosen side that stays silent
 or a UID whose BCC fails makes it forget, and under the other reading every
-tenth poll walks as if the reading were unknown, to catch one learnt wrongly.
+tenth census walks as if the reading were unknown, to catch one learnt wrongly.
 ErrorReg is looked at for CollErr before ParityErr, as NXP's code does: a
 collision also spoils that byte's parity bit.
 
@@ -60,7 +60,7 @@ _LONGEST_ANSWER_S = r.air_time(18 * 8)  # READ's 16 bytes + CRC_A: nothing we se
 # Silent far sides of uncertain splits, one after another, that show the chip counts
 # CollPos from the first bit received (under NXP's reading both sides always answer).
 _SILENT_SIDES_TO_LEARN = 2
-# Every so many polls under the other reading, one poll walks as if the reading were
+# Every so many censuses under the other reading, one walks as if the reading were
 # unknown: were the chip's really NXP's, a far side that answers shows it (a reading
 # learnt wrongly, from a tag that left mid-walk, would otherwise hide tags for good).
 _AUDIT_EVERY = 10
@@ -150,7 +150,7 @@ class RC522Reader:
         self._armed = False  # Transceive active, FIFO empty: the next frame needs only StartSend
         self.collpos_reading: str | None = None  # learnt from the replies; None until shown
         self._silent_sides = 0
-        self._polls = 0
+        self._censuses = 0
         self._audit = False
         self.version_note: str | None = None
 
@@ -168,8 +168,6 @@ class RC522Reader:
         polls late while a tag that flickers out of one census is back on the next.
         """
         self._check_alive()
-        self._polls += 1
-        self._audit = self.collpos_reading == r.COLLPOS_RECEIVED and self._polls % _AUDIT_EVERY == 0
         if self.confirm_every <= 1:
             return frozenset(_hex(uid) for uid in self._census())
         due, self._next_census = self._next_census, 0  # a ReaderError below: census next poll
@@ -190,6 +188,8 @@ class RC522Reader:
 
     def _census(self) -> list[list[int]]:
         """Every tag in the field, halted or not: WUPA, the walk, one HLTA at the end."""
+        self._censuses += 1
+        self._audit = self.collpos_reading == r.COLLPOS_RECEIVED and self._censuses % _AUDIT_EVERY == 0
         if self._transceive([r.WUPA], tx_last_bits=7, answer_bits=16) is None:
             return []
         try:
@@ -203,6 +203,7 @@ class RC522Reader:
         A tag keeps its HALT state while it stays powered in the field; one that
         leaves and comes back is IDLE again and shows up here.
         """
+        self._audit = False
         if limit <= 0 or self._transceive([r.REQA], tx_last_bits=7, answer_bits=16) is None:
             return []
         try:
