@@ -164,25 +164,28 @@ class RC522Reader:
         send REQA, which only tags that are not halted answer: new arrivals are
         read and halted at once; the tags already known are confirmed by a census
         every ``confirm_every``-th poll, and on every poll after one that missed
-        a known tag, so a departure is seen up to ``confirm_every - 1``
-        polls late while a tag that flickers out of one census is back on the next.
+        a known tag or found a new one, so a departure is seen up to
+        ``confirm_every - 1`` polls late while a tag that flickers out of one
+        census is back on the next, and one that only brushes past is listed once.
         """
         self._check_alive()
         if self.confirm_every <= 1:
             return frozenset(_hex(uid) for uid in self._census())
         due, self._next_census = self._next_census, 0  # a ReaderError below: census next poll
+        # A tag new to the field, or one a census missed, is looked for again on the next
+        # poll: a tag only brushed past the pad is then listed in one poll, as without halting.
         if due <= 0:
             found = self._census()
-            for uid in found:
-                if _hex(uid) not in self._known:
-                    self._halt(uid)  # new since the last poll: its census HLTA left it IDLE
+            new = [uid for uid in found if _hex(uid) not in self._known]
+            for uid in new:
+                self._halt(uid)  # its census HLTA left it IDLE
             listed = sorted({_hex(uid) for uid in found})
             missed = self._known - set(listed)
-            self._next_census = 0 if missed else self.confirm_every - 1
+            self._next_census = 0 if missed or new else self.confirm_every - 1
         else:
             arrived = sorted({_hex(uid) for uid in self._arrivals(self.max_tags)})
             listed = arrived + sorted(self._known - set(arrived))  # arrivals are sure, the rest older
-            self._next_census = due - 1
+            self._next_census = 0 if set(arrived) - self._known else due - 1
         self._known = set(listed[: self.max_tags])
         return frozenset(self._known)
 

@@ -125,6 +125,7 @@ def test_each_tag_read_is_halted_and_later_polls_cost_what_an_empty_one_does(
     tags = [chip.add_tag(uid) for uid in (UID4, UID7, UID7_B)]
     assert own.poll() == {UID4, UID7, UID7_B}
     assert {tag.state for tag in tags} == {HALT}  # so REQA leaves them be
+    assert own.poll() == {UID4, UID7, UID7_B}  # new tags are looked for again: a census
     before = chip.transfers
     assert own.poll() == {UID4, UID7, UID7_B}  # not a census: one REQA nobody answers
     assert chip.transfers - before < 15
@@ -134,6 +135,7 @@ def test_departure_shows_at_the_next_census(own: TagReader, chip: RC522Chip) -> 
     for uid in (UID4, UID7):
         chip.add_tag(uid)
     assert own.poll() == {UID4, UID7}  # a census (the first poll)
+    assert own.poll() == {UID4, UID7}  # and one more, since both were new
     chip.remove_tag(UID4)
     between = [own.poll() for _ in range(DEFAULT_CONFIRM_EVERY - 1)]
     assert between == [{UID4, UID7}] * (DEFAULT_CONFIRM_EVERY - 1)  # the halted tags are not asked
@@ -166,7 +168,7 @@ def test_a_tag_missing_from_one_census_is_asked_for_on_the_next_poll(
     tag = chip.add_tag(UID4)
     chip.add_tag(UID7)
     assert own.poll() == {UID4, UID7}
-    for _ in range(DEFAULT_CONFIRM_EVERY - 1):
+    for _ in range(DEFAULT_CONFIRM_EVERY):  # the census after the new tags, then the polls between
         own.poll()
     chip.tags.remove(tag)
     assert own.poll() == {UID7}  # the census missed it
@@ -409,3 +411,25 @@ def test_a_tag_one_census_missed_does_not_leave() -> None:
         events += watcher.step(tick * 0.05)
     assert events == []
     assert watcher.present("seat1.pad") == {UID4, UID7}
+
+
+def test_a_tag_brushed_past_the_pad_is_listed_in_one_poll_only(own: TagReader, chip: RC522Chip) -> None:
+    chip.add_tag(UID7)
+    for _ in range(DEFAULT_CONFIRM_EVERY + 1):
+        own.poll()  # settled: the next poll is not a census
+    chip.add_tag(UID4)
+    assert own.poll() == {UID7, UID4}
+    chip.remove_tag(UID4)  # slid on across the pad
+    assert own.poll() == {UID7}  # a new tag is looked for again at once
+
+
+def test_a_tag_brushed_past_makes_no_event() -> None:
+    watcher, chip = _watch([UID7])
+    for tick in range(21):
+        watcher.step(tick * 0.05)
+    chip.add_tag(UID4)
+    events = watcher.step(21 * 0.05)
+    chip.remove_tag(UID4)
+    for tick in range(22, 60):
+        events += watcher.step(tick * 0.05)
+    assert events == []
