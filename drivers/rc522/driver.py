@@ -26,7 +26,7 @@ tag matches just stays silent). A position only one reading can give, and far
 sides that answer or stay silent, tell the reader which reading its chip
 follows (:attr:`RC522Reader.collpos_reading`); a chosen side that stays silent
 or a UID whose BCC fails makes it forget, and under the other reading every
-tenth poll walks as if the reading were unknown, to catch one learnt wrongly.
+tenth census walks as if the reading were unknown, to catch one learnt wrongly.
 ErrorReg is looked at for CollErr before ParityErr, as NXP's code does: a
 collision also spoils that byte's parity bit.
 
@@ -60,7 +60,7 @@ _LONGEST_ANSWER_S = r.air_time(18 * 8)  # READ's 16 bytes + CRC_A: nothing we se
 # Silent far sides of uncertain splits, one after another, that show the chip counts
 # CollPos from the first bit received (under NXP's reading both sides always answer).
 _SILENT_SIDES_TO_LEARN = 2
-# Every so many polls under the other reading, one poll walks as if the reading were
+# Every so many censuses under the other reading, one walks as if the reading were
 # unknown: were the chip's really NXP's, a far side that answers shows it (a reading
 # learnt wrongly, from a tag that left mid-walk, would otherwise hide tags for good).
 _AUDIT_EVERY = 10
@@ -150,7 +150,7 @@ class RC522Reader:
         self._armed = False  # Transceive active, FIFO empty: the next frame needs only StartSend
         self.collpos_reading: str | None = None  # learnt from the replies; None until shown
         self._silent_sides = 0
-        self._polls = 0
+        self._censuses = 0
         self._audit = False
         self.version_note: str | None = None
 
@@ -160,32 +160,39 @@ class RC522Reader:
         """UIDs of the tags in the field (at most ``max_tags``); raises ReaderError.
 
         With ``confirm_every`` 1 each poll is a census (see :meth:`_census`). Above
-        1, each poll sends REQA, which only tags that are not halted answer: new
-        arrivals are read and halted at once; the tags already known are confirmed
-        by a census every ``confirm_every``-th poll, and on every poll after one
-        that missed a known tag, so a departure is seen up to ``confirm_every - 1``
-        polls late while a tag that flickers out of one census is back on the next.
+        1, the tags a census finds are halted, and the polls between censuses
+        send REQA, which only tags that are not halted answer: new arrivals are
+        read and halted at once; the tags already known are confirmed by a census
+        every ``confirm_every``-th poll, and on every poll after one that missed
+        a known tag or found a new one, so a departure is seen up to
+        ``confirm_every - 1`` polls late while a tag that flickers out of one
+        census is back on the next, and one that only brushes past is listed once.
         """
         self._check_alive()
-        self._polls += 1
-        self._audit = self.collpos_reading == r.COLLPOS_RECEIVED and self._polls % _AUDIT_EVERY == 0
         if self.confirm_every <= 1:
             return frozenset(_hex(uid) for uid in self._census())
         due, self._next_census = self._next_census, 0  # a ReaderError below: census next poll
-        arrived = sorted(_hex(uid) for uid in self._arrivals(self.max_tags))
+        # A tag new to the field, or one a census missed, is looked for again on the next
+        # poll: a tag only brushed past the pad is then listed in one poll, as without halting.
         if due <= 0:
-            seen = sorted(_hex(uid) for uid in self._census())
-            missed = self._known - set(seen) - set(arrived)
-            listed = seen + [uid for uid in arrived if uid not in seen]  # what the census saw first
-            self._next_census = 0 if missed else self.confirm_every - 1
+            found = self._census()
+            new = [uid for uid in found if _hex(uid) not in self._known]
+            for uid in new:
+                self._halt(uid)  # its census HLTA left it IDLE
+            listed = sorted({_hex(uid) for uid in found})
+            missed = self._known - set(listed)
+            self._next_census = 0 if missed or new else self.confirm_every - 1
         else:
+            arrived = sorted({_hex(uid) for uid in self._arrivals(self.max_tags)})
             listed = arrived + sorted(self._known - set(arrived))  # arrivals are sure, the rest older
-            self._next_census = due - 1
+            self._next_census = 0 if set(arrived) - self._known else due - 1
         self._known = set(listed[: self.max_tags])
         return frozenset(self._known)
 
     def _census(self) -> list[list[int]]:
         """Every tag in the field, halted or not: WUPA, the walk, one HLTA at the end."""
+        self._censuses += 1
+        self._audit = self.collpos_reading == r.COLLPOS_RECEIVED and self._censuses % _AUDIT_EVERY == 0
         if self._transceive([r.WUPA], tx_last_bits=7, answer_bits=16) is None:
             return []
         try:
@@ -199,6 +206,7 @@ class RC522Reader:
         A tag keeps its HALT state while it stays powered in the field; one that
         leaves and comes back is IDLE again and shows up here.
         """
+        self._audit = False
         if limit <= 0 or self._transceive([r.REQA], tx_last_bits=7, answer_bits=16) is None:
             return []
         try:
@@ -304,7 +312,9 @@ class RC522Reader:
 
     def _initialise(self) -> None:
         self._armed = False
-        self._next_census = 0  # SoftReset switches the field off: every tag wakes IDLE
+        # SoftReset switches the field off: every tag wakes IDLE, to be read and halted anew.
+        self._next_census = 0
+        self._known = set()
         self._write(r.COMMAND, r.CMD_SOFT_RESET)
         for _ in range(20):
             self._sleep(0.005)

@@ -165,16 +165,21 @@ def test_the_emulator_reading_defaults_to_nxps() -> None:
         RC522Chip(collpos="bits")
 
 
+@pytest.mark.parametrize("settled", [False, True])
+@pytest.mark.parametrize("confirm_every", [1, DEFAULT_CONFIRM_EVERY])
 @pytest.mark.parametrize("truth", COLLPOS_READINGS)
-def test_a_reading_learnt_wrongly_is_put_right(truth: str) -> None:
-    # As after a tag left mid-walk: the reader holds the other reading than its chip's.
+def test_a_reading_learnt_wrongly_is_put_right(truth: str, confirm_every: int, settled: bool) -> None:
+    # As after a tag left mid-walk: the reader holds the other reading than its chip's,
+    # from the first poll, or once the tags are read and halted (censuses only then).
     uids = {"01A55A10", "01A55A30", "01A55A70", "04C3D4E5F6A7B8", "04C3D4E5F6A7B9", "04C3D4E5F6A7BB"}
     chip = RC522Chip(collpos=truth)
     for uid in uids:
         chip.add_tag(uid)
-    for reader in _open(chip):
+    for reader in _open(chip, confirm_every):
+        for _ in range(3 if settled else 0):
+            assert reader.poll() == uids
         reader.collpos_reading = COLLPOS_RECEIVED if truth == COLLPOS_FIFO else COLLPOS_FIFO
-        for _ in range(10):
+        for _ in range(10 * confirm_every):  # ten censuses
             reader.poll()
         assert reader.collpos_reading == truth
         assert all(reader.poll() == uids for _ in range(20))

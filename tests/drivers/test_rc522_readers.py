@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import queue
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -10,10 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivers.base import ReaderError, TagReader
+from drivers.events import TagLeft
 from drivers.rc522 import open_mfrc522, open_rc522
 from drivers.rc522.driver import DEFAULT_CONFIRM_EVERY, RC522Reader
 from drivers.sim.fake_spi import FakeSpiBus, fake_rpi_gpio, fake_spidev
 from drivers.sim.rc522_emulator import COLLPOS_READINGS, HALT, IDLE, RC522Chip
+from drivers.sim.readers import emulated_rc522
+from drivers.watcher import Watcher, WatcherSettings
 
 UID4 = "DEADBEEF"
 UID7 = "04A1B2C3D4E5F6"
@@ -121,6 +125,7 @@ def test_each_tag_read_is_halted_and_later_polls_cost_what_an_empty_one_does(
     tags = [chip.add_tag(uid) for uid in (UID4, UID7, UID7_B)]
     assert own.poll() == {UID4, UID7, UID7_B}
     assert {tag.state for tag in tags} == {HALT}  # so REQA leaves them be
+    assert own.poll() == {UID4, UID7, UID7_B}  # new tags are looked for again: a census
     before = chip.transfers
     assert own.poll() == {UID4, UID7, UID7_B}  # not a census: one REQA nobody answers
     assert chip.transfers - before < 15
@@ -130,6 +135,7 @@ def test_departure_shows_at_the_next_census(own: TagReader, chip: RC522Chip) -> 
     for uid in (UID4, UID7):
         chip.add_tag(uid)
     assert own.poll() == {UID4, UID7}  # a census (the first poll)
+    assert own.poll() == {UID4, UID7}  # and one more, since both were new
     chip.remove_tag(UID4)
     between = [own.poll() for _ in range(DEFAULT_CONFIRM_EVERY - 1)]
     assert between == [{UID4, UID7}] * (DEFAULT_CONFIRM_EVERY - 1)  # the halted tags are not asked
@@ -162,7 +168,7 @@ def test_a_tag_missing_from_one_census_is_asked_for_on_the_next_poll(
     tag = chip.add_tag(UID4)
     chip.add_tag(UID7)
     assert own.poll() == {UID4, UID7}
-    for _ in range(DEFAULT_CONFIRM_EVERY - 1):
+    for _ in range(DEFAULT_CONFIRM_EVERY):  # the census after the new tags, then the polls between
         own.poll()
     chip.tags.remove(tag)
     assert own.poll() == {UID7}  # the census missed it
@@ -362,3 +368,68 @@ def test_all_four_seats_on_the_pi() -> None:
                 assert seat.poll() == {uid}, seat.name
         for seat in seats:
             seat.close()
+
+
+# -- what the watcher (and so a player) sees of the census ------------------------------------
+
+
+def _watch(chip_tags: list[str]) -> tuple[Watcher, RC522Chip]:
+    reader, chip = emulated_rc522("seat1.pad")
+    for uid in chip_tags:
+        chip.add_tag(uid)
+    return Watcher([reader], queue.Queue(), WatcherSettings()), chip  # 20 Hz, leave_hold 0.25 s
+
+
+@pytest.mark.parametrize("phase", range(DEFAULT_CONFIRM_EVERY))
+def test_a_lifted_tag_leaves_at_most_three_polls_later_than_a_census_each_poll_would(phase: int) -> None:
+    watcher, chip = _watch([UID4, UID7])
+    tick = 0
+    for tick in range(20 + phase):
+        watcher.step(tick * 0.05)
+    chip.remove_tag(UID4)
+    lifted = tick + 1  # the first poll after the tag left
+    left = [
+        (t, e) for t in range(lifted, lifted + 20) for e in watcher.step(t * 0.05) if isinstance(e, TagLeft)
+    ]
+    assert len(left) == 1 and left[0][1].uid == UID4
+    seen_gone = round(left[0][1].at / 0.05)
+    assert lifted <= seen_gone <= lifted + DEFAULT_CONFIRM_EVERY - 1  # at the next census
+    assert left[0][0] - seen_gone == 5  # then leave_hold (0.25 s) as before
+
+
+def test_a_tag_one_census_missed_does_not_leave() -> None:
+    watcher, chip = _watch([UID4, UID7])
+    for tick in range(20):
+        watcher.step(tick * 0.05)
+    tag = next(t for t in chip.tags if t.hex == UID4)
+    chip.tags.remove(tag)  # a hand over it for the next census: it stays halted
+    events = []
+    for tick in range(20, 20 + DEFAULT_CONFIRM_EVERY):
+        events += watcher.step(tick * 0.05)
+    chip.tags.append(tag)
+    for tick in range(20 + DEFAULT_CONFIRM_EVERY, 60):
+        events += watcher.step(tick * 0.05)
+    assert events == []
+    assert watcher.present("seat1.pad") == {UID4, UID7}
+
+
+def test_a_tag_brushed_past_the_pad_is_listed_in_one_poll_only(own: TagReader, chip: RC522Chip) -> None:
+    chip.add_tag(UID7)
+    for _ in range(DEFAULT_CONFIRM_EVERY + 1):
+        own.poll()  # settled: the next poll is not a census
+    chip.add_tag(UID4)
+    assert own.poll() == {UID7, UID4}
+    chip.remove_tag(UID4)  # slid on across the pad
+    assert own.poll() == {UID7}  # a new tag is looked for again at once
+
+
+def test_a_tag_brushed_past_makes_no_event() -> None:
+    watcher, chip = _watch([UID7])
+    for tick in range(21):
+        watcher.step(tick * 0.05)
+    chip.add_tag(UID4)
+    events = watcher.step(21 * 0.05)
+    chip.remove_tag(UID4)
+    for tick in range(22, 60):
+        events += watcher.step(tick * 0.05)
+    assert events == []
