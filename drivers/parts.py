@@ -22,6 +22,7 @@ from drivers.buttons import TableButton, TableEncoder
 from drivers.events import EventSink
 from drivers.lights import TableLight, open_light
 from drivers.rc522 import chip as rc522_chip
+from drivers.rc522 import driver as rc522_driver
 from drivers.screens import I2cBuses, OledScreen, open_oled
 
 READER_BACKENDS = ("rc522", "mfrc522", "hub", "sim", "emulated")
@@ -105,7 +106,8 @@ SETTINGS: dict[str, dict[str, tuple[Setting, ...]]] = {
                   Setting("speed_hz", int, rc522_chip.DEFAULT_SPI_HZ, 10_000, 10_000_000, example=1_000_000),
                   Setting("antenna_gain_db", int, None, choices=RC522_GAINS_DB, example=33),
                   Setting("timeout_ms", float, rc522_chip.DEFAULT_TIMEOUT_MS, 0.5, 1000),
-                  Setting("max_tags", int, 6, 1, 16)),
+                  Setting("max_tags", int, 6, 1, 16),
+                  Setting("confirm_every", int, rc522_driver.DEFAULT_CONFIRM_EVERY, 1, 20)),
         "mfrc522": (*_SPI, _pin("rst_pin", default=25)),
         "hub": (Setting("hub", str, None, example="hub"), Setting("index", int, 0, 0, 7)),
         "sim": (),
@@ -225,6 +227,7 @@ def open_reader(spec: Any, *, hubs: Mapping[str, Any] | None = None, **extra: An
         antenna_gain_db=get("antenna_gain_db"),
         timeout_ms=float(get("timeout_ms")),
         max_tags=int(get("max_tags")),
+        confirm_every=int(get("confirm_every")),
         **extra,
     )
 
