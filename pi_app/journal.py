@@ -329,6 +329,17 @@ class Journal:
             out.append(Entry(n, seat, data, bool(chance), bool(barrier)))
         return out
 
+    def times(self, record: GameRecord) -> list[float]:
+        """When each move was written (seconds since the epoch), in order."""
+        with self._reading():
+            return [float(r[0]) for r in self.db.execute(
+                "SELECT at FROM moves WHERE game_id = ? ORDER BY n", (record.id,))]
+
+    def data_version(self) -> int:
+        """Changes each time another connection commits: a cheap poll for news."""
+        with self._reading():
+            return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+
     def append(self, record: GameRecord, n: int, seat: int | None, move: Move, chance: bool,
                barrier: bool, after: State | None = None) -> None:
         """Record move ``n``; ``after`` (the state it led to) is kept as a
