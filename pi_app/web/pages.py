@@ -34,10 +34,14 @@ def shell(title: str, body: str, lang: str, live: str | None = None) -> str:
 
 
 def heading(story: Story) -> str:
+    """The game's name, number and players, as HTML."""
+    return escape(title(story), quote=False)
+
+
+def title(story: Story) -> str:
     lang = story.lang
     rec = story.record
-    return (f"{escape(story.name)} · {escape(w('game-n', lang, n=rec.id))} · "
-            f"{escape(w('players', lang, n=rec.players))}")
+    return f"{story.name} · {w('game-n', lang, n=rec.id)} · {w('players', lang, n=rec.players)}"
 
 
 def notices(source: Source, story: Story | None) -> str:

@@ -97,7 +97,7 @@ class App:
         return Response(200, HTML, html.encode())
 
     def _title(self, story: Story | None) -> str:
-        return pages.heading(story).replace(" · ", " - ") if story is not None else w("title", self.lang)
+        return pages.title(story) if story is not None else w("title", self.lang)
 
     def _jsonl(self, story: Story) -> Response:
         """The game's log as ``journal export --format jsonl`` writes it (an
