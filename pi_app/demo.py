@@ -44,6 +44,8 @@ class GameReport:
     seconds: float = 0.0
     result: str = ""
     files: list[str] = field(default_factory=list)
+    journal: str = ""  # the game's journal, for the night's report
+    refusals: dict[str, int] = field(default_factory=dict)  # rule -> refused moves (secret inputs left out)
 
 
 class Night:
@@ -144,6 +146,9 @@ class Night:
                     lines.append(f"{rec.kind:>11} | {who:7} | {text}")
                     if rec.kind == "refused" or rec.kind == "unknown-tag":
                         report.refused += 1
+                    if rec.kind == "refused" and i not in secret:
+                        rule = str(rec.extra.get("rule") or rec.extra.get("code") or "?")
+                        report.refusals[rule] = report.refusals.get(rule, 0) + 1
                 said = len(session.transcript)
 
             flush()
@@ -167,6 +172,7 @@ class Night:
                     f"options: {options_text(session.state.options)}\n")
             transcript.write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
             report.files = [str(gif_path), str(transcript), str(work)]
+            report.journal = str(work / "journal.sqlite")
         finally:
             table.close()
             journal.close()

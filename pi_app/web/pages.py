@@ -20,17 +20,21 @@ from pi_app.web.words import duration, w
 from rules.core import CHANCE
 
 
-def shell(title: str, body: str, lang: str, live: str | None = None) -> str:
-    """A whole page; ``live``: the address of its part that follows the game."""
+def shell(title: str, body: str, lang: str, live: str | None = None, style: str | None = None) -> str:
+    """A whole page; ``live``: the address of its part that follows the game;
+    ``style``: the style sheet itself, for a file read away from the box
+    (then the page has no links back to it)."""
     data = f' data-live="{escape(live)}"' if live else ""
+    if style is None:
+        head = '<link rel="stylesheet" href="/static/style.css"><script src="/static/app.js" defer></script>'
+        nav = (f'<header><a href="/">{escape(w("title", lang))}</a> · '
+               f'<a href="/night">{escape(w("night-report", lang))}</a></header>')
+    else:
+        head, nav = f"<style>{style}</style>", ""
     return (f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{escape(title)}</title>"
-            '<link rel="stylesheet" href="/static/style.css">'
-            '<script src="/static/app.js" defer></script></head>'
-            f'<body{data}><header><a href="/">{escape(w("title", lang))}</a> · '
-            f'<a href="/night">{escape(w("night-report", lang))}</a></header>'
-            f'<main id="live">{body}</main></body></html>\n')
+            f"<title>{escape(title)}</title>{head}</head>"
+            f'<body{data}>{nav}<main id="live">{body}</main></body></html>\n')
 
 
 def heading(story: Story) -> str:
@@ -167,10 +171,10 @@ def night_report(stories: list[Story], lang: str, refusals: Counter[str] | None 
     each game's report below."""
     head = w("night-head", lang).split("|")
     rows = "".join(
-        f'<tr><td><a href="#game-{s.record.id}">{escape(s.name)} ({s.record.id})</a></td>'
+        f'<tr><td><a href="#game-{i}">{escape(s.name)}</a></td>'
         f"<td>{s.record.players}</td><td>{len(s.steps)}</td>"
         f"<td>{escape(duration(report.game_time(s), lang))}</td>"
-        f"<td>{escape(report.result_words(s))}</td></tr>" for s in stories)
+        f"<td>{escape(report.result_words(s))}</td></tr>" for i, s in enumerate(stories, start=1))
     total = sum(report.game_time(s) for s in stories)
     summary = w("night-total", lang, games=len(stories), moves=sum(len(s.steps) for s in stories),
                 time=duration(total, lang))
@@ -179,8 +183,8 @@ def night_report(stories: list[Story], lang: str, refusals: Counter[str] | None 
              + f"</tr>{rows}</table></div>",
              f'<section><h2>{escape(w("refusals", lang))}</h2>'
              f"{report.refusals_table(refusals, lang)}</section>"]
-    for s in stories:
-        parts.append(f'<section id="game-{s.record.id}"><h2>{heading(s)}</h2>'
+    for i, s in enumerate(stories, start=1):
+        parts.append(f'<section id="game-{i}"><h2>{heading(s)}</h2>'
                      f'<p class="status">{escape(report.result_words(s))}</p>'
                      f"{report.plot(s)}<h3>{escape(w('times', lang))}</h3>{report.times_table(s)}</section>")
     return "".join(parts)

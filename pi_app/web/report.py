@@ -101,10 +101,12 @@ def plot(story: Story) -> str:
                 path.append(f"{sx(n):.1f},{float(path[-1].split(',')[1]):.1f}")
             path.append(f"{sx(n):.1f},{y:.1f}")
         parts.append(f'<polyline points="{" ".join(path)}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        parts.append(f'<text x="{left + 8 + seat * 90}" y="22" fill="{colour}" class="legend">'
-                     f'{escape(seat_name(seat, lang))}: {points[-1][1][seat]:g}</text>')
     parts.append("</svg>")
-    return f"<figure><figcaption>{escape(title)}</figcaption>{''.join(parts)}</figure>"
+    legend = " ".join(f'<span style="color:{_COLOURS[seat % len(_COLOURS)]}">■</span> '
+                      f"{escape(seat_name(seat, lang))}: <strong>{points[-1][1][seat]:g}</strong>"
+                      for seat in range(seats))
+    return (f"<figure><figcaption>{escape(title)}</figcaption>{''.join(parts)}"
+            f'<p class="legend">{legend}</p></figure>')
 
 
 def times_table(story: Story) -> str:

@@ -82,7 +82,9 @@ def w(key: str, lang: str, **params: Any) -> str:
 
 
 def duration(seconds: float, lang: str) -> str:
-    s = max(0, round(seconds))
+    if seconds < 10:  # a quick turn (or a simulated one) still shows
+        return w("seconds", lang, s=f"{max(0.0, seconds):.1f}")
+    s = round(seconds)
     if s < 60:
         return w("seconds", lang, s=s)
     if s < 3600:

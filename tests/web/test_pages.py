@@ -94,7 +94,7 @@ def test_pages_of_a_played_journal(played: Path) -> None:
         finished = app.respond("/game/1/log.jsonl").body
         assert b'"seed": 3' in finished
         night = app.respond("/night").body.decode()
-        assert "2 games" in night and "Mordred (1)" in night
+        assert "2 games" in night and '<a href="#game-1">Mordred</a>' in night
     finally:
         source.close()
 
