@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install Tablekeeper as a service on a Raspberry Pi (run as root):
-#   sudo systemd/install.sh [TABLE_PROFILE]
+#   sudo systemd/install.sh [--web] [TABLE_PROFILE]
 # Creates the tablekeeper user (groups gpio, spi, i2c, dialout), a virtual
 # environment in /opt/tablekeeper/venv with the [pi] extra, the table profile
 # in /etc/tablekeeper/table.toml (default: hardware/tables/reference.toml),
@@ -9,6 +9,12 @@
 set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+# --web (first argument): also install the spectator page, systemd/install-web.sh
+WEB=no
+if [ "${1:-}" = "--web" ]; then
+    WEB=yes
+    shift
+fi
 PREFIX=/opt/tablekeeper
 PROFILE=${1:-$SRC/hardware/tables/reference.toml}
 UNIT=/etc/systemd/system/tablekeeper.service
@@ -58,3 +64,6 @@ fi
 systemctl daemon-reload
 systemctl enable --now tablekeeper.service
 echo "tablekeeper installed: systemctl status tablekeeper; journalctl -u tablekeeper"
+if [ "$WEB" = yes ]; then
+    sh "$SRC/systemd/install-web.sh"
+fi
