@@ -148,11 +148,11 @@ def is_barrier(chance: bool, events: Sequence[Event]) -> bool:
 
 
 class Journal:
-    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False, immutable: bool = False) -> None:
         self.path = Path(path)
-        self.readonly = readonly
-        if readonly:
-            self._open_readonly()
+        self.readonly = readonly or immutable
+        if self.readonly:
+            self._open_readonly(immutable)
             return
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         with self._opening(
@@ -175,9 +175,12 @@ class Journal:
                     self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 self._validate()
 
-    def _open_readonly(self) -> None:
+    def _open_readonly(self, immutable: bool = False) -> None:
         """Open without writing anything to the file (SQLite's ``mode=ro``):
-        no schema, no pragma that changes it, no checkpoint on close."""
+        no schema, no pragma that changes it, no checkpoint on close.
+        ``immutable``: nor any lock or shared-memory file, for a reader that
+        may create none (a read-only directory) while no one writes: a WAL
+        journal closed cleanly has no ``-shm`` to share."""
         if not self.path.is_file():
             raise JournalError(f"journal {self.path} does not exist; give the journal's path or "
                                "--state-dir DIR (the directory `tablekeeper run` was given)")
@@ -185,7 +188,8 @@ class Journal:
             raise self._fail("the file is empty")
         with self._opening(lambda exc: self._fail(f"it is not a readable SQLite database ({exc})"),
                            lambda exc: JournalError(f"journal {self.path} cannot be read: {exc.strerror}")):
-            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+            flags = "?mode=ro&immutable=1" if immutable else "?mode=ro"
+            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}{flags}", uri=True,
                                       isolation_level=None, check_same_thread=False)
             self._validate()
 

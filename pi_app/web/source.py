@@ -9,6 +9,7 @@ a write, not there yet) leaves the last stories as they were and sets
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
@@ -31,9 +32,9 @@ class Source:
         self.records: list[GameRecord] = []
         self.faults: dict[int, str] = {}  # game id -> why it cannot be replayed
         self._readers: dict[int, Reader] = {}
-        self._journal: Journal | None = None
+        self._journal: _Journal | None = None
         self._ident: tuple[int, int] | None = None
-        self._seen: int | None = None
+        self._seen: object = None  # the journal's data version (or size and time) last read
 
     # -- reading ------------------------------------------------------------
     def refresh(self) -> bool:
@@ -65,16 +66,17 @@ class Source:
             return False
         self.missing = False
         ident = (st.st_dev, st.st_ino)
-        if self._journal is None or ident != self._ident:
+        if self._journal is None or ident != self._ident or self._journal.readonly_copy:
             self._close()
-            self._journal = Journal(self.path, readonly=True)
-            # a write in progress makes a reader wait: half a second, then try again later
-            self._journal.db.execute("PRAGMA busy_timeout=500")
+            self._journal = self._open()  # raises before what was read before is dropped
+            if ident != self._ident:  # another file: read it all
+                self._readers = {}
+            if ident != self._ident or not self._journal.readonly_copy:
+                self._seen = None  # a new connection counts its versions afresh
             self._ident = ident
-            self._readers = {}
-            self._seen = None
         journal = self._journal
-        seen = journal.data_version()
+        # opened immutable, there is no shared memory to ask: the file's size and time tell
+        seen = (st.st_size, st.st_mtime_ns) if journal.readonly_copy else journal.data_version()
         if seen == self._seen:
             return False
         records = journal.games()
@@ -96,11 +98,26 @@ class Source:
         self._seen = seen
         return True
 
+    def _open(self) -> _Journal:
+        """The journal, read-only. A WAL journal the table closed cleanly has
+        no ``-shm`` file, and a reader that may not write (the web unit)
+        cannot make one: then it is read as a file no one writes (SQLite's
+        ``immutable``), opened afresh at each look until the table opens it."""
+        try:
+            journal = _Journal(self.path, readonly=True)
+        except JournalError:
+            if Path(f"{self.path}-shm").exists() or os.access(self.path.parent, os.W_OK):
+                raise
+            journal = _Journal(self.path, immutable=True)
+            journal.readonly_copy = True
+        # a write in progress makes a reader wait: half a second, then try again later
+        journal.db.execute("PRAGMA busy_timeout=500")
+        return journal
+
     def _close(self) -> None:
         if self._journal is not None:
             self._journal.close()
         self._journal = None
-        self._ident = None
 
     def close(self) -> None:
         with self.lock:
@@ -153,6 +170,10 @@ class Source:
                     break
                 self.changed.wait(left)
             return self.version
+
+
+class _Journal(Journal):
+    readonly_copy = False  # opened immutable: to be opened afresh at each look
 
 
 def _busy(fault: str) -> bool:

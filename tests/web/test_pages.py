@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 import socket
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -14,6 +16,8 @@ from pi_app.journal import Journal
 from pi_app.web.server import App
 from pi_app.web.source import Source
 from tests.web.play import Table, get, wait_for_moves, web_process
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -177,3 +181,50 @@ def test_the_page_follows_a_game_being_written(tmp_path: Path) -> None:
                 wait_for_moves(base, len(table.state.history), table.record.id, timeout=2.0)
     finally:
         journal.close()
+
+
+READER = """
+import sys, time
+from pathlib import Path
+from pi_app.web.source import Source
+source = Source(Path(sys.argv[1]))
+for _ in range(int(sys.argv[2])):
+    source.refresh()
+    story = source.current()
+    print(source.problem, len(story.steps) if story else None, flush=True)
+    time.sleep(0.1)
+"""
+
+
+def test_a_reader_that_may_not_write_reads_a_journal_closed_cleanly(played: Path) -> None:
+    """As the web unit reads (the state directory read-only to it): a WAL
+    journal the table closed cleanly has no -shm file, which such a reader
+    cannot create; it is read all the same, and followed once the table
+    writes again."""
+    unshare = shutil.which("unshare")
+    assert unshare, "unshare (util-linux) is missing"
+    assert not Path(f"{played}-shm").exists()
+    folder = played.parent
+    proc = subprocess.Popen(
+        [unshare, "--mount", "sh", "-c", f'mount --bind -o ro "{folder}" "{folder}" && '
+         f'touch "{folder}/probe" 2>/dev/null && exit 3; exec "{sys.executable}" -c "$0" "$1" 40',
+         READER, str(played)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert proc.stdout is not None
+    first = proc.stdout.readline().split()
+    assert first == ["None", "12"], (first, proc.stderr.read() if proc.stderr else "")
+    journal = Journal(played)  # the table starts again and plays on
+    try:
+        table_record = journal.current()
+        assert table_record is not None
+        state = journal.replay(table_record)
+        for n in range(12, 15):
+            move = state.sample_chance() if state.is_chance() else state.legal_moves()[0]
+            chance, seat = state.is_chance(), state.to_move()
+            state.apply(move)
+            journal.append(table_record, n, None if chance else seat, move, chance, False, state)
+        seen = [line.split() for line in proc.stdout]
+    finally:
+        journal.close()
+        proc.wait(30)
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+    assert ["None", "15"] in seen, seen
