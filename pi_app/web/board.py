@@ -11,61 +11,67 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from pi_app.adapters.base import TableAdapter
+from pi_app.web.words import w
 from rules.core import JSON
 
 _FIRST = ("seat", "name", "role")  # the columns that say whose row it is
 _SKIP = {"game", "players", "to_move", "outcome", "seat"}  # said elsewhere on the page
 
 
-def draw(game: str, view: JSON) -> str:
+def draw(game: str, view: JSON, labels: TableAdapter | None, lang: str) -> str:
+    """The public view drawn; keys and values in the table's words where the
+    game's adapter has them (its menus' labels), else as the view says them."""
+    text = _Words(labels or TableAdapter(0, lang), lang)
     if game == "king-and-assassins" and "rows" in view and "pieces" in view:
         rest = {k: v for k, v in view.items() if k not in ("rows", "pieces", "gates")}
-        return ka_board(view) + layout(rest)
-    return layout(view)
+        return ka_board(view) + text.layout(rest)
+    return text.layout(view)
 
 
-def layout(view: JSON, top: bool = True) -> str:
-    """The view's fields in the engine's order; a nested record's in sorted
-    order, since the order an engine built it in may follow a secret (a
-    hand's card backs counted in the hand's order)."""
-    items = view.items() if top else sorted(view.items(), key=lambda kv: str(kv[0]))
-    rows = [(k, v) for k, v in items if k not in _SKIP and v not in (None, [], {})]
-    return '<dl class="view">' + "".join(
-        f"<dt>{escape(_label(k))}</dt><dd>{_value(v)}</dd>" for k, v in rows) + "</dl>"
+class _Words:
+    def __init__(self, labels: TableAdapter, lang: str) -> None:
+        self.labels = labels
+        self.lang = lang
 
+    def layout(self, view: JSON, top: bool = True) -> str:
+        """The view's fields in the engine's order; a nested record's in sorted
+        order, since the order an engine built it in may follow a secret (a
+        hand's card backs counted in the hand's order)."""
+        items = view.items() if top else sorted(view.items(), key=lambda kv: str(kv[0]))
+        rows = [(k, v) for k, v in items if k not in _SKIP and v not in (None, [], {})]
+        return '<dl class="view">' + "".join(
+            f"<dt>{escape(self.key(k))}</dt><dd>{self.value(k, v)}</dd>" for k, v in rows) + "</dl>"
 
-def _label(key: str) -> str:
-    return str(key).replace("_", " ")
+    def key(self, key: Any) -> str:
+        return self.labels.field_label(str(key), self.lang)
 
+    def value(self, key: Any, v: Any) -> str:
+        if isinstance(v, dict):
+            if all(not isinstance(x, (dict, list)) for x in v.values()):
+                return ", ".join(f"{escape(self.scalar(None, k))}: {escape(self.scalar(k, x))}"
+                                 for k, x in sorted(v.items()))
+            return self.layout(v, top=False)
+        if isinstance(v, list):
+            if v and all(isinstance(x, dict) for x in v):
+                return self.table(v)
+            return ", ".join(self.value(key, x) if isinstance(x, (dict, list))
+                             else escape(self.scalar(key, x)) for x in v)
+        return escape(self.scalar(key, v))
 
-def _value(v: Any) -> str:
-    if isinstance(v, dict):
-        if all(not isinstance(x, (dict, list)) for x in v.values()):
-            return ", ".join(f"{escape(_label(k))}: {escape(_scalar(x))}" for k, x in sorted(v.items()))
-        return layout(v, top=False)
-    if isinstance(v, list):
-        if v and all(isinstance(x, dict) for x in v):
-            return _table(v)
-        return ", ".join(_value(x) if isinstance(x, (dict, list)) else escape(_scalar(x)) for x in v)
-    return escape(_scalar(v))
+    def scalar(self, key: Any, v: Any) -> str:
+        if v is None:
+            return "-"
+        if isinstance(v, bool):
+            return w("yes" if v else "no", self.lang)
+        return self.labels.value_label(str(key) if key is not None else None, v, self.lang)
 
-
-def _scalar(v: Any) -> str:
-    if v is None:
-        return "-"
-    if v is True:
-        return "yes"
-    if v is False:
-        return "no"
-    return str(v).replace("_", " ")
-
-
-def _table(items: list[dict[str, Any]]) -> str:
-    keys = sorted({k for item in items for k in item}, key=lambda k: (k not in _FIRST, str(k)))
-    head = "".join(f"<th>{escape(_label(k))}</th>" for k in keys)
-    body = "".join("<tr>" + "".join(f"<td>{_value(item.get(k))}</td>" for k in keys) + "</tr>"
-                   for item in items)
-    return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
+    def table(self, items: list[dict[str, Any]]) -> str:
+        keys = sorted({k for item in items for k in item}, key=lambda k: (k not in _FIRST, str(k)))
+        head = "".join(f"<th>{escape(self.key(k))}</th>" for k in keys)
+        body = "".join("<tr>" + "".join(f"<td>{self.value(k, item.get(k))}</td>" for k in keys) + "</tr>"
+                       for item in items)
+        return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
 
 
 # -- King & Assassins -----------------------------------------------------------

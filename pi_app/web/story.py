@@ -50,6 +50,7 @@ class Story:
     outcome: tuple[str, list[str]] | None = None  # the table's words for the end
     running: list[tuple[int, list[float]]] = field(default_factory=list)  # (move, scores) when they change
     score_name: str | None = None
+    labels: TableAdapter | None = None  # the game's words for the view's keys and values (no state in them)
 
     @property
     def over(self) -> bool:
@@ -113,7 +114,8 @@ class Reader:
         self._entries = []
         self._batch = []
         self.story = Story(record, self.lang, name=game.name or record.game,
-                           score_name=scores.name(record.game, self.lang))
+                           score_name=scores.name(record.game, self.lang),
+                           labels=adapters.for_game(record.game, record.players, self.lang))
         self._score(0)
 
     def _step(self, entry: Entry, before: State, move: Move, events: list[Event], at: float) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pi_app.i18n import pick
+
 _TEXT: dict[str, tuple[str, str]] = {
     "title": ("Tablekeeper", "Tablekeeper"),
     "tonight": ("Tonight", "Stasera"),
@@ -72,13 +74,14 @@ _TEXT: dict[str, tuple[str, str]] = {
     "seconds": ("{s} s", "{s} s"),
     "minutes": ("{m} min {s:02d} s", "{m} min {s:02d} s"),
     "hours": ("{h} h {m:02d} min", "{h} h {m:02d} min"),
+    "yes": ("yes", "sì"),
+    "no": ("no", "no"),
     "address": ("Follow the game at {url}", "Segui la partita su {url}"),
 }
 
 
 def w(key: str, lang: str, **params: Any) -> str:
-    en, it = _TEXT[key]
-    return (it if lang == "it" else en).format(**params)
+    return pick(_TEXT[key], lang).format(**params)
 
 
 def duration(seconds: float, lang: str) -> str:
