@@ -35,14 +35,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--lang", choices=("en", "it"), default="en", help="language of the pages")
+    parser.add_argument("--poll", type=float, default=0.1, metavar="SECONDS",
+                        help="how often the journal is looked at for news (default 0.1)")
 
 
 def run(args: argparse.Namespace) -> int:
     path = args.journal or paths.journal_path(args.state_dir)
+    if not 0.01 <= args.poll <= 5:
+        raise UsageError(f"--poll {args.poll} is out of range: give 0.01 to 5 seconds")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port} is not a port: give 1-65535 (or 0 for any free port)")
     try:
-        server = Server(Source(path, args.lang), args.host, args.port)
+        server = Server(Source(path, args.lang), args.host, args.port, poll=args.poll)
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}; give another --port, "
                          "or stop the program that uses it") from None

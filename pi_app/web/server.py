@@ -194,8 +194,9 @@ def handler(app: App, stop: threading.Event) -> type[BaseHTTPRequestHandler]:
 class Server:
     """The source watched in a thread, the pages served in others."""
 
-    def __init__(self, source: Source, host: str, port: int) -> None:
+    def __init__(self, source: Source, host: str, port: int, poll: float = 0.1) -> None:
         self.source = source
+        self.poll = poll
         self.app = App(source)
         self.stop = threading.Event()
         self.http = ThreadingHTTPServer((host, port), handler(self.app, self.stop))
@@ -209,7 +210,7 @@ class Server:
 
     def start(self, ready: Callable[[], None] = lambda: None) -> None:
         self.source.refresh()
-        for target in (lambda: self.source.watch(self.stop), self.http.serve_forever):
+        for target in (lambda: self.source.watch(self.stop, self.poll), self.http.serve_forever):
             thread = threading.Thread(target=target, daemon=True)
             thread.start()
             self._threads.append(thread)

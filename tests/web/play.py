@@ -50,10 +50,10 @@ class Table:
 
 
 @contextlib.contextmanager
-def web_process(journal: Path, lang: str = "en") -> Iterator[str]:
+def web_process(journal: Path, lang: str = "en", poll: float = 0.1) -> Iterator[str]:
     """`tablekeeper web` on 127.0.0.1 (a free port) for ``journal``; yields its URL."""
     proc = subprocess.Popen([sys.executable, "-m", "pi_app", "web", "--journal", str(journal),
-                             "--host", "127.0.0.1", "--port", "0", "--lang", lang],
+                             "--host", "127.0.0.1", "--port", "0", "--lang", lang, "--poll", str(poll)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
@@ -112,4 +112,4 @@ def wait_for_moves(base: str, moves: int, game: int, timeout: float = 10.0) -> N
             return
         if time.monotonic() > deadline:
             raise AssertionError(f"the page did not show move {moves} within {timeout} s")
-        time.sleep(0.02)
+        time.sleep(0.01)

@@ -132,7 +132,7 @@ def test_no_endpoint_tells_a_secret_before_the_rules_do(game: str, tmp_path: Pat
         paths = endpoints(gid)
         twins = Twins(g, players, random.Random(game))
         compared = 0
-        with web_process(real) as base:
+        with web_process(real, poll=0.02) as base:  # looks often: a thousand moves to follow
             while not table.over:
                 before = table.state.copy()
                 move = table.choose()
