@@ -36,6 +36,10 @@ HTML = "text/html; charset=utf-8"
 _STATIC = {"app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
 _GAME = re.compile(r"/game/([0-9]{1,9})(/live|/report|/log\.jsonl)?")
 KEEPALIVE = 15.0  # seconds between comments on a quiet event stream (proxies close idle ones)
+MAX_STREAMS = 32  # open pages following the game at once: each holds a thread (the unit's TasksMax is 64)
+# Everything from the box itself: a page that asked a CDN for anything would be refused by the browser.
+POLICY = ("default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+          "frame-ancestors 'none'; form-action 'none'; base-uri 'none'")
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,8 @@ class App:
 
 
 def handler(app: App, stop: threading.Event) -> type[BaseHTTPRequestHandler]:
+    streams = threading.BoundedSemaphore(MAX_STREAMS)
+
     class Handler(BaseHTTPRequestHandler):
         server_version = "tablekeeper"
         sys_version = ""
@@ -151,10 +157,22 @@ def handler(app: App, stop: threading.Event) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(response.body)))
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("Content-Security-Policy", POLICY)
             self.end_headers()
             self.wfile.write(response.body)
 
         def _events(self) -> None:
+            if not streams.acquire(blocking=False):
+                self._send(Response(503, "text/plain; charset=utf-8",
+                                    f"{MAX_STREAMS} pages already follow the game: close one, or reload this "
+                                    "page by hand to see the game.".encode()))
+                return
+            try:
+                self._stream()
+            finally:
+                streams.release()
+
+        def _stream(self) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-store")

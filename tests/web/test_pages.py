@@ -7,6 +7,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -101,6 +102,28 @@ def test_pages_of_a_played_journal(played: Path) -> None:
         assert "2 games" in night and '<a href="#game-1">Mordred</a>' in night
     finally:
         source.close()
+
+
+def test_every_page_asks_only_the_box(played: Path) -> None:
+    """No CDN: every address a page names is a path on the box, and the
+    browser is told to fetch nothing from anywhere else."""
+    import re
+
+    source, app = app_for(played)
+    try:
+        for target in ("/", "/live", "/night", "/game/1", "/game/1/report", "/game/2", "/game/9"):
+            page = app.respond(target).body.decode()
+            for link in re.findall(r'(?:src|href|action)="([^"]*)"', page):
+                assert link.startswith(("/", "#")) and not link.startswith("//"), (target, link)
+            assert "http://" not in page and "https://" not in page, target
+        script = app.respond("/static/app.js").body.decode()
+        assert re.findall(r'(?:fetch|EventSource)\(("[^"]*"|\w+)', script) == ["live", '"/events"']
+    finally:
+        source.close()
+    with web_process(played) as base:
+        with urllib.request.urlopen(base) as answer:
+            policy = answer.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in policy
 
 
 def test_a_damaged_journal_is_said_and_the_last_reading_kept(played: Path, tmp_path: Path) -> None:
@@ -228,3 +251,24 @@ def test_a_reader_that_may_not_write_reads_a_journal_closed_cleanly(played: Path
         proc.wait(30)
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
     assert ["None", "15"] in seen, seen
+
+
+def test_pages_following_the_game_are_bounded(played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pi_app.web import server
+
+    monkeypatch.setattr(server, "MAX_STREAMS", 2)
+    web = server.Server(Source(played), "127.0.0.1", 0)
+    web.start()
+    try:
+        host, port = web.address
+        base = f"http://{host}:{port}/"
+        held = [urllib.request.urlopen(base + "events", timeout=10) for _ in range(2)]
+        try:
+            status, _, body = get(base + "events")
+            assert status == 503 and b"2 pages already follow the game" in body
+            assert get(base)[0] == 200  # the pages themselves are still served
+        finally:
+            for stream in held:
+                stream.close()
+    finally:
+        web.close()
