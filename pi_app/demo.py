@@ -45,7 +45,6 @@ class GameReport:
     result: str = ""
     files: list[str] = field(default_factory=list)
     journal: str = ""  # the game's journal, for the night's report
-    refusals: dict[str, int] = field(default_factory=dict)  # rule -> refused moves (secret inputs left out)
 
 
 class Night:
@@ -146,9 +145,6 @@ class Night:
                     lines.append(f"{rec.kind:>11} | {who:7} | {text}")
                     if rec.kind == "refused" or rec.kind == "unknown-tag":
                         report.refused += 1
-                    if rec.kind == "refused" and i not in secret:
-                        rule = str(rec.extra.get("rule") or rec.extra.get("code") or "?")
-                        report.refusals[rule] = report.refusals.get(rule, 0) + 1
                 said = len(session.transcript)
 
             flush()

@@ -56,6 +56,16 @@ CREATE TABLE moves (
     PRIMARY KEY (game_id, n)
 );
 """
+# The refusals the table said, for the night's report: added beside the
+# schema (older journals lack it, older readers ignore it), written without
+# waiting for the disk (a refusal lost in a power cut is no lost move).
+_REFUSALS = """CREATE TABLE IF NOT EXISTS refusals (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at REAL NOT NULL,
+    seat INTEGER,
+    code TEXT NOT NULL,
+    rule TEXT NOT NULL
+)"""
 _COLUMNS = {
     "games": ["id", "game", "players", "seed", "options", "started", "ended"],
     "moves": ["game_id", "n", "seat", "move", "chance", "barrier", "at", "snapshot"],
@@ -174,6 +184,8 @@ class Journal:
                             self.db.execute(statement)
                     self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 self._validate()
+            with contextlib.suppress(sqlite3.Error):  # a full disk: refusals go unkept, moves are not harmed
+                self.db.execute(_REFUSALS)
 
     def _open_readonly(self, immutable: bool = False) -> None:
         """Open without writing anything to the file (SQLite's ``mode=ro``):
@@ -343,6 +355,33 @@ class Journal:
         """Changes each time another connection commits: a cheap poll for news."""
         with self._reading():
             return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+
+    def refused(self, record: GameRecord, seat: int | None, code: str, rule: str) -> bool:
+        """Keep a refusal the table said (best effort: False when it was not
+        kept). It is committed without waiting for the disk: the next move's
+        commit, which does, carries it."""
+        try:
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            with self._tx():
+                self.db.execute("INSERT INTO refusals (game_id, at, seat, code, rule) VALUES (?, ?, ?, ?, ?)",
+                                (record.id, time.time(), seat, code, rule))
+            return True
+        except (sqlite3.Error, OSError):
+            return False
+        finally:
+            with contextlib.suppress(sqlite3.Error, OSError):
+                self.db.execute("PRAGMA synchronous=FULL")
+
+    def refusals(self, record: GameRecord) -> list[tuple[str, str]] | None:
+        """(rule, code) of each refusal kept for the game; None when the
+        journal keeps none (made before refusals were kept)."""
+        with self._reading():
+            has = self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'refusals'")
+            if has.fetchone() is None:
+                return None
+            rows = self.db.execute("SELECT rule, code FROM refusals WHERE game_id = ? ORDER BY at",
+                                   (record.id,)).fetchall()
+        return [(str(rule), str(code)) for rule, code in rows]
 
     def append(self, record: GameRecord, n: int, seat: int | None, move: Move, chance: bool,
                barrier: bool, after: State | None = None) -> None:

@@ -6,7 +6,6 @@ import argparse
 import sys
 import time
 import traceback
-from collections import Counter
 from pathlib import Path
 
 import rules
@@ -55,11 +54,7 @@ def run(args: argparse.Namespace) -> int:
               f"{report.refused} refused, {report.result} ({report.seconds:.1f} s)", flush=True)
         reports.append(report)
     summary(reports, time.perf_counter() - start, out, failed)
-    refusals: Counter[str] = Counter()
-    for r in reports:
-        refusals.update(r.refusals)
-    night_report.write(out / "night.html", [Path(r.journal) for r in reports if r.journal], args.lang,
-                       refusals)
+    night_report.write(out / "night.html", [Path(r.journal) for r in reports if r.journal], args.lang)
     print(f"\nwrote {out}/summary.md and the night's report {out}/night.html, one GIF and transcript per "
           "game, every frame as PNG")
     for line in failed:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -27,8 +26,8 @@ def stories(journals: Sequence[Path], lang: str) -> list[Story]:
     return out
 
 
-def write(path: Path, journals: Sequence[Path], lang: str, refusals: Counter[str] | None = None) -> Path:
+def write(path: Path, journals: Sequence[Path], lang: str) -> Path:
     style = (resources.files("pi_app.web") / "static" / "style.css").read_text(encoding="utf-8")
-    body = pages.night_report(stories(journals, lang), lang, refusals)
+    body = pages.night_report(stories(journals, lang), lang)
     path.write_text(pages.shell(w("night-report", lang), body, lang, style=style), encoding="utf-8")
     return path

@@ -9,7 +9,6 @@ when the server says the journal changed.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from html import escape
 
 from pi_app.adapters.base import seat_name
@@ -153,20 +152,19 @@ def game_list(stories: list[Story], here: Story | None) -> str:
     return f'<ul class="games">{"".join(items)}</ul>'
 
 
-def game_report(source: Source, story: Story, refusals: Counter[str] | None = None) -> str:
+def game_report(source: Source, story: Story) -> str:
     lang = story.lang
     parts = [notices(source, story), f"<h1>{heading(story)}</h1>",
              f'<p class="status">{escape(report.result_words(story))} · '
              f"{escape(duration(report.game_time(story), lang))}</p>",
              f'<section><h2>{escape(w("scores", lang))}</h2>{report.plot(story)}</section>',
              f'<section><h2>{escape(w("times", lang))}</h2>{report.times_table(story)}</section>',
-             f'<section><h2>{escape(w("refusals", lang))}</h2>'
-             f"{report.refusals_table(refusals, lang)}</section>",
+             f'<section><h2>{escape(w("refusals", lang))}</h2>{report.game_refusals(story)}</section>',
              links(story)]
     return "".join(parts)
 
 
-def night_report(stories: list[Story], lang: str, refusals: Counter[str] | None = None) -> str:
+def night_report(stories: list[Story], lang: str) -> str:
     """The night: every game in a table, the total time, the refusals, and
     each game's report below."""
     head = w("night-head", lang).split("|")
@@ -182,7 +180,7 @@ def night_report(stories: list[Story], lang: str, refusals: Counter[str] | None 
              '<div class="scroll"><table><tr>' + "".join(f"<th>{escape(h)}</th>" for h in head)
              + f"</tr>{rows}</table></div>",
              f'<section><h2>{escape(w("refusals", lang))}</h2>'
-             f"{report.refusals_table(refusals, lang)}</section>"]
+             f"{report.night_refusals(stories, lang)}</section>"]
     for i, s in enumerate(stories, start=1):
         parts.append(f'<section id="game-{i}"><h2>{heading(s)}</h2>'
                      f'<p class="status">{escape(report.result_words(s))}</p>'

@@ -120,15 +120,36 @@ def times_table(story: Story) -> str:
     return _table(w("times-head", lang), body)
 
 
-def refusals_table(refusals: Counter[str] | None, lang: str) -> str:
+def refusals_table(refusals: Counter[str] | None, lang: str, note: str = "") -> str:
+    """The refused moves by rule, the most broken first; ``None``: not kept."""
     if refusals is None:
         return f"<p>{escape(w('refusals-not-kept', lang))}</p>"
+    note_html = f"<p>{escape(note)}</p>" if note else ""
     if not refusals:
-        return f"<p>{escape(w('no-refusals', lang))}</p>"
+        return note_html + f"<p>{escape(w('no-refusals', lang))}</p>"
     (rule, n), *_ = refusals.most_common(1)
     body = "".join(f"<tr><td>{escape(r)}</td><td>{k}</td></tr>" for r, k in refusals.most_common())
-    return f"<p><strong>{escape(w('most-broken', lang, rule=rule, n=n))}</strong></p>" + _table(
-        w("refusals-head", lang), body)
+    return (f"<p><strong>{escape(w('most-broken', lang, rule=rule, n=n))}</strong></p>" + note_html
+            + _table(w("refusals-head", lang), body))
+
+
+def game_refusals(story: Story) -> str:
+    if story.refusals is not None and not story.over:
+        return f"<p>{escape(w('refusals-later', story.lang))}</p>"
+    return refusals_table(story.refusals, story.lang)
+
+
+def night_refusals(stories: list[Story], lang: str) -> str:
+    """The night's refusals by rule, over its games that are over."""
+    kept = [s for s in stories if s.refusals is not None]
+    if not kept:
+        return refusals_table(None, lang)
+    over = [s for s in kept if s.over]
+    total: Counter[str] = Counter()
+    for s in over:
+        total.update(s.refusals or {})
+    note = w("refusals-some", lang, n=len(over)) if len(over) < len(stories) else ""
+    return refusals_table(total, lang, note)
 
 
 def _table(head: str, body: str) -> str:

@@ -15,6 +15,7 @@ replaced) replays the game from its seed.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +52,7 @@ class Story:
     running: list[tuple[int, list[float]]] = field(default_factory=list)  # (move, scores) when they change
     score_name: str | None = None
     labels: TableAdapter | None = None  # the game's words for the view's keys and values (no state in them)
+    refusals: Counter[str] | None = None  # refused moves by rule; None: the journal keeps none
 
     @property
     def over(self) -> bool:
@@ -86,6 +88,8 @@ class Reader:
             known = 0
         self.record = record
         self.story.record = record
+        kept = journal.refusals(record)
+        self.story.refusals = None if kept is None else Counter(rule or code for rule, code in kept)
         if len(entries) == known and self._state is not None:
             return self.story
         assert self._state is not None and self._adapter is not None
@@ -160,6 +164,14 @@ class Reader:
         self.story.to_move = state.to_move()
         outcome = state.outcome()
         self.story.outcome = self._adapter.outcome_lines(outcome, self.lang) if outcome is not None else None
+
+
+def public_refusals(story: Story) -> Counter[str] | None:
+    """The refusals by rule once the game is over (a refusal can tell what a
+    seat does not hold: "not in your hand"), an empty count before."""
+    if story.refusals is None:
+        return None
+    return story.refusals if story.over else Counter()
 
 
 def public_steps(story: Story) -> list[dict[str, Any]]:

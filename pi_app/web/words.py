@@ -60,10 +60,13 @@ _TEXT: dict[str, tuple[str, str]] = {
     "most-broken": ("The rule broken most: {rule} ({n} times)",
                     "La regola infranta più spesso: {rule} ({n} volte)"),
     "no-refusals": ("No move was refused.", "Nessuna mossa rifiutata."),
-    "refusals-not-kept": ("The journal keeps the moves the table accepted, not the ones it refused, so "
-                          "refusals cannot be counted here.",
-                          "Il registro conserva le mosse accettate dal tavolo, non quelle rifiutate: qui "
-                          "non si possono contare i rifiuti."),
+    "refusals-not-kept": ("This journal was written before the table kept its refusals, so they cannot be "
+                          "counted here.",
+                          "Questo registro è stato scritto prima che il tavolo conservasse i rifiuti: "
+                          "qui non si possono contare."),
+    "refusals-later": ("The refused moves are shown once the game is over.",
+                       "Le mosse rifiutate si vedono a partita finita."),
+    "refusals-some": ("Counted over the {n} games that are over.", "Contate sulle {n} partite finite."),
     "outcome": ("Outcome", "Esito"),
     "night-head": ("game|players|moves|time|result", "partita|giocatori|mosse|tempo|esito"),
     "night-total": ("{games} games, {moves} moves, {time} of play.",

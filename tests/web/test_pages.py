@@ -93,7 +93,7 @@ def test_pages_of_a_played_journal(played: Path) -> None:
         assert '<a href="/game/1"' in home  # the night's other game
         report = app.respond("/game/1/report").body.decode()
         assert "<svg" in report and "victory points over the game" in report
-        assert "Time per turn" in report and "refusals cannot be counted here" in report
+        assert "Time per turn" in report and "No move was refused." in report
         jsonl = app.respond("/game/2/log.jsonl")
         assert jsonl.status == 200 and b'"hidden"' in jsonl.body and b'"seed"' not in jsonl.body
         finished = app.respond("/game/1/log.jsonl").body
@@ -124,6 +124,40 @@ def test_every_page_asks_only_the_box(played: Path) -> None:
         with urllib.request.urlopen(base) as answer:
             policy = answer.headers["Content-Security-Policy"]
         assert "default-src 'self'" in policy
+
+
+def test_refusals_by_rule_once_the_game_is_over(played: Path) -> None:
+    journal = Journal(played)
+    try:
+        finished, playing = journal.games()
+        for rule in ("Turno", "Turno", "Costruzione"):
+            assert journal.refused(finished, 1, "mordred.x", rule)
+        assert journal.refused(playing, 0, "artus.card.not-in-hand", "")
+    finally:
+        journal.close()
+    source, app = app_for(played)
+    try:
+        report = app.respond("/game/1/report").body.decode()
+        assert "The rule broken most: Turno (2 times)" in report
+        assert "<td>Costruzione</td><td>1</td>" in report
+        live = app.respond("/game/2/report").body.decode()
+        assert "shown once the game is over" in live and "not-in-hand" not in live
+        night = app.respond("/night").body.decode()
+        assert "The rule broken most: Turno (2 times)" in night and "Counted over the 1 games" in night
+        assert "not-in-hand" not in night
+    finally:
+        source.close()
+
+
+def test_a_journal_from_before_refusals_were_kept(played: Path) -> None:
+    with sqlite3.connect(played) as db:
+        db.execute("DROP TABLE refusals")
+    db.close()
+    source, app = app_for(played)
+    try:
+        assert "before the table kept its refusals" in app.respond("/game/1/report").body.decode()
+    finally:
+        source.close()
 
 
 def test_a_damaged_journal_is_said_and_the_last_reading_kept(played: Path, tmp_path: Path) -> None:
