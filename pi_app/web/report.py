@@ -146,8 +146,8 @@ def night_refusals(stories: list[Story], lang: str) -> str:
         return refusals_table(None, lang)
     over = [s for s in kept if s.over]
     total: Counter[str] = Counter()
-    for s in over:
-        total.update(s.refusals or {})
+    for s in over:  # a rule is its game's: "Artus: Gameplay"
+        total.update({f"{s.name}: {rule}": n for rule, n in (s.refusals or {}).items()})
     note = w("refusals-some", lang, n=len(over)) if len(over) < len(stories) else ""
     return refusals_table(total, lang, note)
 

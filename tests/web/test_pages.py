@@ -143,7 +143,8 @@ def test_refusals_by_rule_once_the_game_is_over(played: Path) -> None:
         live = app.respond("/game/2/report").body.decode()
         assert "shown once the game is over" in live and "not-in-hand" not in live
         night = app.respond("/night").body.decode()
-        assert "The rule broken most: Turno (2 times)" in night and "Counted over the 1 games" in night
+        assert "The rule broken most: Mordred: Turno (2 times)" in night
+        assert "Counted over the 1 games" in night
         assert "not-in-hand" not in night
     finally:
         source.close()
