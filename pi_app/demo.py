@@ -44,6 +44,7 @@ class GameReport:
     seconds: float = 0.0
     result: str = ""
     files: list[str] = field(default_factory=list)
+    journal: str = ""  # the game's journal, for the night's report
 
 
 class Night:
@@ -167,6 +168,7 @@ class Night:
                     f"options: {options_text(session.state.options)}\n")
             transcript.write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
             report.files = [str(gif_path), str(transcript), str(work)]
+            report.journal = str(work / "journal.sqlite")
         finally:
             table.close()
             journal.close()

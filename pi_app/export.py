@@ -178,8 +178,13 @@ def secret_seat(adapter: TableAdapter, before: State, seat: int | None, chance: 
 def _secret_words(adapter: TableAdapter, move: JSON, chance: bool) -> str:
     # An adapter's words for a secret move keep the secret ("a card drawn"):
     # once it may be told, the values themselves are named.
-    values = ", ".join(adapter.value_label(k, v, LANG) for k, v in move.items() if k != "type")
-    return f"{'drew' if chance else 'chose in secret'}: {values or adapter.move_text(move, LANG)}"
+    return f"{'drew' if chance else 'chose in secret'}: {secret_values(adapter, move, LANG)}"
+
+
+def secret_values(adapter: TableAdapter, move: JSON, lang: str) -> str:
+    """What a secret move chose or drew, in words (told once the game is over)."""
+    values = ", ".join(adapter.value_label(k, v, lang) for k, v in move.items() if k != "type")
+    return values or adapter.move_text(move, lang)
 
 
 def text(log: GameLog, journal: Journal) -> list[str]:

@@ -56,6 +56,16 @@ CREATE TABLE moves (
     PRIMARY KEY (game_id, n)
 );
 """
+# The refusals the table said, for the night's report: added beside the
+# schema (older journals lack it, older readers ignore it), written without
+# waiting for the disk (a refusal lost in a power cut is no lost move).
+_REFUSALS = """CREATE TABLE IF NOT EXISTS refusals (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at REAL NOT NULL,
+    seat INTEGER,
+    code TEXT NOT NULL,
+    rule TEXT NOT NULL
+)"""
 _COLUMNS = {
     "games": ["id", "game", "players", "seed", "options", "started", "ended"],
     "moves": ["game_id", "n", "seat", "move", "chance", "barrier", "at", "snapshot"],
@@ -148,11 +158,11 @@ def is_barrier(chance: bool, events: Sequence[Event]) -> bool:
 
 
 class Journal:
-    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False, immutable: bool = False) -> None:
         self.path = Path(path)
-        self.readonly = readonly
-        if readonly:
-            self._open_readonly()
+        self.readonly = readonly or immutable
+        if self.readonly:
+            self._open_readonly(immutable)
             return
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         with self._opening(
@@ -174,10 +184,15 @@ class Journal:
                             self.db.execute(statement)
                     self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 self._validate()
+            with contextlib.suppress(sqlite3.Error):  # a full disk: refusals go unkept, moves are not harmed
+                self.db.execute(_REFUSALS)
 
-    def _open_readonly(self) -> None:
+    def _open_readonly(self, immutable: bool = False) -> None:
         """Open without writing anything to the file (SQLite's ``mode=ro``):
-        no schema, no pragma that changes it, no checkpoint on close."""
+        no schema, no pragma that changes it, no checkpoint on close.
+        ``immutable``: nor any lock or shared-memory file, for a reader that
+        may create none (a read-only directory) while no one writes: a WAL
+        journal closed cleanly has no ``-shm`` to share."""
         if not self.path.is_file():
             raise JournalError(f"journal {self.path} does not exist; give the journal's path or "
                                "--state-dir DIR (the directory `tablekeeper run` was given)")
@@ -185,7 +200,8 @@ class Journal:
             raise self._fail("the file is empty")
         with self._opening(lambda exc: self._fail(f"it is not a readable SQLite database ({exc})"),
                            lambda exc: JournalError(f"journal {self.path} cannot be read: {exc.strerror}")):
-            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+            flags = "?mode=ro&immutable=1" if immutable else "?mode=ro"
+            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}{flags}", uri=True,
                                       isolation_level=None, check_same_thread=False)
             self._validate()
 
@@ -328,6 +344,44 @@ class Journal:
                 raise self._fail(f"game {record.id} move {n} has seat {seat!r}, not a number")
             out.append(Entry(n, seat, data, bool(chance), bool(barrier)))
         return out
+
+    def times(self, record: GameRecord) -> list[float]:
+        """When each move was written (seconds since the epoch), in order."""
+        with self._reading():
+            return [float(r[0]) for r in self.db.execute(
+                "SELECT at FROM moves WHERE game_id = ? ORDER BY n", (record.id,))]
+
+    def data_version(self) -> int:
+        """Changes each time another connection commits: a cheap poll for news."""
+        with self._reading():
+            return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+
+    def refused(self, record: GameRecord, seat: int | None, code: str, rule: str) -> bool:
+        """Keep a refusal the table said (best effort: False when it was not
+        kept). It is committed without waiting for the disk: the next move's
+        commit, which does, carries it."""
+        try:
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            with self._tx():
+                self.db.execute("INSERT INTO refusals (game_id, at, seat, code, rule) VALUES (?, ?, ?, ?, ?)",
+                                (record.id, time.time(), seat, code, rule))
+            return True
+        except (sqlite3.Error, OSError):
+            return False
+        finally:
+            with contextlib.suppress(sqlite3.Error, OSError):
+                self.db.execute("PRAGMA synchronous=FULL")
+
+    def refusals(self, record: GameRecord) -> list[tuple[str, str]] | None:
+        """(rule, code) of each refusal kept for the game; None when the
+        journal keeps none (made before refusals were kept)."""
+        with self._reading():
+            has = self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'refusals'")
+            if has.fetchone() is None:
+                return None
+            rows = self.db.execute("SELECT rule, code FROM refusals WHERE game_id = ? ORDER BY at",
+                                   (record.id,)).fetchall()
+        return [(str(rule), str(code)) for rule, code in rows]
 
     def append(self, record: GameRecord, n: int, seat: int | None, move: Move, chance: bool,
                barrier: bool, after: State | None = None) -> None:

@@ -17,11 +17,13 @@ from pi_app.hardware import Table
 from pi_app.i18n import pick
 from pi_app.screens import Layout, render
 from pi_app.session import ARROWS, STOP, Typed
+from pi_app.web import address
 
 WORDS = {
     "title": ("New game", "Nuova partita"),
     "players": ("{n} players", "{n} giocatori"),
     "choose": ("Choose on the shared screen", "Scegli sullo schermo comune"),
+    "page": ("Follow the game", "Segui la partita"),
 }
 
 
@@ -34,11 +36,13 @@ def choices(table: Table) -> list[tuple[str, int]]:
 
 
 class Lobby:
-    def __init__(self, table: Table, lang: str) -> None:
+    def __init__(self, table: Table, lang: str, page: str | None = None) -> None:
         self.table = table
         self.lang = lang
         self.options = choices(table)
         self.index = 0
+        #: the spectator page's address (pi_app.web.address), a last choice showing it and its QR code
+        self.page = page
         #: called with every layout drawn (the console)
         self.observer: Callable[[dict[str, Layout]], None] | None = None
         self.on_typed: Callable[[str], bool] | None = None
@@ -49,10 +53,17 @@ class Lobby:
         return time.monotonic() - self.heartbeat < 5.0 and self.table.alive()
 
     def layouts(self) -> dict[str, Layout]:
+        if self.page is not None and self.index == len(self.options):
+            shared = Layout(title=pick(WORDS["page"], self.lang), image=address.qr_image(self.page),
+                            lines=address.short_lines(self.page), footer=ARROWS)
+            return self._with_seats(shared)
         game, n = self.options[self.index]
         shared = Layout(title=pick(WORDS["title"], self.lang), big=rules.get(game).name or game,
                         lines=(f"{pick(WORDS['players'], self.lang).format(n=n)}  "
                                f"{self.index + 1}/{len(self.options)}",), footer=ARROWS)
+        return self._with_seats(shared)
+
+    def _with_seats(self, shared: Layout) -> dict[str, Layout]:
         out = {self.table.profile.shared_screen.name: shared}
         for seat in self.table.profile.seats:
             out[seat.screen.name] = Layout(title=pick(WORDS["title"], self.lang),
@@ -71,11 +82,12 @@ class Lobby:
 
     def press(self, button: str) -> tuple[str, int] | None:
         role = button.rsplit(".", 1)[-1]
+        count = len(self.options) + (self.page is not None)
         if role == "left":
-            self.index = (self.index - 1) % len(self.options)
+            self.index = (self.index - 1) % count
         elif role == "right":
-            self.index = (self.index + 1) % len(self.options)
-        elif role == "ok":
+            self.index = (self.index + 1) % count
+        elif role == "ok" and self.index < len(self.options):
             return self.options[self.index]
         return None
 

@@ -493,6 +493,7 @@ class Session:
         self.seats[seat].notice = Layout(title=t("refused", self.lang), lines=tuple(lines), alert=True)
         self.flash(seat)
         self.transcript.append(Record("refused", seat, message, extra={"code": exc.code, "rule": exc.rule}))
+        self.journal.refused(self.record, seat, exc.code, exc.rule)  # the night's report counts them
 
     def unknown_tag(self, seat: int, uid: str) -> None:
         tag = self.registry.lookup(uid)  # enrolled, but for another game or more seats

@@ -2,6 +2,7 @@
 # Install Tablekeeper as a service on Raspberry Pi OS Bookworm (Lite, 64- or 32-bit), as root:
 #
 #   sudo systemd/install.sh [TABLE_PROFILE]      install, or upgrade from this checkout
+#   sudo systemd/install.sh --web [PROFILE]      the same, and the spectator page (install-web.sh)
 #   sudo systemd/install.sh --uninstall          remove the program, keep the profile and the journal
 #   sudo systemd/install.sh --uninstall --purge  remove those too
 #
@@ -36,7 +37,7 @@ say() { echo "install.sh: $*"; }
 die() { echo "install.sh: $*" >&2; exit 2; }
 
 usage() {
-    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
     exit "${1:-0}"
 }
 
@@ -150,6 +151,10 @@ install_unit() {
 }
 
 uninstall() {
+    if [ -f /etc/systemd/system/tablekeeper-web.service ]; then
+        systemctl disable --now tablekeeper-web.service || true
+        rm -f /etc/systemd/system/tablekeeper-web.service
+    fi
     if [ -f "$UNIT" ]; then
         systemctl disable --now "$UNIT_NAME" || true
         rm -f "$UNIT"
@@ -168,11 +173,13 @@ uninstall() {
 
 ACTION=install
 PURGE=no
+WEB=no
 PROFILE=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --uninstall) ACTION=uninstall ;;
         --purge) PURGE=yes ;;
+        --web) WEB=yes ;;
         -h|--help) usage 0 ;;
         -*) echo "install.sh: unknown option $1" >&2; usage 2 >&2 ;;
         *) [ -z "$PROFILE" ] || die "one table profile at most"; PROFILE=$1 ;;
@@ -196,5 +203,6 @@ case "$ACTION" in
         install_profile
         install_udev_rule
         install_unit
+        if [ "$WEB" = yes ]; then sh "$SRC/systemd/install-web.sh"; fi
         ;;
 esac

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import rules
 from pi_app.errors import UsageError
+from pi_app.web import night as night_report
 
 NAME = "demo"
 HELP = "play a simulated game night of every game with a table adapter; save frames, GIFs, transcripts"
@@ -53,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
               f"{report.refused} refused, {report.result} ({report.seconds:.1f} s)", flush=True)
         reports.append(report)
     summary(reports, time.perf_counter() - start, out, failed)
-    print(f"\nwrote {out}/summary.md, one GIF and transcript per game, every frame as PNG")
+    night_report.write(out / "night.html", [Path(r.journal) for r in reports if r.journal], args.lang)
+    print(f"\nwrote {out}/summary.md and the night's report {out}/night.html, one GIF and transcript per "
+          "game, every frame as PNG")
     for line in failed:
         print(f"FAILED {line}", file=sys.stderr)
     return 1 if failed else 0

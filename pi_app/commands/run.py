@@ -19,6 +19,7 @@ from pi_app.lobby import Lobby
 from pi_app.registry import Registry
 from pi_app.sdnotify import Watchdog
 from pi_app.session import SHOW_ALL, NothingToResume, Session
+from pi_app.web import address
 
 NAME = "run"
 HELP = "run the table: resume the journal's game or start one (simulated table off a Pi, with a console)"
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                 if console is not None:
                     print("no game to resume: choose one on the shared screen (press seat1 right/ok)",
                           flush=True)
-                lobby = Lobby(table, args.lang or prof.lang)
+                lobby = Lobby(table, args.lang or prof.lang, page=address.page_url())
                 current[0] = lobby
                 if console is not None:
                     lobby.observer = lambda lays, c=console: c.show(lays, {})

@@ -114,3 +114,21 @@ def test_an_unfinished_siege_game_of_the_older_notation_resumes(rig):
         if s.state.outcome() is None and not s.state.is_chance():
             r.make(s.state.to_move(), choose(s, rng))
     assert len(r.journal.entries(r.journal.current())) > len(entries)
+
+
+def test_refusals_are_kept_best_effort_and_read_back(tmp_path):
+    """The night's report counts the refusals the table said (pi_app.web)."""
+    from pi_app.journal import Journal
+
+    path = tmp_path / "j.sqlite"
+    journal = Journal(path)
+    record = journal.start("mordred", 3, 1, {})
+    assert journal.refusals(record) == []
+    assert journal.refused(record, 2, "table.not-your-turn", "Turno")
+    assert journal.refusals(record) == [("Turno", "table.not-your-turn")]
+    assert journal.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL again for the moves
+    journal.close()
+    reader = Journal(path, readonly=True)
+    assert reader.refusals(record) == [("Turno", "table.not-your-turn")]
+    assert not reader.refused(record, 0, "x", "y")  # not kept, and no error: a refusal is no move
+    reader.close()

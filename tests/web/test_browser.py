@@ -1,0 +1,120 @@
+"""The spectator page in a real browser: Debian's headless Chromium, driven
+through its chromedriver, watches a simulated game on a phone-sized window.
+
+Screenshots are saved under ``test-output/web/`` (beside the checkout) for a
+person to look at: the page as a latecomer sees it, after a move arrived, and
+a finished game's report.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from pi_app.journal import Journal
+from tests.web.play import Table, web_process
+
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "web"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+PHONE = (412, 915)  # CSS pixels of a common phone
+
+
+@pytest.fixture
+def browser() -> Iterator[webdriver.Chrome]:
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).exists()]
+    assert not missing, (f"{', '.join(missing)} missing: install Debian's chromium and chromium-driver "
+                         "(listed in .ci/apt-packages)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                f"--window-size={PHONE[0]},{PHONE[1]}", "--no-first-run", "--disable-extensions",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-default-apps", "--metrics-recording-only", "--no-default-browser-check"):
+        options.add_argument(arg)
+    options.add_experimental_option("mobileEmulation", {
+        "deviceMetrics": {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 2.0},
+        "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                     "Chrome/120.0 Mobile Safari/537.36"})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def shots(request: pytest.FixtureRequest) -> Path:
+    folder = OUTPUT / request.node.name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder
+
+
+def moves_shown(driver: webdriver.Chrome) -> int:
+    """The moves the page shows (read in one go: the live part may be swapped meanwhile)."""
+    shown = driver.execute_script("const h = document.querySelector('h1[data-moves]');"
+                                  "return h ? h.dataset.moves : '-1';")
+    return int(shown)
+
+
+def test_the_page_follows_the_game_on_a_phone(browser: webdriver.Chrome, shots: Path, tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    try:
+        table = Table(journal, "king-and-assassins", 2, seed=21)
+        for _ in range(30):
+            table.play(table.choose())
+        with web_process(path) as base:
+            browser.get(base)
+            WebDriverWait(browser, 10).until(lambda d: moves_shown(d) == 30)
+            assert "King & Assassins" in browser.title
+            assert browser.find_element(By.CSS_SELECTOR, "svg.board").is_displayed()
+            # fits a phone: nothing wider than the screen but the tables that scroll by themselves
+            assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+            browser.save_screenshot(str(shots / "1-latecomer.png"))
+            browser.execute_script("window.notReloaded = true")
+            seen = []
+            for _ in range(3):
+                table.play(table.choose())
+                want = len(table.state.history)
+                start = time.monotonic()
+                WebDriverWait(browser, 10, poll_frequency=0.02).until(lambda d, n=want: moves_shown(d) == n)
+                seen.append(time.monotonic() - start)
+            assert browser.execute_script("return window.notReloaded === true"), "the page reloaded itself"
+            newest = browser.execute_script("return document.querySelector('ol.moves li').value")
+            assert newest == len(table.state.history)
+            browser.save_screenshot(str(shots / "2-after-a-move.png"))
+            print(f"the page showed each move {', '.join(f'{s:.2f}' for s in seen)} s after it was written")
+    finally:
+        journal.close()
+
+
+def test_a_finished_games_report_in_the_browser(browser: webdriver.Chrome, shots: Path,
+                                                tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    try:
+        table = Table(journal, "artus", 2, seed=8)
+        while not table.over:
+            table.play(table.choose())
+        with web_process(path) as base:
+            browser.get(base + f"game/{table.record.id}/report")
+            plot = browser.find_element(By.CSS_SELECTOR, "svg.plot")
+            assert plot.is_displayed() and plot.size["width"] > 200
+            assert len(browser.find_elements(By.CSS_SELECTOR, "svg.plot polyline")) == 2
+            browser.save_screenshot(str(shots / "report.png"))
+            browser.get(base + "night")
+            assert "Report of the night" in browser.find_element(By.TAG_NAME, "h1").text
+            browser.get(base + "game/404")
+            assert "The journal holds no game 404." in browser.find_element(By.TAG_NAME, "main").text
+    finally:
+        journal.close()

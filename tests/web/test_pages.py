@@ -1,0 +1,309 @@
+"""The web process's answers to bad requests and to a journal it cannot read."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from pi_app.journal import Journal
+from pi_app.web.server import App
+from pi_app.web.source import Source
+from tests.web.play import Table, get, wait_for_moves, web_process
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Path:
+    """A journal with a finished game of Mordred and an unfinished one of Artus."""
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    first = Table(journal, "mordred", 3, seed=3)
+    while not first.over:
+        first.play(first.choose())
+    second = Table(journal, "artus", 2, seed=4)
+    for _ in range(12):
+        second.play(second.choose())
+    journal.close()
+    return path
+
+
+def app_for(path: Path) -> tuple[Source, App]:
+    source = Source(path)
+    source.refresh()
+    return source, App(source)
+
+
+BAD_PATHS = ["/game/3", "/game/0/report", "/game/99999/log.jsonl", "/game/x", "/game/1/nothing",
+             "/game/1/../../etc/passwd", "/static/../journal.py", "/%00", "/static/", "/night/",
+             "/" + "a" * 5000, "/game/12345678901"]
+
+
+@pytest.mark.parametrize("target", BAD_PATHS)
+def test_a_path_that_names_nothing_gets_404_with_a_sentence(played: Path, target: str) -> None:
+    source, app = app_for(played)
+    try:
+        answer = app.respond(target)
+    finally:
+        source.close()
+    assert answer.status == 404
+    text = answer.body.decode()
+    assert "Traceback" not in text
+    assert "There is no such page here." in text or "The journal holds no game" in text
+    assert "The game in progress is at /." in text
+
+
+def test_over_http_bad_requests_get_a_sentence_and_no_traceback(played: Path) -> None:
+    with web_process(played) as base:
+        status, kind, body = get(base + "game/77")
+        assert (status, kind.split(";")[0]) == (404, "text/html")
+        assert b"The journal holds no game 77." in body
+        host, port = urlsplit(base).hostname, urlsplit(base).port
+        assert host == "127.0.0.1" and port is not None
+        for raw in (b"BREW / HTTP/1.1\r\n\r\n", b"GET / / HTTP/1.1\r\n\r\n",
+                    b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+                    b"GET /" + b"x" * 70000 + b" HTTP/1.1\r\n\r\n"):
+            with socket.create_connection((host, port), timeout=10) as sock:
+                sock.sendall(raw)
+                answer = b""
+                while chunk := sock.recv(65536):
+                    answer += chunk
+                    if b"\r\n\r\n" in answer and len(answer.split(b"\r\n\r\n", 1)[1]) >= 20:
+                        break
+            head, _, text = answer.partition(b"\r\n\r\n")
+            assert head.split()[1] in (b"400", b"405", b"414", b"501"), head
+            assert b"Traceback" not in answer and text.strip().endswith(b"."), answer[:300]
+
+
+def test_pages_of_a_played_journal(played: Path) -> None:
+    source, app = app_for(played)
+    try:
+        home = app.respond("/").body.decode()
+        assert "Artus · game 2 · 2 players" in home and 'data-live="/live"' in home
+        assert "Turn: seat" in home or "The table draws" in home
+        assert "drew a card (hidden until the game is over)" in home
+        assert '<a href="/game/1"' in home  # the night's other game
+        report = app.respond("/game/1/report").body.decode()
+        assert "<svg" in report and "victory points over the game" in report
+        assert "Time per turn" in report and "No move was refused." in report
+        jsonl = app.respond("/game/2/log.jsonl")
+        assert jsonl.status == 200 and b'"hidden"' in jsonl.body and b'"seed"' not in jsonl.body
+        finished = app.respond("/game/1/log.jsonl").body
+        assert b'"seed": 3' in finished
+        night = app.respond("/night").body.decode()
+        assert "2 games" in night and '<a href="#game-1">Mordred</a>' in night
+    finally:
+        source.close()
+
+
+def test_every_page_asks_only_the_box(played: Path) -> None:
+    """No CDN: every address a page names is a path on the box, and the
+    browser is told to fetch nothing from anywhere else."""
+    import re
+
+    source, app = app_for(played)
+    try:
+        for target in ("/", "/live", "/night", "/game/1", "/game/1/report", "/game/2", "/game/9"):
+            page = app.respond(target).body.decode()
+            for link in re.findall(r'(?:src|href|action)="([^"]*)"', page):
+                assert link.startswith(("/", "#")) and not link.startswith("//"), (target, link)
+            assert "http://" not in page and "https://" not in page, target
+        script = app.respond("/static/app.js").body.decode()
+        assert re.findall(r'(?:fetch|EventSource)\(("[^"]*"|\w+)', script) == ["live", '"/events"']
+    finally:
+        source.close()
+    with web_process(played) as base:
+        with urllib.request.urlopen(base) as answer:
+            policy = answer.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in policy
+
+
+def test_refusals_by_rule_once_the_game_is_over(played: Path) -> None:
+    journal = Journal(played)
+    try:
+        finished, playing = journal.games()
+        for rule in ("Turno", "Turno", "Costruzione"):
+            assert journal.refused(finished, 1, "mordred.x", rule)
+        assert journal.refused(playing, 0, "artus.card.not-in-hand", "")
+    finally:
+        journal.close()
+    source, app = app_for(played)
+    try:
+        report = app.respond("/game/1/report").body.decode()
+        assert "The rule broken most: Turno (2 times)" in report
+        assert "<td>Costruzione</td><td>1</td>" in report
+        live = app.respond("/game/2/report").body.decode()
+        assert "shown once the game is over" in live and "not-in-hand" not in live
+        night = app.respond("/night").body.decode()
+        assert "The rule broken most: Mordred: Turno (2 times)" in night
+        assert "Counted over the 1 games" in night
+        assert "not-in-hand" not in night
+    finally:
+        source.close()
+
+
+def test_a_journal_from_before_refusals_were_kept(played: Path) -> None:
+    with sqlite3.connect(played) as db:
+        db.execute("DROP TABLE refusals")
+    db.close()
+    source, app = app_for(played)
+    try:
+        assert "before the table kept its refusals" in app.respond("/game/1/report").body.decode()
+    finally:
+        source.close()
+
+
+def test_a_damaged_journal_is_said_and_the_last_reading_kept(played: Path, tmp_path: Path) -> None:
+    source, app = app_for(played)
+    try:
+        assert "Artus · game 2" in app.respond("/").body.decode()
+        good = played.read_bytes()
+        played.unlink()
+        damaged = bytearray(good)
+        damaged[100:4096] = b"\xff" * (4096 - 100)  # the header's end and the schema page
+        played.write_bytes(bytes(damaged))
+        assert source.refresh()
+        page = app.respond("/").body.decode()
+        assert "The journal cannot be read right now" in page
+        assert "Artus · game 2" in page  # what was read before
+        assert app.respond("/game/1/report").status == 200
+        # the journal is put right (a new file): the page follows it again
+        played.unlink()
+        played.write_bytes(good)
+        source.refresh()
+        assert "cannot be read" not in app.respond("/").body.decode()
+    finally:
+        source.close()
+
+
+def test_a_locked_journal_is_said_and_the_last_reading_kept(played: Path) -> None:
+    source, app = app_for(played)
+    source.close()  # the table takes the journal for itself while the page is not looking
+    writer = sqlite3.connect(played, isolation_level=None)
+    try:
+        writer.execute("PRAGMA locking_mode=EXCLUSIVE")
+        writer.execute("BEGIN EXCLUSIVE")
+        writer.execute("UPDATE games SET options = options WHERE id = 1")  # a write: data_version moves
+        source.refresh()
+        page = app.respond("/").body.decode()
+        assert "locked by a write in progress" in page, page[:2000]
+        assert "Artus · game 2" in page
+        writer.execute("COMMIT")
+        writer.execute("PRAGMA locking_mode=NORMAL")
+        writer.execute("SELECT 1 FROM games").fetchall()  # releases the lock
+        writer.close()
+        source.refresh()
+        assert "locked" not in app.respond("/").body.decode()
+    finally:
+        writer.close()
+        source.close()
+
+
+def test_no_journal_yet_then_a_game(tmp_path: Path, played: Path) -> None:
+    path = tmp_path / "later" / "journal.sqlite"
+    source, app = app_for(path)
+    try:
+        assert "No journal yet" in app.respond("/").body.decode()
+        path.parent.mkdir()
+        shutil.copy(played, path)
+        assert source.refresh()
+        assert "Artus · game 2" in app.respond("/").body.decode()
+    finally:
+        source.close()
+
+
+def test_the_web_process_never_writes_the_journal(played: Path) -> None:
+    before = played.read_bytes()
+    with web_process(played) as base:
+        for target in ("", "night", "game/1/report", "game/2/log.jsonl"):
+            assert get(base + target)[0] == 200
+    assert played.read_bytes() == before
+
+
+def test_the_page_follows_a_game_being_written(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    try:
+        table = Table(journal, "king-and-assassins", 2, seed=9)
+        with web_process(path) as base:
+            for _ in range(5):
+                table.play(table.choose())
+                wait_for_moves(base, len(table.state.history), table.record.id, timeout=2.0)
+    finally:
+        journal.close()
+
+
+READER = """
+import sys, time
+from pathlib import Path
+from pi_app.web.source import Source
+source = Source(Path(sys.argv[1]))
+for _ in range(int(sys.argv[2])):
+    source.refresh()
+    story = source.current()
+    print(source.problem, len(story.steps) if story else None, flush=True)
+    time.sleep(0.1)
+"""
+
+
+def test_a_reader_that_may_not_write_reads_a_journal_closed_cleanly(played: Path) -> None:
+    """As the web unit reads (the state directory read-only to it): a WAL
+    journal the table closed cleanly has no -shm file, which such a reader
+    cannot create; it is read all the same, and followed once the table
+    writes again."""
+    unshare = shutil.which("unshare")
+    assert unshare, "unshare (util-linux) is missing"
+    assert not Path(f"{played}-shm").exists()
+    folder = played.parent
+    proc = subprocess.Popen(
+        [unshare, "--mount", "sh", "-c", f'mount --bind -o ro "{folder}" "{folder}" && '
+         f'touch "{folder}/probe" 2>/dev/null && exit 3; exec "{sys.executable}" -c "$0" "$1" 40',
+         READER, str(played)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert proc.stdout is not None
+    first = proc.stdout.readline().split()
+    assert first == ["None", "12"], (first, proc.stderr.read() if proc.stderr else "")
+    journal = Journal(played)  # the table starts again and plays on
+    try:
+        table_record = journal.current()
+        assert table_record is not None
+        state = journal.replay(table_record)
+        for n in range(12, 15):
+            move = state.sample_chance() if state.is_chance() else state.legal_moves()[0]
+            chance, seat = state.is_chance(), state.to_move()
+            state.apply(move)
+            journal.append(table_record, n, None if chance else seat, move, chance, False, state)
+        seen = [line.split() for line in proc.stdout]
+    finally:
+        journal.close()
+        proc.wait(30)
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+    assert ["None", "15"] in seen, seen
+
+
+def test_pages_following_the_game_are_bounded(played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pi_app.web import server
+
+    monkeypatch.setattr(server, "MAX_STREAMS", 2)
+    web = server.Server(Source(played), "127.0.0.1", 0)
+    web.start()
+    try:
+        host, port = web.address
+        base = f"http://{host}:{port}/"
+        held = [urllib.request.urlopen(base + "events", timeout=10) for _ in range(2)]
+        try:
+            status, _, body = get(base + "events")
+            assert status == 503 and b"2 pages already follow the game" in body
+            assert get(base)[0] == 200  # the pages themselves are still served
+        finally:
+            for stream in held:
+                stream.close()
+    finally:
+        web.close()
