@@ -463,7 +463,8 @@ class Journal:
         if entries:
             recorded = self.snapshot(record, entries[-1].n)
             rebuilt = json.loads(json.dumps(state.to_json()["state"], sort_keys=True))
-            if isinstance(recorded, dict) and recorded.keys() < rebuilt.keys():
+            if isinstance(recorded, dict) and recorded and recorded.keys() < rebuilt.keys() \
+                    and rebuilt.keys() - recorded.keys() <= reader.newer_fields:
                 # an older engine's snapshot: the fields it knew must agree
                 rebuilt = {k: v for k, v in rebuilt.items() if k in recorded}
             # an older engine's snapshot has that engine's shape

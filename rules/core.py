@@ -326,7 +326,10 @@ class RecordReader:
     Before each recorded move (``data``; ``None`` after the last), the caller
     applies every ``implied`` move: a pick an older engine made by itself
     where today's waits for a player's move. ``older`` says whether any move
-    was read in an older notation."""
+    was read in an older notation. ``newer_fields``: the state's fields an
+    older engine's snapshot may lack, being younger than it."""
+
+    newer_fields: frozenset[str] = frozenset()
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -33,6 +33,8 @@ class SiegeRecordReader(RecordReader):
     its Peasant): a record in today's notation never gets a pick made for
     it, and a move it makes out of turn is refused as any other."""
 
+    newer_fields = frozenset({"arriving"})  # reinforcements waiting for their place in row 2
+
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.current = False

@@ -91,8 +91,10 @@ def test_the_web_unit_is_opt_in_at_install() -> None:
         assert subprocess.run(["sh", "-n", str(script)]).returncode == 0
         assert os.access(script, os.X_OK)
     text = install.read_text()
-    assert 'if [ "$WEB" = yes ]; then\n    sh "$SRC/systemd/install-web.sh"' in text
-    assert "tablekeeper-web" not in text  # the web unit's logic lives in install-web.sh only
+    assert 'if [ "$WEB" = yes ]; then sh "$SRC/systemd/install-web.sh"; fi' in text
+    # the web unit's logic lives in install-web.sh; install.sh only removes it with --uninstall
+    assert [line for line in text.splitlines() if "tablekeeper-web" in line and "rm -f" not in line
+            and "disable" not in line and "if [ -f" not in line] == []
     web_text = install_web.read_text()
     assert 'install -m 0644 "$SRC/systemd/tablekeeper-web.service" "$UNIT"' in web_text
     assert "systemctl enable --now tablekeeper-web.service" in web_text
