@@ -64,6 +64,14 @@ def _width(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> float:
 
 def wrap(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int = WIDTH - 2) -> list[str]:
     """Greedy word wrap to ``width`` pixels; a word too long is cut."""
+    return list(_wrapped(text, f, width))
+
+
+# Adapters try several wordings and sizes of each instruction, and most
+# lines come back frame after frame (titles, hands, scores): a wrap is
+# worked out once per text, font and width. Bounded, as _width.
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int) -> tuple[str, ...]:
     space = _width(" ", f)
     out: list[str] = []
     for para in text.split("\n"):
@@ -85,7 +93,7 @@ def wrap(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int 
                 word_w = _width(word, f)
             line, line_w = word, word_w
         out.append(line)
-    return out
+    return tuple(out)
 
 
 def fit_big(text: str, room: int = HEIGHT, max_lines: int = 3,
