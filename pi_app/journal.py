@@ -400,7 +400,7 @@ class Journal:
                 each(entry, before, move, events)
         if entries:
             recorded = self.snapshot(record, entries[-1].n)
-            rebuilt = json.loads(json.dumps(state.to_json()["state"], sort_keys=True))
+            rebuilt = json.loads(json.dumps(state.state_json(), sort_keys=True))
             if recorded is not None and recorded != rebuilt:
                 raise self._fail(f"game {record.id} replays to a state other than the one recorded after "
                                  f"move {entries[-1].n} (has the {record.game} engine changed?)")
@@ -410,7 +410,7 @@ class Journal:
 def pending(n: int, seat: int | None, move: Move, chance: bool, barrier: bool,
             after: State | None = None) -> Pending:
     """A move as the journal writes it; ``after`` becomes its snapshot."""
-    snapshot = json.dumps(after.to_json()["state"], sort_keys=True) if after is not None else None
+    snapshot = json.dumps(after.state_json(), sort_keys=True) if after is not None else None
     return Pending(n, seat, move.to_json(), chance, barrier, snapshot)
 
 

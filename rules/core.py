@@ -201,8 +201,14 @@ class State:
             "seed": self.seed,
             "options": dict(self.options),
             "history": [m.to_json() for m in self.history],
-            "state": self._to_json(),
+            "state": self.state_json(),
         }
+
+    def state_json(self) -> JSON:
+        """``to_json()``'s "state": the engine's own fields, without the
+        history (what the journal keeps after each move: the moves are its
+        own rows, and listing them all again cost more the longer a game)."""
+        return self._to_json()
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[union-attr]
