@@ -100,12 +100,18 @@ def fit_big(text: str, room: int = HEIGHT, max_lines: int = 3,
             width: int = WIDTH - 2) -> tuple[int, list[str]]:
     """The largest big-font size at which ``text`` fits ``room`` pixels of
     height (and at most ``max_lines`` lines); the smallest size, cut, if none."""
+    size, lines = _fitted(text, room, max_lines, width)
+    return size, list(lines)
+
+
+@lru_cache(maxsize=4096)  # as _wrapped: adapters try a line at each size
+def _fitted(text: str, room: int, max_lines: int, width: int) -> tuple[int, tuple[str, ...]]:
     for size in BIG_SIZES:
-        lines = wrap(text, font(size, bold=True), width)
+        lines = _wrapped(text, font(size, bold=True), width)
         if len(lines) <= max_lines and len(lines) * (size + 1) <= room:
             return size, lines
     size = BIG_SIZES[-1]
-    return size, wrap(text, font(size, bold=True), width)[: max(1, room // (size + 1))]
+    return size, _wrapped(text, font(size, bold=True), width)[: max(1, room // (size + 1))]
 
 
 def _text(img: Image.Image, x: float, y: int, text: str,
