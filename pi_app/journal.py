@@ -462,7 +462,7 @@ class Journal:
                 each(entry, before, move, events)
         if entries:
             recorded = self.snapshot(record, entries[-1].n)
-            rebuilt = json.loads(json.dumps(state.to_json()["state"], sort_keys=True))
+            rebuilt = json.loads(json.dumps(state.state_json(), sort_keys=True))
             if isinstance(recorded, dict) and recorded and recorded.keys() < rebuilt.keys() \
                     and rebuilt.keys() - recorded.keys() <= reader.newer_fields:
                 # an older engine's snapshot: the fields it knew must agree
@@ -477,7 +477,7 @@ class Journal:
 def pending(n: int, seat: int | None, move: Move, chance: bool, barrier: bool,
             after: State | None = None) -> Pending:
     """A move as the journal writes it; ``after`` becomes its snapshot."""
-    snapshot = json.dumps(after.to_json()["state"], sort_keys=True) if after is not None else None
+    snapshot = json.dumps(after.state_json(), sort_keys=True) if after is not None else None
     return Pending(n, seat, move.to_json(), chance, barrier, snapshot)
 
 

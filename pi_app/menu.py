@@ -35,7 +35,15 @@ def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def _key(value: Any) -> str:
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _key(value: Any) -> Any:
+    """Equal for values with the same JSON. Plain values key by their type
+    and value (True, 1 and 1.0 stay apart, as their JSON does) without a
+    json.dumps each: a menu keys every move at every field, every redraw."""
+    if type(value) in _PLAIN:
+        return type(value), value
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
@@ -55,7 +63,7 @@ def split(moves: Sequence[Move]) -> tuple[str | None, list[Option]]:
     for f in flat:
         order.extend(k for k in f if k not in order)
     for name in order:
-        groups: dict[str, list[int]] = {}
+        groups: dict[Any, list[int]] = {}
         for i, f in enumerate(flat):
             groups.setdefault(_key(f.get(name, MISSING)), []).append(i)
         if len(groups) > 1:

@@ -64,6 +64,14 @@ def _width(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> float:
 
 def wrap(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int = WIDTH - 2) -> list[str]:
     """Greedy word wrap to ``width`` pixels; a word too long is cut."""
+    return list(_wrapped(text, f, width))
+
+
+# Adapters try several wordings and sizes of each instruction, and most
+# lines come back frame after frame (titles, hands, scores): a wrap is
+# worked out once per text, font and width. Bounded, as _width.
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int) -> tuple[str, ...]:
     space = _width(" ", f)
     out: list[str] = []
     for para in text.split("\n"):
@@ -85,19 +93,25 @@ def wrap(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int 
                 word_w = _width(word, f)
             line, line_w = word, word_w
         out.append(line)
-    return out
+    return tuple(out)
 
 
 def fit_big(text: str, room: int = HEIGHT, max_lines: int = 3,
             width: int = WIDTH - 2) -> tuple[int, list[str]]:
     """The largest big-font size at which ``text`` fits ``room`` pixels of
     height (and at most ``max_lines`` lines); the smallest size, cut, if none."""
+    size, lines = _fitted(text, room, max_lines, width)
+    return size, list(lines)
+
+
+@lru_cache(maxsize=4096)  # as _wrapped: adapters try a line at each size
+def _fitted(text: str, room: int, max_lines: int, width: int) -> tuple[int, tuple[str, ...]]:
     for size in BIG_SIZES:
-        lines = wrap(text, font(size, bold=True), width)
+        lines = _wrapped(text, font(size, bold=True), width)
         if len(lines) <= max_lines and len(lines) * (size + 1) <= room:
             return size, lines
     size = BIG_SIZES[-1]
-    return size, wrap(text, font(size, bold=True), width)[: max(1, room // (size + 1))]
+    return size, _wrapped(text, font(size, bold=True), width)[: max(1, room // (size + 1))]
 
 
 def _text(img: Image.Image, x: float, y: int, text: str,

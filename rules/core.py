@@ -61,7 +61,7 @@ class IllegalMove(Exception):
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Event:
     """Something that happened when a move applied.
 
@@ -70,8 +70,16 @@ class Event:
     """
 
     type: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-    audience: tuple[int, ...] | None = None
+    params: Mapping[str, Any]
+    audience: tuple[int, ...] | None
+
+    def __init__(self, type: str, params: Mapping[str, Any] | None = None,
+                 audience: tuple[int, ...] | None = None) -> None:
+        # A move makes several events: written straight into __dict__, a
+        # third of what a frozen dataclass's own __init__ costs (one
+        # object.__setattr__ a field).
+        d = self.__dict__
+        d["type"], d["params"], d["audience"] = type, {} if params is None else params, audience
 
     def visible_to(self, seat: int | None) -> bool:
         return self.audience is None or (seat is not None and seat in self.audience)
@@ -196,8 +204,14 @@ class State:
             "seed": self.seed,
             "options": dict(self.options),
             "history": [m.to_json() for m in self.history],
-            "state": self._to_json(),
+            "state": self.state_json(),
         }
+
+    def state_json(self) -> JSON:
+        """``to_json()``'s "state": the engine's own fields, without the
+        history (what the journal keeps after each move: the moves are its
+        own rows, and listing them all again cost more the longer a game)."""
+        return self._to_json()
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[union-attr]

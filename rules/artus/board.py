@@ -9,7 +9,9 @@ seat).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from rules.artus.data import DATA, Plate
@@ -58,13 +60,16 @@ def next_empty_ccw(seats: list[str | None], seat: int) -> int:
     raise ValueError("no empty seat at the table")  # the data loader rules this out
 
 
-def label(figure: str, king: bool) -> dict[str, Any]:
-    """How the table names a figure: kind, colour and owner, plus a phrase."""
+@cache
+def label(figure: str, king: bool) -> Mapping[str, Any]:
+    """How the table names a figure: kind, colour and owner, plus a phrase.
+    Kept per figure (a few of them), read-only: events copy it into theirs."""
     if figure in PRINCES:
         kind = "king" if king else "prince"
-        return {"figure": kind, "colour": figure, "name": f"{figure} {'King' if king else 'prince'}"}
+        return MappingProxyType({"figure": kind, "colour": figure,
+                                 "name": f"{figure} {'King' if king else 'prince'}"})
     player = owner(figure)
-    return {"figure": "knight", "owner": player, "name": f"knight of player {player}"}
+    return MappingProxyType({"figure": "knight", "owner": player, "name": f"knight of player {player}"})
 
 
 def seat_ok(seat: Any) -> bool:

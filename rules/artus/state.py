@@ -342,11 +342,13 @@ class ArtusState(State):
         """Wait for the pile choice, or go straight to the card when only one
         pile is left; end the turn when nothing is left to draw."""
         p = self.current
-        open_piles = [pile for pile in self.mode.piles if self.piles[p][pile]]
-        if self.draws_left > 0 and open_piles:
-            if len(open_piles) == 1:
-                self.pending = open_piles[0]
-            return
+        if self.draws_left > 0:
+            piles = self.piles[p]
+            open_piles = [pile for pile in self.mode.piles if piles[pile]]
+            if open_piles:
+                if len(open_piles) == 1:
+                    self.pending = open_piles[0]
+                return
         self.current = (p + 1) % self.players
         if self.current == 0:
             self.round += 1
@@ -391,7 +393,7 @@ class ArtusState(State):
         figure = self.seats[src]
         assert figure is not None
         was_king = src == self.king
-        gain = board.value(self.king, src)
+        gain = board.values(self.king)[src]
         dst = (src + steps) % n
         rings = self.rings[src]
         self.seats[src], self.rings[src] = None, 0
@@ -461,15 +463,13 @@ class ArtusState(State):
 
     def _score(self, points: int, reason: str, events: list[Event], **detail: Any) -> None:
         p = self.current
-        before = self._tiles(self.scores[p])
-        self.scores[p] += points
+        old = self.scores[p]
+        new = self.scores[p] = old + points
         events.append(
-            Event(
-                "prestige",
-                {"player": p, "points": points, "score": self.scores[p], "reason": reason, **detail},
-            )
+            Event("prestige", {"player": p, "points": points, "score": new, "reason": reason, **detail})
         )
-        after = self._tiles(self.scores[p])
+        tile = DATA.point_tile_value  # inline _tiles(): a late card play scores once or twice
+        before, after = max(0, old) // tile, max(0, new) // tile
         if after != before:
             events.append(Event("point_tiles", {"player": p, "tiles": after, "change": after - before}))
 

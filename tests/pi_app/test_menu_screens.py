@@ -16,6 +16,14 @@ def test_split_groups_by_first_differing_field():
     assert flatten({"a": {"b": 1, "c": [2]}}) == {"a.b": 1, "a.c": [2]}
 
 
+def test_split_keeps_values_apart_as_their_json_does():
+    # plain values are grouped by type and value, others by their JSON
+    moves = [mv(n=1), mv(n=True), mv(n=1.0), mv(n="1"), mv(n=None), mv(n=1), mv(n=[1]), mv(n=[1])]
+    field, options = split(moves)
+    assert field == "n" and [o.value for o in options] == [1, True, 1.0, "1", None, [1]]
+    assert [len(o.moves) for o in options] == [2, 1, 1, 1, 1, 2]
+
+
 def test_cursor_wraps_backs_and_confirms():
     c = Cursor.over([mv(type="pass"), mv(type="play", card="x"), mv(type="play", card="y")])
     c.step(-1)

@@ -139,5 +139,16 @@ def test_boards_kept_equal_boards_drawn_afresh() -> None:
 
 
 def test_the_caches_are_bounded() -> None:
-    for cache in (screens._width, screens._line_bitmap, board._ground, board._board):
+    for cache in (screens._width, screens._wrapped, screens._fitted, screens._line_bitmap, board._ground,
+                  board._board):
         assert cache.cache_info().maxsize is not None
+
+
+def test_a_kept_wrap_is_not_changed_by_its_caller() -> None:
+    f = font(SMALL)
+    lines = wrap("Place a Knight on an empty seat", f, 60)
+    lines.append("changed")
+    assert wrap("Place a Knight on an empty seat", f, 60) == lines[:-1]
+    size, big = screens.fit_big("Place a Knight on an empty seat", 40)
+    big.append("changed")
+    assert screens.fit_big("Place a Knight on an empty seat", 40) == (size, big[:-1])

@@ -145,3 +145,26 @@ def test_data_errors_name_the_file_the_entry_and_the_line(tmp_path) -> None:
     named_only = DataError("map.json", "regions.Deva", "bad")
     assert named_only.line is None
     assert named_only.located(tmp_path).line == 3
+
+
+def test_an_event_is_a_frozen_value_with_its_own_params() -> None:
+    # Event writes its fields itself (cheaper than the dataclass's __init__):
+    # it must stay what the dataclass made it, equal by value and frozen.
+    import dataclasses
+
+    from rules.core import Event
+
+    a, b = Event("moved"), Event("moved")
+    assert a == b and a.params == {} and a.audience is None
+    assert a.params is not b.params  # no shared default to leak between events
+    assert Event("drew", {"card": 3}, audience=(1,)) == Event("drew", {"card": 3}, (1,))
+    assert Event("drew", {"card": 3}) != Event("drew", {"card": 4})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.type = "other"  # type: ignore[misc]
+    assert dataclasses.replace(a, audience=(0,)).visible_to(0)
+    assert repr(a) == "Event(type='moved', params={}, audience=None)"
+
+
+def test_state_json_is_to_json_state() -> None:
+    state = GAME.new_game(2, 1, {})
+    assert state.state_json() == state.to_json()["state"]
