@@ -38,6 +38,7 @@ from pi_app.journal import Entry, GameRecord, Journal, JournalWriteError, Pendin
 from pi_app.menu import BACK, CONFIRM, Cursor, flatten
 from pi_app.registry import Registry
 from pi_app.screens import Layout, render
+from rules import sections
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
 FLASH_SECONDS = 0.8
@@ -466,10 +467,11 @@ class Session:
     # -- outcomes of input ---------------------------------------------------------
     def refuse(self, seat: int, exc: IllegalMove) -> None:
         message = exc.message(self.lang)
-        lines = [message] + ([t("rule", self.lang, rule=exc.rule)] if exc.rule else [])
+        rule = sections.name(self.record.game, exc.rule, self.lang)
+        lines = [message] + ([t("rule", self.lang, rule=rule)] if rule else [])
         self.seats[seat].notice = Layout(title=t("refused", self.lang), lines=tuple(lines), alert=True)
         self.flash(seat)
-        self.transcript.append(Record("refused", seat, message, extra={"code": exc.code, "rule": exc.rule}))
+        self.transcript.append(Record("refused", seat, message, extra={"code": exc.code, "rule": rule}))
 
     def unknown_tag(self, seat: int, uid: str) -> None:
         tag = self.registry.lookup(uid)  # enrolled, but for another game or more seats
