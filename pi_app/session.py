@@ -37,7 +37,7 @@ from pi_app.i18n import t
 from pi_app.journal import Entry, GameRecord, Journal, JournalWriteError, Pending, is_barrier, pending
 from pi_app.menu import BACK, CONFIRM, Cursor, flatten
 from pi_app.registry import Registry
-from pi_app.screens import Layout, render
+from pi_app.screens import Layout, pages, render
 from rules import sections
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
@@ -133,6 +133,10 @@ class Session:
         self.new_game_requested = False
         self.page = 0
         self._page_at = time.monotonic()
+        #: the page every screen whose words take more than one screenful
+        #: shows (pi_app.screens.plan); turned every page_seconds
+        self.screen_page = 0
+        self._screen_page_at = time.monotonic()
         #: moves accepted while the journal could not be written (disk full):
         #: kept in order, written all at once as soon as the disk takes them
         self.backlog: list[Pending] = []
@@ -264,6 +268,11 @@ class Session:
             self.page = (self.page + 1) % len(self.log)
             self._page_at = now
             self.redraw()
+        if self.page_seconds and now - self._screen_page_at >= self.page_seconds:
+            self._screen_page_at = now
+            if any(pages(layout) > 1 for layout in self._layouts.values()):
+                self.screen_page += 1
+                self.redraw()
         for seat, until in list(self.flash_until.items()):
             if now >= until:
                 del self.flash_until[seat]
@@ -699,6 +708,8 @@ class Session:
     def redraw(self) -> None:
         changed = {}
         for name, layout in self.layouts().items():
+            if self.screen_page and pages(layout) > 1:
+                layout = replace(layout, page=self.screen_page)
             if self._layouts.get(name) == layout:
                 continue
             self._layouts[name] = layout
