@@ -177,7 +177,7 @@ def test_a_follower_on_the_wrong_region_is_refused_with_the_rule(rig):
     other = next(z.name for z in r.profile.zones if z.name != take["region"])
     r.tap_zone(other, f"follower:{take['colour']}")
     lay = layout(s, "seat1.screen")
-    assert lay.alert and "Rule: Guarnigione" in lay.lines
+    assert lay.alert and "Rule: Garrison" in lay.lines
     assert s.state.to_json() == before
 
 
