@@ -39,7 +39,6 @@ _TEXT: dict[str, tuple[str, str]] = {
     "reader-fault": ("{reader} not answering", "{reader} non risponde"),
     "reader-back": ("{reader} answers again", "{reader} risponde di nuovo"),
     "setup": ("Set up the table", "Prepara il tavolo"),
-    "seat": ("seat {n}", "posto {n}"),
     "pass-hint": ("tap a card or use < o >", "tocca una carta o < o >"),
     "started": ("New game: {game}", "Nuova partita: {game}"),
     "resumed": ("Resumed: {moves} moves", "Ripresa: {moves} mosse"),
@@ -66,7 +65,7 @@ catalogue.register({
     "table.draw-own-pad": ("Wait: {drawer} draws; the card drawn is tapped on {drawer}'s own pad.",
                            "Attendi: pesca {drawer}; la carta pescata si tocca sul lettore di {drawer}."),
     "table.game-over": ("The game is over.", "La partita è finita."),
-    "table.not-this-seat": ("That is not for seat {seat}.", "Non è per il posto {seat}."),
+    "table.not-this-seat": ("That is not for {seat}.", "Non è per {seat}."),
 })
 
 

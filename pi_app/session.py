@@ -361,8 +361,8 @@ class Session:
             return
         if comp.seat is not None and comp.seat != seat:
             self.refuse(seat, IllegalMove("table.not-your-piece", self.adapter.turn_rule,
-                                          owner=seat_name(comp.seat, self.lang),
-                                          seat=seat_name(seat, self.lang)))
+                                          owner=self.player(comp.seat),
+                                          seat=self.player(seat)))
             return
         cursor = self.cursor_for(seat)
         subset = self.adapter.tap(self.state, seat, comp, cursor.moves, cursor.field())
@@ -448,7 +448,7 @@ class Session:
         if drawer is not None and seat != drawer:
             # A secret draw shows on the screen of the pad it is tapped on:
             # only the drawer's own pad may reveal it.
-            self.refuse(seat, IllegalMove("table.draw-own-pad", "", drawer=seat_name(drawer, self.lang)))
+            self.refuse(seat, IllegalMove("table.draw-own-pad", "", drawer=self.player(drawer)))
             return
         moves = self.state.legal_moves()
         subset = self.adapter.chance_tap(self.state, comp, moves)
@@ -467,11 +467,15 @@ class Session:
             ui.cursor = self.adapter.menu(self.state, seat)
         return ui.cursor
 
+    def player(self, seat: int | None) -> str:
+        """The player at ``seat`` as the screens name them (pi_app.players)."""
+        return seat_name(seat, self.lang, self.record.game)
+
     def not_your_turn(self, seat: int) -> IllegalMove:
         to_move = self.state.to_move()
         return IllegalMove("table.not-your-turn", self.adapter.turn_rule,
-                           to_move=seat_name(to_move, self.lang) if to_move is not None else "-",
-                           seat=seat_name(seat, self.lang))
+                           to_move=self.player(to_move) if to_move is not None else "-",
+                           seat=self.player(seat))
 
     # -- outcomes of input ---------------------------------------------------------
     def refuse(self, seat: int, exc: IllegalMove) -> None:
@@ -652,7 +656,7 @@ class Session:
             return replace(menu, image=self.adapter.picture(self.state, seat, cursor))
         big, lines = self.adapter.private_lines(self.state, seat, lang)
         waiting = (self.adapter.chance_title(self.state, lang) if to_move == CHANCE
-                   else t("waiting-for", lang, seat=seat_name(to_move, lang)))
+                   else t("waiting-for", lang, seat=self.player(to_move)))
         return Layout(title=waiting, big=big, lines=tuple(lines),
                       image=self.adapter.picture(self.state, seat, None))
 
@@ -690,7 +694,7 @@ class Session:
         head = self.shared_notice
         to_move = self.state.to_move()
         title = (head.title if head else self.adapter.chance_title(self.state, lang) if chance
-                 else t("turn-of", lang, seat=seat_name(to_move, lang)))
+                 else t("turn-of", lang, seat=self.player(to_move)))
         if self.paging() and not head:
             page = self.page % len(self.log)
             return Layout(title=f"{title} · {page + 1}/{len(self.log)}", big=self.log[page],

@@ -79,7 +79,7 @@ class ArtusAdapter(TableAdapter):
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
         if comp.kind == "card":
-            owner = seat_name(comp.seat, lang)
+            owner = seat_name(comp.seat, lang, "artus")
             return (f"the {comp.name('en')} card of {owner}" if lang == "en"
                     else f"la carta {comp.name('it')} del {owner}")
         return (f"each {comp.name('en')} figure" if lang == "en" else f"ogni figura {comp.name('it')}")
@@ -246,7 +246,7 @@ class ArtusAdapter(TableAdapter):
     def public_lines(self, state: State, lang: str) -> list[str]:
         view = self._see(state)
         en = lang == "en"
-        scores = " ".join(f"{w.player(p, lang)}:{s}" for p, s in enumerate(view["scores"]))
+        scores = " ".join(f"{w.player_short(p, lang)}:{s}" for p, s in enumerate(view["scores"]))
         if self._quiet == len(state.history):
             return [scores]  # a long instruction needs the room
         if view["phase"] == "deal":
@@ -269,7 +269,7 @@ class ArtusAdapter(TableAdapter):
         else:
             big = f"Winners: {names}" if en else f"Vincono {names}"
         reason = "Most prestige wins" if en else "Più prestigio vince"
-        scores = " ".join(f"{w.player(int(p), lang)}:{s}" for p, s in outcome.scores.items())
+        scores = " ".join(f"{w.player_short(int(p), lang)}:{s}" for p, s in outcome.scores.items())
         return big, [scores, reason]
 
     # -- what the table must do -----------------------------------------------------
@@ -309,7 +309,8 @@ class ArtusAdapter(TableAdapter):
                 self._said(ev.type, p, lang, verbose, compact)
         tail = ""
         if points and verbose:
-            tail = " (" + ", ".join(f"{w.player(q, lang)} {w.signed(n)}" for q, n in points.items()) + ")"
+            tail = " (" + ", ".join(f"{w.player_short(q, lang)} {w.signed(n)}"
+                                    for q, n in points.items()) + ")"
         draws = self._said_draws(drawn, dealing, lang)
         self._quiet = None
         if verbose:
@@ -399,7 +400,7 @@ class ArtusAdapter(TableAdapter):
             return ["Take the cards shown on your screen" if en else "Prendi le carte del tuo schermo"]
         out = []
         for (player, pile), n in drawn.items():
-            who, name = w.player(player, lang), w.PILES[pile][w.lang_index(lang)]
+            who, name = w.player_short(player, lang), w.PILES[pile][w.lang_index(lang)]
             if n == 1:
                 out.append(f"{who} draws a {name} card" if en else f"{who} pesca carta {name}")
             else:

@@ -194,8 +194,8 @@ def event_lines(events: Sequence[Event], lang: str) -> list[str]:
                 out.append(f"{piece} is an assassin: swap in an assassin token" if en
                            else f"{piece} è un assassino: sostituiscilo con un segnalino Assassino")
         elif kind == "turn_ended":
-            out.append(f"{seat_name(p['seat'], lang)} ends the turn" if en
-                       else f"{seat_name(p['seat'], lang)} finisce il turno")
+            out.append(f"{seat_name(p['seat'], lang, 'king-and-assassins')} ends the turn" if en
+                       else f"{seat_name(p['seat'], lang, 'king-and-assassins')} finisce il turno")
         elif kind == "game_over":
             out.append(say(REASONS.get(p["reason"], (p["reason"], p["reason"])), lang))
     return out

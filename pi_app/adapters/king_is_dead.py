@@ -142,9 +142,9 @@ class KingIsDeadAdapter(TableAdapter):
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
         if comp.kind == "card":
-            owner = seat_name(comp.seat, lang)
+            owner = seat_name(comp.seat, lang, "king-is-dead")
             return (f"the {comp.name('en')} card of {owner}" if lang == "en"
-                    else f"la carta {comp.name('it')} del {owner}")
+                    else f"la carta {comp.name('it')} di {owner}")
         if comp.kind == "follower":
             return f"a {comp.name('en')} cube" if lang == "en" else f"un cubo {comp.name('it')}"
         return f"the {comp.name('en')}" if lang == "en" else f"la {comp.name('it')}"
@@ -202,7 +202,7 @@ class KingIsDeadAdapter(TableAdapter):
         draw = view.get("draw") or {}
         en = lang == "en"
         if "seat" in draw and draw["seat"] is not None:
-            who = seat_name(draw["seat"], lang)
+            who = seat_name(draw["seat"], lang, "king-is-dead")
             return f"Court draw: {who}" if en else f"Corte: {who}"
         if "region" in draw and draw["region"] is not None:
             return f"Draw for {draw['region']}" if en else f"Pesca per {draw['region']}"
@@ -225,11 +225,11 @@ class KingIsDeadAdapter(TableAdapter):
                 continue
             p = dict(ev.params)
             kind = ev.type
-            who = seat_name(p.get("seat"), lang) if "seat" in p else ""
+            who = seat_name(p.get("seat"), lang, "king-is-dead") if "seat" in p else ""
             if kind == "court_draw":
                 courts.setdefault(p["seat"], Counter())[p["colour"]] += 1
             elif kind == "court_redraw":
-                seats = ", ".join(seat_name(s, lang) for s in p.get("seats", []))
+                seats = ", ".join(seat_name(s, lang, "king-is-dead") for s in p.get("seats", []))
                 out.append(f"{seats}: court back in the bag" if en else f"{seats}: corte nel sacchetto")
                 for s in p.get("seats", []):
                     courts.pop(s, None)
@@ -238,7 +238,7 @@ class KingIsDeadAdapter(TableAdapter):
             elif kind == "region_card":
                 order.append(p["region"])
             elif kind == "setup_complete":
-                first = seat_name(p.get("first"), lang)
+                first = seat_name(p.get("first"), lang, "king-is-dead")
                 last.append(f"Ready: {first} starts" if en else f"Pronti: inizia {first}")
             elif kind == "passed":
                 out.append(f"{who} passes" if en else f"{who} passa")
@@ -276,7 +276,7 @@ class KingIsDeadAdapter(TableAdapter):
                 reason = _l(REASONS.get(p.get("reason", ""), (p.get("reason", ""),) * 2), lang)
                 last.append(f"Game over {reason}" if en else f"Fine partita {reason}")
         for seat, colours in courts.items():
-            who = seat_name(seat, lang)
+            who = seat_name(seat, lang, "king-is-dead")
             out.append(f"{who} court: {counted(colours, lang)}" if en
                        else f"Corte {who}: {counted(colours, lang)}")
         for region, colours in fills.items():
@@ -292,7 +292,7 @@ class KingIsDeadAdapter(TableAdapter):
             # A pick inside an action (the first region of a Garrison): the
             # table changes only once the action is complete, so the screen
             # reports the choice rather than asking anyone to move a thing.
-            who = seat_name(before.to_move(), lang)
+            who = seat_name(before.to_move(), lang, "king-is-dead")
             out = [self.picked(m.to_json(), who, lang) for m in moves if m.to_json().get("type") in PICKS]
         result = [line[:1].upper() + line[1:] for line in out + last]
         return result or super().instructions(before, moves, events, after, lang)
@@ -352,7 +352,7 @@ class KingIsDeadAdapter(TableAdapter):
             if isinstance(score, dict):
                 court = counted(Counter({c: score.get(c, 0) for c in COLOURS}), lang)
                 sets = f"sets {score.get('sets', 0)}" if en else f"set {score.get('sets', 0)}"
-                lines.append(f"{seat_name(int(seat), lang).capitalize()}: {court}; {sets}")
+                lines.append(f"{seat_name(int(seat), lang, 'king-is-dead')}: {court}; {sets}")
         return big, lines
 
     def decision(self, detail: dict[str, Any], lang: str) -> str:

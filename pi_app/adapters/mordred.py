@@ -102,10 +102,10 @@ class MordredAdapter(TableAdapter):
         return out
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
-        owner = seat_name(comp.seat, lang)
-        # `tags enroll` asks for each piece in turn: "tap a village of seat 1 (3 of 9)".
+        owner = seat_name(comp.seat, lang, "mordred")
+        # `tags enroll` asks for each piece in turn: "tap a village of Player 1 (3 of 9)".
         return (f"a {comp.name('en').lower()} of {owner}" if lang == "en"
-                else f"un pezzo {comp.name('it')} del {owner}")
+                else f"un pezzo {comp.name('it')} di {owner}")
 
     def probe(self, state: State, seat: int, comp: Component) -> Move | None:
         return Build(comp.value, next(iter(TABLES.spaces)))
@@ -241,7 +241,7 @@ class MordredAdapter(TableAdapter):
     def event_lines(self, kind: str, p: dict[str, Any], lang: str) -> list[str]:
         """One engine event as what the players must do or know (may be none)."""
         en = lang == "en"
-        who = seat_name(p["seat"], lang).capitalize() if p.get("seat") is not None else ""
+        who = seat_name(p["seat"], lang, "mordred") if p.get("seat") is not None else ""
         space = p.get("space", "")
         if kind == "declared":
             if not p["declared"]:
@@ -261,7 +261,7 @@ class MordredAdapter(TableAdapter):
             what = building(p["building"], lang)
             die = f"{'Die' if en else 'Dado'} {p['die']}"
             if p["success"]:
-                owner = seat_name(p["owner"], lang)
+                owner = seat_name(p["owner"], lang, "mordred")
                 return [f"{die}: man on {space}, {what} to {owner}" if en
                         else f"{die}: uomo su {space}, {what} al {owner}"]
             return [f"{die}: the {what} holds, discard the man" if en
@@ -341,7 +341,7 @@ class MordredAdapter(TableAdapter):
         vp, cash, pawns = (list(d.get(k) or []) for k in ("vp", "money", "pawns"))
         for seat in sorted(int(s) for s in outcome.scores):
             if seat < min(len(vp), len(cash), len(pawns)):
-                lines.append(f"{seat_name(seat, lang)}: {vp[seat]} {'VP' if en else 'PV'} "
+                lines.append(f"{seat_name(seat, lang, 'mordred')}: {vp[seat]} {'VP' if en else 'PV'} "
                              f"{money(cash[seat])} {'pawn' if en else 'pedone'} {pawns[seat]}")
         return big, lines
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from pi_app import players
 from pi_app.i18n import pick
 from rules import catalogue
 from rules.core import JSON
 from rules.siege.data import CARDS
 
-ROLES = (("Attacker", "Attaccante"), ("Defender", "Difensore"))
+ROLES = players.ROLES["siege"]
 #: a hand is shown with these, so that eight cards fit the big print
 SHORT: dict[str, tuple[str, str]] = {
     "knight": ("Kn", "Cav"), "swordsman": ("Sw", "Spa"), "archer": ("Ar", "Arc"),
@@ -90,7 +91,7 @@ catalogue.register({
 
 
 def role(seat: int | None, lang: str) -> str:
-    return pick(ROLES[seat], lang) if seat in (0, 1) else "-"
+    return players.display_name("siege", seat, lang) if seat in (0, 1) else "-"
 
 
 def card_name(card: str, lang: str) -> str:

@@ -29,8 +29,9 @@ def test_registered_with_components_for_enrolment():
     assert adapters.has_own_adapter(GAME)
     comps = adapter.components()
     assert sum(c.count for c in comps if c.seat == 1) == 8  # two Settlement cards
-    assert adapter.enroll_prompt(adapter.component("garrison@2"), "en") == "the Garrison card of seat 2"
-    assert adapter.enroll_prompt(adapter.component("garrison@2"), "it") == "la carta Guarnigione del posto 2"
+    assert adapter.enroll_prompt(adapter.component("garrison@2"), "en") == "the Garrison card of Player 2"
+    assert adapter.enroll_prompt(adapter.component("garrison@2"), "it") == (
+        "la carta Guarnigione di Giocatore 2")
     assert {c.value for c in comps if c.kind == "follower"} == {"blue", "red", "yellow"}
 
 
@@ -138,9 +139,10 @@ def test_a_pick_inside_an_action_is_reported_not_asked_for():
     events = state.apply(place)
     assert not [e for e in events if e.audience is None]  # nothing happens on the table yet
     region = place.to_json()["region"]
-    assert adapter.instructions(before, [place], events, state, "en") == [f"Seat 1 chose yellow for {region}"]
+    assert adapter.instructions(before, [place], events, state, "en") == [
+        f"Player 1 chose yellow for {region}"]
     assert adapter.instructions(before, [place], events, state, "it") == [
-        f"Posto 1 sceglie giallo per {region}"]
+        f"Giocatore 1 sceglie giallo per {region}"]
     before = state.copy()
     second = state.legal_moves()[0]
     done = adapter.instructions(before, [second], state.apply(second), state, "en")

@@ -142,7 +142,7 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     assert s.state.view(None)["step"] == "king"
     # The King player taps a citizen card, a citizen far from any knight, a
     # tag nobody enrolled, a round card; the Assassin player presses out of turn.
-    assert_refused(r, 0, lambda: r.tap(0, "citizen-card:citizen3"), contains="belongs to seat 2")
+    assert_refused(r, 0, lambda: r.tap(0, "citizen-card:citizen3"), contains="belongs to Assassin")
     assert_refused(r, 0, lambda: r.tap(0, "token:citizen5"), contains="moved by the Assassin player")
     assert_refused(r, 0, lambda: r.tap_uid(0, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
     assert_refused(r, 0, lambda: r.tap(0, "round-card:3"), contains="Round cards are tapped only")

@@ -62,13 +62,13 @@ def test_whole_game_with_refusals(rig, players):
     assert pin_lit(r, 0) and not any(pin_lit(r, i) for i in range(1, players))
     # A waiting seat sees its money, its pawn, its pieces and the track.
     waiting = layout(s, "seat2.screen")
-    assert waiting.title == "Waiting: seat 1"
+    assert waiting.title == "Waiting: Player 1"
     assert waiting.big == f"£0  pawn {TABLES.dragon}"
     assert waiting.lines[0] == f"left V{TABLES.per_player['village']} T{TABLES.per_player['town']} " \
         f"SC{TABLES.per_player['small_castle']} LC{TABLES.per_player['large_castle']}"
     # Out of turn; another seat's piece; an unknown tag; a building before the row.
     assert_refused(r, 1, lambda: r.tap(1, "village@2"), contains="turn")
-    assert_refused(r, 0, lambda: r.tap(0, "town@2"), contains="belongs to seat 2")
+    assert_refused(r, 0, lambda: r.tap(0, "town@2"), contains="belongs to Player 2")
     assert_refused(r, 0, lambda: r.tap_uid(0, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
     assert_refused(r, 0, lambda: r.tap(0, "village@1"), contains="Declare a row")
     # The row with the buttons; Tablekeeper rolls (sim profile) and says what to take.
@@ -226,7 +226,7 @@ def test_italian_table(rig):
     assert layout(s, "seat1.screen").title == "Dichiara una riga"
     assert layout(s, "seat2.screen").big == f"£0  pedone {TABLES.dragon}"
     r.tap(1, "village@2")
-    assert "È il turno di posto 1" in layout(s, "seat2.screen").text()
+    assert "È il turno di Giocatore 1" in layout(s, "seat2.screen").text()
     r.press("seat2.ok")
     r.tap(0, "village@1")
     assert "Dichiarate una riga" in layout(s, "seat1.screen").text()
@@ -237,7 +237,7 @@ def test_components_and_words():
     comps = adapter.components()
     assert len(comps) == 4 * len(BUILDINGS)
     assert {c.count for c in comps if c.value == "village"} == {TABLES.per_player["village"]}
-    assert adapter.enroll_prompt(adapter.component("small_castle@3"), "en") == "a small castle of seat 3"
+    assert adapter.enroll_prompt(adapter.component("small_castle@3"), "en") == "a small castle of Player 3"
     it = for_game(GAME, 4, "it")
     assert it.move_text({"type": "build", "building": "town", "space": "Flint"}, "it") == "Città su Flint"
     assert adapter.move_text(Declare(None).to_json(), "en") == "No row (C)"
@@ -277,19 +277,21 @@ def test_undo_a_build_but_never_a_roll(rig):
 
 
 @pytest.mark.parametrize(("outcome", "big", "lines"), [
-    (scoring.decide("track_end", 0, 5, 4, [9, 9, 7], [4, 3, 30], [0, 0, 0]), "Winner: seat 1",
+    (scoring.decide("track_end", 0, 5, 4, [9, 9, 7], [4, 3, 30], [0, 0, 0]), "Winner: Player 1",
      ["A pawn at the track's end.", "Mordred won: by pawns", "tie: VP decide"]),
-    (scoring.decide("all_men_placed", 0, 1, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]), "Winners: seat 1, seat 2",
+    (scoring.decide("all_men_placed", 0, 1, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]),
+     "Winners: Player 1, Player 2",
      ["All Mordred's men are out.", "Wales held: by VP", "tie: victory shared"]),
-    (scoring.decide("mordred_slain", 2, 30, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]), "Winner: seat 3",
+    (scoring.decide("mordred_slain", 2, 30, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]), "Winner: Player 3",
      ["Mordred slain on Anglesey.", "Slayer wins outright"]),
 ])
 def test_the_end_is_announced_with_its_reason(outcome, big, lines):
     said_big, said = for_game(GAME, 3).outcome_lines(outcome, "en")
     assert said_big == big
     assert said[:len(lines)] == lines
-    assert said[len(lines):] == [f"seat {s + 1}: {outcome.detail['vp'][s]} VP £{outcome.detail['money'][s]} "
-                                 f"pawn {outcome.detail['pawns'][s]}" for s in range(3)]
+    assert said[len(lines):] == [f"Player {s + 1}: {outcome.detail['vp'][s]} VP "
+                                 f"£{outcome.detail['money'][s]} pawn {outcome.detail['pawns'][s]}"
+                                 for s in range(3)]
 
 
 def test_unofficial_two_player_game_is_marked_and_plays_to_the_end(rig):

@@ -95,7 +95,7 @@ def test_whole_game_cards_tapped_and_dice_entered(rig, seed):
     assert pin_lit(r, ATTACKER) and not pin_lit(r, DEFENDER)
     # Out of turn; the other side's card; a card the hand does not hold.
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, "knight@2"), contains="turn")
-    assert_refused(r, ATTACKER, lambda: r.tap(ATTACKER, "knight@2"), contains="belongs to seat 2")
+    assert_refused(r, ATTACKER, lambda: r.tap(ATTACKER, "knight@2"), contains="belongs to Defender")
     hand = s.state.view(ATTACKER)["hand"]
     missing = next(c for c in ("siege_tower", "ballista", "traitor", "field_marshal", "catapult")
                    if c not in hand)
@@ -193,7 +193,7 @@ def test_a_drawn_card_tapped_on_another_seats_pad_is_refused_unseen(rig, lang):
     s = r.open(GAME, seed=6, lang=lang)
     card = s.state.sample_chance().to_json()["card"]
     # The Attacker's drawn card on the Defender's pad would reveal it on the Defender's screen.
-    drawer = ("seat 1", "posto 1")[lang == "it"]
+    drawer = ("Attacker", "Attaccante")[lang == "it"]
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, f"{card}@1"), contains=drawer)
     assert card_name(card, lang) not in layout(s, "seat2.screen").text()
     assert s.transcript[-1].extra["code"] == "table.draw-own-pad"

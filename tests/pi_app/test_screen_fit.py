@@ -14,6 +14,7 @@ import pytest
 
 import rules
 from pi_app import adapters, i18n
+from pi_app import players as players_
 from pi_app.demo import Night
 from pi_app.screens import Layout, pages, plan, problems, render
 from pi_app.session import ARROWS as ARROWS_FOOTER
@@ -36,7 +37,8 @@ def _vocabulary(game: str, lang: str) -> tuple[str, ...]:
     players = max(rules.get(game).player_counts)
     adapter = adapters.for_game(game, players, lang)
     words = {c.name(lang) for c in adapter.components()}
-    words |= {i18n.t("seat", lang, n=players)}
+    words |= {players_.display_name(game, s, lang, names=["W" * players_.MAX_NAME], computer=True)
+              for s in range(players)}
     words |= {pair[i18n.LANGS.index(lang)] for vocab in catalogue._WORDS.values() for pair in vocab.values()}
     return tuple(sorted(words, key=len))
 
