@@ -18,8 +18,11 @@ _TEXT: dict[str, tuple[str, str]] = {
     "confirm": ("confirm", "conferma"),
     "back": ("back", "indietro"),
     "unknown-tag": ("UNKNOWN TAG", "TAG SCONOSCIUTO"),
-    "unknown-tag-detail": ("{uid} is not enrolled; run: tablekeeper tags enroll {game}",
-                           "{uid} non è registrato; usa: tablekeeper tags enroll {game}"),
+    # Said mid-game to a player, who can only act at the table: no shell commands here.
+    "unknown-tag-detail": ("The table does not know this tag ({uid}). Tap the card or piece "
+                           "you meant; a tag that is new goes to the host after the game.",
+                           "Il tavolo non conosce questo tag ({uid}). Tocca la carta o il pezzo "
+                           "giusto; un tag nuovo va dato all'organizzatore a fine partita."),
     "tag-not-in-game": ("{uid} is {component} of {game}: not in this game",
                         "{uid} è {component} di {game}: non in questa partita"),
     "chance": ("Chance", "Caso"),

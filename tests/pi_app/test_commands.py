@@ -25,7 +25,7 @@ def test_run_console_taps_presses_and_resumes(tmp_path, monkeypatch, capsys):
     assert "It is Player 1's turn, not Player 2's." in out
     assert "Player 1 plays Garrison" in out
     assert "unknown command 'fly'" in out
-    assert "04AABBCCDD is not enrolled" in out
+    assert "does not know this tag (04AABBCCDD)" in out
     assert "no seat 'seat3' in this game; seats: seat1, seat2" in out  # a seat with no player
     lights = [line for line in out.splitlines() if line.startswith("└─ lights")]
     assert lights[0].startswith("└─ lights seat1:on seat2:off")  # lit from the first frame
