@@ -375,9 +375,11 @@ class Session:
         if not subset:
             self.refuse(seat, self.adapter.refusal(self.state, seat, comp, cursor.moves))
             return
-        if len(subset) == 1:
+        if len(subset) == 1 and not self.adapter.tap_confirms:
             self.play(seat, subset[0])  # the tap itself chose the move
         else:
+            # A tap that is the whole turn (a card played in Siege) waits for
+            # ● as a menu does: a card tapped by mistake costs nothing.
             cursor.narrow(subset)
 
     def on_zone_tag(self, reader: str, uid: str) -> None:

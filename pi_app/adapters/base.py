@@ -54,6 +54,9 @@ class TableAdapter:
     game_id: ClassVar[str] = ""
     #: the rulebook section a move out of turn breaks, for the refusal
     turn_rule: ClassVar[str] = ""
+    #: a tap that makes a whole move is confirmed with ● (where that move is
+    #: the player's whole turn, as a card played in Siege), else played at once
+    tap_confirms: ClassVar[bool] = False
     #: (english, italian) for field names and values in menus
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {}
     value_labels: ClassVar[dict[str, tuple[str, str]]] = {}

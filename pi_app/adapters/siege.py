@@ -34,6 +34,7 @@ HAND_DRAWS = ("setup_draw", "draw")
 class SiegeAdapter(TableAdapter):
     game_id = "siege"
     turn_rule = R_TURN
+    tap_confirms = True
     tap_fields: ClassVar[dict[str, str]] = {"card": "card"}
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {
         "type": ("Action", "Azione"), "card": ("Card", "Carta"), "target": ("Target", "Bersaglio"),

@@ -226,7 +226,10 @@ def test_walls_drawn_later_are_the_defenders_discard_at_the_table(rig):
     assert layout(s, "seat2.screen").title == "Must discard Walls"
     other = next(c for c in s.state.view(DEFENDER)["hand"] if c != "castle_walls")
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, f"{other}@2"), contains="must be discarded")
-    r.tap(DEFENDER, "castle_walls@2")
+    n = len(s.state.history)
+    r.tap(DEFENDER, "castle_walls@2")  # the tap asks for ●, as every menu does
+    assert len(s.state.history) == n and layout(s, "seat2.screen").lines[0].startswith("● confirm")
+    r.press("seat2.ok")
     assert s.state.history[-1].to_json() == {"type": "discard", "card": "castle_walls"}
     assert "castle_walls" not in s.state.view(DEFENDER)["hand"]
     assert any("Defender discards Castle Walls" in line for line in s.log)
