@@ -68,6 +68,10 @@ catalogue.register({
     "table.draw-own-pad": ("Wait: {drawer} draws; the card drawn is tapped on {drawer}'s own pad.",
                            "Attendi: pesca {drawer}; la carta pescata si tocca sul lettore di {drawer}."),
     "table.game-over": ("The game is over.", "La partita è finita."),
+    "table.tap-conflict": ("{what} does not go with {chosen}, picked before: tap another, or go back "
+                           "(◀ to 'back', ●) to pick again.",
+                           "{what} non va con {chosen}, scelto prima: tocca altro, o torna indietro "
+                           "(◀ fino a 'indietro', ●) per scegliere di nuovo."),
     "table.not-this-seat": ("That is not for {seat}.", "Non è per {seat}."),
 })
 

@@ -367,9 +367,20 @@ class Session:
         cursor = self.cursor_for(seat)
         subset = self.adapter.tap(self.state, seat, comp, cursor.moves, cursor.field())
         if not subset and len(cursor.stack) > 1:
-            # The tap may start over: a card tapped while deep in a menu.
+            # The tap may start over: a card tapped while deep in a menu, or
+            # a new pick of what was picked before (blue instead of red). A
+            # tap that only fails to go with an earlier pick of something
+            # else (a region with no red, after red) is refused, not used to
+            # drop that pick unseen.
             root = cursor.stack[0][0]
             subset = self.adapter.tap(self.state, seat, comp, root, Cursor.over(root).field())
+            chosen = _chosen(cursor.moves, root)
+            field = self.adapter.tap_fields.get(comp.kind)
+            if subset and chosen and field is not None and field not in chosen:
+                words = ", ".join(str(self.adapter.value_label(f, v, self.lang)) for f, v in chosen.items())
+                self.refuse(seat, IllegalMove("table.tap-conflict", self.adapter.turn_rule,
+                                              what=comp.name(self.lang), chosen=words))
+                return
             if subset:
                 del cursor.stack[1:]
         if not subset:
@@ -754,6 +765,17 @@ class Session:
         """For the watchdog: the loop turned recently and the threads run."""
         fresh = time.monotonic() - self.heartbeat < 5.0
         return fresh and self.table.alive()
+
+
+def _chosen(moves: tuple[Move, ...], root: tuple[Move, ...]) -> dict[str, Any]:
+    """The fields a menu's earlier picks fixed: one value in ``moves``, more in ``root``."""
+    here = [flatten(m.to_json()) for m in moves]
+    every = [flatten(m.to_json()) for m in root]
+    out = {}
+    for key, value in here[0].items() if here else ():
+        if all(h.get(key) == value for h in here) and any(e.get(key) != value for e in every):
+            out[key] = value
+    return out
 
 
 def rebuild(journal: Journal, record: GameRecord, lang: str, *,
