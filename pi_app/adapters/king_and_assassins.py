@@ -258,8 +258,9 @@ class KingAndAssassinsAdapter(TableAdapter):
         if step == "start":
             return "King's start" if en else "Partenza del re"
         if step == "king":
-            return f"AP K{ap['king']} N{ap['knights']}" if en else f"PA R{ap['king']} C{ap['knights']}"
-        return f"AP {ap['assassins']}" if en else f"PA {ap['assassins']}"
+            return (f"King {ap['king']} AP, Knights {ap['knights']}" if en
+                    else f"Re {ap['king']} PA, Cavalieri {ap['knights']}")
+        return f"{ap['assassins']} action points" if en else f"{ap['assassins']} punti azione"
 
     def chance_title(self, state: State, lang: str) -> str:
         n = state.view(None)["round"] + 1

@@ -110,10 +110,14 @@ def refusal_params(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def card_text(card: int, lang: str) -> str:
-    """A round card's points: "7: K2 N7 A5 cuffs"."""
+    """A round card's action points, in words: "7: King 2, Knights 7,
+    Assassins 5, handcuffs"."""
     c = ROUND_CARDS[card]
-    cuffs = (" cuffs" if lang == "en" else " manette") if c.handcuffs else ""
-    return f"{card}: K{c.king} N{c.knights} A{c.assassins}{cuffs}"
+    if lang == "en":
+        cuffs = ", handcuffs" if c.handcuffs else ""
+        return f"{card}: King {c.king}, Knights {c.knights}, Assassins {c.assassins}{cuffs}"
+    cuffs = ", manette" if c.handcuffs else ""
+    return f"{card}: Re {c.king}, Cavalieri {c.knights}, Assassini {c.assassins}{cuffs}"
 
 
 def move_words(move: JSON, lang: str, short: bool) -> str:

@@ -28,12 +28,12 @@ BUILDING_LABELS: dict[str, Pair] = {
     "small_castle": ("small castle", "Castello Piccolo"),
     "large_castle": ("large castle", "Castello Grande"),
 }
-# One letter per kind for the seat screen's "pieces left" line.
-BUILDING_MARKS: dict[str, Pair] = {
-    "village": ("V", "V"),
-    "town": ("T", "C"),
-    "small_castle": ("SC", "CP"),
-    "large_castle": ("LC", "CG"),
+# Plurals for the seat screen's "pieces left" line.
+BUILDING_PLURALS: dict[str, Pair] = {
+    "village": ("villages", "Villaggi"),
+    "town": ("towns", "Città"),
+    "small_castle": ("small castles", "Castelli Piccoli"),
+    "large_castle": ("large castles", "Castelli Grandi"),
 }
 TYPE_LABELS: dict[str, Pair] = {
     "declare": ("Declare", "Dichiara"),
@@ -302,11 +302,12 @@ class MordredAdapter(TableAdapter):
         me = view["players"][seat]
         en = lang == "en"
         big = f"{money(me['money'])}  {'pawn' if en else 'pedone'} {me['pawn']}"
-        left = " ".join(f"{pick(BUILDING_MARKS[b], lang)}{me['supply'][b]}" for b in BUILDINGS)
+        left = ", ".join(f"{me['supply'][b]} {pick(BUILDING_PLURALS[b], lang)}" for b in BUILDINGS)
         vp = f"{me['vp']} VP" if en else f"{me['vp']} PV"
         # Every pawn, in seat order: who is furthest right matters if Mordred wins.
         pawns = " ".join(str(p["pawn"]) for p in view["players"])
-        return big, [f"{'left' if en else 'restano'} {left}", f"{vp} · {'pawns' if en else 'pedoni'} {pawns}"]
+        return big, [f"{'Left' if en else 'Restano'}: {left}",
+                     f"{vp} · {'pawns' if en else 'pedoni'} {pawns}"]
 
     def track_line(self, view: JSON, lang: str) -> str:
         """Every pawn on the Mordred track, by seat number."""

@@ -192,7 +192,7 @@ def test_round_cards_entered_at_the_table(rig):
     assert "Round 1: round card" in text(s, SHARED)
     r.tap(0, "round-card:7")  # the card turned over, tapped on any pad
     assert s.state.view(None)["card"]["id"] == 7
-    assert "Round 1: card 7: K2 N7 A5" in text(s, SHARED)
+    assert "Round 1: card 7: King 2, Knights 7, Assassins 5" in text(s, SHARED)
     for move in (End(), End()):
         make(r, move)
     assert_refused(r, 1, lambda: r.tap(1, "round-card:7"), contains="round card")
@@ -202,7 +202,7 @@ def test_round_cards_entered_at_the_table(rig):
         make(r, move)
     # Or entered with the buttons, on the shared screen's menu of the cards left.
     menu = s.layouts()[SHARED]
-    assert menu.title == "Round 3: round card" and menu.big.startswith("1: K1 N6 A5")
+    assert menu.title == "Round 3: round card" and menu.big.startswith("1: King 1, Knights 6, Assassins 5")
     r.press("seat1.right")
     r.press("seat1.ok")
     r.press("seat2.ok")

@@ -64,8 +64,9 @@ def test_whole_game_with_refusals(rig, players):
     waiting = layout(s, "seat2.screen")
     assert waiting.title == "Waiting: Player 1"
     assert waiting.big == f"£0  pawn {TABLES.dragon}"
-    assert waiting.lines[0] == f"left V{TABLES.per_player['village']} T{TABLES.per_player['town']} " \
-        f"SC{TABLES.per_player['small_castle']} LC{TABLES.per_player['large_castle']}"
+    assert waiting.lines[0] == (f"Left: {TABLES.per_player['village']} villages, "
+                                f"{TABLES.per_player['town']} towns, {TABLES.per_player['small_castle']} "
+                                f"small castles, {TABLES.per_player['large_castle']} large castles")
     # Out of turn; another seat's piece; an unknown tag; a building before the row.
     assert_refused(r, 1, lambda: r.tap(1, "village@2"), contains="turn")
     assert_refused(r, 0, lambda: r.tap(0, "town@2"), contains="belongs to Player 2")

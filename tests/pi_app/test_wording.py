@@ -38,3 +38,40 @@ def test_a_tap_that_does_not_go_with_an_earlier_pick_says_so(rig, lang: str) -> 
     assert s.adapter.component(f"region:{without}").name(lang) in notice.text()
     assert s.state.to_json() == before
     assert s.seats[0].cursor.moves == narrowed, "the earlier pick was dropped"
+
+
+# The codes a first-time player met: faction and region marks, hand card
+# stubs, a round card's letters, pieces left as letters.
+CODES = [r"\b(Sc|We|RB|Sax|Sas|Ga)\d", r"\b[A-Z][a-z]\w?\*", r"\bCro Gar\b", r"\bK\d+ N\d+ A\d+",
+         r"\b(AP|PA) [KR]\d", r"\b[VT]\d+ (SC|CP)\d", r"\b(LC|CG)\d"]
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("game", ["king-is-dead", "king-and-assassins", "mordred"])
+def test_whole_games_show_words_not_codes(rig, game: str, lang: str) -> None:
+    import random
+    import re
+
+    from pi_app.autoplay import take_turn
+
+    r = rig(3 if game != "king-and-assassins" else 2)
+    s = r.open(game, lang=lang)
+    shown: set[str] = set()
+    s.observer = lambda changed: shown.update(lay.text() for lay in changed.values())
+    rng = random.Random(5)
+
+    def send(inp) -> None:
+        if inp.kind == "tap":
+            r.table.tap(inp.part, r.uids.get(inp.what, inp.what))
+        else:
+            r.table.press(inp.part)
+        s.pump()
+
+    for _ in range(40):
+        if s.state.outcome() is not None or s.state.to_move() is None:
+            break
+        take_turn(s, rng, send)
+    text = "\n".join(shown)
+    assert text
+    found = [m.group(0) for pattern in CODES for m in re.finditer(pattern, text)]
+    assert not found, found[:10]
