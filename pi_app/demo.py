@@ -25,6 +25,7 @@ from pi_app import adapters, hardware, profile
 from pi_app.autoplay import MAX_INPUTS, Input, take_turn
 from pi_app.journal import Journal
 from pi_app.registry import Registry
+from pi_app.review import SheetGame, write_sheet
 from pi_app.screens import Layout, font, problems
 from pi_app.session import Session
 from rules.core import Game
@@ -44,6 +45,8 @@ class GameReport:
     seconds: float = 0.0
     result: str = ""
     cut: int = 0  # lines cut off or clipped, over all frames (pi_app.screens.problems)
+    name: str = ""  # the folder of its frames
+    screens: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # screen -> [(png, words)]
     files: list[str] = field(default_factory=list)
 
 
@@ -162,6 +165,10 @@ class Night:
             session.tick()
             gif.append(self.composite(table, players))
             report.frames = self.save_frames(table, work)
+            report.name = name
+            report.screens = {screen: [(f"{name}/{screen}/{i:04d}.png", words)
+                                       for i, words in enumerate(table.texts(screen), start=1)]
+                              for screen in table.screens}
             report.cut = self.check_frames(shown, self.out / f"{name}.problems.txt")
             gif_path = self.out / f"{name}.gif"
             gif[0].save(gif_path, save_all=True, append_images=gif[1:], duration=150, loop=0,
@@ -218,6 +225,14 @@ class Night:
                 frame.save(folder / f"{i:04d}.png")
                 count += 1
         return count
+
+
+def review_sheet(reports: list[GameReport], out: Path) -> Path:
+    """``out/index.html``: every screen of every game, frame by frame."""
+    games = [SheetGame(r.name, f"{rules.get(r.game).name or r.game}, {r.players} players"
+                       + (f" ({options_text(r.options)})" if r.options else ""), r.result,
+                       f"{r.name}.transcript.txt", f"{r.name}.gif", r.screens, r.cut) for r in reports]
+    return write_sheet(out, games)
 
 
 def options_text(options: dict[str, Any]) -> str:

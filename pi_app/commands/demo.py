@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pi_app.demo import Night, options_text, summary
+    from pi_app.demo import Night, options_text, review_sheet, summary
 
     if args.game is not None and args.game not in rules.GAMES:
         raise UsageError(f"unknown game {args.game!r}; registered games: {', '.join(rules.GAMES) or 'none'}")
@@ -53,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
               f"{report.refused} refused, {report.result} ({report.seconds:.1f} s)", flush=True)
         reports.append(report)
     summary(reports, time.perf_counter() - start, out, failed)
-    print(f"\nwrote {out}/summary.md, one GIF and transcript per game, every frame as PNG")
+    review_sheet(reports, out)
+    print(f"\nwrote {out}/summary.md, one GIF and transcript per game, every frame as PNG, and "
+          f"{out}/index.html, every screen frame by frame beside its words")
     for line in failed:
         print(f"FAILED {line}", file=sys.stderr)
     return 1 if failed else 0
