@@ -133,6 +133,8 @@ class Session:
         self.new_game_requested = False
         self.page = 0
         self._page_at = time.monotonic()
+        #: True when open() resumed the journal's unfinished game
+        self.resumed = False
         #: the page every screen whose words take more than one screenful
         #: shows (pi_app.screens.plan); turned every page_seconds
         self.screen_page = 0
@@ -163,6 +165,7 @@ class Session:
                     "or add --new to abandon it")
             state, adapter, said = rebuild(journal, current, lang, draws=table.profile.chance == "draw")
             session = cls(table, journal, registry, current, state, lang, adapter)
+            session.resumed = True
             session.note(t("resumed", lang, moves=len(state.history)))
             if said:  # the shared screen as before the cut: what the table was last told to do
                 session.log = said
