@@ -37,7 +37,7 @@ from pi_app.i18n import t
 from pi_app.journal import Entry, GameRecord, Journal, JournalWriteError, Pending, is_barrier, pending
 from pi_app.menu import BACK, CONFIRM, Cursor, flatten
 from pi_app.registry import Registry
-from pi_app.screens import Layout, pages, render
+from pi_app.screens import SMALL, Layout, font, pages, render, wrap
 from rules import sections
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
@@ -689,6 +689,9 @@ class Session:
             big = self.adapter.value_label(opt.field, opt.value, lang)
             sub = self.adapter.field_label(opt.field, lang)
         lines = (f"{sub}  {pos}/{count}".strip(),)
+        if sub and len(wrap(lines[0], font(SMALL))) > 1:
+            # A long label (a hand of cards) and the counter each on a line of its own.
+            lines = (sub, f"{pos}/{count}")
         return Layout(title=title, big=big, lines=lines, footer=ARROWS)
 
     def shared_layout(self) -> Layout:

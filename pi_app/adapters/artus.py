@@ -183,7 +183,7 @@ class ArtusAdapter(TableAdapter):
             return (f"Knight on seat {move.get('seat')}", f"Cavaliere sul posto {move.get('seat')}")[i]
         if kind != "play":
             return super().move_text(move, lang)
-        card = w.card_name(str(move.get("card")), lang, short=True)
+        card = w.card_name(str(move.get("card")), lang)
         seat, do = move.get("seat"), move.get("do")
         if do == "move" and isinstance(seat, int) and isinstance(move.get("steps"), int):
             dest = (seat + move["steps"]) % DATA.seats
@@ -226,7 +226,7 @@ class ArtusAdapter(TableAdapter):
     def private_lines(self, state: State, seat: int, lang: str) -> tuple[str, list[str]]:
         view = state.view(seat)
         en = lang == "en"
-        hand = " ".join(w.card_name(c, lang, short=True) for c in view["hand"])
+        hand = ", ".join(w.card_name(c, lang) for c in view["hand"])  # whole names: the screen pages
         hand = hand or ("no cards" if en else "nessuna carta")
         # One small line, so that a hand of six gets the big font's room.
         score = view["scores"][seat]
@@ -238,9 +238,7 @@ class ArtusAdapter(TableAdapter):
             return big, [hand]
         new = self.drawn.get(seat)
         if new is not None and new in view["hand"]:
-            news = f" · {'new' if en else 'nuova'} {w.card_name(new, lang, short=True)}"
-            line = next((text for text in (line + news, f"{score}{news}")
-                         if len(wrap(text, font(SMALL))) == 1), line)
+            line += f" · {'new' if en else 'nuova'} {w.card_name(new, lang)}"
         return hand, [line]
 
     def public_lines(self, state: State, lang: str) -> list[str]:

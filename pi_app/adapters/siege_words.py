@@ -106,7 +106,9 @@ def short(card: str, lang: str) -> str:
 
 
 def hand_text(hand: list[str], lang: str) -> str:
-    return " ".join(short(c, lang) for c in hand)
+    """A hand in whole card names ("Archer, Knight, Supply Wagon"): the
+    screen pages what does not fit."""
+    return ", ".join(card_name(c, lang) for c in hand)
 
 
 def card_of(uid: str) -> str:

@@ -136,7 +136,7 @@ def test_whole_game_players_tap_their_draws(rig):
     # A refill: only the drawer's screen names the new card.
     while not (0 in s.adapter.drawn and s.state.to_move() == 1):
         step(r, rng)
-    short = card_name(s.adapter.drawn[0], "it", short=True)
+    short = card_name(s.adapter.drawn[0], "it")
     assert f"nuova {short}" in layout(s, "seat1.screen").text()
     assert f"nuova {short}" not in layout(s, "seat2.screen").text()
     assert short not in layout(s, "shared.screen").text()
