@@ -90,6 +90,10 @@ def test_every_screen_of_a_whole_game_fits_or_pages(tmp_path: Path, game: str, l
     report = night.play(g, players, options)
     listed = (tmp_path / f"{g}-{players}p{''.join(f'-{k}-{v}' for k, v in options.items())}.problems.txt")
     assert report.cut == 0, listed.read_text(encoding="utf-8")[:2000]
+    # No rulebook section in the other language on any screen.
+    said = "\n".join(words for shots in report.screens.values() for _, words in shots)
+    other = {pair[1 - LANGS.index(lang)] for pair in sections.table(g).values() if pair[0] != pair[1]}
+    assert not [name for name in other if f": {name}" in said], "a section named in the other language"
 
 
 def test_a_line_that_reached_the_button_bar_is_moved_clear_of_it() -> None:
