@@ -240,7 +240,7 @@ class SiegeAdapter(TableAdapter):
     @staticmethod
     def _event_text(event: JSON, lang: str) -> str:
         name = pick(w.EVENT_SHORT.get(event["card"], (w.card_name(event["card"], lang),) * 2), lang)
-        side = pick(w.ROLES[event["seat"]], lang)[:3]
+        side = w.role(event["seat"], lang)  # the player's name, as everywhere
         n = event["turns_left"]
         if lang == "en":
             return f"{name} ({side}) {n} turn{'s' if n != 1 else ''}"

@@ -68,7 +68,8 @@ class Watch:
             return  # the final screen; or the menu a die is entered with
         for event in view["events"]:
             n = event["turns_left"]
-            assert f"({('Att', 'Def')[event['seat']]}) {n} turn" in "\n".join(shared.lines), (event, shared)
+            side = ("Attacker", "Defender")[event["seat"]]
+            assert f"({side}) {n} turn" in "\n".join(shared.lines), (event, shared)
             self.events += 1
 
 
