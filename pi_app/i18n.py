@@ -23,8 +23,12 @@ _TEXT: dict[str, tuple[str, str]] = {
                            "you meant; a tag that is new goes to the host after the game.",
                            "Il tavolo non conosce questo tag ({uid}). Tocca la carta o il pezzo "
                            "giusto; un tag nuovo va dato all'organizzatore a fine partita."),
-    "tag-not-in-game": ("{uid} is {component} of {game}: not in this game",
-                        "{uid} è {component} di {game}: non in questa partita"),
+    # Named in words (the tag's own id stays in the transcript): a player
+    # holding another box's card knows it at once.
+    "tag-not-in-game": ("This is {component} of {game}: it is not used in this game.",
+                        "Questo è {component} di {game}: non si usa in questa partita."),
+    "tag-not-for-players": ("{component} is not used in a game of {players} players.",
+                            "{component} non si usa in una partita a {players} giocatori."),
     "chance": ("Chance", "Caso"),
     "chance-choose": ("Enter the result", "Inserisci il risultato"),
     "game-over": ("GAME OVER", "FINE PARTITA"),

@@ -495,7 +495,7 @@ class Session:
 
     # -- outcomes of input ---------------------------------------------------------
     def refuse(self, seat: int, exc: IllegalMove) -> None:
-        message = exc.message(self.lang)
+        message = exc.message(self.lang, self.player)
         rule = sections.name(self.record.game, exc.rule, self.lang)
         lines = [message] + ([t("rule", self.lang, rule=rule)] if rule else [])
         self.seats[seat].notice = Layout(title=t("refused", self.lang), lines=tuple(lines), alert=True)
@@ -504,11 +504,34 @@ class Session:
 
     def unknown_tag(self, seat: int, uid: str) -> None:
         tag = self.registry.lookup(uid)  # enrolled, but for another game or more seats
-        detail = (t("tag-not-in-game", self.lang, uid=tag.uid, component=tag.component, game=tag.game)
-                  if tag is not None else t("unknown-tag-detail", self.lang, uid=uid, game=self.record.game))
+        if tag is None:
+            detail = t("unknown-tag-detail", self.lang, uid=uid, game=self.record.game)
+        elif tag.game == self.record.game:
+            detail = t("tag-not-for-players", self.lang, component=self.tag_words(tag.game, tag.component),
+                       players=self.record.players)
+        else:
+            detail = t("tag-not-in-game", self.lang, component=self.tag_words(tag.game, tag.component),
+                       game=self.game_words(tag.game))
         self.seats[seat].notice = Layout(title=t("unknown-tag", self.lang), lines=(detail,), alert=True)
         self.flash(seat)
         self.transcript.append(Record("unknown-tag", seat, detail, extra={"uid": uid}))
+
+    def game_words(self, game: str) -> str:
+        """A game's title; the id only for a game this box does not know."""
+        try:
+            return rules.get(game).name or game
+        except (KeyError, ValueError):
+            return game
+
+    def tag_words(self, game: str, component: str) -> str:
+        """A component of any game as its screens name it (its id only when
+        that game does not know it)."""
+        try:
+            players = max(rules.get(game).player_counts)
+        except (KeyError, ValueError):
+            return component
+        comp = adapters.for_game(game, players, self.lang).component(component)
+        return comp.name(self.lang) if comp is not None else component
 
     def flash(self, seat: int) -> None:
         light = self.table.lights.get(self.profile.seats[seat].light.name)

@@ -115,7 +115,7 @@ def test_unknown_tag_reported_on_tapping_seat(rig, fake_game):
     r.tap_uid(1, "04DEADBEEF0002")
     lay = screen(s, 1)
     assert lay.title == "UNKNOWN TAG"
-    assert lay.lines[0] == "04DEADBEEF0002 is garrison@2 of another-game: not in this game"
+    assert lay.lines[0] == "This is garrison@2 of another-game: it is not used in this game."
     assert s.state.to_json() == before
 
 

@@ -82,3 +82,40 @@ def test_whole_games_show_words_not_codes(rig, game: str, lang: str) -> None:
     patterns = CODES + (HANDS if game in ("artus", "siege") else [])
     found = [m.group(0) for pattern in patterns for m in re.finditer(pattern, text)]
     assert not found, found[:10]
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_refusal_names_a_player_as_the_table_does_not_by_seat_number(rig, lang: str) -> None:
+    # Mordred: dice rolled when none are due; Artus: a move while a card is
+    # to be drawn from a player's pile. Both once printed a bare seat number.
+    from rules.artus.moves import Draw
+    from rules.core import CHANCE, IllegalMove
+    from rules.mordred.moves import Roll
+
+    player = {"en": "Player 1", "it": "Giocatore 1"}[lang]
+    for game, move in (("mordred", Roll((1, 1))), ("artus", Draw("knight"))):
+        r = rig(3)
+        s = r.open(game, lang=lang, new=True)
+        state = s.state.copy()
+        while game == "artus" and state.to_move() != CHANCE:  # on to a card drawn from a pile
+            state.apply(state.legal_moves()[0])
+        with pytest.raises(IllegalMove) as info:
+            state.apply(move)
+        s.refuse(0, info.value)
+        text = s.seats[0].notice.text()
+        assert player in text, text
+        assert "seat" not in text and "posto" not in text and "player 0" not in text.lower(), text
+        # The engine's sentence alone (replay, exports) names the seat the same way.
+        assert "Player 1" in info.value.message("en") and "Giocatore 1" in info.value.message("it")
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_tag_of_another_game_is_named_in_words(rig, lang: str) -> None:
+    r = rig(3)
+    s = r.open("mordred", lang=lang)
+    r.registry.enroll("04DEADBEEF0003", "king-is-dead", "garrison@1")
+    r.tap_uid(0, "04DEADBEEF0003")
+    text = s.seats[0].notice.text()
+    garrison = {"en": "Garrison", "it": "Guarnigione"}[lang]
+    assert garrison in text and "The King is Dead" in text, text
+    assert "garrison@1" not in text and "king-is-dead" not in text and "04DEADBEEF0003" not in text
