@@ -244,6 +244,8 @@ class ArtusAdapter(TableAdapter):
     def public_lines(self, state: State, lang: str) -> list[str]:
         view = self._see(state)
         en = lang == "en"
+        # Every player's prestige must fit one line beside an instruction: the
+        # short form, spelled out by the legend held ● shows (legend()).
         scores = " ".join(f"{w.player_short(p, lang)}:{s}" for p, s in enumerate(view["scores"]))
         if self._quiet == len(state.history):
             return [scores]  # a long instruction needs the room
@@ -256,8 +258,9 @@ class ArtusAdapter(TableAdapter):
         king = view["king"]
         status = (f"Round {view['round']}/{view['rounds']}, King on {king}" if en
                   else f"Round {view['round']}/{view['rounds']}, Re al {king}")
-        rings = " ".join(f"{s}:{r}" for s, r in view["rings"].items() if int(s) != king)
-        return [scores, status, ("Rings " if en else "Anelli ") + rings]
+        rings = ", ".join((f"{r} on seat {s}" if en else f"{r} al posto {s}")
+                          for s, r in view["rings"].items() if int(s) != king)
+        return [scores, status, ("Rings: " if en else "Anelli: ") + (rings or ("none" if en else "nessuno"))]
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         en = lang == "en"
@@ -267,7 +270,7 @@ class ArtusAdapter(TableAdapter):
         else:
             big = f"Winners: {names}" if en else f"Vincono {names}"
         reason = "Most prestige wins" if en else "Più prestigio vince"
-        scores = " ".join(f"{w.player_short(int(p), lang)}:{s}" for p, s in outcome.scores.items())
+        scores = " · ".join(f"{w.player(int(p), lang)} {s}" for p, s in outcome.scores.items())
         return big, [scores, reason]
 
     # -- what the table must do -----------------------------------------------------

@@ -85,13 +85,12 @@ def say(pair: Pair, lang: str) -> str:
     return pick(pair, lang)
 
 
-def piece_name(name: str, lang: str, short: bool = False) -> str:
-    """``knight3`` -> "Knight 3" (short: "Kn3"); ``citizen5`` -> "Citizen 5" ("C5")."""
+def piece_name(name: str, lang: str) -> str:
+    """``knight3`` -> "Knight 3"; ``citizen5`` -> "Citizen 5": whole words
+    even beside the board, where the screen pages what does not fit."""
     for kind, pair in PIECE_WORDS.items():
         if name.startswith(kind):
             number = name[len(kind):]
-            if short:
-                return {"king": say(("King", "Re"), lang), "knight": "Kn", "citizen": "C"}[kind] + number
             return f"{say(pair, lang)} {number}".strip()
     return name
 
@@ -125,10 +124,10 @@ def move_words(move: JSON, lang: str, short: bool) -> str:
     (about 60 px), else for the transcript."""
     kind = move.get("type", "")
     en = lang == "en"
-    piece = piece_name(str(move.get("piece", "")), lang, short)
-    target = piece_name(str(move.get("target", "")), lang, short)
+    piece = piece_name(str(move.get("piece", "")), lang)
+    target = piece_name(str(move.get("target", "")), lang)
     if kind == "choose":  # only on the Assassin player's confirm screen; see record_text
-        return " ".join(piece_name(c, lang, short=True) for c in move.get("citizens", []))
+        return " ".join(piece_name(c, lang) for c in move.get("citizens", []))
     d = move.get("dir", "")
     way = say(DIR_LABELS.get(d, ("", "")), lang)
     if short and d in DIR_LABELS:
@@ -174,7 +173,7 @@ def event_lines(events: Sequence[Event], lang: str) -> list[str]:
             how = say(ACTION_WORDS.get(p["action"], ("", "")), lang)
             line = f"{piece} {p['from']}→{p['to']}{how}"
             for push in p.get("pushed", []):
-                line += f", {piece_name(push['piece'], lang, short=True)} {push['from']}→{push['to']}"
+                line += f", {piece_name(push['piece'], lang)} {push['from']}→{push['to']}"
             out.append(line)
         elif kind == "king_escaped":
             out.append(f"The king escapes by {p['gate']}!" if en else f"Il re fugge da {p['gate']}!")

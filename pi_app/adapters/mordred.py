@@ -305,14 +305,15 @@ class MordredAdapter(TableAdapter):
         left = ", ".join(f"{me['supply'][b]} {pick(BUILDING_PLURALS[b], lang)}" for b in BUILDINGS)
         vp = f"{me['vp']} VP" if en else f"{me['vp']} PV"
         # Every pawn, in seat order: who is furthest right matters if Mordred wins.
-        pawns = " ".join(str(p["pawn"]) for p in view["players"])
-        return big, [f"{'Left' if en else 'Restano'}: {left}",
-                     f"{vp} · {'pawns' if en else 'pedoni'} {pawns}"]
+        return big, [f"{'Left' if en else 'Restano'}: {left}", vp, self.track_line(view, lang)]
 
     def track_line(self, view: JSON, lang: str) -> str:
-        """Every pawn on the Mordred track, by seat number."""
-        pawns = " ".join(f"{p['seat'] + 1}:{p['pawn']}" for p in view["players"])
-        line = f"{'track' if lang == 'en' else 'tracciato'} {pawns}"
+        """Every pawn on the Mordred track, each player named (the screen
+        pages what does not fit one line)."""
+        at = "on" if lang == "en" else "al"
+        pawns = ", ".join(f"{seat_name(p['seat'], lang, 'mordred')} {at} {p['pawn']}"
+                          for p in view["players"])
+        line = f"{'Pawns' if lang == 'en' else 'Pedoni'}: {pawns}"
         # Two players is not in the rulebook: the table keeps saying so.
         return f"{line} · {'unofficial' if lang == 'en' else 'non ufficiale'}" if view["unofficial"] else line
 
@@ -326,7 +327,9 @@ class MordredAdapter(TableAdapter):
         phase = pick(phases.get(view["phase"], (view["phase"],) * 2), lang)
         men = len(view["mordred_men"])
         # Men on the map out of the box's: ending (a) comes when they are all out.
-        return [f"R{view['round']} {phase} · Mordred {men}/{TABLES.men}", self.track_line(view, lang)]
+        mordred = (f"Mordred's men {men} of {TABLES.men}" if lang == "en"
+                   else f"Uomini di Mordred {men} su {TABLES.men}")
+        return [f"Round {view['round']}: {phase} · {mordred}", self.track_line(view, lang)]
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         big, _ = super().outcome_lines(outcome, lang)

@@ -79,10 +79,10 @@ def test_whole_game_with_refusals(rig, players):
     shared = layout(s, "shared.screen")
     assert shared.big.startswith("Take £")
     men = len(s.state.view(None)["mordred_men"])
-    assert shared.lines[-2:] == (f"R1 {'place men' if s.state.view(None)['phase'] == 'place' else 'spend'} "
-                                 f"· Mordred {men}/{TABLES.men}",
-                                 "track " + " ".join(f"{i + 1}:{p['pawn']}" for i, p in
-                                                     enumerate(s.state.view(None)["players"])))
+    phase = "place men" if s.state.view(None)["phase"] == "place" else "spend"
+    assert shared.lines[-2:] == (f"Round 1: {phase} · Mordred's men {men} of {TABLES.men}",
+                                 "Pawns: " + ", ".join(f"Player {i + 1} on {p['pawn']}" for i, p in
+                                                       enumerate(s.state.view(None)["players"])))
     # Spending with too little money for a large castle: the engine's reason.
     play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "spend"
                and s.state.view(None)["players"][s.state.to_move()]["money"] < TABLES.cheapest())
@@ -127,7 +127,8 @@ def test_dice_entered_at_the_table_and_combat_guided(rig):
     assert s.state.view(None)["dice"] == list(dice)
     assert s.log[-1] == f"Take £{2 * face.money}, {men} men, pawn {men} left ({dice[0]}+{dice[1]}, row {row})"
     dragon = TABLES.dragon
-    assert layout(s, "seat2.screen").lines[1] == f"0 VP · pawns {dragon - men} {dragon} {dragon}"
+    assert layout(s, "seat2.screen").lines[1:] == (
+        "0 VP", f"Pawns: Player 1 on {dragon - men}, Player 2 on {dragon}, Player 3 on {dragon}")
     # Each man placed with the buttons, named as on the map.
     assert layout(s, "seat1.screen").title == f"Place a man ({men} left)"
     space = layout(s, "seat1.screen").big
@@ -298,6 +299,8 @@ def test_the_end_is_announced_with_its_reason(outcome, big, lines):
 def test_unofficial_two_player_game_is_marked_and_plays_to_the_end(rig):
     r = rig(2)
     s = r.open(GAME, options={"unofficial_two_players": True})
-    assert layout(s, "shared.screen").lines[-1] == f"track 1:{TABLES.dragon} 2:{TABLES.dragon} · unofficial"
+    dragon = TABLES.dragon
+    assert layout(s, "shared.screen").lines[-1] == (f"Pawns: Player 1 on {dragon}, Player 2 on {dragon}"
+                                                      " · unofficial")
     play_moves(r, random.Random(2))
     assert s.state.outcome() is not None and layout(s, "shared.screen").title == "GAME OVER"
