@@ -1,9 +1,13 @@
 """The terminal console of a simulated table: typed taps and presses in,
-every screen that changed out (as text pictures).
+every screen that changed out, as text that fits an 80x24 terminal (as
+pictures with ``run --pictures``). What changes while a line is being typed
+waits under the prompt until the line is sent, so nothing is printed over it.
 
 Commands::
 
-    tap seat1 garrison        a seat's own card, a follower colour, a region
+    tap seat1 garrison        a seat's card, piece or region, by the name its screen
+                              shows (any case; "Aquae Sulis", "aquae-sulis" alike)
+    tap attacker knight       a seat by its player's name too ("player1", "king")
     tap seat1 04A1B2C3D4E5F6  a raw UID (unknown tags are reported, not guessed)
     press seat1 ok            left | ok | right of a seat; "press undo"
     show                      every screen now
@@ -13,15 +17,28 @@ Commands::
 
 from __future__ import annotations
 
+import queue
+import re
 import sys
+import textwrap
+import threading
+import time
 from typing import Any, TextIO
 
+from pi_app import players as names
 from pi_app.hardware import Table
 from pi_app.registry import Registry
 from pi_app.screens import Layout, ascii_art, render
 from pi_app.session import SHOW_ALL, STOP, Typed
 
 HELP = __doc__.split("Commands::", 1)[1].rstrip() if __doc__ else ""
+PROMPT = "> "
+COLUMNS = 80
+
+
+def norm(text: str) -> str:
+    """One spelling for every tag name: case, spaces, - and _ ignored."""
+    return re.sub(r"[\s_\-]+", "", text.lower())
 
 
 class ConsoleError(ValueError):
@@ -30,7 +47,7 @@ class ConsoleError(ValueError):
 
 class Console:
     def __init__(self, table: Table, registry: Registry, game: str, components: list,
-                 out: TextIO | None = None, pictures: bool = True) -> None:
+                 out: TextIO | None = None, pictures: bool = True, interactive: bool = False) -> None:
         self.table = table
         self.registry = registry
         self.game = game
@@ -39,6 +56,16 @@ class Console:
         self.pictures = pictures
         #: seats in the game now (the first ones of the profile); None: all
         self.players: int | None = None
+        self.lang = "en"
+        self._printed: dict[str, str] = {}  # per screen, the words last printed
+        self._held: list[str] = []  # printed once the line being typed is sent
+        self._lock = threading.Lock()
+        #: a person at a terminal: a prompt, and lines wrapped to COLUMNS
+        #: (a script or a pipe gets neither, one screen line per line)
+        self.interactive = interactive
+        #: set once a prompt is up: output then waits for the next command
+        self.prompting = False
+        self.ready = threading.Event()  # the first screens are out
 
     # -- commands -> hardware ------------------------------------------------
     def execute(self, line: str) -> bool:
@@ -72,11 +99,13 @@ class Console:
     def seat(self, word: str) -> str:
         # A seat beyond the game's players has its parts on the table, but
         # the game ignores them: say so rather than drop the input silently.
-        names = [s.name for s in self.table.profile.seats][: self.players]
-        if word in names and f"{word}.pad" in self.table.readers:
-            return word
+        seats = [s.name for s in self.table.profile.seats][: self.players]
+        for i, name in enumerate(seats):
+            known = {norm(name)} | ({norm(a) for a in names.aliases(self.game, i)} if self.game else set())
+            if norm(word) in known and f"{name}.pad" in self.table.readers:
+                return name
         raise ConsoleError(f"no seat {word!r} in this game; seats: "
-                           + ", ".join(n for n in names if f"{n}.pad" in self.table.readers))
+                           + ", ".join(n for n in seats if f"{n}.pad" in self.table.readers))
 
     def zone(self, words: list[str]) -> tuple[str, int] | None:
         """A board zone named by the first word(s): (its reader, words used)."""
@@ -108,8 +137,8 @@ class Console:
             clean = thing.replace(":", "").upper()
             if len(clean) >= 8 and all(c in "0123456789ABCDEF" for c in clean):
                 return f"{seat_name}.pad", clean
-            names = sorted({c.value for c in self.components})
-            raise ConsoleError(f"nothing called {thing!r}; try one of: {', '.join(names)} or a hex UID")
+            shown = sorted({c.name(self.lang) for c in self.components})
+            raise ConsoleError(f"nothing called {thing!r}; try one of: {', '.join(shown)} or a hex UID")
         uids = self.registry.uids_of(self.game, comp.id)
         if not uids:
             raise ConsoleError(f"{comp.id} has no tag enrolled; run: tablekeeper tags enroll {self.game}")
@@ -117,20 +146,21 @@ class Console:
 
     def resolve(self, thing: str, seat: int) -> object | None:
         """A typed name to a component: the seat's own card first, then any
-        component by id or value (case and spaces ignored)."""
-        key = thing.lower().replace(" ", "").replace("_", "-")
+        component by id, value or the name a screen shows, in either
+        language (case, spaces, - and _ ignored)."""
+        key = norm(thing)
 
-        def norm(text: str) -> str:
-            return text.lower().replace(" ", "")
+        def called(comp: Any) -> set[str]:
+            return {norm(comp.value), norm(comp.name("en")), norm(comp.name("it"))}
 
         for comp in self.components:
-            if comp.seat == seat and norm(comp.value) == key:
+            if comp.seat == seat and key in called(comp):
                 return comp
         for comp in self.components:
-            if norm(comp.id) == key or (comp.seat is None and norm(comp.value) == key):
+            if norm(comp.id) == key or (comp.seat is None and key in called(comp)):
                 return comp
         for comp in self.components:  # another seat's card, by id ("garrison@2")
-            if norm(comp.value) == key:
+            if key in called(comp):
                 return comp
         return None
 
@@ -143,23 +173,75 @@ class Console:
 
     # -- screens -> terminal -------------------------------------------------
     def show(self, layouts: dict[str, Layout], lights: dict[str, str]) -> None:
+        """Print the screens that say something new (a screen redrawn with
+        the same words is not printed again), and the game's seats' lights;
+        while a prompt is up, held until the next command is sent."""
+        out: list[str] = []
+        seats = [s.name for s in self.table.profile.seats][: self.players]
         for name, layout in layouts.items():
-            print(f"┌─ {name} " + "─" * max(0, 40 - len(name)), file=self.out)
+            words = ascii_art(render(layout)) if self.pictures else layout.text()
+            if self._printed.get(name) == words:
+                continue
+            self._printed[name] = words
+            who = ""
+            seat = name.split(".")[0]
+            if self.game and seat in seats:
+                who = f" ({names.display_name(self.game, seats.index(seat), self.lang)})"
+            out.append(f"┌─ {name}{who} " + "─" * max(0, 40 - len(name) - len(who)))
             if self.pictures:
-                print(ascii_art(render(layout)), file=self.out)
+                out.append(words)
+            elif self.interactive:
+                for line in words.splitlines():
+                    out += textwrap.wrap(line, COLUMNS - 1, initial_indent="│ ",
+                                         subsequent_indent="│   ") or ["│"]
             else:
-                for line in layout.text().splitlines():
-                    print(f"│ {line}", file=self.out)
-        lit = " ".join(f"{n.split('.')[0]}:{s}" for n, s in lights.items())
-        print(f"└─ lights {lit}", file=self.out)
-        self.out.flush()
+                out += [f"│ {line}" for line in words.splitlines()]
+        if not out:
+            return
+        own = {n: s for n, s in lights.items() if self.players is None or n.split(".")[0] in seats}
+        out.append("└─ lights " + " ".join(f"{n.split('.')[0]}:{s}" for n, s in own.items()))
+        with self._lock:
+            if self.prompting:
+                self._held += out
+                return
+        print("\n".join(out), file=self.out, flush=True)
+        self.ready.set()
+
+    def flush(self, prompt: bool = True) -> None:
+        """Print what was held while the prompt was up; then (``prompt``)
+        the prompt again, or (not) let output through as it comes."""
+        with self._lock:
+            held, self._held = self._held, []
+            self.prompting = prompt
+        if held:
+            print("\n".join(held), file=self.out, flush=True)
+        if prompt and self.interactive:
+            print(PROMPT, end="", file=self.out, flush=True)
 
 
-def read_commands(stream: TextIO, events: Any) -> None:
+def read_commands(stream: TextIO, events: Any, console: Console | None = None) -> None:
     """The console thread: only queues what is typed (the loop runs it, in
-    order with the hardware's events) and STOP at the end of the input."""
+    order with the hardware's events) and STOP at the end of the input.
+    With a ``console``, a prompt; what the line caused is printed once the
+    table has handled it, then the prompt again."""
+    if console is not None:
+        console.ready.wait(timeout=5)
+        console.flush()
     for line in stream:
+        if console is not None:
+            console.flush(prompt=False)  # what came while it was typed, before what it causes
         typed = Typed(line)
         events.put(typed)
         typed.done.wait(timeout=30)
+        if console is not None:
+            _settle(events)
+            console.flush()
     events.put(STOP)
+
+
+def _settle(events: queue.Queue, limit: float = 2.0) -> None:
+    """Wait (a little) until the loop has taken every event queued so far."""
+    end = time.monotonic() + limit
+    while not events.empty() and time.monotonic() < end:
+        time.sleep(0.01)
+    time.sleep(0.05)  # the last one taken is being handled

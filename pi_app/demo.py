@@ -25,7 +25,8 @@ from pi_app import adapters, hardware, profile
 from pi_app.autoplay import MAX_INPUTS, Input, take_turn
 from pi_app.journal import Journal
 from pi_app.registry import Registry
-from pi_app.screens import font
+from pi_app.review import SheetGame, write_sheet
+from pi_app.screens import Layout, font, problems
 from pi_app.session import Session
 from rules.core import Game
 
@@ -43,6 +44,9 @@ class GameReport:
     frames: int = 0
     seconds: float = 0.0
     result: str = ""
+    cut: int = 0  # lines cut off or clipped, over all frames (pi_app.screens.problems)
+    name: str = ""  # the folder of its frames
+    screens: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # screen -> [(png, words)]
     files: list[str] = field(default_factory=list)
     journal: str = ""  # the game's journal, for the night's report
 
@@ -102,6 +106,8 @@ class Night:
                                    seed=self.seed + players, options=options, lang=self.lang, new=True)
             comps = [(c.id, c.count) for c in session.adapter.components()]
             uids = {c: u[0] for c, u in registry.auto_enroll(game, comps).items()}
+            shown: dict[str, list[Layout]] = {}  # per screen, the layout of each frame sent
+            session.observer = lambda changed: [shown.setdefault(k, []).append(v) for k, v in changed.items()]
             session.redraw()
             session.tick()
             lines: list[str] = []
@@ -127,7 +133,7 @@ class Night:
                 if hidden:
                     secret.update(range(first, len(session.transcript)))
                 what = "(secret)" if hidden else f"{inp.kind} {inp.what or inp.part}"
-                lines.append(f"  seat {(seat or 0) + 1}: {what}")
+                lines.append(f"  {session.player(seat or 0)}: {what}")
                 # The whole game in at most MAX_GIF_FRAMES frames: when full,
                 # keep every other frame and take half as many from now on.
                 stride[1] += 1
@@ -140,9 +146,10 @@ class Night:
             def flush() -> None:
                 nonlocal said
                 for i, rec in enumerate(session.transcript[said:], start=said):
-                    who = f"seat {rec.seat + 1}" if rec.seat is not None else "table"
+                    # Players as the screens name them, never a seat number.
+                    who = session.player(rec.seat) if rec.seat is not None else "table"
                     text = "(secret)" if i in secret and rec.kind in ("refused", "unknown-tag") else rec.text
-                    lines.append(f"{rec.kind:>11} | {who:7} | {text}")
+                    lines.append(f"{rec.kind:>11} | {who:9} | {text}")
                     if rec.kind == "refused" or rec.kind == "unknown-tag":
                         report.refused += 1
                 said = len(session.transcript)
@@ -160,6 +167,11 @@ class Night:
             session.tick()
             gif.append(self.composite(table, players))
             report.frames = self.save_frames(table, work)
+            report.name = name
+            report.screens = {screen: [(f"{name}/{screen}/{i:04d}.png", words)
+                                       for i, words in enumerate(table.texts(screen), start=1)]
+                              for screen in table.screens}
+            report.cut = self.check_frames(shown, self.out / f"{name}.problems.txt")
             gif_path = self.out / f"{name}.gif"
             gif[0].save(gif_path, save_all=True, append_images=gif[1:], duration=150, loop=0,
                         optimize=False)
@@ -196,6 +208,15 @@ class Night:
             put(f"seat{i + 1}.screen", gap + i * (128 + gap), 2 * gap + 64 + label)
         return img.convert("P")
 
+    def check_frames(self, shown: dict[str, list[Layout]], path: Path) -> int:
+        """Every frame's cut or clipped lines, measured in pixels, listed in
+        ``path`` (screen/frame: problem); returns how many."""
+        found = [f"{name}/{i:04d}.png: {problem}"
+                 for name, layouts in sorted(shown.items())
+                 for i, layout in enumerate(layouts, start=1) for problem in problems(layout)]
+        path.write_text("".join(line + "\n" for line in found) or "none\n", encoding="utf-8")
+        return len(found)
+
     def save_frames(self, table: hardware.Table, work: Path) -> int:
         count = 0
         for name in table.screens:
@@ -209,19 +230,30 @@ class Night:
         return count
 
 
+def review_sheet(reports: list[GameReport], out: Path) -> Path:
+    """``out/index.html``: every screen of every game, frame by frame."""
+    games = [SheetGame(r.name, f"{rules.get(r.game).name or r.game}, {r.players} players"
+                       + (f" ({options_text(r.options)})" if r.options else ""), r.result,
+                       f"{r.name}.transcript.txt", f"{r.name}.gif", r.screens, r.cut) for r in reports]
+    return write_sheet(out, games)
+
+
 def options_text(options: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
 
 
 def summary(reports: list[GameReport], seconds: float, out: Path, failed: list[str] | None = None) -> str:
-    rows = ["| game | players | options | moves | inputs | refused | frames | result | seconds |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| game | players | options | moves | inputs | refused | frames | cut/clipped | result "
+            "| seconds |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for r in reports:
         opts = options_text(r.options) if r.options else "defaults"
         rows.append(f"| {r.game} | {r.players} | {opts} | {r.moves} | {r.inputs} | {r.refused} | "
-                    f"{r.frames} | {r.result} | {r.seconds:.1f} |")
+                    f"{r.frames} | {r.cut} | {r.result} | {r.seconds:.1f} |")
     text = (f"# Tablekeeper demo: a simulated game night\n\n{len(reports)} games in {seconds:.1f} s "
-            f"on the simulated table.\n\n" + "\n".join(rows) + "\n")
+            f"on the simulated table.\n\n" + "\n".join(rows) + "\n"
+            f"\nCut or clipped lines in all frames: {sum(r.cut for r in reports)} "
+            f"(each game's are listed in its .problems.txt).\n")
     if failed:
         text += "\nFailed:\n\n" + "".join(f"- {line}\n" for line in failed)
     (out / "summary.md").write_text(text, encoding="utf-8")

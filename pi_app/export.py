@@ -108,9 +108,10 @@ class MoveLine:
     move: JSON
     secret: bool
     words: str  # the move in the table's words (the adapter's), secret or not
+    game: str = ""  # whose players are named (pi_app.players)
 
     def text(self, over: bool) -> str:
-        who = seat_name(self.seat, LANG) if self.seat is not None else "chance"
+        who = seat_name(self.seat, LANG, self.game) if self.seat is not None else "chance"
         if self.secret and not over:
             what = "drew a card" if self.chance else "made a secret choice"
             return f"{self.n:4}  {who}  {what} {HIDDEN}"
@@ -118,7 +119,7 @@ class MoveLine:
 
     def json_line(self, over: bool) -> JSON:
         if self.secret and not over:
-            who = seat_name(self.seat, LANG)
+            who = seat_name(self.seat, LANG, self.game)
             return {"hidden": f"move {self.n}: {who} {'drew a card' if self.chance else 'chose'} {HIDDEN}"}
         return self.move
 
@@ -211,7 +212,7 @@ def _outcome(log: GameLog) -> str:
         if log.record.ended:
             return "none (abandoned: another game was started)"
         to_move = log.state.to_move()
-        who = "chance" if to_move == CHANCE else seat_name(to_move, LANG)
+        who = "chance" if to_move == CHANCE else seat_name(to_move, LANG, log.record.game)
         return f"none yet ({who} to move)"
     adapter = adapters.for_game(log.record.game, log.record.players, LANG)
     big, lines = adapter.outcome_lines(outcome, LANG)

@@ -18,10 +18,17 @@ _TEXT: dict[str, tuple[str, str]] = {
     "confirm": ("confirm", "conferma"),
     "back": ("back", "indietro"),
     "unknown-tag": ("UNKNOWN TAG", "TAG SCONOSCIUTO"),
-    "unknown-tag-detail": ("{uid} is not enrolled; run: tablekeeper tags enroll {game}",
-                           "{uid} non è registrato; usa: tablekeeper tags enroll {game}"),
-    "tag-not-in-game": ("{uid} is {component} of {game}: not in this game",
-                        "{uid} è {component} di {game}: non in questa partita"),
+    # Said mid-game to a player, who can only act at the table: no shell commands here.
+    "unknown-tag-detail": ("The table does not know this tag ({uid}). Tap the card or piece "
+                           "you meant; a tag that is new goes to the host after the game.",
+                           "Il tavolo non conosce questo tag ({uid}). Tocca la carta o il pezzo "
+                           "giusto; un tag nuovo va dato all'organizzatore a fine partita."),
+    # Named in words (the tag's own id stays in the transcript): a player
+    # holding another box's card knows it at once.
+    "tag-not-in-game": ("This is {component} of {game}: it is not used in this game.",
+                        "Questo è {component} di {game}: non si usa in questa partita."),
+    "tag-not-for-players": ("{component} is not used in a game of {players} players.",
+                            "{component} non si usa in una partita a {players} giocatori."),
     "chance": ("Chance", "Caso"),
     "chance-choose": ("Enter the result", "Inserisci il risultato"),
     "game-over": ("GAME OVER", "FINE PARTITA"),
@@ -39,7 +46,6 @@ _TEXT: dict[str, tuple[str, str]] = {
     "reader-fault": ("{reader} not answering", "{reader} non risponde"),
     "reader-back": ("{reader} answers again", "{reader} risponde di nuovo"),
     "setup": ("Set up the table", "Prepara il tavolo"),
-    "seat": ("seat {n}", "posto {n}"),
     "pass-hint": ("tap a card or use < o >", "tocca una carta o < o >"),
     "started": ("New game: {game}", "Nuova partita: {game}"),
     "resumed": ("Resumed: {moves} moves", "Ripresa: {moves} mosse"),
@@ -66,7 +72,11 @@ catalogue.register({
     "table.draw-own-pad": ("Wait: {drawer} draws; the card drawn is tapped on {drawer}'s own pad.",
                            "Attendi: pesca {drawer}; la carta pescata si tocca sul lettore di {drawer}."),
     "table.game-over": ("The game is over.", "La partita è finita."),
-    "table.not-this-seat": ("That is not for seat {seat}.", "Non è per il posto {seat}."),
+    "table.tap-conflict": ("{what} does not go with {chosen}, picked before: tap another, or go back "
+                           "(◀ to 'back', ●) to pick again.",
+                           "{what} non va con {chosen}, scelto prima: tocca altro, o torna indietro "
+                           "(◀ fino a 'indietro', ●) per scegliere di nuovo."),
+    "table.not-this-seat": ("That is not for {seat}.", "Non è per {seat}."),
 })
 # A table that could not start, on every screen that answers (pi_app.startup).
 _TEXT.update({

@@ -9,11 +9,11 @@ board): it is drawn at the left and the words fill the panel beside it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 128, 64
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -34,6 +34,9 @@ class Layout:
     footer: str = ""
     alert: bool = False
     image: Image.Image | None = field(default=None, hash=False)  # compared by content
+    #: which page to show when the words take more than one screenful (the
+    #: session turns the pages); any number, taken modulo the pages there are
+    page: int = 0
 
     def text(self) -> str:
         """Every word on the screen, for tests, transcripts and the console."""
@@ -142,47 +145,237 @@ def _line_bitmap(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont,
     return canvas.crop(box), (pad - box[0], pad - box[1])
 
 
-def render(layout: Layout) -> Image.Image:
-    img = Image.new("1", (WIDTH, HEIGHT), 0)
-    draw = ImageDraw.Draw(img)
+@dataclass(frozen=True)
+class Placed:
+    """One line of text where render puts it, with the box its ink covers
+    on the screen (measured from the glyphs drawn, not from the font's size)."""
+
+    part: str  # "title", "page", "big", "line" or "footer"
+    text: str
+    x: float
+    y: int
+    size: int
+    bold: bool
+    ink: int
+    box: tuple[int, int, int, int]  # left, top, right, bottom (exclusive)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where every line of a Layout goes, and what did not fit."""
+
+    placed: tuple[Placed, ...]
+    dropped: tuple[str, ...] = ()  # lines (or parts of words) that are not shown
+    rule_y: int | None = None  # the row of the line above the button bar
+    alert_box: tuple[int, int, int, int] | None = None
+    pages: int = 1
+
+
+def _place(part: str, x: float, y: int, text: str, size: int, bold: bool, ink: int) -> Placed:
+    glyphs, (ox, oy) = _line_bitmap(text, font(size, bold), math.modf(x)[0])
+    left, top = int(x) - ox, y - oy
+    return Placed(part, text, x, y, size, bold, ink, (left, top, left + glyphs.width, top + glyphs.height))
+
+
+def _bold_fits(text: str, width: int) -> bool:
+    """Whether every word of ``text`` fits ``width`` in the small bold font
+    (else it is set in the regular one, which is narrower, rather than cut)."""
+    f = font(SMALL, bold=True)
+    return all(_width(word, f) <= width for word in text.split())
+
+
+def _ink_bottom(text: str, y: int, size: int, bold: bool = False) -> int:
+    """The row below the last row ``text`` inks when drawn at ``y``."""
+    return _place("", 0, y, text, size, bold, 1).box[3]
+
+
+# A small line drawn at y inks rows y .. y + SMALL + 1 at most (accents to
+# descenders); the next line starts SMALL + 1 lower.
+SMALL_STEP = SMALL + 1
+_SMALL_DEPTH = SMALL + 2
+
+
+def _title_font(title: str, width: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return font(SMALL, bold=_bold_fits(title, width))
+
+
+def plan(layout: Layout) -> Plan:
+    """Where render draws each line of ``layout`` (pure: no pixels drawn).
+
+    What does not fit one screen is paged, never cut: the title, the big
+    line and the button bar stay, the small print takes ``layout.page``'s
+    share and the title row says which page it is ("1/2"). A big line too
+    long for the room left at its smallest size, and a title longer than its
+    row, go on in the small print in bold.
+    """
     small = font(SMALL)
-    x = 0
-    if layout.image is not None:
-        img.paste(layout.image.convert("1"), (0, (HEIGHT - layout.image.height) // 2))
-        x = layout.image.width + 2
+    placed: list[Placed] = []
+    dropped: list[str] = []
+    x = layout.image.width + 2 if layout.image is not None else 0
     width = WIDTH - x - 2
+    rule_y = HEIGHT - SMALL - 2 if layout.footer else None
+    # Ink ends a blank row above the bar: a line that touches it reads as cut.
+    limit = rule_y - 1 if rule_y is not None else HEIGHT
+    top, big, pages = _arrange(layout, x, width, width, limit, False)
+    title_width, marker_y = width, 0
+    if len(pages) > 1:
+        # The page number takes the title row's right end, or a row of its
+        # own under a title that would not fit beside it.
+        title_width = width - math.ceil(_width(f"{len(pages)}/{len(pages)}", small)) - 4
+        own_row = not layout.title or len(wrap(layout.title, _title_font(layout.title, title_width),
+                                                title_width)) > (2 if x else 1)
+        if own_row:
+            title_width = width
+            marker_y = top if layout.title else 0
+        top, big, pages = _arrange(layout, x, width, title_width, limit, own_row)
+    page = layout.page % len(pages)
+    marker = f"{page + 1}/{len(pages)}" if len(pages) > 1 else ""
+    alert_box = None
     y = 0
     if layout.title:
         # Beside a picture the panel is narrow: the title may take two lines.
-        titles = wrap(layout.title, font(SMALL, bold=True), width)[: 2 if x else 1]
+        heavy = _bold_fits(layout.title, title_width)
+        titles = wrap(layout.title, font(SMALL, heavy), title_width)[: 2 if x else 1]  # the rest: in the body
         if layout.alert:
-            draw.rectangle((x, 0, WIDTH - 1, len(titles) * (SMALL + 1)), fill=1)
+            alert_box = (x, 0, WIDTH, len(titles) * SMALL_STEP + 1)
         for title in titles:
-            _text(img, x + 1, y, title, font(SMALL, bold=True), 0 if layout.alert else 1)
-            y += SMALL + 1
-        y += 2
-    footer_h = SMALL + 2 if layout.footer else 0
-    small_lines = [ln for text in layout.lines for ln in wrap(text, small, width)]
+            placed.append(_place("title", x + 1, y, title, SMALL, heavy, 0 if layout.alert else 1))
+            y += SMALL_STEP
+    if marker:
+        placed.append(_place("page", WIDTH - 1 - _width(marker, small), marker_y, marker, SMALL, False,
+                             0 if layout.alert and not marker_y else 1))
+    y = top
+    for line in big[1]:
+        placed.append(_place("big", x + 1, y - 2, line, big[0], True, 1))
+        y += big[0] + 1
+    for text, is_bold in pages[page]:
+        placed.append(_place("line", x + 1, y, text, SMALL, is_bold, 1))
+        y += SMALL_STEP
+    if layout.footer:
+        w = _width(layout.footer, small)
+        placed.append(_place("footer", x + (WIDTH - x - w) / 2, HEIGHT - SMALL - 2, layout.footer,
+                             SMALL, False, 1))
+    return Plan(tuple(placed), tuple(dropped), rule_y, alert_box, len(pages))
+
+
+def _arrange(layout: Layout, x: int, width: int, title_width: int, limit: int,
+             marker_row: bool) -> tuple[int, tuple[int, list[str]], list[list[tuple[str, bool]]]]:
+    """Where the body starts, the big line (size, lines) and the small
+    print's pages, for a title wrapped to ``title_width`` (and a row for the
+    page number under it when ``marker_row``)."""
+    small = font(SMALL)
+    body: list[tuple[str, bool]] = [(ln, False) for text in layout.lines for ln in wrap(text, small, width)]
+    rest: list[tuple[str, bool]] = []
+    if layout.title:
+        heavy = _bold_fits(layout.title, title_width)
+        titles = wrap(layout.title, font(SMALL, heavy), title_width)
+        keep = 2 if x else 1
+        # A title longer than its row goes on in bold above the rest.
+        rest = [(ln, heavy) for ln in titles[keep:]]
+        top = min(len(titles), keep) * SMALL_STEP + 2
+    else:
+        top = 0
+    if marker_row:
+        top += SMALL_STEP + (0 if layout.title else 2)
+    big: tuple[int, list[str]] = (0, [])
     if layout.big:
         # The key fact gets what the small print leaves, keeping at least
         # one small line (two when there are more, and no picture) visible.
-        keep = min(len(small_lines), 1 if x else 2)
-        room = HEIGHT - footer_h - y - keep * (SMALL + 1)
+        keep = min(len(body), 1 if x else 2)
+        room = limit - top - keep * SMALL_STEP - (_SMALL_DEPTH - SMALL_STEP)
         size, lines = fit_big(layout.big, room, width=width)
-        for line in lines:
-            _text(img, x + 1, y - 2, line, font(size, bold=True), 1)
-            y += size + 1
-    for line in small_lines:
-        if y + SMALL > HEIGHT - footer_h:
-            break
-        _text(img, x + 1, y, line, small, 1)
-        y += SMALL + 1
-    if layout.footer:
-        fy = HEIGHT - SMALL - 1
-        draw.line((x, fy - 1, WIDTH - 1, fy - 1), fill=1)
-        w = _width(layout.footer, small)
-        _text(img, x + (WIDTH - x - w) / 2, fy - 1, layout.footer, small, 1)
+        below = top + len(lines) * (size + 1)
+        whole = len(" ".join(lines).split()) == len(layout.big.split())
+        if whole and not rest and (not body or _ink_bottom(body[0][0], below, SMALL) <= limit):
+            big = (size, lines)
+        else:
+            heavy = _bold_fits(layout.big, width)
+            body = [(ln, heavy) for ln in wrap(layout.big, font(SMALL, heavy), width)] + body
+    body = rest + body
+    return top, big, _pages(body, top + sum(big[0] + 1 for _ in big[1]), limit)
+
+
+def _pages(body: list[tuple[str, bool]], y: int, limit: int) -> list[list[tuple[str, bool]]]:
+    """The small print in screenfuls from row ``y``, each line's ink above ``limit``."""
+    pages: list[list[tuple[str, bool]]] = [[]]
+    row = y
+    for text, is_bold in body:
+        if pages[-1] and _ink_bottom(text, row, SMALL, is_bold) > limit:
+            pages.append([])
+            row = y
+        pages[-1].append((text, is_bold))
+        row += SMALL_STEP
+    return pages
+
+
+@lru_cache(maxsize=64)
+def pages(layout: Layout) -> int:
+    """How many screenfuls ``layout`` takes (1 when it fits); kept, as the
+    session asks of every screen at every redraw while pages turn."""
+    return plan(layout).pages
+
+
+def render(layout: Layout) -> Image.Image:
+    img = Image.new("1", (WIDTH, HEIGHT), 0)
+    draw = ImageDraw.Draw(img)
+    if layout.image is not None:
+        img.paste(layout.image.convert("1"), (0, (HEIGHT - layout.image.height) // 2))
+    where = plan(layout)
+    if where.alert_box is not None:
+        left, top, right, bottom = where.alert_box
+        draw.rectangle((left, top, right - 1, bottom - 1), fill=1)
+    if where.rule_y is not None:
+        draw.line((layout.image.width + 2 if layout.image is not None else 0, where.rule_y, WIDTH - 1,
+                   where.rule_y), fill=1)
+    for line in where.placed:
+        _text(img, line.x, line.y, line.text, font(line.size, line.bold), line.ink)
     return img
+
+
+def problems(layout: Layout) -> list[str]:
+    """What a player would miss on this screen, measured in pixels: text
+    that is not shown, ink cut at an edge, ink on the line above the buttons
+    or on another line's ink. Empty when every word shows whole."""
+    first = plan(layout)
+    found = [f"not shown: {text!r}" for text in first.dropped]
+    shown: list[str] = []
+    for page in range(first.pages):
+        where = plan(replace(layout, page=page)) if first.pages > 1 else first
+        found += _overlaps(where)
+        # the body turns with the pages; the rest stands on every page
+        shown += [p.text for p in where.placed if p.part == "line" or (page == 0 and p.part != "page")]
+    said = [layout.title, layout.big, *layout.lines, layout.footer]
+    words, seen = " ".join(said).split(), " ".join(shown).split()
+    if sorted(words) != sorted(seen):
+        lost = sorted(set(words) - set(seen)) or sorted(set(seen) - set(words))
+        found.append(f"words cut or missing: {' '.join(lost)!r}")
+    return found
+
+
+def _overlaps(where: Plan) -> list[str]:
+    found = []
+    masks: list[tuple[Placed, Image.Image]] = []
+    for line in where.placed:
+        left, top, right, bottom = line.box
+        if left < 0 or top < 0 or right > WIDTH or bottom > HEIGHT:
+            found.append(f"cut at the edge: {line.text!r} (ink {line.box})")
+        if where.rule_y is not None and line.part != "footer" and bottom > where.rule_y - 1:
+            found.append(f"clipped by the button bar: {line.text!r} (ink to row {bottom - 1})")
+        if line.part == "footer" and where.rule_y is not None and top <= where.rule_y:
+            found.append(f"footer on the bar's line: {line.text!r}")
+        if line.ink == 0 and where.alert_box is not None:
+            a = where.alert_box
+            if left < a[0] or top < a[1] or right > a[2] or bottom > a[3]:
+                found.append(f"outside its inverted band: {line.text!r}")
+        mask = Image.new("1", (WIDTH + 64, HEIGHT + 64), 0)
+        glyphs, (ox, oy) = _line_bitmap(line.text, font(line.size, line.bold), math.modf(line.x)[0])
+        mask.paste(1, (32 + int(line.x) - ox, 32 + line.y - oy), glyphs)
+        masks.append((line, mask))
+    for i, (a, ma) in enumerate(masks):
+        for b, mb in masks[i + 1:]:
+            if ImageChops.logical_and(ma, mb).getbbox() is not None:
+                found.append(f"overlaps another line: {a.text!r} and {b.text!r}")
+    return found
 
 
 def ascii_art(img: Image.Image) -> str:

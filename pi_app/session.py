@@ -37,7 +37,8 @@ from pi_app.i18n import t
 from pi_app.journal import Entry, GameRecord, Journal, JournalWriteError, Pending, is_barrier, pending
 from pi_app.menu import BACK, CONFIRM, Cursor, flatten
 from pi_app.registry import Registry
-from pi_app.screens import Layout, render
+from pi_app.screens import SMALL, Layout, font, pages, render, wrap
+from rules import sections
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
 FLASH_SECONDS = 0.8
@@ -135,6 +136,12 @@ class Session:
         self.new_game_requested = False
         self.page = 0
         self._page_at = time.monotonic()
+        #: True when open() resumed the journal's unfinished game
+        self.resumed = False
+        #: the page every screen whose words take more than one screenful
+        #: shows (pi_app.screens.plan); turned every page_seconds
+        self.screen_page = 0
+        self._screen_page_at = time.monotonic()
         #: moves accepted while the journal could not be written (disk full):
         #: kept in order, written all at once as soon as the disk takes them
         self.backlog: list[Pending] = []
@@ -163,6 +170,7 @@ class Session:
                     "or add --new to abandon it")
             state, adapter, said = rebuild(journal, current, lang, draws=table.profile.chance == "draw")
             session = cls(table, journal, registry, current, state, lang, adapter)
+            session.resumed = True
             session.note(t("resumed", lang, moves=len(state.history) - session.implied))
             if said:  # the shared screen as before the cut: what the table was last told to do
                 session.log = said
@@ -286,6 +294,11 @@ class Session:
             self.page = (self.page + 1) % len(self.log)
             self._page_at = now
             self.redraw()
+        if self.page_seconds and now - self._screen_page_at >= self.page_seconds:
+            self._screen_page_at = now
+            if any(pages(layout) > 1 for layout in self._layouts.values()):
+                self.screen_page += 1
+                self.redraw()
         for seat, until in list(self.flash_until.items()):
             if now >= until:
                 del self.flash_until[seat]
@@ -374,23 +387,36 @@ class Session:
             return
         if comp.seat is not None and comp.seat != seat:
             self.refuse(seat, IllegalMove("table.not-your-piece", self.adapter.turn_rule,
-                                          owner=seat_name(comp.seat, self.lang),
-                                          seat=seat_name(seat, self.lang)))
+                                          owner=self.player(comp.seat),
+                                          seat=self.player(seat)))
             return
         cursor = self.cursor_for(seat)
         subset = self.adapter.tap(self.state, seat, comp, cursor.moves, cursor.field())
         if not subset and len(cursor.stack) > 1:
-            # The tap may start over: a card tapped while deep in a menu.
+            # The tap may start over: a card tapped while deep in a menu, or
+            # a new pick of what was picked before (blue instead of red). A
+            # tap that only fails to go with an earlier pick of something
+            # else (a region with no red, after red) is refused, not used to
+            # drop that pick unseen.
             root = cursor.stack[0][0]
             subset = self.adapter.tap(self.state, seat, comp, root, Cursor.over(root).field())
+            chosen = _chosen(cursor.moves, root)
+            field = self.adapter.tap_fields.get(comp.kind)
+            if subset and chosen and field is not None and field not in chosen:
+                words = ", ".join(str(self.adapter.value_label(f, v, self.lang)) for f, v in chosen.items())
+                self.refuse(seat, IllegalMove("table.tap-conflict", self.adapter.turn_rule,
+                                              what=comp.name(self.lang), chosen=words))
+                return
             if subset:
                 del cursor.stack[1:]
         if not subset:
             self.refuse(seat, self.adapter.refusal(self.state, seat, comp, cursor.moves))
             return
-        if len(subset) == 1:
+        if len(subset) == 1 and not self.adapter.tap_confirms:
             self.play(seat, subset[0])  # the tap itself chose the move
         else:
+            # A tap that is the whole turn (a card played in Siege) waits for
+            # ● as a menu does: a card tapped by mistake costs nothing.
             cursor.narrow(subset)
 
     def on_zone_tag(self, reader: str, uid: str) -> None:
@@ -461,7 +487,7 @@ class Session:
         if drawer is not None and seat != drawer:
             # A secret draw shows on the screen of the pad it is tapped on:
             # only the drawer's own pad may reveal it.
-            self.refuse(seat, IllegalMove("table.draw-own-pad", "", drawer=seat_name(drawer, self.lang)))
+            self.refuse(seat, IllegalMove("table.draw-own-pad", "", drawer=self.player(drawer)))
             return
         moves = self.state.legal_moves()
         subset = self.adapter.chance_tap(self.state, comp, moves)
@@ -480,28 +506,56 @@ class Session:
             ui.cursor = self.adapter.menu(self.state, seat)
         return ui.cursor
 
+    def player(self, seat: int | None) -> str:
+        """The player at ``seat`` as the screens name them (pi_app.players)."""
+        return seat_name(seat, self.lang, self.record.game)
+
     def not_your_turn(self, seat: int) -> IllegalMove:
         to_move = self.state.to_move()
         return IllegalMove("table.not-your-turn", self.adapter.turn_rule,
-                           to_move=seat_name(to_move, self.lang) if to_move is not None else "-",
-                           seat=seat_name(seat, self.lang))
+                           to_move=self.player(to_move) if to_move is not None else "-",
+                           seat=self.player(seat))
 
     # -- outcomes of input ---------------------------------------------------------
     def refuse(self, seat: int, exc: IllegalMove) -> None:
-        message = exc.message(self.lang)
-        lines = [message] + ([t("rule", self.lang, rule=exc.rule)] if exc.rule else [])
+        message = exc.message(self.lang, self.player)
+        rule = sections.name(self.record.game, exc.rule, self.lang)
+        lines = [message] + ([t("rule", self.lang, rule=rule)] if rule else [])
         self.seats[seat].notice = Layout(title=t("refused", self.lang), lines=tuple(lines), alert=True)
         self.flash(seat)
-        self.transcript.append(Record("refused", seat, message, extra={"code": exc.code, "rule": exc.rule}))
+        self.transcript.append(Record("refused", seat, message, extra={"code": exc.code, "rule": rule}))
         self.journal.refused(self.record, seat, exc.code, exc.rule)  # the night's report counts them
 
     def unknown_tag(self, seat: int, uid: str) -> None:
         tag = self.registry.lookup(uid)  # enrolled, but for another game or more seats
-        detail = (t("tag-not-in-game", self.lang, uid=tag.uid, component=tag.component, game=tag.game)
-                  if tag is not None else t("unknown-tag-detail", self.lang, uid=uid, game=self.record.game))
+        if tag is None:
+            detail = t("unknown-tag-detail", self.lang, uid=uid, game=self.record.game)
+        elif tag.game == self.record.game:
+            detail = t("tag-not-for-players", self.lang, component=self.tag_words(tag.game, tag.component),
+                       players=self.record.players)
+        else:
+            detail = t("tag-not-in-game", self.lang, component=self.tag_words(tag.game, tag.component),
+                       game=self.game_words(tag.game))
         self.seats[seat].notice = Layout(title=t("unknown-tag", self.lang), lines=(detail,), alert=True)
         self.flash(seat)
         self.transcript.append(Record("unknown-tag", seat, detail, extra={"uid": uid}))
+
+    def game_words(self, game: str) -> str:
+        """A game's title; the id only for a game this box does not know."""
+        try:
+            return rules.get(game).name or game
+        except (KeyError, ValueError):
+            return game
+
+    def tag_words(self, game: str, component: str) -> str:
+        """A component of any game as its screens name it (its id only when
+        that game does not know it)."""
+        try:
+            players = max(rules.get(game).player_counts)
+        except (KeyError, ValueError):
+            return component
+        comp = adapters.for_game(game, players, self.lang).component(component)
+        return comp.name(self.lang) if comp is not None else component
 
     def flash(self, seat: int) -> None:
         light = self.table.lights.get(self.profile.seats[seat].light.name)
@@ -677,7 +731,7 @@ class Session:
             return replace(menu, image=self.adapter.picture(self.state, seat, cursor))
         big, lines = self.adapter.private_lines(self.state, seat, lang)
         waiting = (self.adapter.chance_title(self.state, lang) if to_move == CHANCE
-                   else t("waiting-for", lang, seat=seat_name(to_move, lang)))
+                   else t("waiting-for", lang, seat=self.player(to_move)))
         return Layout(title=waiting, big=big, lines=tuple(lines),
                       image=self.adapter.picture(self.state, seat, None))
 
@@ -694,6 +748,9 @@ class Session:
             big = self.adapter.value_label(opt.field, opt.value, lang)
             sub = self.adapter.field_label(opt.field, lang)
         lines = (f"{sub}  {pos}/{count}".strip(),)
+        if sub and len(wrap(lines[0], font(SMALL))) > 1:
+            # A long label (a hand of cards) and the counter each on a line of its own.
+            lines = (sub, f"{pos}/{count}")
         return Layout(title=title, big=big, lines=lines, footer=ARROWS)
 
     def shared_layout(self) -> Layout:
@@ -715,7 +772,7 @@ class Session:
         head = self.shared_notice
         to_move = self.state.to_move()
         title = (head.title if head else self.adapter.chance_title(self.state, lang) if chance
-                 else t("turn-of", lang, seat=seat_name(to_move, lang)))
+                 else t("turn-of", lang, seat=self.player(to_move)))
         if self.paging() and not head:
             page = self.page % len(self.log)
             return Layout(title=f"{title} · {page + 1}/{len(self.log)}", big=self.log[page],
@@ -745,6 +802,8 @@ class Session:
         # seat's frame does not wait for the others' layouts
         for name in self.send_order(names):
             layout = self.layout_of(name)
+            if self.screen_page and pages(layout) > 1:
+                layout = replace(layout, page=self.screen_page)
             if self._layouts.get(name) == layout:
                 continue
             self._layouts[name] = layout
@@ -783,6 +842,17 @@ class Session:
         """For the watchdog: the loop turned recently and the threads run."""
         fresh = time.monotonic() - self.heartbeat < 5.0
         return fresh and self.table.alive()
+
+
+def _chosen(moves: tuple[Move, ...], root: tuple[Move, ...]) -> dict[str, Any]:
+    """The fields a menu's earlier picks fixed: one value in ``moves``, more in ``root``."""
+    here = [flatten(m.to_json()) for m in moves]
+    every = [flatten(m.to_json()) for m in root]
+    out = {}
+    for key, value in here[0].items() if here else ():
+        if all(h.get(key) == value for h in here) and any(e.get(key) != value for e in every):
+            out[key] = value
+    return out
 
 
 def rebuild(journal: Journal, record: GameRecord, lang: str, *,

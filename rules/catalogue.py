@@ -5,14 +5,20 @@ Each game package registers its ``MESSAGES`` (``code -> (english, italian)``,
 optionally its ``words``: the (english, italian) names of the ids its params
 hold, so that a sentence names a card in its own language while the params
 stay ids.
+
+A param named in ``PLAYER_PARAMS`` holds a player's 0-based seat, never
+shown as a number: the caller names it (the table by role or lobby name,
+through ``name_player``), else it reads "Player N".
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 LANGS = ("en", "it")
+PLAYER_PARAMS = frozenset({"player"})
+_PLAYER = ("Player {n}", "Giocatore {n}")
 
 _MESSAGES: dict[str, tuple[str, str]] = {
     "core.game-over": ("The game is over: no more moves.", "La partita è finita: niente più mosse."),
@@ -44,7 +50,10 @@ def has(code: str) -> bool:
     return code in _MESSAGES
 
 
-def text(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
+def text(code: str, params: Mapping[str, Any], lang: str = "en",
+         name_player: Callable[[int], str] | None = None) -> str:
+    """The sentence for ``code`` in ``lang``; ``name_player`` names a seat
+    in the same language (default "Player N")."""
     if lang not in LANGS:
         raise ValueError(f"language must be one of {', '.join(LANGS)}, not {lang!r}")
     pair = _MESSAGES.get(code)
@@ -53,6 +62,10 @@ def text(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
     i = LANGS.index(lang)
     words = _WORDS.get(code, {})
     named = {k: words[v][i] if isinstance(v, str) and v in words else v for k, v in params.items()}
+    for key in PLAYER_PARAMS & named.keys():
+        seat = named[key]
+        if isinstance(seat, int):
+            named[key] = name_player(seat) if name_player else _PLAYER[i].format(n=seat + 1)
     try:
         return pair[i].format(**named)
     except (KeyError, IndexError, ValueError):

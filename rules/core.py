@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, ClassVar
@@ -49,8 +49,10 @@ class IllegalMove(Exception):
         self.params = params
         super().__init__(self.message())
 
-    def message(self, lang: str = "en") -> str:
-        return catalogue.text(self.code, self.params, lang)
+    def message(self, lang: str = "en", name_player: Callable[[int], str] | None = None) -> str:
+        """The sentence in ``lang``; ``name_player`` names a seat held in a
+        player param (rules.catalogue.PLAYER_PARAMS) as the table does."""
+        return catalogue.text(self.code, self.params, lang, name_player)
 
     def to_json(self) -> JSON:
         return {

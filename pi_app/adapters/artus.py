@@ -79,7 +79,7 @@ class ArtusAdapter(TableAdapter):
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
         if comp.kind == "card":
-            owner = seat_name(comp.seat, lang)
+            owner = seat_name(comp.seat, lang, "artus")
             return (f"the {comp.name('en')} card of {owner}" if lang == "en"
                     else f"la carta {comp.name('it')} del {owner}")
         return (f"each {comp.name('en')} figure" if lang == "en" else f"ogni figura {comp.name('it')}")
@@ -183,7 +183,7 @@ class ArtusAdapter(TableAdapter):
             return (f"Knight on seat {move.get('seat')}", f"Cavaliere sul posto {move.get('seat')}")[i]
         if kind != "play":
             return super().move_text(move, lang)
-        card = w.card_name(str(move.get("card")), lang, short=True)
+        card = w.card_name(str(move.get("card")), lang)
         seat, do = move.get("seat"), move.get("do")
         if do == "move" and isinstance(seat, int) and isinstance(move.get("steps"), int):
             dest = (seat + move["steps"]) % DATA.seats
@@ -226,7 +226,7 @@ class ArtusAdapter(TableAdapter):
     def private_lines(self, state: State, seat: int, lang: str) -> tuple[str, list[str]]:
         view = state.view(seat)
         en = lang == "en"
-        hand = " ".join(w.card_name(c, lang, short=True) for c in view["hand"])
+        hand = ", ".join(w.card_name(c, lang) for c in view["hand"])  # whole names: the screen pages
         hand = hand or ("no cards" if en else "nessuna carta")
         # One small line, so that a hand of six gets the big font's room.
         score = view["scores"][seat]
@@ -238,15 +238,15 @@ class ArtusAdapter(TableAdapter):
             return big, [hand]
         new = self.drawn.get(seat)
         if new is not None and new in view["hand"]:
-            news = f" · {'new' if en else 'nuova'} {w.card_name(new, lang, short=True)}"
-            line = next((text for text in (line + news, f"{score}{news}")
-                         if len(wrap(text, font(SMALL))) == 1), line)
+            line += f" · {'new' if en else 'nuova'} {w.card_name(new, lang)}"
         return hand, [line]
 
     def public_lines(self, state: State, lang: str) -> list[str]:
         view = self._see(state)
         en = lang == "en"
-        scores = " ".join(f"{w.player(p, lang)}:{s}" for p, s in enumerate(view["scores"]))
+        # Every player's prestige must fit one line beside an instruction: the
+        # short form, spelled out by the legend held ● shows (legend()).
+        scores = " ".join(f"{w.player_short(p, lang)}:{s}" for p, s in enumerate(view["scores"]))
         if self._quiet == len(state.history):
             return [scores]  # a long instruction needs the room
         if view["phase"] == "deal":
@@ -258,8 +258,9 @@ class ArtusAdapter(TableAdapter):
         king = view["king"]
         status = (f"Round {view['round']}/{view['rounds']}, King on {king}" if en
                   else f"Round {view['round']}/{view['rounds']}, Re al {king}")
-        rings = " ".join(f"{s}:{r}" for s, r in view["rings"].items() if int(s) != king)
-        return [scores, status, ("Rings " if en else "Anelli ") + rings]
+        rings = ", ".join((f"{r} on seat {s}" if en else f"{r} al posto {s}")
+                          for s, r in view["rings"].items() if int(s) != king)
+        return [scores, status, ("Rings: " if en else "Anelli: ") + (rings or ("none" if en else "nessuno"))]
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         en = lang == "en"
@@ -269,7 +270,7 @@ class ArtusAdapter(TableAdapter):
         else:
             big = f"Winners: {names}" if en else f"Vincono {names}"
         reason = "Most prestige wins" if en else "Più prestigio vince"
-        scores = " ".join(f"{w.player(int(p), lang)}:{s}" for p, s in outcome.scores.items())
+        scores = " · ".join(f"{w.player(int(p), lang)} {s}" for p, s in outcome.scores.items())
         return big, [scores, reason]
 
     # -- what the table must do -----------------------------------------------------
@@ -309,7 +310,8 @@ class ArtusAdapter(TableAdapter):
                 self._said(ev.type, p, lang, verbose, compact)
         tail = ""
         if points and verbose:
-            tail = " (" + ", ".join(f"{w.player(q, lang)} {w.signed(n)}" for q, n in points.items()) + ")"
+            tail = " (" + ", ".join(f"{w.player_short(q, lang)} {w.signed(n)}"
+                                    for q, n in points.items()) + ")"
         draws = self._said_draws(drawn, dealing, lang)
         self._quiet = None
         if verbose:
@@ -399,7 +401,7 @@ class ArtusAdapter(TableAdapter):
             return ["Take the cards shown on your screen" if en else "Prendi le carte del tuo schermo"]
         out = []
         for (player, pile), n in drawn.items():
-            who, name = w.player(player, lang), w.PILES[pile][w.lang_index(lang)]
+            who, name = w.player_short(player, lang), w.PILES[pile][w.lang_index(lang)]
             if n == 1:
                 out.append(f"{who} draws a {name} card" if en else f"{who} pesca carta {name}")
             else:

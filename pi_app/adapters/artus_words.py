@@ -1,12 +1,14 @@
 """Artus's words at the table, in English and Italian: card names (long for
 menus, short for hands), figures, piles, players, and the table's refusals.
 
-Players are "P1".."P4" ("G1".."G4" in Italian) so that "seat" always means
-one of the 28 seats of the round table, as in the rulebook and the engine.
+Players are named as in every game (pi_app.players: "Player 1"), so that
+"seat" always means one of the 28 seats of the round table, as in the
+rulebook and the engine.
 """
 
 from __future__ import annotations
 
+from pi_app import players
 from rules import catalogue
 from rules.artus import messages as msg
 from rules.artus.data import DATA, Card
@@ -40,7 +42,12 @@ def lang_index(lang: str) -> int:
 
 
 def player(p: int, lang: str) -> str:
-    return f"{'G' if lang == 'it' else 'P'}{p + 1}"
+    return players.display_name("artus", p, lang)
+
+
+def player_short(p: int, lang: str) -> str:
+    """For the row of every player's prestige only (pi_app.players)."""
+    return players.short_name("artus", p, lang)
 
 
 def _range(card: Card) -> str:
@@ -75,7 +82,7 @@ def figure_name(params: dict, lang: str, short: bool = False) -> str:
     i = lang_index(lang)
     kind = params.get("figure")
     if kind == "knight":
-        who = player(int(params.get("owner") or 0), lang)
+        who = (player_short if short else player)(int(params.get("owner") or 0), lang)
         if short:
             return (f"{who} knight", f"cav. {who}")[i]
         return (f"{who}'s knight", f"il cavaliere di {who}")[i]
@@ -105,7 +112,7 @@ def figure_on(figure: str | None, king: bool, lang: str) -> str:
 
 def marker(p: int, down: bool, lang: str, short: bool = False) -> str:
     """The scoring marker of a player whose prestige crossed 0."""
-    who = player(p, lang)
+    who = (player_short if short else player)(p, lang)
     if lang == "it":
         if short:
             return f"segn. {who} {'coricato' if down else 'in piedi'}"

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from PIL import Image
 
 import rules
+from pi_app import players
 from pi_app.i18n import pick, t
 from pi_app.menu import Cursor, flatten
 from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
@@ -41,8 +42,9 @@ class Component:
         return pick(self.label, lang) or self.value
 
 
-def seat_name(seat: int | None, lang: str) -> str:
-    return t("seat", lang, n=seat + 1) if seat is not None else "-"
+def seat_name(seat: int | None, lang: str, game: str) -> str:
+    """The player at ``seat`` as every screen names them (pi_app.players)."""
+    return players.display_name(game, seat, lang)
 
 
 class TableAdapter:
@@ -52,6 +54,9 @@ class TableAdapter:
     game_id: ClassVar[str] = ""
     #: the rulebook section a move out of turn breaks, for the refusal
     turn_rule: ClassVar[str] = ""
+    #: a tap that makes a whole move is confirmed with ● (where that move is
+    #: the player's whole turn, as a card played in Siege), else played at once
+    tap_confirms: ClassVar[bool] = False
     #: (english, italian) for field names and values in menus
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {}
     value_labels: ClassVar[dict[str, tuple[str, str]]] = {}
@@ -79,7 +84,7 @@ class TableAdapter:
         return None
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
-        owner = f" ({seat_name(comp.seat, lang)})" if comp.seat is not None else ""
+        owner = f" ({seat_name(comp.seat, lang, self.game_id)})" if comp.seat is not None else ""
         return f"{comp.name(lang)}{owner}"
 
     def tap(self, state: State, seat: int, comp: Component, moves: Sequence[Move],
@@ -183,10 +188,10 @@ class TableAdapter:
         return t("chance-choose", lang)
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
-        names = ", ".join(seat_name(s, lang) for s in outcome.winners)
+        names = ", ".join(seat_name(s, lang, self.game_id) for s in outcome.winners)
         key = "winner" if len(outcome.winners) == 1 else "winners"
         big = t(key, lang, seats=names) if outcome.winners else t("no-winner", lang)
-        scores = [f"{seat_name(int(s), lang)}: {v}" for s, v in outcome.scores.items()]
+        scores = [f"{seat_name(int(s), lang, self.game_id)}: {v}" for s, v in outcome.scores.items()]
         return big, [outcome.reason, *scores]
 
     # -- menus, pictures, secrecy ------------------------------------------------

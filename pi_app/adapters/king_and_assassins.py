@@ -258,8 +258,9 @@ class KingAndAssassinsAdapter(TableAdapter):
         if step == "start":
             return "King's start" if en else "Partenza del re"
         if step == "king":
-            return f"AP K{ap['king']} N{ap['knights']}" if en else f"PA R{ap['king']} C{ap['knights']}"
-        return f"AP {ap['assassins']}" if en else f"PA {ap['assassins']}"
+            return (f"King {ap['king']} AP, Knights {ap['knights']}" if en
+                    else f"Re {ap['king']} PA, Cavalieri {ap['knights']}")
+        return f"{ap['assassins']} action points" if en else f"{ap['assassins']} punti azione"
 
     def chance_title(self, state: State, lang: str) -> str:
         n = state.view(None)["round"] + 1
@@ -274,7 +275,7 @@ class KingAndAssassinsAdapter(TableAdapter):
             lines.insert(0, f"Wounds {view['wounds']}/2" if en else f"Ferite {view['wounds']}/2")
         if seat == ASSASSIN_SEAT and view.get("assassins"):
             gone = {*view["arrested"], *view["eliminated"]}
-            mine = " ".join(piece_name(c, lang, short=True) for c in view["assassins"] if c not in gone)
+            mine = " ".join(piece_name(c, lang) for c in view["assassins"] if c not in gone)
             lines.insert(0, f"A: {mine}")
             # The secret result of an arrest made this turn: only this seat's view holds it,
             # and it is the big line so it cannot scroll off the panel.
@@ -283,7 +284,7 @@ class KingAndAssassinsAdapter(TableAdapter):
                 was = last in view["assassins"]
                 verdict = (("assassin!" if was else "innocent") if en
                            else ("assassino!" if was else "innocente"))
-                big = f"{piece_name(last, lang, short=True)} {verdict}"
+                big = f"{piece_name(last, lang)} {verdict}"
                 lines = lines[:1]  # room for the big line's two rows
         return big, lines
 

@@ -85,13 +85,12 @@ def say(pair: Pair, lang: str) -> str:
     return pick(pair, lang)
 
 
-def piece_name(name: str, lang: str, short: bool = False) -> str:
-    """``knight3`` -> "Knight 3" (short: "Kn3"); ``citizen5`` -> "Citizen 5" ("C5")."""
+def piece_name(name: str, lang: str) -> str:
+    """``knight3`` -> "Knight 3"; ``citizen5`` -> "Citizen 5": whole words
+    even beside the board, where the screen pages what does not fit."""
     for kind, pair in PIECE_WORDS.items():
         if name.startswith(kind):
             number = name[len(kind):]
-            if short:
-                return {"king": say(("King", "Re"), lang), "knight": "Kn", "citizen": "C"}[kind] + number
             return f"{say(pair, lang)} {number}".strip()
     return name
 
@@ -110,10 +109,14 @@ def refusal_params(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def card_text(card: int, lang: str) -> str:
-    """A round card's points: "7: K2 N7 A5 cuffs"."""
+    """A round card's action points, in words: "7: King 2, Knights 7,
+    Assassins 5, handcuffs"."""
     c = ROUND_CARDS[card]
-    cuffs = (" cuffs" if lang == "en" else " manette") if c.handcuffs else ""
-    return f"{card}: K{c.king} N{c.knights} A{c.assassins}{cuffs}"
+    if lang == "en":
+        cuffs = ", handcuffs" if c.handcuffs else ""
+        return f"{card}: King {c.king}, Knights {c.knights}, Assassins {c.assassins}{cuffs}"
+    cuffs = ", manette" if c.handcuffs else ""
+    return f"{card}: Re {c.king}, Cavalieri {c.knights}, Assassini {c.assassins}{cuffs}"
 
 
 def move_words(move: JSON, lang: str, short: bool) -> str:
@@ -121,10 +124,10 @@ def move_words(move: JSON, lang: str, short: bool) -> str:
     (about 60 px), else for the transcript."""
     kind = move.get("type", "")
     en = lang == "en"
-    piece = piece_name(str(move.get("piece", "")), lang, short)
-    target = piece_name(str(move.get("target", "")), lang, short)
+    piece = piece_name(str(move.get("piece", "")), lang)
+    target = piece_name(str(move.get("target", "")), lang)
     if kind == "choose":  # only on the Assassin player's confirm screen; see record_text
-        return " ".join(piece_name(c, lang, short=True) for c in move.get("citizens", []))
+        return " ".join(piece_name(c, lang) for c in move.get("citizens", []))
     d = move.get("dir", "")
     way = say(DIR_LABELS.get(d, ("", "")), lang)
     if short and d in DIR_LABELS:
@@ -170,7 +173,7 @@ def event_lines(events: Sequence[Event], lang: str) -> list[str]:
             how = say(ACTION_WORDS.get(p["action"], ("", "")), lang)
             line = f"{piece} {p['from']}→{p['to']}{how}"
             for push in p.get("pushed", []):
-                line += f", {piece_name(push['piece'], lang, short=True)} {push['from']}→{push['to']}"
+                line += f", {piece_name(push['piece'], lang)} {push['from']}→{push['to']}"
             out.append(line)
         elif kind == "king_escaped":
             out.append(f"The king escapes by {p['gate']}!" if en else f"Il re fugge da {p['gate']}!")
@@ -194,8 +197,8 @@ def event_lines(events: Sequence[Event], lang: str) -> list[str]:
                 out.append(f"{piece} is an assassin: swap in an assassin token" if en
                            else f"{piece} è un assassino: sostituiscilo con un segnalino Assassino")
         elif kind == "turn_ended":
-            out.append(f"{seat_name(p['seat'], lang)} ends the turn" if en
-                       else f"{seat_name(p['seat'], lang)} finisce il turno")
+            out.append(f"{seat_name(p['seat'], lang, 'king-and-assassins')} ends the turn" if en
+                       else f"{seat_name(p['seat'], lang, 'king-and-assassins')} finisce il turno")
         elif kind == "game_over":
             out.append(say(REASONS.get(p["reason"], (p["reason"], p["reason"])), lang))
     return out

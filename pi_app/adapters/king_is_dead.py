@@ -80,18 +80,10 @@ def counted(colours: Counter, lang: str) -> str:
     return ", ".join(f"{colours[c]} {colour_word(c, colours[c], lang)}" for c in order if colours.get(c))
 
 
-def short(region: str) -> str:
-    return region.replace(" ", "")[:3]
-
-
-# Two letters per region card when three do not fit one line of the shared
-# screen (eight cards and the crown tokens): the order must stay readable whole.
-REGION_MARKS = {"Caledonia": "Ca", "Din Eidyn": "DE", "Eboracum": "Eb", "Deva": "Dv", "Ratae": "Ra",
-                "Caerleon": "Cr", "Aquae Sulis": "AS", "Londinium": "Lo"}
-# The standing line's faction marks: regions won so far, per language.
-SCORE_MARKS = (("scots", ("Sc", "Sc")), ("welsh", ("We", "Ga")), ("romano-british", ("RB", "RB")),
-               ("loyalists", ("Loy", "Lea")))
-SAXON_MARK = ("Sax", "Sas")
+# Regions won so far, by faction, in the standing lines (whole words: the
+# screen pages what does not fit).
+SCORE_FACTIONS = ("scots", "welsh", "romano-british", "loyalists")
+CROWN = ("crown", "corona")
 
 
 def fits_one_line(text: str) -> bool:
@@ -99,16 +91,11 @@ def fits_one_line(text: str) -> bool:
     return len(wrap(text, font(SMALL))) == 1
 
 
-def card_order(cards: Sequence[tuple[str, bool]]) -> str:
-    """The region cards still to be fought, in order, as one line: three
-    letters each where they fit, else two; ``*`` (or ``'``) marks a crown."""
-    tries = ((short, "*"), (REGION_MARKS.__getitem__, "*"), (REGION_MARKS.__getitem__, "'"))
-    line = ""
-    for name, crown in tries:
-        line = " ".join(name(region) + (crown if crowned else "") for region, crowned in cards)
-        if fits_one_line(line):
-            break
-    return line
+def card_order(cards: Sequence[tuple[str, bool]], lang: str) -> str:
+    """The region cards still to be fought, in order, by name, each with a
+    crown token marked in words: "Next: Ratae, Eboracum (crown), ..."."""
+    names = ", ".join(region + (f" ({_l(CROWN, lang)})" if crowned else "") for region, crowned in cards)
+    return f"{'Next' if lang == 'en' else 'Prossime'}: {names}" if names else ""
 
 
 class KingIsDeadAdapter(TableAdapter):
@@ -142,9 +129,9 @@ class KingIsDeadAdapter(TableAdapter):
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
         if comp.kind == "card":
-            owner = seat_name(comp.seat, lang)
+            owner = seat_name(comp.seat, lang, "king-is-dead")
             return (f"the {comp.name('en')} card of {owner}" if lang == "en"
-                    else f"la carta {comp.name('it')} del {owner}")
+                    else f"la carta {comp.name('it')} di {owner}")
         if comp.kind == "follower":
             return f"a {comp.name('en')} cube" if lang == "en" else f"un cubo {comp.name('it')}"
         return f"the {comp.name('en')}" if lang == "en" else f"la {comp.name('it')}"
@@ -202,7 +189,7 @@ class KingIsDeadAdapter(TableAdapter):
         draw = view.get("draw") or {}
         en = lang == "en"
         if "seat" in draw and draw["seat"] is not None:
-            who = seat_name(draw["seat"], lang)
+            who = seat_name(draw["seat"], lang, "king-is-dead")
             return f"Court draw: {who}" if en else f"Corte: {who}"
         if "region" in draw and draw["region"] is not None:
             return f"Draw for {draw['region']}" if en else f"Pesca per {draw['region']}"
@@ -225,11 +212,11 @@ class KingIsDeadAdapter(TableAdapter):
                 continue
             p = dict(ev.params)
             kind = ev.type
-            who = seat_name(p.get("seat"), lang) if "seat" in p else ""
+            who = seat_name(p.get("seat"), lang, "king-is-dead") if "seat" in p else ""
             if kind == "court_draw":
                 courts.setdefault(p["seat"], Counter())[p["colour"]] += 1
             elif kind == "court_redraw":
-                seats = ", ".join(seat_name(s, lang) for s in p.get("seats", []))
+                seats = ", ".join(seat_name(s, lang, "king-is-dead") for s in p.get("seats", []))
                 out.append(f"{seats}: court back in the bag" if en else f"{seats}: corte nel sacchetto")
                 for s in p.get("seats", []):
                     courts.pop(s, None)
@@ -238,7 +225,7 @@ class KingIsDeadAdapter(TableAdapter):
             elif kind == "region_card":
                 order.append(p["region"])
             elif kind == "setup_complete":
-                first = seat_name(p.get("first"), lang)
+                first = seat_name(p.get("first"), lang, "king-is-dead")
                 last.append(f"Ready: {first} starts" if en else f"Pronti: inizia {first}")
             elif kind == "passed":
                 out.append(f"{who} passes" if en else f"{who} passa")
@@ -276,7 +263,7 @@ class KingIsDeadAdapter(TableAdapter):
                 reason = _l(REASONS.get(p.get("reason", ""), (p.get("reason", ""),) * 2), lang)
                 last.append(f"Game over {reason}" if en else f"Fine partita {reason}")
         for seat, colours in courts.items():
-            who = seat_name(seat, lang)
+            who = seat_name(seat, lang, "king-is-dead")
             out.append(f"{who} court: {counted(colours, lang)}" if en
                        else f"Corte {who}: {counted(colours, lang)}")
         for region, colours in fills.items():
@@ -286,13 +273,13 @@ class KingIsDeadAdapter(TableAdapter):
             out.append(f"Put {counted(colours, lang)} in {region}" if en
                        else f"Metti {counted(colours, lang)} in {region}")
         if order:
-            cards = " ".join(short(r) for r in order)
+            cards = ", ".join(order)
             out.append(f"Region cards: {cards}" if en else f"Carte Regione: {cards}")
         if not out and not last:
             # A pick inside an action (the first region of a Garrison): the
             # table changes only once the action is complete, so the screen
             # reports the choice rather than asking anyone to move a thing.
-            who = seat_name(before.to_move(), lang)
+            who = seat_name(before.to_move(), lang, "king-is-dead")
             out = [self.picked(m.to_json(), who, lang) for m in moves if m.to_json().get("type") in PICKS]
         result = [line[:1].upper() + line[1:] for line in out + last]
         return result or super().instructions(before, moves, events, after, lang)
@@ -316,9 +303,10 @@ class KingIsDeadAdapter(TableAdapter):
         me = view["seats"][seat]
         court = Counter(me["court"])
         big = counted(court, lang) or ("empty court" if lang == "en" else "corte vuota")
-        hand = " ".join(short(_l(CARD_LABELS[c], lang)) for c in view.get("hand", []) if c in CARD_LABELS)
-        sets = f"sets {me['sets']}" if lang == "en" else f"set {me['sets']}"
-        return big, [f"{sets} · {hand}" if hand else sets]
+        held = Counter(c for c in view.get("hand", []) if c in CARD_LABELS)
+        hand = ", ".join(_l(CARD_LABELS[c], lang) + (f" ×{n}" if n > 1 else "") for c, n in held.items())
+        sets = f"Sets: {me['sets']}" if lang == "en" else f"Set: {me['sets']}"
+        return big, [sets, f"{'Hand' if lang == 'en' else 'Mano'}: {hand}"] if hand else [sets]
 
     def public_lines(self, state: State, lang: str) -> list[str]:
         view = state.view(None)
@@ -329,9 +317,11 @@ class KingIsDeadAdapter(TableAdapter):
         # Regions won so far by each faction (the Saxons invade at 4), then the
         # struggles to come, in order: each on one line of small print.
         control = Counter(r["control"] for r in view.get("regions", []) if r.get("control"))
-        score = " ".join(f"{_l(mark, lang)}{control[f]}" for f, mark in SCORE_MARKS
-                         if f != "loyalists" or control[f])
-        return [f"{score} {_l(SAXON_MARK, lang)}{control['saxons']}/4", card_order(face_up)]
+        names = {**CARD_LABELS, **FACTION_LABELS}
+        score = ", ".join(f"{_l(names[f], lang)} {control[f]}" for f in SCORE_FACTIONS
+                          if f != "loyalists" or control[f])
+        saxons = f"{_l(FACTION_LABELS['saxons'], lang)} {control['saxons']}/4"
+        return [x for x in (f"{score}, {saxons}", card_order(face_up, lang)) if x]
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         """Who won; then how the game ended and what decided it (naming the
@@ -352,7 +342,7 @@ class KingIsDeadAdapter(TableAdapter):
             if isinstance(score, dict):
                 court = counted(Counter({c: score.get(c, 0) for c in COLOURS}), lang)
                 sets = f"sets {score.get('sets', 0)}" if en else f"set {score.get('sets', 0)}"
-                lines.append(f"{seat_name(int(seat), lang).capitalize()}: {court}; {sets}")
+                lines.append(f"{seat_name(int(seat), lang, 'king-is-dead')}: {court}; {sets}")
         return big, lines
 
     def decision(self, detail: dict[str, Any], lang: str) -> str:

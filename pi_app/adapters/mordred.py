@@ -28,12 +28,12 @@ BUILDING_LABELS: dict[str, Pair] = {
     "small_castle": ("small castle", "Castello Piccolo"),
     "large_castle": ("large castle", "Castello Grande"),
 }
-# One letter per kind for the seat screen's "pieces left" line.
-BUILDING_MARKS: dict[str, Pair] = {
-    "village": ("V", "V"),
-    "town": ("T", "C"),
-    "small_castle": ("SC", "CP"),
-    "large_castle": ("LC", "CG"),
+# Plurals for the seat screen's "pieces left" line.
+BUILDING_PLURALS: dict[str, Pair] = {
+    "village": ("villages", "Villaggi"),
+    "town": ("towns", "Città"),
+    "small_castle": ("small castles", "Castelli Piccoli"),
+    "large_castle": ("large castles", "Castelli Grandi"),
 }
 TYPE_LABELS: dict[str, Pair] = {
     "declare": ("Declare", "Dichiara"),
@@ -102,10 +102,10 @@ class MordredAdapter(TableAdapter):
         return out
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
-        owner = seat_name(comp.seat, lang)
-        # `tags enroll` asks for each piece in turn: "tap a village of seat 1 (3 of 9)".
+        owner = seat_name(comp.seat, lang, "mordred")
+        # `tags enroll` asks for each piece in turn: "tap a village of Player 1 (3 of 9)".
         return (f"a {comp.name('en').lower()} of {owner}" if lang == "en"
-                else f"un pezzo {comp.name('it')} del {owner}")
+                else f"un pezzo {comp.name('it')} di {owner}")
 
     def probe(self, state: State, seat: int, comp: Component) -> Move | None:
         return Build(comp.value, next(iter(TABLES.spaces)))
@@ -241,7 +241,7 @@ class MordredAdapter(TableAdapter):
     def event_lines(self, kind: str, p: dict[str, Any], lang: str) -> list[str]:
         """One engine event as what the players must do or know (may be none)."""
         en = lang == "en"
-        who = seat_name(p["seat"], lang).capitalize() if p.get("seat") is not None else ""
+        who = seat_name(p["seat"], lang, "mordred") if p.get("seat") is not None else ""
         space = p.get("space", "")
         if kind == "declared":
             if not p["declared"]:
@@ -261,7 +261,7 @@ class MordredAdapter(TableAdapter):
             what = building(p["building"], lang)
             die = f"{'Die' if en else 'Dado'} {p['die']}"
             if p["success"]:
-                owner = seat_name(p["owner"], lang)
+                owner = seat_name(p["owner"], lang, "mordred")
                 return [f"{die}: man on {space}, {what} to {owner}" if en
                         else f"{die}: uomo su {space}, {what} al {owner}"]
             return [f"{die}: the {what} holds, discard the man" if en
@@ -302,16 +302,18 @@ class MordredAdapter(TableAdapter):
         me = view["players"][seat]
         en = lang == "en"
         big = f"{money(me['money'])}  {'pawn' if en else 'pedone'} {me['pawn']}"
-        left = " ".join(f"{pick(BUILDING_MARKS[b], lang)}{me['supply'][b]}" for b in BUILDINGS)
+        left = ", ".join(f"{me['supply'][b]} {pick(BUILDING_PLURALS[b], lang)}" for b in BUILDINGS)
         vp = f"{me['vp']} VP" if en else f"{me['vp']} PV"
         # Every pawn, in seat order: who is furthest right matters if Mordred wins.
-        pawns = " ".join(str(p["pawn"]) for p in view["players"])
-        return big, [f"{'left' if en else 'restano'} {left}", f"{vp} · {'pawns' if en else 'pedoni'} {pawns}"]
+        return big, [f"{'Left' if en else 'Restano'}: {left}", vp, self.track_line(view, lang)]
 
     def track_line(self, view: JSON, lang: str) -> str:
-        """Every pawn on the Mordred track, by seat number."""
-        pawns = " ".join(f"{p['seat'] + 1}:{p['pawn']}" for p in view["players"])
-        line = f"{'track' if lang == 'en' else 'tracciato'} {pawns}"
+        """Every pawn on the Mordred track, each player named (the screen
+        pages what does not fit one line)."""
+        at = "on" if lang == "en" else "al"
+        pawns = ", ".join(f"{seat_name(p['seat'], lang, 'mordred')} {at} {p['pawn']}"
+                          for p in view["players"])
+        line = f"{'Pawns' if lang == 'en' else 'Pedoni'}: {pawns}"
         # Two players is not in the rulebook: the table keeps saying so.
         return f"{line} · {'unofficial' if lang == 'en' else 'non ufficiale'}" if view["unofficial"] else line
 
@@ -325,7 +327,9 @@ class MordredAdapter(TableAdapter):
         phase = pick(phases.get(view["phase"], (view["phase"],) * 2), lang)
         men = len(view["mordred_men"])
         # Men on the map out of the box's: ending (a) comes when they are all out.
-        return [f"R{view['round']} {phase} · Mordred {men}/{TABLES.men}", self.track_line(view, lang)]
+        mordred = (f"Mordred's men {men} of {TABLES.men}" if lang == "en"
+                   else f"Uomini di Mordred {men} su {TABLES.men}")
+        return [f"Round {view['round']}: {phase} · {mordred}", self.track_line(view, lang)]
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         big, _ = super().outcome_lines(outcome, lang)
@@ -341,7 +345,7 @@ class MordredAdapter(TableAdapter):
         vp, cash, pawns = (list(d.get(k) or []) for k in ("vp", "money", "pawns"))
         for seat in sorted(int(s) for s in outcome.scores):
             if seat < min(len(vp), len(cash), len(pawns)):
-                lines.append(f"{seat_name(seat, lang)}: {vp[seat]} {'VP' if en else 'PV'} "
+                lines.append(f"{seat_name(seat, lang, 'mordred')}: {vp[seat]} {'VP' if en else 'PV'} "
                              f"{money(cash[seat])} {'pawn' if en else 'pedone'} {pawns[seat]}")
         return big, lines
 

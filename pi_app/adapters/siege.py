@@ -37,6 +37,7 @@ HAND_DRAWS = ("setup_draw", "draw")
 class SiegeAdapter(TableAdapter):
     game_id = "siege"
     turn_rule = R_TURN
+    tap_confirms = True
     tap_fields: ClassVar[dict[str, str]] = {"card": "card"}
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {
         "type": ("Action", "Azione"), "card": ("Card", "Carta"), "target": ("Target", "Bersaglio"),
@@ -271,7 +272,7 @@ class SiegeAdapter(TableAdapter):
     @staticmethod
     def _event_text(event: JSON, lang: str) -> str:
         name = pick(w.EVENT_SHORT.get(event["card"], (w.card_name(event["card"], lang),) * 2), lang)
-        side = pick(w.ROLES[event["seat"]], lang)[:3]
+        side = w.role(event["seat"], lang)  # the player's name, as everywhere
         n = event["turns_left"]
         if lang == "en":
             return f"{name} ({side}) {n} turn{'s' if n != 1 else ''}"

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from pi_app import players
 from pi_app.i18n import pick
 from rules import catalogue
 from rules.core import JSON
 from rules.siege.data import CARDS
 
-ROLES = (("Attacker", "Attaccante"), ("Defender", "Difensore"))
+ROLES = players.ROLES["siege"]
 #: a hand is shown with these, so that eight cards fit the big print
 SHORT: dict[str, tuple[str, str]] = {
     "knight": ("Kn", "Cav"), "swordsman": ("Sw", "Spa"), "archer": ("Ar", "Arc"),
@@ -99,7 +100,7 @@ catalogue.register({
 
 
 def role(seat: int | None, lang: str) -> str:
-    return pick(ROLES[seat], lang) if seat in (0, 1) else "-"
+    return players.display_name("siege", seat, lang) if seat in (0, 1) else "-"
 
 
 def card_name(card: str, lang: str) -> str:
@@ -114,7 +115,9 @@ def short(card: str, lang: str) -> str:
 
 
 def hand_text(hand: list[str], lang: str) -> str:
-    return " ".join(short(c, lang) for c in hand)
+    """A hand in whole card names ("Archer, Knight, Supply Wagon"): the
+    screen pages what does not fit."""
+    return ", ".join(card_name(c, lang) for c in hand)
 
 
 def card_of(uid: str) -> str:

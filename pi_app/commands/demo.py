@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pi_app.demo import Night, options_text, summary
+    from pi_app.demo import Night, options_text, review_sheet, summary
 
     if args.game is not None and args.game not in rules.GAMES:
         raise UsageError(f"unknown game {args.game!r}; registered games: {', '.join(rules.GAMES) or 'none'}")
@@ -55,8 +55,10 @@ def run(args: argparse.Namespace) -> int:
         reports.append(report)
     summary(reports, time.perf_counter() - start, out, failed)
     night_report.write(out / "night.html", [Path(r.journal) for r in reports if r.journal], args.lang)
-    print(f"\nwrote {out}/summary.md and the night's report {out}/night.html, one GIF and transcript per "
-          "game, every frame as PNG")
+    review_sheet(reports, out)
+    print(f"\nwrote {out}/summary.md, one GIF and transcript per game, every frame as PNG, "
+          f"{out}/index.html, every screen frame by frame beside its words, and the night's report "
+          f"{out}/night.html")
     for line in failed:
         print(f"FAILED {line}", file=sys.stderr)
     return 1 if failed else 0

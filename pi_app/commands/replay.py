@@ -8,7 +8,8 @@ resolved by ``sample_chance()`` and reported as ``{"chance": MOVE, "events":
 [...]}``; with ``"file"`` the file itself holds each outcome as a move line.
 
 Output: per move line ``{"n": i, "ok": true, "events": [...]}`` or
-``{"n": i, "ok": false, "code": ..., "rule": ..., "message": ...}`` (an
+``{"n": i, "ok": false, "code": ..., "rule": ..., "rule_it": ..., "message": ...}``
+(``rule`` the rulebook section in English, ``rule_it`` its Italian heading; an
 illegal move changes nothing and replay goes on; ``n`` counts move lines from
 1), then ``{"outcome": ... | null, "view": <public view>}``. A log an older
 Tablekeeper recorded replays as it was played: where it leaves out a choice
@@ -27,6 +28,7 @@ from typing import Any, TextIO
 
 import rules
 from pi_app.errors import UsageError
+from rules import sections
 from rules.core import Event, IllegalMove, State
 
 NAME = "replay"
@@ -102,7 +104,8 @@ def replay(lines: Iterable[str], out: TextIO, name: str) -> None:
         except ValueError as exc:
             raise UsageError(f"{name}:{lineno}: not a {game.id} move: {exc}") from None
         except IllegalMove as exc:
-            emit({"n": n, "ok": False, "code": exc.code, "rule": exc.rule, "message": exc.message()})
+            emit({"n": n, "ok": False, "code": exc.code, "rule": sections.name(game.id, exc.rule, "en"),
+                  "rule_it": exc.rule, "message": exc.message()})
             continue
         emit({"n": n, "ok": True, "events": _public(events)})
         resolve_chance()

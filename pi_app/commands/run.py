@@ -9,6 +9,7 @@ import signal
 import sys
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 from pi_app import hands, hardware, paths, profile, startup
@@ -38,7 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--new", action="store_true", help="abandon an unfinished game and start --game")
     parser.add_argument("--state-dir", help="where the journal and tag registry live "
                         "(default: $STATE_DIRECTORY or ~/.local/state/tablekeeper)")
-    parser.add_argument("--text", action="store_true", help="console: print screens as text, not pictures")
+    parser.add_argument("--pictures", action="store_true",
+                        help="console: draw the screens as pictures (130 columns) rather than as text")
+    parser.add_argument("--text", action="store_true", help=argparse.SUPPRESS)  # text is the default now
     parser.add_argument("--no-console", action="store_true", help="no console even on a simulated table")
 
 
@@ -71,9 +74,10 @@ def run(args: argparse.Namespace) -> int:
         registry = Registry(paths.registry_path(args.state_dir))
         console = None
         if simulated and not args.no_console:
-            console = Console(table, registry, "", [], pictures=not args.text)
+            console = Console(table, registry, "", [], pictures=args.pictures and not args.text,
+                              interactive=sys.stdin.isatty())
             print(f"{prof.name}: type help", flush=True)
-            threading.Thread(target=read_commands, args=(sys.stdin, events), daemon=True,
+            threading.Thread(target=read_commands, args=(sys.stdin, events, console), daemon=True,
                              name="console").start()
         # A simulated table with no console (a service) takes the same commands
         # from a FIFO in its state directory (pi_app/hands.py); only the
@@ -115,10 +119,12 @@ def run(args: argparse.Namespace) -> int:
                 registry.auto_enroll(session.record.game, [(c.id, c.count) for c in comps])
             if typist is not None:
                 typist.game, typist.components = session.record.game, comps
-                typist.players = session.record.players
+                typist.players, typist.lang = session.record.players, session.lang
                 session.on_typed = typist.execute
             if console is not None:
-                print(f"{session.game.name or session.record.game} for {session.record.players}", flush=True)
+                what = f"{session.game.name or session.record.game} for {session.record.players}"
+                print(f"resumed {what} at move {len(session.state.history)}" if session.resumed
+                      else f"new game: {what}", flush=True)
                 _show_changes(session, console)
             watchdog.start()
             startup.started(state)
@@ -155,8 +161,15 @@ def parse_options(given: list[str]) -> dict[str, Any]:
 def _show_changes(session: Session, console: Console) -> None:
     """Print every screen that changed, from the loop thread."""
 
+    shared = session.profile.shared_screen.name
+
     def show(changed: dict[str, Any]) -> None:
         lights = {name: light.state for name, light in session.table.lights.items()}
+        if shared in changed and session.paging() and not console.pictures:
+            # Text has room for every instruction at once: no page turns to reprint.
+            lay = changed[shared]
+            changed = {**changed, shared: replace(lay, title=lay.title.rsplit(" · ", 1)[0], big="",
+                                                  lines=(*session.log, *lay.lines))}
         console.show(changed, lights)
 
     session.observer = show

@@ -16,8 +16,8 @@ R_PLAY = "Gameplay"
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "artus.phase.draw-due": (
-        "A card must be drawn from the {pile} pile of player {player} first.",
-        "Prima va pescata una carta dal mazzo {pile} del giocatore {player}.",
+        "A card must be drawn first from the {pile} pile of {player}.",
+        "Prima va pescata una carta dal mazzo {pile} di {player}.",
     ),
     "artus.phase.no-draw-due": (
         "No card is being drawn now.",

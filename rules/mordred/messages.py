@@ -24,8 +24,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Ora serve il lancio ({expected}), non quello.",
     ),
     "mordred.chance.not_due": (
-        "No dice are due now; it is seat {seat}'s move.",
-        "Ora non si tirano dadi; tocca al posto {seat}.",
+        "No dice are due now; it is {player}'s move.",
+        "Ora non si tirano dadi; tocca a {player}.",
     ),
     "mordred.roll.bad_value": (
         "Dice show 1 to 6, not {dice}.",

@@ -126,7 +126,7 @@ class MordredState(State):
                 return None if move.value in FACES else ("mordred.die.bad_value", rule, {"value": move.value})
             return "mordred.chance.pending", RULE_TURN, {"expected": expected}
         if isinstance(move, (Roll, Die)):
-            return "mordred.chance.not_due", RULE_TURN, {"seat": self.current}
+            return "mordred.chance.not_due", RULE_TURN, {"player": self.current}
         if phase == "declare":
             if not isinstance(move, Declare):
                 return "mordred.turn.declare_first", RULE_DECLARE, {}

@@ -110,7 +110,9 @@ def _play(state: SiegeState, move: mv.Play) -> None:
     require(target is not None, "siege.play.no-target", R_CARDS, card=card)
     if card == "traitor" and target == "grain":
         require(bool(state.discards[seat].get(SUPPLY[seat])), "siege.play.no-grain", R_CARDS)
-        require(state._grain_fits(setup), "siege.hand.full", R_HAND, limit=HAND_LIMIT)
+        # The limit of 5 is stated in the setup, step 4 ("Durante il gioco non si potranno mai
+        # avere in mano più di 5 carte"), not only in the notes.
+        require(state._grain_fits(setup), "siege.hand.full", R_SETUP, limit=HAND_LIMIT)
     if card == "traitor" and target in state.supplies(1 - seat):
         require(len(state.supplies(seat)) < SUPPLY_LIMIT, "siege.play.supply-limit", R_CARDS,
                 limit=SUPPLY_LIMIT)
@@ -146,7 +148,7 @@ def _feed(state: SiegeState, move: mv.Feed) -> None:
 def _end(state: SiegeState, move: mv.EndPhase) -> None:
     if state.phase == "play":
         _no_dead_card(state, None)
-        require(state.hand_size(state.seat) <= HAND_LIMIT, "siege.hand.full", R_HAND, limit=HAND_LIMIT)
+        require(state.hand_size(state.seat) <= HAND_LIMIT, "siege.hand.full", R_SETUP, limit=HAND_LIMIT)
 
 
 def _lose(state: SiegeState, move: mv.Lose) -> None:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import random
 import re
 
-from pi_app.adapters.artus import fits_big
 from pi_app.adapters.artus_words import card_name
 from pi_app.autoplay import choose
-from pi_app.screens import SMALL, font, wrap
+from pi_app.screens import SMALL, font, problems, wrap
 from rules.core import CHANCE
 
 #: what a card name looks like in any language: a range ("3-6") or a short
@@ -18,7 +17,7 @@ CARD_LOOK = re.compile(r"\d-\d|\b(Kn|Kg|Ca)[±\d]|Ring-|\bAn-|\b[SP]:")
 
 
 def hand_text(session, seat: int) -> str:
-    return " ".join(card_name(c, session.lang, short=True) for c in session.state.view(seat)["hand"])
+    return ", ".join(card_name(c, session.lang) for c in session.state.view(seat)["hand"])
 
 
 def check_screens(rig) -> None:
@@ -29,7 +28,7 @@ def check_screens(rig) -> None:
     if not shared.big.startswith(("Undone", "Annullata")):  # a played card is public
         assert not CARD_LOOK.search(shared.text()), shared.text()
     if s.state.outcome() is None:
-        assert fits_big(shared.big, list(shared.lines)), shared
+        assert problems(shared) == [], shared  # fits or pages
         # the prestige of every seat among the two small lines drawn
         upto = next(i for i, line in enumerate(shared.lines) if line.startswith(("P1:", "G1:")))
         assert sum(len(wrap(line, font(SMALL))) for line in shared.lines[:upto + 1]) <= 2, shared
@@ -44,16 +43,16 @@ def check_screens(rig) -> None:
         lay = layouts[f"seat{q + 1}.screen"]
         shown = [lay.big, *lay.lines]
         for p, hand in hands.items():
-            if p != q and len(hand.split()) > 1 and hand != hands[q]:  # one card: any hand may hold it
+            if p != q and ", " in hand and hand != hands[q]:  # one card: any hand may hold it
                 assert hand not in shown, (p, q, shown)
         drawn = s.adapter.drawn.get(q)
         for p, card in s.adapter.drawn.items():
             if p != q and card != drawn:
-                assert not any(line.endswith(f"new {card_name(card, s.lang, short=True)}")
+                assert not any(line.endswith(f"new {card_name(card, s.lang)}")
                                for line in lay.lines), (p, q, lay)
         if s.state.to_move() not in (q, None) and not lay.alert and hands[q]:
             assert lay.big == hands[q] or "Tap the" in lay.big or "Tocca" in lay.big, lay
-            assert fits_big(lay.big, list(lay.lines)), lay
+            assert problems(lay) == [], lay  # the hand in whole names: fits or pages
 
 
 def step(rig, rng: random.Random, taps: bool = True) -> int:

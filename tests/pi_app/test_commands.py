@@ -22,10 +22,10 @@ def test_run_console_taps_presses_and_resumes(tmp_path, monkeypatch, capsys):
                  "--text"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "It is seat 1's turn, not seat 2's." in out
-    assert "Seat 1 plays Garrison" in out
+    assert "It is Player 1's turn, not Player 2's." in out
+    assert "Player 1 plays Garrison" in out
     assert "unknown command 'fly'" in out
-    assert "04AABBCCDD is not enrolled" in out
+    assert "does not know this tag (04AABBCCDD)" in out
     assert "no seat 'seat3' in this game; seats: seat1, seat2" in out  # a seat with no player
     lights = [line for line in out.splitlines() if line.startswith("└─ lights")]
     assert lights[0].startswith("└─ lights seat1:on seat2:off")  # lit from the first frame
@@ -89,7 +89,7 @@ def test_tags_enroll_list_forget(tmp_path, monkeypatch, capsys):
     code = main(["tags", "--state-dir", str(tmp_path), "enroll", KID, "--players", "2", "--stdin"])
     out = capsys.readouterr().out
     assert code == 1  # stopped before the end: input ran out
-    assert "tap the Crown card of seat 1" in out
+    assert "tap the Crown card of Player 1" in out
     assert "refused: tag 04A1B2C3D4E5F6 is already enrolled as crown@1" in out
     assert "04A1B2C3D4E5F7 is garrison@1" in out
     assert main(["tags", "--state-dir", str(tmp_path), "list", KID]) == 0

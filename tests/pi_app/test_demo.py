@@ -22,7 +22,8 @@ def test_demo_game_writes_frames_gif_transcript(tmp_path):
     frames = sorted((tmp_path / "king-is-dead-2p" / "shared.screen").glob("*.png"))
     assert frames and Image.open(frames[0]).size == (128, 64)
     text = (tmp_path / "king-is-dead-2p.transcript.txt").read_text()
-    assert "move | seat 1" in text and "outcome" in text
+    assert "move | Player 1" in text and "outcome" in text
+    assert "  Player 1: " in text and "seat " not in text  # players named as the screens name them
     assert text.splitlines()[0].endswith("options: mordred=False")
 
 

@@ -88,7 +88,7 @@ def test_whole_game_drawn_by_tablekeeper(rig, players, mode):
     mine = s.state.view(placer)["hand"][0]
     assert_refused(r, other, lambda: r.tap(other, f"{mine}@{other + 1}"), contains="turn")
     assert_refused(r, placer, lambda: r.tap(placer, f"{mine}@{other + 1}"),
-                   contains=f"belongs to seat {other + 1}")
+                   contains=f"belongs to Player {other + 1}")
     assert_refused(r, placer, lambda: r.tap_uid(placer, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
     assert_refused(r, placer, lambda: r.tap(placer, f"{mine}@{placer + 1}"),
                    contains="Knights are still being placed")
@@ -118,7 +118,7 @@ def test_whole_game_players_tap_their_draws(rig):
     rng = random.Random(11)
     assert s.state.to_move() == CHANCE
     shared = layout(s, "shared.screen")
-    assert shared.title == "Pescata di G1: carta Cavaliere" and not shared.footer
+    assert shared.title == "Pescata di Giocatore 1: carta Cavaliere" and not shared.footer
     assert layout(s, "seat1.screen").big == "Tocca la carta Cavaliere pescata"
     card = s.state.sample_chance().to_json()["card"]
     # The other seat's card, or a King card while a Knight card is drawn: refused.
@@ -136,7 +136,7 @@ def test_whole_game_players_tap_their_draws(rig):
     # A refill: only the drawer's screen names the new card.
     while not (0 in s.adapter.drawn and s.state.to_move() == 1):
         step(r, rng)
-    short = card_name(s.adapter.drawn[0], "it", short=True)
+    short = card_name(s.adapter.drawn[0], "it")
     assert f"nuova {short}" in layout(s, "seat1.screen").text()
     assert f"nuova {short}" not in layout(s, "seat2.screen").text()
     assert short not in layout(s, "shared.screen").text()
@@ -152,7 +152,7 @@ def test_a_drawn_card_tapped_on_another_seats_pad_is_refused_unseen(rig, lang):
     assert s.adapter.chance_seat(s.state) == 0
     card = s.state.sample_chance().to_json()["card"]
     # Seat 1's drawn card on seat 2's pad would reveal it on seat 2's screen.
-    drawer = ("seat 1", "posto 1")[lang == "it"]
+    drawer = ("Player 1", "Giocatore 1")[lang == "it"]
     assert_refused(r, 1, lambda: r.tap(1, f"{card}@1"), contains=drawer)
     assert card_name(card, lang) not in layout(s, "seat2.screen").text()
     assert s.transcript[-1].extra["code"] == "table.draw-own-pad"

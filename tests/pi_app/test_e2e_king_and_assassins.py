@@ -54,7 +54,7 @@ def test_assassins_picked_by_card_taps_confirmed_on_their_screen_only(rig):
     r.press("seat2.ok")
     r.tap(1, "citizen-card:citizen11")
     confirm = s.layouts()[ASSASSIN_SCREEN]
-    assert confirm.big == "C2 C7 C11" and "confirm" in confirm.text()
+    assert confirm.big == "Citizen 2 Citizen 7 Citizen 11" and "confirm" in confirm.text()
     assert s.state.view(None)["step"] == "choose"  # nothing played until ●
     assert_refused(r, 1, lambda: r.tap(1, "citizen-card:citizen4"), contains="Three are picked")
     r.press("seat2.ok")
@@ -114,7 +114,7 @@ def test_same_public_play_two_hidden_choices_look_the_same_to_the_king_and_the_t
             if isinstance(move, Arrest):
                 # The arrest's secret result: on the Assassin player's screen only.
                 verdict = "assassin!" if name == "guilty" else "innocent"
-                short = "C" + target.removeprefix("citizen")
+                short = "Citizen " + target.removeprefix("citizen")
                 assert s.layouts()[ASSASSIN_SCREEN].big == f"{short} {verdict}"
                 assert "assassin!" not in text(s, KING_SCREEN) + text(s, SHARED)
                 assert "innocent" not in text(s, KING_SCREEN) + text(s, SHARED)
@@ -142,7 +142,7 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     assert s.state.view(None)["step"] == "king"
     # The King player taps a citizen card, a citizen far from any knight, a
     # tag nobody enrolled, a round card; the Assassin player presses out of turn.
-    assert_refused(r, 0, lambda: r.tap(0, "citizen-card:citizen3"), contains="belongs to seat 2")
+    assert_refused(r, 0, lambda: r.tap(0, "citizen-card:citizen3"), contains="belongs to Assassin")
     assert_refused(r, 0, lambda: r.tap(0, "token:citizen5"), contains="moved by the Assassin player")
     assert_refused(r, 0, lambda: r.tap_uid(0, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
     assert_refused(r, 0, lambda: r.tap(0, "round-card:3"), contains="Round cards are tapped only")
@@ -151,7 +151,7 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     assert_refused(r, 0, lambda: r.tap(0, "token:king"), contains="J9 is taken by Knight 6")
     # Knight 6 steps aside by tap and menu: tap the token, pick North, confirm.
     r.tap(0, "token:knight6")  # its one move: shown to confirm, not played by the tap
-    assert s.layouts()[KING_SCREEN].big == "Kn6 N↑"
+    assert s.layouts()[KING_SCREEN].big == "Knight 6 N↑"
     r.press("seat1.ok")
     assert s.state.view(None)["pieces"]["knight6"]["cell"] == "J8"
     for move in (Step("knight6", "N"), Step("knight6", "W"), End()):
@@ -163,7 +163,7 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
         make(r, move)
     assert s.state.view(None)["step"] == "assassin" and s.state.view(None)["round"] == 2
     r.tap(1, "citizen-card:citizen8")  # reveal by showing the card, then confirm
-    assert s.layouts()[ASSASSIN_SCREEN].big == "Reveal C8"
+    assert s.layouts()[ASSASSIN_SCREEN].big == "Reveal Citizen 8"
     r.press("seat2.ok")
     assert "Citizen 8 is an assassin: swap in an assassin token" in text(s, SHARED)
     r.tap(1, "assassin-token")  # the token now on its cell stands for it
@@ -192,7 +192,7 @@ def test_round_cards_entered_at_the_table(rig):
     assert "Round 1: round card" in text(s, SHARED)
     r.tap(0, "round-card:7")  # the card turned over, tapped on any pad
     assert s.state.view(None)["card"]["id"] == 7
-    assert "Round 1: card 7: K2 N7 A5" in text(s, SHARED)
+    assert "Round 1: card 7: King 2, Knights 7, Assassins 5" in text(s, SHARED)
     for move in (End(), End()):
         make(r, move)
     assert_refused(r, 1, lambda: r.tap(1, "round-card:7"), contains="round card")
@@ -202,7 +202,7 @@ def test_round_cards_entered_at_the_table(rig):
         make(r, move)
     # Or entered with the buttons, on the shared screen's menu of the cards left.
     menu = s.layouts()[SHARED]
-    assert menu.title == "Round 3: round card" and menu.big.startswith("1: K1 N6 A5")
+    assert menu.title == "Round 3: round card" and menu.big.startswith("1: King 1, Knights 6, Assassins 5")
     r.press("seat1.right")
     r.press("seat1.ok")
     r.press("seat2.ok")
@@ -262,7 +262,7 @@ def test_three_arrests_and_the_last_assassin_announced_to_all(rig):
             assert {m.to_json()["type"] for m in s.cursor_for(0).moves} == {"arrest"}
         make(r, move)
         if isinstance(move, Arrest) and s.state.outcome() is None:
-            short = "C" + move.target.removeprefix("citizen")
+            short = "Citizen " + move.target.removeprefix("citizen")
             assert s.layouts()[ASSASSIN_SCREEN].big == f"{short} assassin!"
             assert short not in s.layouts()[ASSASSIN_SCREEN].lines[0]  # gone from "A: ..."
             assert "assassin" not in (text(s, KING_SCREEN) + text(s, SHARED)).lower()

@@ -34,7 +34,7 @@ def test_whole_game_with_refusals(rig, players):
     # Out of turn: seat 2 taps its own Crown card.
     assert_refused(r, 1, lambda: r.tap(1, "crown@2"), contains="turn")
     # Another seat's card on seat 1's pad.
-    assert_refused(r, 0, lambda: r.tap(0, "garrison@2"), contains="belongs to seat 2")
+    assert_refused(r, 0, lambda: r.tap(0, "garrison@2"), contains="belongs to Player 2")
     # An unknown tag: reported, never guessed.
     assert_refused(r, 0, lambda: r.tap_uid(0, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
     # Seat 1 plays its Crown by tapping it, then finishes the action.
@@ -105,7 +105,7 @@ def test_italian_table(rig):
     s = r.open(GAME, lang="it")
     assert layout(s, "seat1.screen").title.startswith("Tocca a te")
     r.tap(1, "crown@2")
-    assert "È il turno di posto 1" in layout(s, "seat2.screen").text()
+    assert "È il turno di Giocatore 1" in layout(s, "seat2.screen").text()
     r.press("seat2.ok")
     r.tap(0, "garrison@1")
     assert "Garrison" not in layout(s, "shared.screen").text()
@@ -142,7 +142,7 @@ def test_setup_read_in_at_the_table_by_tapping_cubes(rig):
     r.profile = dataclasses.replace(r.profile, chance="table")
     s = r.open(GAME)
     assert s.state.is_chance()
-    assert layout(s, "shared.screen").title.startswith("Court draw: seat 1")
+    assert layout(s, "shared.screen").title.startswith("Court draw: Player 1")
     draws = 0
     while s.state.view(None)["step"] in ("court", "fill"):
         colour = s.state.sample_chance().to_json()["colour"]
@@ -177,7 +177,7 @@ def test_a_follower_on_the_wrong_region_is_refused_with_the_rule(rig):
     other = next(z.name for z in r.profile.zones if z.name != take["region"])
     r.tap_zone(other, f"follower:{take['colour']}")
     lay = layout(s, "seat1.screen")
-    assert lay.alert and "Rule: Guarnigione" in lay.lines
+    assert lay.alert and "Rule: Garrison" in lay.lines
     assert s.state.to_json() == before
 
 

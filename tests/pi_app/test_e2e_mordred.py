@@ -62,13 +62,14 @@ def test_whole_game_with_refusals(rig, players):
     assert pin_lit(r, 0) and not any(pin_lit(r, i) for i in range(1, players))
     # A waiting seat sees its money, its pawn, its pieces and the track.
     waiting = layout(s, "seat2.screen")
-    assert waiting.title == "Waiting: seat 1"
+    assert waiting.title == "Waiting: Player 1"
     assert waiting.big == f"£0  pawn {TABLES.dragon}"
-    assert waiting.lines[0] == f"left V{TABLES.per_player['village']} T{TABLES.per_player['town']} " \
-        f"SC{TABLES.per_player['small_castle']} LC{TABLES.per_player['large_castle']}"
+    assert waiting.lines[0] == (f"Left: {TABLES.per_player['village']} villages, "
+                                f"{TABLES.per_player['town']} towns, {TABLES.per_player['small_castle']} "
+                                f"small castles, {TABLES.per_player['large_castle']} large castles")
     # Out of turn; another seat's piece; an unknown tag; a building before the row.
     assert_refused(r, 1, lambda: r.tap(1, "village@2"), contains="turn")
-    assert_refused(r, 0, lambda: r.tap(0, "town@2"), contains="belongs to seat 2")
+    assert_refused(r, 0, lambda: r.tap(0, "town@2"), contains="belongs to Player 2")
     assert_refused(r, 0, lambda: r.tap_uid(0, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
     assert_refused(r, 0, lambda: r.tap(0, "village@1"), contains="Declare a row")
     # The row with the buttons; Tablekeeper rolls (sim profile) and says what to take.
@@ -78,10 +79,10 @@ def test_whole_game_with_refusals(rig, players):
     shared = layout(s, "shared.screen")
     assert shared.big.startswith("Take £")
     men = len(s.state.view(None)["mordred_men"])
-    assert shared.lines[-2:] == (f"R1 {'place men' if s.state.view(None)['phase'] == 'place' else 'spend'} "
-                                 f"· Mordred {men}/{TABLES.men}",
-                                 "track " + " ".join(f"{i + 1}:{p['pawn']}" for i, p in
-                                                     enumerate(s.state.view(None)["players"])))
+    phase = "place men" if s.state.view(None)["phase"] == "place" else "spend"
+    assert shared.lines[-2:] == (f"Round 1: {phase} · Mordred's men {men} of {TABLES.men}",
+                                 "Pawns: " + ", ".join(f"Player {i + 1} on {p['pawn']}" for i, p in
+                                                       enumerate(s.state.view(None)["players"])))
     # Spending with too little money for a large castle: the engine's reason.
     play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "spend"
                and s.state.view(None)["players"][s.state.to_move()]["money"] < TABLES.cheapest())
@@ -126,7 +127,8 @@ def test_dice_entered_at_the_table_and_combat_guided(rig):
     assert s.state.view(None)["dice"] == list(dice)
     assert s.log[-1] == f"Take £{2 * face.money}, {men} men, pawn {men} left ({dice[0]}+{dice[1]}, row {row})"
     dragon = TABLES.dragon
-    assert layout(s, "seat2.screen").lines[1] == f"0 VP · pawns {dragon - men} {dragon} {dragon}"
+    assert layout(s, "seat2.screen").lines[1:] == (
+        "0 VP", f"Pawns: Player 1 on {dragon - men}, Player 2 on {dragon}, Player 3 on {dragon}")
     # Each man placed with the buttons, named as on the map.
     assert layout(s, "seat1.screen").title == f"Place a man ({men} left)"
     space = layout(s, "seat1.screen").big
@@ -226,7 +228,7 @@ def test_italian_table(rig):
     assert layout(s, "seat1.screen").title == "Dichiara una riga"
     assert layout(s, "seat2.screen").big == f"£0  pedone {TABLES.dragon}"
     r.tap(1, "village@2")
-    assert "È il turno di posto 1" in layout(s, "seat2.screen").text()
+    assert "È il turno di Giocatore 1" in layout(s, "seat2.screen").text()
     r.press("seat2.ok")
     r.tap(0, "village@1")
     assert "Dichiarate una riga" in layout(s, "seat1.screen").text()
@@ -237,7 +239,7 @@ def test_components_and_words():
     comps = adapter.components()
     assert len(comps) == 4 * len(BUILDINGS)
     assert {c.count for c in comps if c.value == "village"} == {TABLES.per_player["village"]}
-    assert adapter.enroll_prompt(adapter.component("small_castle@3"), "en") == "a small castle of seat 3"
+    assert adapter.enroll_prompt(adapter.component("small_castle@3"), "en") == "a small castle of Player 3"
     it = for_game(GAME, 4, "it")
     assert it.move_text({"type": "build", "building": "town", "space": "Flint"}, "it") == "Città su Flint"
     assert adapter.move_text(Declare(None).to_json(), "en") == "No row (C)"
@@ -277,24 +279,28 @@ def test_undo_a_build_but_never_a_roll(rig):
 
 
 @pytest.mark.parametrize(("outcome", "big", "lines"), [
-    (scoring.decide("track_end", 0, 5, 4, [9, 9, 7], [4, 3, 30], [0, 0, 0]), "Winner: seat 1",
+    (scoring.decide("track_end", 0, 5, 4, [9, 9, 7], [4, 3, 30], [0, 0, 0]), "Winner: Player 1",
      ["A pawn at the track's end.", "Mordred won: by pawns", "tie: VP decide"]),
-    (scoring.decide("all_men_placed", 0, 1, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]), "Winners: seat 1, seat 2",
+    (scoring.decide("all_men_placed", 0, 1, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]),
+     "Winners: Player 1, Player 2",
      ["All Mordred's men are out.", "Wales held: by VP", "tie: victory shared"]),
-    (scoring.decide("mordred_slain", 2, 30, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]), "Winner: seat 3",
+    (scoring.decide("mordred_slain", 2, 30, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]), "Winner: Player 3",
      ["Mordred slain on Anglesey.", "Slayer wins outright"]),
 ])
 def test_the_end_is_announced_with_its_reason(outcome, big, lines):
     said_big, said = for_game(GAME, 3).outcome_lines(outcome, "en")
     assert said_big == big
     assert said[:len(lines)] == lines
-    assert said[len(lines):] == [f"seat {s + 1}: {outcome.detail['vp'][s]} VP £{outcome.detail['money'][s]} "
-                                 f"pawn {outcome.detail['pawns'][s]}" for s in range(3)]
+    assert said[len(lines):] == [f"Player {s + 1}: {outcome.detail['vp'][s]} VP "
+                                 f"£{outcome.detail['money'][s]} pawn {outcome.detail['pawns'][s]}"
+                                 for s in range(3)]
 
 
 def test_unofficial_two_player_game_is_marked_and_plays_to_the_end(rig):
     r = rig(2)
     s = r.open(GAME, options={"unofficial_two_players": True})
-    assert layout(s, "shared.screen").lines[-1] == f"track 1:{TABLES.dragon} 2:{TABLES.dragon} · unofficial"
+    dragon = TABLES.dragon
+    assert layout(s, "shared.screen").lines[-1] == (f"Pawns: Player 1 on {dragon}, Player 2 on {dragon}"
+                                                      " · unofficial")
     play_moves(r, random.Random(2))
     assert s.state.outcome() is not None and layout(s, "shared.screen").title == "GAME OVER"

@@ -68,7 +68,8 @@ class Watch:
             return  # the final screen; or the menu a die is entered with
         for event in view["events"]:
             n = event["turns_left"]
-            assert f"({('Att', 'Def')[event['seat']]}) {n} turn" in "\n".join(shared.lines), (event, shared)
+            side = ("Attacker", "Defender")[event["seat"]]
+            assert f"({side}) {n} turn" in "\n".join(shared.lines), (event, shared)
             self.events += 1
 
 
@@ -95,7 +96,7 @@ def test_whole_game_cards_tapped_and_dice_entered(rig, seed):
     assert pin_lit(r, ATTACKER) and not pin_lit(r, DEFENDER)
     # Out of turn; the other side's card; a card the hand does not hold.
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, "knight@2"), contains="turn")
-    assert_refused(r, ATTACKER, lambda: r.tap(ATTACKER, "knight@2"), contains="belongs to seat 2")
+    assert_refused(r, ATTACKER, lambda: r.tap(ATTACKER, "knight@2"), contains="belongs to Defender")
     hand = s.state.view(ATTACKER)["hand"]
     missing = next(c for c in ("siege_tower", "ballista", "traitor", "field_marshal", "catapult")
                    if c not in hand)
@@ -193,7 +194,7 @@ def test_a_drawn_card_tapped_on_another_seats_pad_is_refused_unseen(rig, lang):
     s = r.open(GAME, seed=6, lang=lang)
     card = s.state.sample_chance().to_json()["card"]
     # The Attacker's drawn card on the Defender's pad would reveal it on the Defender's screen.
-    drawer = ("seat 1", "posto 1")[lang == "it"]
+    drawer = ("Attacker", "Attaccante")[lang == "it"]
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, f"{card}@1"), contains=drawer)
     assert card_name(card, lang) not in layout(s, "seat2.screen").text()
     assert s.transcript[-1].extra["code"] == "table.draw-own-pad"
@@ -226,7 +227,10 @@ def test_walls_drawn_later_are_the_defenders_discard_at_the_table(rig):
     assert layout(s, "seat2.screen").title == "Must discard Walls"
     other = next(c for c in s.state.view(DEFENDER)["hand"] if c != "castle_walls")
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, f"{other}@2"), contains="must be discarded")
-    r.tap(DEFENDER, "castle_walls@2")
+    n = len(s.state.history)
+    r.tap(DEFENDER, "castle_walls@2")  # the tap asks for ●, as every menu does
+    assert len(s.state.history) == n and layout(s, "seat2.screen").lines[0].startswith("● confirm")
+    r.press("seat2.ok")
     assert s.state.history[-1].to_json() == {"type": "discard", "card": "castle_walls"}
     assert "castle_walls" not in s.state.view(DEFENDER)["hand"]
     assert any("Defender discards Castle Walls" in line for line in s.log)

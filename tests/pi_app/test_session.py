@@ -24,7 +24,7 @@ def test_new_game_draws_chance_and_lights_seat_to_move(rig, fake_game):
     assert r.table.lights["seat1.light"].is_lit
     assert not r.table.lights["seat2.light"].is_lit
     assert screen(s, 0).title == "Your turn"
-    assert screen(s, 1).title.startswith("Waiting: seat 1")
+    assert screen(s, 1).title.startswith("Waiting: Player 1")
     # the seat to move has a menu; frames were drawn on the dummy devices
     assert screen(s, 0).footer
     assert r.table.frames("seat1.screen")
@@ -93,9 +93,9 @@ def test_out_of_turn_and_other_seats_piece(rig, fake_game):
     s = r.open(fake_game)
     before = s.state.to_json()
     r.press("seat2.ok")
-    assert "It is seat 1's turn, not seat 2's." in screen(s, 1).lines
+    assert "It is Player 1's turn, not Player 2's." in screen(s, 1).lines
     r.tap(0, "two@2")
-    assert "belongs to seat 2" in screen(s, 0).lines[0]
+    assert "belongs to Player 2" in screen(s, 0).lines[0]
     assert s.state.to_json() == before
     assert r.table.lights["seat2.light"].state == "flash"
 
@@ -115,7 +115,7 @@ def test_unknown_tag_reported_on_tapping_seat(rig, fake_game):
     r.tap_uid(1, "04DEADBEEF0002")
     lay = screen(s, 1)
     assert lay.title == "UNKNOWN TAG"
-    assert lay.lines[0] == "04DEADBEEF0002 is garrison@2 of another-game: not in this game"
+    assert lay.lines[0] == "This is garrison@2 of another-game: it is not used in this game."
     assert s.state.to_json() == before
 
 
@@ -197,7 +197,7 @@ def test_italian_screens(rig, fake_game):
     s = r.open(fake_game, lang="it")
     assert screen(s, 0).title == "Tocca a te"
     r.press("seat2.ok")
-    assert "È il turno di posto 1" in screen(s, 1).lines[0]
+    assert "È il turno di Giocatore 1" in screen(s, 1).lines[0]
 
 
 def _table_chance(r):

@@ -81,11 +81,11 @@ def test_example_refusals_are_reported_and_change_nothing() -> None:
     path = EXAMPLES / "king-is-dead-refusals.jsonl"
     lines = path.read_text(encoding="utf-8").splitlines()
     records = _replay_lines(lines)
-    refused = {v["n"]: (v["code"], v["rule"]) for v in _verdicts(records) if not v["ok"]}
+    refused = {v["n"]: (v["code"], v["rule"], v["rule_it"]) for v in _verdicts(records) if not v["ok"]}
     assert refused == {
-        4: ("king-is-dead.garrison.not-adjacent", "Guarnigione"),
-        10: ("king-is-dead.exchange.undo", "Guarnigione"),
-        14: ("king-is-dead.turn.card-used", "Eseguire le Azioni"),
+        4: ("king-is-dead.garrison.not-adjacent", "Garrison", "Guarnigione"),
+        10: ("king-is-dead.exchange.undo", "Garrison", "Guarnigione"),
+        14: ("king-is-dead.turn.card-used", "Taking Actions", "Eseguire le Azioni"),
     }
     assert next(v for v in _verdicts(records) if v["n"] == 4)["message"] == (
         "Caledonia does not border Eboracum: Garrison exchanges between bordering regions."

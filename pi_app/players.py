@@ -1,0 +1,58 @@
+"""How the table names a player, the same way in every game and on every
+screen: by the role the game gives the seat where it has one (the King and
+the Assassin, the Attacker and the Defender), else "Player N"; never
+"seat", which Artus keeps for the places at its round table.
+
+``display_name`` is the one place a seat becomes words: a player the table
+plays itself is "Attacker (computer)", a name chosen at the lobby replaces
+the default (cut to ``MAX_NAME`` letters so that "Waiting: NAME" fits a title).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pi_app.i18n import pick
+
+ROLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "king-and-assassins": (("King", "Re"), ("Assassin", "Assassino")),
+    "siege": (("Attacker", "Attaccante"), ("Defender", "Difensore")),
+}
+NUMBERED = ("Player {n}", "Giocatore {n}")
+COMPUTER = ("{name} (computer)", "{name} (computer)")
+MAX_NAME = 10
+
+
+def display_name(game: str, seat: int | None, lang: str, names: Sequence[str] = (),
+                 computer: bool = False) -> str:
+    """The name the screens give ``seat`` (0-based) of ``game``; "-" for none."""
+    if seat is None or seat < 0:
+        return "-"
+    given = names[seat].strip()[:MAX_NAME] if seat < len(names) and names[seat] else ""
+    roles = ROLES.get(game, ())
+    if given:
+        name = given
+    elif seat < len(roles):
+        name = pick(roles[seat], lang)
+    else:
+        name = pick(NUMBERED, lang).format(n=seat + 1)
+    return pick(COMPUTER, lang).format(name=name) if computer else name
+
+
+def short_name(game: str, seat: int, lang: str) -> str:
+    """The short form, only where a row of every player's score must fit
+    one line: "P1" for "Player 1" ("G1", Giocatore), a role's first letters."""
+    roles = ROLES.get(game, ())
+    if seat < len(roles):
+        return pick(roles[seat], lang)[:3]
+    return f"{pick(NUMBERED, lang)[0]}{seat + 1}"
+
+
+def aliases(game: str, seat: int) -> set[str]:
+    """Every word the console accepts for ``seat``, lower case: its names
+    in both languages and the table's own ``seatN``."""
+    words = {f"seat{seat + 1}", f"{seat + 1}"}
+    for lang in ("en", "it"):
+        name = display_name(game, seat, lang).lower()
+        words |= {name, name.replace(" ", "")}
+    return words

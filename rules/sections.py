@@ -1,0 +1,62 @@
+"""The rulebook sections a refusal names, in the reader's language.
+
+Engines quote the Italian heading as printed (``IllegalMove.rule``): it is
+the original, and the one a player with the Italian rulebook looks up. Each
+game keeps the headings it quotes in ``data/sections.json`` with their
+English names (Artus's from its English rulebook, the others translated and
+marked ``unverified``), so an English screen cites an English section.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from rules.datafile import DataError, read_json
+
+LANGS = ("en", "it")
+_RULES_DIR = Path(__file__).resolve().parent
+
+
+def _package(game_id: str) -> str:
+    return game_id.replace("-", "_")
+
+
+@cache
+def table(game_id: str) -> dict[str, tuple[str, str]]:
+    """Italian heading -> (english, italian) for one game; DataError naming
+    the file and entry when the file is broken."""
+    path = _RULES_DIR / _package(game_id) / "data" / "sections.json"
+    doc = read_json(path)
+    entries = doc.get("sections") if isinstance(doc, dict) else None
+    if not isinstance(entries, list):
+        raise DataError(path, "sections", "must be a list of {it, en, provenance, unverified}")
+    out: dict[str, tuple[str, str]] = {}
+    for i, entry in enumerate(entries):
+        where = f"sections[{i}]"
+        if not isinstance(entry, dict):
+            raise DataError(path, where, "must be an object")
+        for key in ("it", "en", "provenance"):
+            if not isinstance(entry.get(key), str) or not entry[key].strip():
+                raise DataError(path, f"{where}.{entry.get('it', key)}", f"needs a non-empty {key!r}")
+        if not isinstance(entry.get("unverified"), bool):
+            raise DataError(path, f"{where}.{entry['it']}", "needs 'unverified': true or false")
+        if entry["it"] in out:
+            raise DataError(path, f"{where}.{entry['it']}", "is listed twice")
+        out[entry["it"]] = (entry["en"], entry["it"])
+    return out
+
+
+def name(game_id: str, rule: str, lang: str) -> str:
+    """``rule`` (an Italian heading) as the section is called in ``lang``;
+    a heading the table lacks is given as quoted (a test keeps that from
+    happening)."""
+    if not rule:
+        return ""
+    try:
+        pair = table(game_id).get(rule)
+    except (DataError, OSError):
+        pair = None
+    if pair is None:
+        return rule
+    return pair[LANGS.index(lang) if lang in LANGS else 0]

@@ -1,0 +1,96 @@
+"""The console a newcomer meets with `tablekeeper run` off a Pi: text that
+fits 80 columns, a prompt, each screen printed once, "new game" or
+"resumed ... at move N", tags by the names the screens show."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+import rules
+from pi_app.cli import main
+from pi_app.commands.run import _show_changes
+from pi_app.console import Console
+from pi_app.screens import Layout
+
+KID = "king-is-dead"
+pytestmark = pytest.mark.skipif(KID not in rules.GAMES, reason="The King is Dead engine not registered")
+
+
+def _run(tmp_path, monkeypatch, capsys, script: str, *extra: str) -> str:
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    assert main(["run", "--state-dir", str(tmp_path), *extra]) == 0
+    return capsys.readouterr().out
+
+
+def test_text_by_default_each_screen_once_and_new_game_then_resumed(tmp_path, monkeypatch, capsys):
+    out = _run(tmp_path, monkeypatch, capsys, "sync start\ntap seat1 GARRISON\npress seat1 ok\nquit\n",
+               "--game", KID, "--players", "2", "--seed", "3")
+    assert "new game: The King is Dead for 2" in out
+    assert "█" not in out and "▀" not in out, "pictures by default"
+    start = out.split("= start")[0]
+    for screen in ("seat1.screen", "seat2.screen", "shared.screen"):
+        assert start.count(f"┌─ {screen}") == 1, start
+    lights = [line for line in out.splitlines() if line.startswith("└─ lights")]
+    assert lights and all("seat3" not in line and "seat4" not in line for line in lights)
+    assert "Player 1 plays Garrison" in out  # a tag by its name in capitals
+    out = _run(tmp_path, monkeypatch, capsys, "quit\n")
+    assert "resumed The King is Dead for 2 at move " in out
+
+
+def test_pictures_on_request(tmp_path, monkeypatch, capsys):
+    out = _run(tmp_path, monkeypatch, capsys, "quit\n", "--game", KID, "--players", "2", "--pictures")
+    assert "█" in out or "▀" in out
+
+
+def test_tags_by_the_names_the_screens_show_in_either_language(rig):
+    r = rig(2)
+    s = r.open(KID)
+    console = Console(r.table, r.registry, KID, s.adapter.components())
+    console.players = 2
+    for typed in ("Aquae Sulis", "aquae-sulis", "AQUAE_SULIS"):
+        assert console.resolve(typed, 0).id == "region:Aquae Sulis"
+    assert console.resolve("Guarnigione", 0).id == "garrison@1"
+    assert console.resolve("romano british", 0).id == "romano-british@1"
+    assert console.seat("Player2") == "seat2" and console.seat("SEAT1") == "seat1"
+
+
+def test_interactive_text_fits_80_columns_and_waits_under_the_prompt(rig):
+    r = rig(2)
+    s = r.open(KID)
+    out = io.StringIO()
+    console = Console(r.table, r.registry, KID, s.adapter.components(), out=out, pictures=False,
+                      interactive=True)
+    console.players = 2
+    long = "Next: Aquae Sulis, Londinium, Ratae, Caerleon, Caledonia, Deva, Eboracum, Din Eidyn (crown)"
+    console.show({"shared.screen": Layout(title="Turn: Player 1", lines=(long, long))}, {})
+    assert all(len(line) <= 80 for line in out.getvalue().splitlines())
+    console.flush()  # the prompt is up: a change now waits
+    shown = out.getvalue()
+    assert shown.endswith("> ")
+    console.show({"seat1.screen": Layout(title="Your turn")}, {})
+    assert out.getvalue() == shown, "printed under the line being typed"
+    console.flush(prompt=False)  # the line is sent
+    assert "Your turn" in out.getvalue()[len(shown):]
+
+
+def test_the_paging_shared_screen_is_not_reprinted_as_its_pages_turn(rig):
+    r = rig(2)
+    s = r.open(KID)
+    out = io.StringIO()
+    console = Console(r.table, r.registry, KID, s.adapter.components(), out=out, pictures=False)
+    console.players = 2
+    s.page_seconds = 0.001
+    _show_changes(s, console)
+    s.pump()
+    assert s.paging(), "the setup instructions page on the shared screen"
+    for _ in range(5):
+        time.sleep(0.002)
+        s._page_at = 0.0
+        s.tick()
+        s.pump()
+    assert out.getvalue().count("┌─ shared.screen") == 1, out.getvalue()
+    shared = out.getvalue().split("┌─ shared.screen")[1]
+    assert all(instruction in shared for instruction in s.log)  # every instruction at once

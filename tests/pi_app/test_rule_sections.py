@@ -1,0 +1,95 @@
+"""Every rulebook section a refusal can name has its English name, and a
+screen cites it in the screen's language."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import rules
+from pi_app import adapters
+from rules import sections
+from rules.core import IllegalMove
+from rules.datafile import DataError
+
+GAMES = ("king-is-dead", "king-and-assassins", "mordred", "artus", "siege")
+
+
+def _quoted(game: str) -> set[str]:
+    """Every heading the engine and the adapter quote: the module constants
+    named R_* / RULE_*, King is Dead's rule tables and the adapter's turn rule."""
+    import importlib
+    import pkgutil
+
+    package = importlib.import_module(f"rules.{game.replace('-', '_')}")
+    found: set[str] = set()
+    names = [package.__name__ + "." + m.name for m in pkgutil.iter_modules(package.__path__)]
+    names.append(adapters.for_game(game, 2 if game != "mordred" else 3, "en").__module__)
+    words = {"king-and-assassins": "king_and_assassins_words", "artus": "artus_words", "siege": "siege_words"}
+    if game in words:
+        names.append(f"pi_app.adapters.{words[game]}")
+    for name in names:
+        module = importlib.import_module(name)
+        for attr, value in vars(module).items():
+            if attr.startswith(("R_", "RULE_")) and isinstance(value, str):
+                found.add(value)
+            if attr in ("CARD_RULES", "STEP_RULES", "CODE_RULES"):
+                found.update(value.values())
+    found.add(adapters.for_game(game, 2 if game != "mordred" else 3, "en").turn_rule)
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_quoted_section_has_an_english_name(game: str) -> None:
+    table = sections.table(game)
+    quoted = _quoted(game)
+    assert len(quoted) >= 4
+    missing = sorted(quoted - set(table))
+    assert not missing, f"{game}: sections without an English name: {missing}"
+    for heading in quoted:
+        assert sections.name(game, heading, "it") == heading
+        english = sections.name(game, heading, "en")
+        assert (english and english != heading) or heading == "Gameplay"
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_refusal_names_the_section_in_the_screens_language(rig, game: str, lang: str) -> None:
+    if game not in rules.GAMES:
+        pytest.skip(f"{game} not registered")
+    r = rig(3 if game == "mordred" else 2)
+    s = r.open(game, lang=lang)
+    rule = s.adapter.turn_rule
+    s.refuse(0, IllegalMove("table.not-now", rule, what="X"))
+    shown = s.seats[0].notice.text()
+    expected = sections.table(game)[rule][0 if lang == "en" else 1]
+    assert f"{'Rule' if lang == 'en' else 'Regola'}: {expected}" in shown
+    if lang == "en":  # (Artus's Italian rulebook keeps the English "Gameplay")
+        assert rule == expected or rule not in shown, "the Italian heading on an English screen"
+    assert s.transcript[-1].extra["rule"] == expected
+
+
+def test_siege_hand_limit_cites_the_setup_section_that_states_it() -> None:
+    from rules.siege import checks
+
+    source = Path(checks.__file__).read_text(encoding="utf-8")
+    cited = {line.split('"siege.hand.full", ')[1].split(",")[0]
+             for line in source.splitlines() if '"siege.hand.full"' in line}
+    assert cited == {"R_SETUP"}, "the hand limit of 5 is stated in 'Preparazione della Partita', step 4"
+
+
+def test_a_broken_sections_file_is_refused_with_the_file_and_entry(tmp_path: Path, monkeypatch) -> None:
+    pkg = tmp_path / "toy" / "data"
+    pkg.mkdir(parents=True)
+    (pkg / "sections.json").write_text(json.dumps({"sections": [
+        {"it": "Turno", "en": "Turn", "provenance": "x", "unverified": True},
+        {"it": "Turno", "en": "", "provenance": "x", "unverified": True}]}, indent=1), encoding="utf-8")
+    monkeypatch.setattr(sections, "_RULES_DIR", tmp_path)
+    sections.table.cache_clear()
+    try:
+        with pytest.raises(DataError, match=r"sections.json: sections\[1\]\.Turno: needs a non-empty 'en'"):
+            sections.table("toy")
+    finally:
+        sections.table.cache_clear()

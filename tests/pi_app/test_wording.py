@@ -1,0 +1,125 @@
+"""What a player reads at the table: things to do there, not commands."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_an_unknown_tag_mid_game_says_what_to_do_at_the_table(rig, lang: str) -> None:
+    r = rig(2)
+    s = r.open("king-is-dead", lang=lang)
+    r.tap_uid(0, "04DEADBEEF")
+    notice = s.seats[0].notice
+    assert notice is not None and notice.alert
+    text = notice.text()
+    assert "tablekeeper" not in text and "enroll" not in text and "run:" not in text
+    assert "04DEADBEEF" in text
+    assert ("Tap the card or piece" if lang == "en" else "Tocca la carta o il pezzo") in text
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_tap_that_does_not_go_with_an_earlier_pick_says_so(rig, lang: str) -> None:
+    # The King is Dead, a Garrison: red tapped, then a region with no red.
+    r = rig(2)
+    s = r.open("king-is-dead", lang=lang)
+    r.tap(0, "garrison@1")
+    takes = [m.to_json() for m in s.seats[0].cursor.moves]
+    colour = takes[0]["colour"]
+    without = next(t["region"] for t in takes if not any(
+        u["region"] == t["region"] and u["colour"] == colour for u in takes))
+    r.tap(0, f"follower:{colour}")
+    narrowed = s.seats[0].cursor.moves
+    assert {m.to_json()["colour"] for m in narrowed} == {colour}
+    before = s.state.to_json()
+    r.tap(0, f"region:{without}")
+    notice = s.seats[0].notice
+    assert notice is not None and notice.alert, "the tap was used silently"
+    assert s.adapter.component(f"region:{without}").name(lang) in notice.text()
+    assert s.state.to_json() == before
+    assert s.seats[0].cursor.moves == narrowed, "the earlier pick was dropped"
+
+
+# The codes a first-time player met: faction and region marks, hand card
+# stubs, a round card's letters, pieces left as letters.
+CODES = [r"\b(Sc|We|RB|Sax|Sas|Ga)\d", r"\b[A-Z][a-z]\w?\*", r"\bCro Gar\b", r"\bK\d+ N\d+ A\d+",
+         r"\b(AP|PA) [KR]\d", r"\b[VT]\d+ (SC|CP)\d", r"\b(LC|CG)\d",
+]
+# hands: Artus's "Kn±1-5 Kg1-7s Ring-b", Siege's "Ar Kn Wag Sw"
+HANDS = [r"\b(Kn|Kg)[±\d]", r"\bRing-[sb]\b", r"\b(Ar|Kn|Wag|Sw|Pea|Cmd|Twr) (Ar|Kn|Wag|Sw|Pea|Cat|Bal)\b",
+         r"\((Att|Def|Dif)\)"]  # Siege's events in force: "Floods (Att)"
+# players and pieces: Artus's "P1:-8" and "Rings 7:1", King & Assassins' "Kn3" and "C12",
+# Mordred's "track 1:3 2:5", "pawns 3 5 7" and "R1"
+SHORT = [r"\b\d:\d", r"\bKn\d", r"\bC\d+ C\d+\b", r"\b(A:|Reveal|Rivela) C\d",
+         r"\b(pawns|pedoni)( \d+)+", r"\bR\d\b"]
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("game", ["king-is-dead", "king-and-assassins", "mordred", "artus", "siege"])
+def test_whole_games_show_words_not_codes(rig, game: str, lang: str) -> None:
+    import random
+    import re
+
+    from pi_app.autoplay import take_turn
+
+    r = rig(2 if game in ("king-and-assassins", "siege") else 3)
+    s = r.open(game, lang=lang)
+    shown: set[str] = set()
+    s.observer = lambda changed: shown.update(lay.text() for lay in changed.values())
+    rng = random.Random(5)
+
+    def send(inp) -> None:
+        if inp.kind == "tap":
+            r.table.tap(inp.part, r.uids.get(inp.what, inp.what))
+        else:
+            r.table.press(inp.part)
+        s.pump()
+
+    for _ in range(40):
+        if s.state.outcome() is not None or s.state.to_move() is None:
+            break
+        take_turn(s, rng, send)
+    text = "\n".join(shown)
+    assert text
+    # but Artus's prestige row, which keeps "P1:-8" (held ● spells it out)
+    text = re.sub(r"^([PG]\d:-?\d+ ?)+$", "", text, flags=re.M)
+    patterns = CODES + SHORT + (HANDS if game in ("artus", "siege") else [])
+    found = [m.group(0) for pattern in patterns for m in re.finditer(pattern, text)]
+    assert not found, found[:10]
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_refusal_names_a_player_as_the_table_does_not_by_seat_number(rig, lang: str) -> None:
+    # Mordred: dice rolled when none are due; Artus: a move while a card is
+    # to be drawn from a player's pile. Both once printed a bare seat number.
+    from rules.artus.moves import Draw
+    from rules.core import CHANCE, IllegalMove
+    from rules.mordred.moves import Roll
+
+    player = {"en": "Player 1", "it": "Giocatore 1"}[lang]
+    for game, move in (("mordred", Roll((1, 1))), ("artus", Draw("knight"))):
+        r = rig(3)
+        s = r.open(game, lang=lang, new=True)
+        state = s.state.copy()
+        while game == "artus" and state.to_move() != CHANCE:  # on to a card drawn from a pile
+            state.apply(state.legal_moves()[0])
+        with pytest.raises(IllegalMove) as info:
+            state.apply(move)
+        s.refuse(0, info.value)
+        text = s.seats[0].notice.text()
+        assert player in text, text
+        assert "seat" not in text and "posto" not in text and "player 0" not in text.lower(), text
+        # The engine's sentence alone (replay, exports) names the seat the same way.
+        assert "Player 1" in info.value.message("en") and "Giocatore 1" in info.value.message("it")
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_tag_of_another_game_is_named_in_words(rig, lang: str) -> None:
+    r = rig(3)
+    s = r.open("mordred", lang=lang)
+    r.registry.enroll("04DEADBEEF0003", "king-is-dead", "garrison@1")
+    r.tap_uid(0, "04DEADBEEF0003")
+    text = s.seats[0].notice.text()
+    garrison = {"en": "Garrison", "it": "Guarnigione"}[lang]
+    assert garrison in text and "The King is Dead" in text, text
+    assert "garrison@1" not in text and "king-is-dead" not in text and "04DEADBEEF0003" not in text
