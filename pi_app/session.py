@@ -29,7 +29,7 @@ from drivers.events import (
     ReaderRecovered,
     TagArrived,
 )
-from pi_app import adapters
+from pi_app import adapters, computer
 from pi_app.adapters.base import Component, TableAdapter, seat_name
 from pi_app.errors import UsageError
 from pi_app.hardware import Table
@@ -38,6 +38,7 @@ from pi_app.journal import Entry, GameRecord, Journal, JournalWriteError, Pendin
 from pi_app.menu import BACK, CONFIRM, Cursor, flatten
 from pi_app.registry import Registry
 from pi_app.screens import Layout, render
+from players import Player
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
 FLASH_SECONDS = 0.8
@@ -140,6 +141,10 @@ class Session:
         self._journal_tried = 0.0
         self._screens_tried = time.monotonic()
         self._faults_checked: set[str] = set()  # the faults retry_screens last saw
+        #: seat -> its computer player (pi_app/computer.py), and the move it
+        #: chose, waiting for a person to carry it out and the table to confirm it
+        self.computers: dict[int, Player] = {}
+        self.computer_moves: dict[int, Move] = {}
 
     # -- opening -------------------------------------------------------------
     @classmethod
@@ -315,6 +320,12 @@ class Session:
         if self.state.is_chance():
             self.chance_press(seat, role)
             return
+        if seat in self.computers:
+            # ● on a computer's seat confirms its move, carried out on the table
+            move = self.computer_moves.get(seat)
+            if role == "ok" and move is not None and seat == self.state.to_move():
+                self.play(seat, move)
+            return
         if seat != self.state.to_move():
             self.refuse(seat, self.not_your_turn(seat))
             return
@@ -454,7 +465,9 @@ class Session:
     def cursor_for(self, seat: int) -> Cursor:
         ui = self.seats[seat]
         if ui.cursor is None:
-            ui.cursor = self.adapter.menu(self.state, seat)
+            move = self.computer_moves.get(seat)
+            # A computer's "menu" is its one move: a tap or zone confirms it or is refused.
+            ui.cursor = Cursor.over([move]) if move is not None else self.adapter.menu(self.state, seat)
         return ui.cursor
 
     def not_your_turn(self, seat: int) -> IllegalMove:
@@ -465,9 +478,13 @@ class Session:
 
     # -- outcomes of input ---------------------------------------------------------
     def refuse(self, seat: int, exc: IllegalMove) -> None:
+        if seat in self.computers:
+            # Its light flashes; no words, which could name one of its face-down cards.
+            exc = computer.NOT_THIS
         message = exc.message(self.lang)
         lines = [message] + ([t("rule", self.lang, rule=exc.rule)] if exc.rule else [])
-        self.seats[seat].notice = Layout(title=t("refused", self.lang), lines=tuple(lines), alert=True)
+        if seat not in self.computers:
+            self.seats[seat].notice = Layout(title=t("refused", self.lang), lines=tuple(lines), alert=True)
         self.flash(seat)
         self.transcript.append(Record("refused", seat, message, extra={"code": exc.code, "rule": exc.rule}))
 
@@ -475,7 +492,8 @@ class Session:
         tag = self.registry.lookup(uid)  # enrolled, but for another game or more seats
         detail = (t("tag-not-in-game", self.lang, uid=tag.uid, component=tag.component, game=tag.game)
                   if tag is not None else t("unknown-tag-detail", self.lang, uid=uid, game=self.record.game))
-        self.seats[seat].notice = Layout(title=t("unknown-tag", self.lang), lines=(detail,), alert=True)
+        if seat not in self.computers:  # a computer's screen shows no notices: nobody reads it
+            self.seats[seat].notice = Layout(title=t("unknown-tag", self.lang), lines=(detail,), alert=True)
         self.flash(seat)
         self.transcript.append(Record("unknown-tag", seat, detail, extra={"uid": uid}))
 
@@ -548,6 +566,34 @@ class Session:
         if self.state.outcome() is not None:
             self._end_due = True
             self.write_journal()
+        self.computer_moves.clear()
+        self.computer_turn()
+
+    # -- computer players ----------------------------------------------------------------
+    def seat_label(self, seat: int | None) -> str:
+        if seat is not None and seat in self.computers:
+            return computer.display_name(seat, self.lang)
+        return seat_name(seat, self.lang)
+
+    def seat_computers(self, players: dict[int, Player]) -> None:
+        """Make these seats computer players (before the game's first redraw)."""
+        self.computers = dict(players)
+        self.computer_moves.clear()
+        self.computer_turn()
+
+    def computer_turn(self) -> None:
+        """The computer to move chooses now, from its seat's view; its move is
+        added to what the shared screen tells the table to do."""
+        seat = self.state.to_move()
+        if seat is None or seat not in self.computers or seat in self.computer_moves:
+            return
+        move = self.computers[seat].choose(self.state, seat)
+        self.computer_moves[seat] = move
+        self.seats[seat].cursor = None
+        secret = computer.is_secret(self.state, move)
+        text = None if secret else self.adapter.move_text(move.to_json(), self.lang)
+        self.log = [*self.log, computer.said(seat, text, self.lang)]
+        self.transcript.append(Record("said", None, self.log[-1], extra={"lines": self.log[-1:]}))
 
     def write_journal(self) -> bool:
         """Write the backlog (and the game's end, when due) in one transaction;
@@ -623,11 +669,15 @@ class Session:
         self.shared_notice = None
         self.log = [text]
         self.transcript.append(Record("undo", entry.seat, text, entry.move))
+        self.computer_moves.clear()
+        self.computer_turn()
 
     # -- output ------------------------------------------------------------------------
     def seat_layout(self, seat: int) -> Layout:
         ui = self.seats[seat]
         lang = self.lang
+        if seat in self.computers and self.state.outcome() is None:
+            return computer.seat_layout(seat, self.state.to_move(), lang)
         if ui.notice is not None:
             return ui.notice
         outcome = self.state.outcome()
@@ -641,7 +691,7 @@ class Session:
             return replace(menu, image=self.adapter.picture(self.state, seat, cursor))
         big, lines = self.adapter.private_lines(self.state, seat, lang)
         waiting = (self.adapter.chance_title(self.state, lang) if to_move == CHANCE
-                   else t("waiting-for", lang, seat=seat_name(to_move, lang)))
+                   else t("waiting-for", lang, seat=self.seat_label(to_move)))
         return Layout(title=waiting, big=big, lines=tuple(lines),
                       image=self.adapter.picture(self.state, seat, None))
 
@@ -679,7 +729,7 @@ class Session:
         head = self.shared_notice
         to_move = self.state.to_move()
         title = (head.title if head else self.adapter.chance_title(self.state, lang) if chance
-                 else t("turn-of", lang, seat=seat_name(to_move, lang)))
+                 else t("turn-of", lang, seat=self.seat_label(to_move)))
         if self.paging() and not head:
             page = self.page % len(self.log)
             return Layout(title=f"{title} · {page + 1}/{len(self.log)}", big=self.log[page],

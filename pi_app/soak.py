@@ -7,7 +7,8 @@ where growth would come from: one table built once (simulated, from the
 lobby choosing each next game with button presses, and a new session per game
 that ends with ● pressed on the final screen (``pi_app/commands/run.py``).
 Simulated players (``pi_app.autoplay``) play every move with taps and
-presses, and now and then try something illegal, as in the demo. A round
+presses, and now and then try something illegal, as in the demo; the last
+seat of every game, chosen in the lobby, is a computer player. A round
 goes through every game and player count the lobby offers, each also with
 the variants the demo plays at that count (Artus advanced...); ``short``
 rounds play each game once, at its fewest players.
@@ -33,14 +34,18 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pi_app import hardware, paths
+from pi_app import computer, hardware, paths
 from pi_app.autoplay import MAX_INPUTS, Input, take_turn
 from pi_app.demo import Night
 from pi_app.journal import Journal
 from pi_app.lobby import Lobby
 from pi_app.registry import Registry
 from pi_app.session import Session
+from players import Budget
 
+#: the last seat of every game is a computer player, thinking briefly: a night's
+#: worth of games stays within minutes
+SOAK_BUDGET = Budget(iterations=20, seconds=0.1)
 SETTLE_SECONDS = 3.0  # a refusal's flash runs on gpiozero's thread for 0.72 s
 
 
@@ -231,22 +236,28 @@ class Soak:
             played = f"{game} {players}p" + "".join(f" {k}={v}" for k, v in options.items())
             yield measure(i + 1, len(self.rounds), played, moves, seconds)
 
-    def choose_in_lobby(self, game: str, players: int) -> None:
-        """Step the lobby to (game, players) with seat 1's buttons and press ●."""
+    def choose_in_lobby(self, game: str, players: int) -> set[int]:
+        """Step the lobby to (game, players) with seat 1's buttons, press ●,
+        make the last seat a computer player and press ● again; the computer seats."""
         lobby = Lobby(self.table, self.lang)
         seat = self.table.profile.seats[0].name
         for _ in range(lobby.options.index((game, players))):
             self.table.press(f"{seat}.right")
         self.table.press(f"{seat}.ok")
+        self.table.press(f"{seat}.right")
+        self.table.press(f"{seat}.ok")
         chosen = lobby.choose(threading.Event())
-        if chosen != (game, players):
-            raise RuntimeError(f"the lobby chose {chosen}, not {game} for {players}")
+        if chosen != (game, players) or lobby.computer_seats() != {players - 1}:
+            raise RuntimeError(f"the lobby chose {chosen} with computers at {lobby.computer_seats()}, "
+                               f"not {game} for {players} with the last seat a computer")
+        return lobby.computer_seats()
 
     def play(self, place: int, game: str, players: int, options: dict[str, Any]) -> int:
         """One game, from the lobby to ● on the final screen; its moves."""
-        self.choose_in_lobby(game, players)
+        computers = self.choose_in_lobby(game, players)
         session = Session.open(self.table, self.journal, self.registry, game=game, players=players,
                                seed=self.seed + place, options=options, lang=self.lang)
+        session.seat_computers(computer.players_for(computers, self.seed + place, SOAK_BUDGET))
         session.page_seconds = 3.0  # as the daemon: the shared screen pages its instructions
         comps = [(c.id, c.count) for c in session.adapter.components()]
         uids = {c: u[0] for c, u in self.registry.auto_enroll(game, comps).items()}
