@@ -145,6 +145,7 @@ class Session:
         #: chose, waiting for a person to carry it out and the table to confirm it
         self.computers: dict[int, Player] = {}
         self.computer_moves: dict[int, Move] = {}
+        self.computer_line: str | None = None  # the shared screen's line for that move
 
     # -- opening -------------------------------------------------------------
     @classmethod
@@ -592,7 +593,8 @@ class Session:
         self.seats[seat].cursor = None
         secret = computer.is_secret(self.state, move)
         text = None if secret else self.adapter.move_text(move.to_json(), self.lang)
-        self.log = [*self.log, computer.said(seat, text, self.lang)]
+        self.computer_line = computer.said(seat, text, self.lang)
+        self.log = [*self.log, self.computer_line]
         self.transcript.append(Record("said", None, self.log[-1], extra={"lines": self.log[-1:]}))
 
     def write_journal(self) -> bool:

@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pi_app import computer, hardware, paths
+from pi_app import computer, hardware, paths, screens
 from pi_app.autoplay import MAX_INPUTS, Input, take_turn
 from pi_app.demo import Night
 from pi_app.journal import Journal
@@ -42,7 +42,9 @@ from pi_app.lobby import Lobby
 from pi_app.registry import Registry
 from pi_app.session import Session
 from players import Budget
+from rules.king_is_dead import actions as kid_actions
 
+BOUNDED_CACHES = (kid_actions.options_menu, kid_actions.options, screens._width, screens._line_bitmap)
 #: the last seat of every game is a computer player, thinking briefly: a night's
 #: worth of games stays within minutes
 SOAK_BUDGET = Budget(iterations=20, seconds=0.1)
@@ -164,6 +166,13 @@ def measure(game: int, rotation: int, played: str, moves: int, seconds: float) -
     # f"{name}_encoder") is a new string each time: bounded, but it fills over
     # hundreds of games and would pass for a leak.
     sys._clear_type_cache()
+    # Bounded caches whose entries differ in size with the positions and words
+    # of each game: a computer seat's search visits thousands of The King is
+    # Dead's positions, and its long lines on the shared screen add words at
+    # several sizes. Full or not, they hold what they hold by design: emptied
+    # so that the count shows what is kept beyond them.
+    for bounded in BOUNDED_CACHES:
+        bounded.cache_clear()
     gc.collect()  # what is still reachable, not what is waiting for the collector
     # sqlite3 keeps a weak reference to each cursor a connection made and drops
     # the dead ones every 200 cursors: up to 200 blocks a connection that come
@@ -276,6 +285,11 @@ class Soak:
             inputs += 1
             if inputs > MAX_INPUTS:
                 raise RuntimeError(f"{game} for {players}: the simulated players are stuck")
+            for seat in computers:
+                shown = secret_screens(session, seat, rng)
+                if shown:
+                    raise RuntimeError(f"{game} for {players}: {', '.join(shown)} would change with the "
+                                       f"computer's secrets (seat {seat + 1}): a screen shows them")
 
         while session.state.outcome() is None:
             take_turn(session, rng, send, attempts=self.attempts)
@@ -315,3 +329,20 @@ def to_json(s: Sample) -> str:
 
 def from_json(text: str) -> Sample:
     return Sample(**json.loads(text))
+
+
+def secret_screens(session: Session, seat: int, rng: random.Random) -> list[str]:
+    """The screens that would say something else if ``seat``'s secrets were
+    dealt afresh (``State.perturb_secrets``): each would show them. For a
+    computer's seat its own screen counts too: nobody sits behind it."""
+    other = session.state.perturb_secrets(seat, rng)
+    if other is None:
+        return []
+    shown = session.layouts()
+    real = session.state
+    try:
+        session.state = other
+        dealt = session.layouts()
+    finally:
+        session.state = real
+    return sorted(name for name in shown if shown[name] != dealt[name])
