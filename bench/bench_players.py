@@ -10,8 +10,9 @@ greedy, with three or four twice the fair share against random.
 
 Speed: in positions spread over seeded random games, ``choose()`` at the
 default budget (players.DEFAULT_BUDGET): search iterations per second (goal
-1,000) and the think time per move, median and worst (target 1 s; a Pi Zero 2
-W is about ten times slower, see the latency notes in bench/README.md).
+1,000) and the think time per move, median and worst (target 1 s). The budget
+stops on time as well, so a Pi Zero 2 W (about ten times slower, see the
+latency notes in bench/README.md) thinks as long with a tenth of the iterations.
 
 The full count is 200 games per cell at the default budget, which is days of
 CPU on two cores; the environment sets what runs:
@@ -131,8 +132,9 @@ def speed(game_id: str, players: int, options: dict[str, Any], count: int) -> li
         Row(AREA, f"{name}: search iterations per second", rate, "it/s", 1000.0, False,
             f"{count} positions; default budget {budget}"),
         Row(AREA, f"{name}: think time per move, median", statistics.median(times), "s", 1.0,
-            note=f"worst {max(times):.2f} s; on a Pi Zero 2 W about {PI_ZERO_FACTOR}x: "
-                 f"{statistics.median(times) * PI_ZERO_FACTOR:.1f} s, unless a smaller budget is set"),
+            note=f"worst {max(times):.2f} s; a Pi Zero 2 W, about {PI_ZERO_FACTOR}x slower, stops at the "
+                 f"same {DEFAULT_BUDGET.seconds} s with about {rate / PI_ZERO_FACTOR:.0f} iterations a "
+                 f"second instead of {rate:.0f}"),
     ]
 
 
