@@ -111,6 +111,8 @@ def take_turn(session: Session, rng: random.Random, send: Callable[[Input], None
     if seat is None or seat < 0:
         raise RuntimeError(f"{session.record.game} for {session.record.players}: no seat to move and no "
                            "outcome (chance steps are drawn on the sim table)")
+    if seat in session.computers:
+        return carry_out(session, seat, rng, send)
     if attempts and rng.random() < ATTEMPT_RATE:
         attempt = illegal_attempt(session, seat, rng)
         if attempt is not None:
@@ -126,4 +128,21 @@ def take_turn(session: Session, rng: random.Random, send: Callable[[Input], None
     n = len(session.state.history)
     while len(session.state.history) == n:
         send(next_input(session, seat, target, taps))
+    return True
+
+
+def carry_out(session: Session, seat: int, rng: random.Random, send: Callable[[Input], None]) -> bool:
+    """A person carries out the computer's move shown on the shared screen and
+    confirms it: by tapping the piece or card it names on the computer's pad
+    (when one tap says it) or by pressing ● on the computer's seat."""
+    target = session.computer_moves[seat]
+    n = len(session.state.history)
+    if rng.random() < 0.6:
+        first = next_input(session, seat, target, taps=True)
+        if first.kind == "tap":
+            send(first)
+    if len(session.state.history) == n:
+        send(Input("press", f"{session.seats[seat].name}.ok"))
+    if len(session.state.history) == n:
+        raise RuntimeError(f"{session.record.game}: ● on the computer's seat did not play its move")
     return True

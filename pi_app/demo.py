@@ -2,7 +2,10 @@
 player counts with the default options and once at the most seats for each
 other combination of its options (a variant, a mode, a side of the board),
 played through the simulated table by simulated players (taps on the pads,
-presses on mock pins), with some illegal attempts refused.
+presses on mock pins), with some illegal attempts refused. The last seat of
+every game is a computer player (at ``DEMO_BUDGET``, smaller than the table's
+default so the night takes minutes): a simulated person carries out each of
+its moves and confirms it, as at a real table.
 
 Writes, under the output directory: every screen's frames as PNG
 (``<game>-<n>p[-<option>-<value>...]/<screen>/0001.png``), one animated GIF per
@@ -21,16 +24,19 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import rules
-from pi_app import adapters, hardware, profile
+from pi_app import adapters, computer, hardware, profile
+from pi_app import players as naming
 from pi_app.autoplay import MAX_INPUTS, Input, take_turn
 from pi_app.journal import Journal
 from pi_app.registry import Registry
 from pi_app.review import SheetGame, write_sheet
 from pi_app.screens import Layout, font, problems
 from pi_app.session import Session
+from players import Budget
 from rules.core import Game
 
 MAX_GIF_FRAMES = 600
+DEMO_BUDGET = Budget(iterations=150, seconds=0.25)
 
 
 @dataclass
@@ -47,6 +53,7 @@ class GameReport:
     cut: int = 0  # lines cut off or clipped, over all frames (pi_app.screens.problems)
     name: str = ""  # the folder of its frames
     screens: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # screen -> [(png, words)]
+    computer: int | None = None  # the computer player's seat
     files: list[str] = field(default_factory=list)
     journal: str = ""  # the game's journal, for the night's report
 
@@ -108,6 +115,8 @@ class Night:
             uids = {c: u[0] for c, u in registry.auto_enroll(game, comps).items()}
             shown: dict[str, list[Layout]] = {}  # per screen, the layout of each frame sent
             session.observer = lambda changed: [shown.setdefault(k, []).append(v) for k, v in changed.items()]
+            report.computer = players - 1
+            session.seat_computers(computer.players_for({players - 1}, self.seed + players, DEMO_BUDGET))
             session.redraw()
             session.tick()
             lines: list[str] = []
@@ -177,7 +186,8 @@ class Night:
                         optimize=False)
             transcript = self.out / f"{name}.transcript.txt"
             head = (f"{rules.get(game).name or game}, {players} players, seed {self.seed + players}, "
-                    f"options: {options_text(session.state.options)}\n")
+                    f"options: {options_text(session.state.options)}; "
+                    f"{naming.display_name(game, players - 1, self.lang, computer=True)} plays\n")
             transcript.write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
             report.files = [str(gif_path), str(transcript), str(work)]
             report.journal = str(work / "journal.sqlite")
@@ -243,15 +253,17 @@ def options_text(options: dict[str, Any]) -> str:
 
 
 def summary(reports: list[GameReport], seconds: float, out: Path, failed: list[str] | None = None) -> str:
-    rows = ["| game | players | options | moves | inputs | refused | frames | cut/clipped | result "
-            "| seconds |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| game | players | computer | options | moves | inputs | refused | frames | cut/clipped "
+            "| result | seconds |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in reports:
         opts = options_text(r.options) if r.options else "defaults"
-        rows.append(f"| {r.game} | {r.players} | {opts} | {r.moves} | {r.inputs} | {r.refused} | "
+        seat = "-" if r.computer is None else naming.display_name(r.game, r.computer, "en")
+        rows.append(f"| {r.game} | {r.players} | {seat} | {opts} | {r.moves} | {r.inputs} | {r.refused} | "
                     f"{r.frames} | {r.cut} | {r.result} | {r.seconds:.1f} |")
     text = (f"# Tablekeeper demo: a simulated game night\n\n{len(reports)} games in {seconds:.1f} s "
-            f"on the simulated table.\n\n" + "\n".join(rows) + "\n"
+            "on the simulated table; in each, the last seat is a computer player.\n\n"
+            + "\n".join(rows) + "\n"
             f"\nCut or clipped lines in all frames: {sum(r.cut for r in reports)} "
             f"(each game's are listed in its .problems.txt).\n")
     if failed:

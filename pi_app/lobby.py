@@ -1,7 +1,8 @@
 """Choosing the next game at the table: when the daemon has no game to
 resume, the shared screen offers every registered game and player count
-that fits the table; any seat steps through them with ◀ ▶ and starts one
-with ●."""
+that fits the table; any seat steps through them with ◀ ▶ and picks one
+with ●, then says how many of its seats are computer players (the last
+seats; none by default) and starts it with ●."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ WORDS = {
     "players": ("{n} players", "{n} giocatori"),
     "choose": ("Choose on the shared screen", "Scegli sullo schermo comune"),
     "page": ("Follow the game", "Segui la partita"),
+    "computers": ("Computer players", "Giocatori computer"),
+    "no-computer": ("None", "Nessuno"),
+    "computer-seats": ("{n}, in the last seats", "{n}, negli ultimi posti"),
 }
 
 
@@ -43,6 +47,8 @@ class Lobby:
         self.index = 0
         #: the spectator page's address (pi_app.web.address), a last choice showing it and its QR code
         self.page = page
+        #: after a game is picked: how many of its seats the computer takes (None: still picking)
+        self.computers: int | None = None
         #: called with every layout drawn (the console)
         self.observer: Callable[[dict[str, Layout]], None] | None = None
         self.on_typed: Callable[[str], bool] | None = None
@@ -58,9 +64,17 @@ class Lobby:
                             lines=address.short_lines(self.page), footer=ARROWS)
             return self._with_seats(shared)
         game, n = self.options[self.index]
-        shared = Layout(title=pick(WORDS["title"], self.lang), big=rules.get(game).name or game,
-                        lines=(f"{pick(WORDS['players'], self.lang).format(n=n)}  "
-                               f"{self.index + 1}/{len(self.options)}",), footer=ARROWS)
+        if self.computers is not None:
+            count = self.computers
+            big = (pick(WORDS["no-computer"], self.lang) if count == 0
+                   else pick(WORDS["computer-seats"], self.lang).format(n=count))
+            shared = Layout(title=pick(WORDS["computers"], self.lang), big=big,
+                            lines=(f"{rules.get(game).name or game}, "
+                                   f"{pick(WORDS['players'], self.lang).format(n=n)}",), footer=ARROWS)
+        else:
+            shared = Layout(title=pick(WORDS["title"], self.lang), big=rules.get(game).name or game,
+                            lines=(f"{pick(WORDS['players'], self.lang).format(n=n)}  "
+                                   f"{self.index + 1}/{len(self.options)}",), footer=ARROWS)
         return self._with_seats(shared)
 
     def _with_seats(self, shared: Layout) -> dict[str, Layout]:
@@ -82,14 +96,26 @@ class Lobby:
 
     def press(self, button: str) -> tuple[str, int] | None:
         role = button.rsplit(".", 1)[-1]
+        if self.computers is not None:
+            players = self.options[self.index][1]
+            if role in ("left", "right"):  # at least one seat stays a person's
+                self.computers = (self.computers + (1 if role == "right" else -1)) % players
+            elif role == "ok":
+                return self.options[self.index]
+            return None
         count = len(self.options) + (self.page is not None)
         if role == "left":
             self.index = (self.index - 1) % count
         elif role == "right":
             self.index = (self.index + 1) % count
         elif role == "ok" and self.index < len(self.options):
-            return self.options[self.index]
+            self.computers = 0
         return None
+
+    def computer_seats(self) -> set[int]:
+        """The seats chosen for computer players: the last ones."""
+        players = self.options[self.index][1]
+        return set(range(players - (self.computers or 0), players))
 
     def choose(self, stop: threading.Event) -> tuple[str, int] | None:
         """Wait for a choice; None when stopped first."""

@@ -29,8 +29,8 @@ from drivers.events import (
     ReaderRecovered,
     TagArrived,
 )
-from pi_app import adapters
-from pi_app.adapters.base import Component, TableAdapter, seat_name
+from pi_app import adapters, computer, players
+from pi_app.adapters.base import Component, TableAdapter
 from pi_app.errors import UsageError
 from pi_app.hardware import Table
 from pi_app.i18n import t
@@ -39,6 +39,7 @@ from pi_app.menu import BACK, CONFIRM, Cursor, flatten
 from pi_app.registry import Registry
 from pi_app.screens import SMALL, Layout, font, pages, render, wrap
 from rules import sections
+from players import Player
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
 FLASH_SECONDS = 0.8
@@ -152,6 +153,12 @@ class Session:
         self.acting: int | None = None
         self._screens_tried = time.monotonic()
         self._faults_checked: set[str] = set()  # the faults retry_screens last saw
+        #: seat -> its computer player (pi_app/computer.py), and the move it
+        #: chose, waiting for a person to carry it out and the table to confirm it
+        self.computers: dict[int, Player] = {}
+        self.computer_moves: dict[int, Move] = {}
+        self.computer_line: str | None = None  # the shared screen's line for that move
+        self._computer_due = False  # the computer to move has yet to choose
 
     # -- opening -------------------------------------------------------------
     @classmethod
@@ -261,6 +268,11 @@ class Session:
             event.run(self.on_typed, self.table.queue)
         self.set_lights()
         self.redraw()
+        if self._computer_due:  # after the acting seat saw its move: the computer may think long
+            self._computer_due = False
+            self.computer_turn()
+            self.set_lights()
+            self.redraw()
 
     def acting_seat(self, event: object) -> int | None:
         """The seat whose input ``event`` is (a piece on a board zone: the seat
@@ -350,6 +362,12 @@ class Session:
             return
         if self.state.is_chance():
             self.chance_press(seat, role)
+            return
+        if seat in self.computers:
+            # ● on a computer's seat confirms its move, carried out on the table
+            move = self.computer_moves.get(seat)
+            if role == "ok" and move is not None and seat == self.state.to_move():
+                self.play(seat, move)
             return
         if seat != self.state.to_move():
             self.refuse(seat, self.not_your_turn(seat))
@@ -503,12 +521,14 @@ class Session:
     def cursor_for(self, seat: int) -> Cursor:
         ui = self.seats[seat]
         if ui.cursor is None:
-            ui.cursor = self.adapter.menu(self.state, seat)
+            move = self.computer_moves.get(seat)
+            # A computer's "menu" is its one move: a tap or zone confirms it or is refused.
+            ui.cursor = Cursor.over([move]) if move is not None else self.adapter.menu(self.state, seat)
         return ui.cursor
 
     def player(self, seat: int | None) -> str:
         """The player at ``seat`` as the screens name them (pi_app.players)."""
-        return seat_name(seat, self.lang, self.record.game)
+        return players.display_name(self.record.game, seat, self.lang, computer=seat in self.computers)
 
     def not_your_turn(self, seat: int) -> IllegalMove:
         to_move = self.state.to_move()
@@ -518,10 +538,14 @@ class Session:
 
     # -- outcomes of input ---------------------------------------------------------
     def refuse(self, seat: int, exc: IllegalMove) -> None:
+        if seat in self.computers:
+            # Its light flashes; no words, which could name one of its face-down cards.
+            exc = computer.NOT_THIS
         message = exc.message(self.lang, self.player)
         rule = sections.name(self.record.game, exc.rule, self.lang)
         lines = [message] + ([t("rule", self.lang, rule=rule)] if rule else [])
-        self.seats[seat].notice = Layout(title=t("refused", self.lang), lines=tuple(lines), alert=True)
+        if seat not in self.computers:
+            self.seats[seat].notice = Layout(title=t("refused", self.lang), lines=tuple(lines), alert=True)
         self.flash(seat)
         self.transcript.append(Record("refused", seat, message, extra={"code": exc.code, "rule": rule}))
         self.journal.refused(self.record, seat, exc.code, exc.rule)  # the night's report counts them
@@ -536,7 +560,8 @@ class Session:
         else:
             detail = t("tag-not-in-game", self.lang, component=self.tag_words(tag.game, tag.component),
                        game=self.game_words(tag.game))
-        self.seats[seat].notice = Layout(title=t("unknown-tag", self.lang), lines=(detail,), alert=True)
+        if seat not in self.computers:  # a computer's screen shows no notices: nobody reads it
+            self.seats[seat].notice = Layout(title=t("unknown-tag", self.lang), lines=(detail,), alert=True)
         self.flash(seat)
         self.transcript.append(Record("unknown-tag", seat, detail, extra={"uid": uid}))
 
@@ -637,6 +662,31 @@ class Session:
             ui.notice = None
         self.chance_cursor = None
         self.shared_notice = None
+        # the computer to move thinks once the acting seat's frame is out (handle)
+        self.computer_moves.clear()
+        self._computer_due = True
+
+    # -- computer players ----------------------------------------------------------------
+    def seat_computers(self, players: dict[int, Player]) -> None:
+        """Make these seats computer players (before the game's first redraw)."""
+        self.computers = dict(players)
+        self.computer_moves.clear()
+        self.computer_turn()
+
+    def computer_turn(self) -> None:
+        """The computer to move chooses now, from its seat's view; its move is
+        added to what the shared screen tells the table to do."""
+        seat = self.state.to_move()
+        if seat is None or seat not in self.computers or seat in self.computer_moves:
+            return
+        move = self.computers[seat].choose(self.state, seat)
+        self.computer_moves[seat] = move
+        self.seats[seat].cursor = None
+        secret = computer.is_secret(self.state, move)
+        text = None if secret else self.adapter.move_text(move.to_json(), self.lang)
+        self.computer_line = computer.said(self.player(seat), text, self.lang)
+        self.log = [*self.log, self.computer_line]
+        self.transcript.append(Record("said", None, self.log[-1], extra={"lines": self.log[-1:]}))
 
     def write_journal(self) -> bool:
         """Write the backlog (and the game's end, when due) in one transaction;
@@ -713,11 +763,15 @@ class Session:
         self.shared_notice = None
         self.log = [text]
         self.transcript.append(Record("undo", entry.seat, text, entry.move))
+        self.computer_moves.clear()
+        self._computer_due = True
 
     # -- output ------------------------------------------------------------------------
     def seat_layout(self, seat: int) -> Layout:
         ui = self.seats[seat]
         lang = self.lang
+        if seat in self.computers and self.state.outcome() is None:
+            return computer.seat_layout(seat, self.player(seat), self.state.to_move(), lang)
         if ui.notice is not None:
             return ui.notice
         outcome = self.state.outcome()

@@ -7,7 +7,8 @@ where growth would come from: one table built once (simulated, from the
 lobby choosing each next game with button presses, and a new session per game
 that ends with ● pressed on the final screen (``pi_app/commands/run.py``).
 Simulated players (``pi_app.autoplay``) play every move with taps and
-presses, and now and then try something illegal, as in the demo. A round
+presses, and now and then try something illegal, as in the demo; the last
+seat of every game, chosen in the lobby, is a computer player. A round
 goes through every game and player count the lobby offers, each also with
 the variants the demo plays at that count (Artus advanced...); ``short``
 rounds play each game once, at its fewest players.
@@ -33,14 +34,20 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pi_app import hardware, paths
+from pi_app import computer, hardware, paths, screens
 from pi_app.autoplay import MAX_INPUTS, Input, take_turn
 from pi_app.demo import Night
 from pi_app.journal import Journal
 from pi_app.lobby import Lobby
 from pi_app.registry import Registry
 from pi_app.session import Session
+from players import Budget
+from rules.king_is_dead import actions as kid_actions
 
+BOUNDED_CACHES = (kid_actions.options_menu, kid_actions.options, screens._width, screens._line_bitmap)
+#: the last seat of every game is a computer player, thinking briefly: a night's
+#: worth of games stays within minutes
+SOAK_BUDGET = Budget(iterations=20, seconds=0.1)
 SETTLE_SECONDS = 3.0  # a refusal's flash runs on gpiozero's thread for 0.72 s
 
 
@@ -159,6 +166,13 @@ def measure(game: int, rotation: int, played: str, moves: int, seconds: float) -
     # f"{name}_encoder") is a new string each time: bounded, but it fills over
     # hundreds of games and would pass for a leak.
     sys._clear_type_cache()
+    # Bounded caches whose entries differ in size with the positions and words
+    # of each game: a computer seat's search visits thousands of The King is
+    # Dead's positions, and its long lines on the shared screen add words at
+    # several sizes. Full or not, they hold what they hold by design: emptied
+    # so that the count shows what is kept beyond them.
+    for bounded in BOUNDED_CACHES:
+        bounded.cache_clear()
     gc.collect()  # what is still reachable, not what is waiting for the collector
     # sqlite3 keeps a weak reference to each cursor a connection made and drops
     # the dead ones every 200 cursors: up to 200 blocks a connection that come
@@ -231,22 +245,28 @@ class Soak:
             played = f"{game} {players}p" + "".join(f" {k}={v}" for k, v in options.items())
             yield measure(i + 1, len(self.rounds), played, moves, seconds)
 
-    def choose_in_lobby(self, game: str, players: int) -> None:
-        """Step the lobby to (game, players) with seat 1's buttons and press ●."""
+    def choose_in_lobby(self, game: str, players: int) -> set[int]:
+        """Step the lobby to (game, players) with seat 1's buttons, press ●,
+        make the last seat a computer player and press ● again; the computer seats."""
         lobby = Lobby(self.table, self.lang)
         seat = self.table.profile.seats[0].name
         for _ in range(lobby.options.index((game, players))):
             self.table.press(f"{seat}.right")
         self.table.press(f"{seat}.ok")
+        self.table.press(f"{seat}.right")
+        self.table.press(f"{seat}.ok")
         chosen = lobby.choose(threading.Event())
-        if chosen != (game, players):
-            raise RuntimeError(f"the lobby chose {chosen}, not {game} for {players}")
+        if chosen != (game, players) or lobby.computer_seats() != {players - 1}:
+            raise RuntimeError(f"the lobby chose {chosen} with computers at {lobby.computer_seats()}, "
+                               f"not {game} for {players} with the last seat a computer")
+        return lobby.computer_seats()
 
     def play(self, place: int, game: str, players: int, options: dict[str, Any]) -> int:
         """One game, from the lobby to ● on the final screen; its moves."""
-        self.choose_in_lobby(game, players)
+        computers = self.choose_in_lobby(game, players)
         session = Session.open(self.table, self.journal, self.registry, game=game, players=players,
                                seed=self.seed + place, options=options, lang=self.lang)
+        session.seat_computers(computer.players_for(computers, self.seed + place, SOAK_BUDGET))
         session.page_seconds = 3.0  # as the daemon: the shared screen pages its instructions
         comps = [(c.id, c.count) for c in session.adapter.components()]
         uids = {c: u[0] for c, u in self.registry.auto_enroll(game, comps).items()}
@@ -265,6 +285,11 @@ class Soak:
             inputs += 1
             if inputs > MAX_INPUTS:
                 raise RuntimeError(f"{game} for {players}: the simulated players are stuck")
+            for seat in computers:
+                shown = secret_screens(session, seat, rng)
+                if shown:
+                    raise RuntimeError(f"{game} for {players}: {', '.join(shown)} would change with the "
+                                       f"computer's secrets (seat {seat + 1}): a screen shows them")
 
         while session.state.outcome() is None:
             take_turn(session, rng, send, attempts=self.attempts)
@@ -304,3 +329,20 @@ def to_json(s: Sample) -> str:
 
 def from_json(text: str) -> Sample:
     return Sample(**json.loads(text))
+
+
+def secret_screens(session: Session, seat: int, rng: random.Random) -> list[str]:
+    """The screens that would say something else if ``seat``'s secrets were
+    dealt afresh (``State.perturb_secrets``): each would show them. For a
+    computer's seat its own screen counts too: nobody sits behind it."""
+    other = session.state.perturb_secrets(seat, rng)
+    if other is None:
+        return []
+    shown = session.layouts()
+    real = session.state
+    try:
+        session.state = other
+        dealt = session.layouts()
+    finally:
+        session.state = real
+    return sorted(name for name in shown if shown[name] != dealt[name])

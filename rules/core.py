@@ -199,6 +199,34 @@ class State:
         """
         return None
 
+    def sample_unseen(self, seat: int, rng: random.Random) -> State:
+        """A full state ``seat`` cannot tell from this one, drawn uniformly
+        from all such states: every secret ``seat`` does not hold (another
+        seat's hand, hidden identities) dealt afresh with ``rng``.
+
+        What a computer player searches instead of the true state. The copy
+        is a function of ``seat``'s view and ``rng`` alone: its history and
+        seed are cleared (the history holds other seats' draws; the seed
+        decides the real draws to come) and whatever is dealt is built in a
+        canonical order. Games with hidden information override it and call
+        :meth:`_unseen_copy` for the cleared copy.
+        """
+        return self._unseen_copy()
+
+    def _unseen_copy(self) -> State:
+        other = self.copy()
+        other.history = []
+        other.seed = 0
+        return other
+
+    def play_listed(self, move: Move) -> None:
+        """Apply a move taken from ``legal_moves()`` (or a chance outcome) in
+        place, without the check and the copy that make :meth:`apply` atomic:
+        for a search playing thousands of moves on states it owns. A move not
+        listed may leave the state half-changed."""
+        self._apply(move)
+        self.history.append(move)
+
     def to_json(self) -> JSON:
         return {
             "game": self.game_id,

@@ -12,7 +12,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from pi_app import hands, hardware, paths, profile, startup
+from pi_app import computer, hands, hardware, paths, profile, startup
 from pi_app.console import Console, read_commands
 from pi_app.errors import UsageError
 from pi_app.journal import Journal
@@ -36,6 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="language of the screens (default: the profile's)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. --option mordred=true (JSON values)")
+    parser.add_argument("--computer", action="append", default=[], metavar="SEAT",
+                        help="with --game: a computer player takes this seat (a number from 1, or a role: "
+                        "king, assassins, attacker, defender); repeat for more")
     parser.add_argument("--new", action="store_true", help="abandon an unfinished game and start --game")
     parser.add_argument("--state-dir", help="where the journal and tag registry live "
                         "(default: $STATE_DIRECTORY or ~/.local/state/tablekeeper)")
@@ -53,6 +56,12 @@ def run(args: argparse.Namespace) -> int:
         if (args.game is None) != (args.players is None):
             raise UsageError("--game and --players go together: --game ID --players N")
         options = parse_options(args.option)
+        wanted: set[int] = set()
+        if args.computer:
+            if args.game is None:
+                raise UsageError("--computer goes with --game ID --players N (a resumed game keeps its "
+                                 "computer seats; the lobby asks for them)")
+            wanted = computer.parse_seats(args.computer, args.game, args.players)
         events: queue.Queue = queue.Queue()
         simulated = prof.simulated
         table = hardware.build(prof, events, poll=not simulated)
@@ -89,8 +98,10 @@ def run(args: argparse.Namespace) -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
         game, players, new = args.game, args.players, args.new
+        seats_file = paths.state_dir(args.state_dir) / "computers.json"
         while not stop.is_set():
             seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
+            unfinished = journal.current()
             try:
                 session = Session.open(table, journal, registry, game=game, players=players, seed=seed,
                                        options=options if game == args.game else {}, lang=args.lang, new=new)
@@ -111,7 +122,15 @@ def run(args: argparse.Namespace) -> int:
                 if chosen is None:
                     break
                 game, players = chosen  # --new, if given, still abandons an unfinished game
+                wanted = lobby.computer_seats()
                 continue
+            if unfinished is not None and session.record.id == unfinished.id:
+                seated = computer.load(seats_file, session.record.id)  # resumed: as it was
+            else:
+                seated = wanted
+                computer.save(seats_file, session.record.id, seated)
+            if seated:
+                session.seat_computers(computer.players_for(seated, session.record.seed))
             current[0] = session
             session.page_seconds = 3.0
             comps = session.adapter.components()
@@ -134,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
                 typist.players = None  # the lobby takes a press from any seat
             game = players = None  # after a finished game: choose the next one at the table
             new = False
+            wanted = set()
     finally:
         watchdog.stop()
         table.close()

@@ -564,12 +564,28 @@ class ArtusState(State):
         if not self.hands[seat]:
             return None
         other = self.copy()
+        assert isinstance(other, ArtusState)
+        other._deal_hand(seat, rng)
+        return other
+
+    def sample_unseen(self, seat: int, rng: random.Random) -> State:
+        """Every other player's hand dealt afresh, pile by pile, from that
+        hand and that player's unseen pile (the backs stay as the table sees them)."""
+        other = self._unseen_copy()
+        assert isinstance(other, ArtusState)
+        for player in range(self.players):
+            if player != seat:
+                other._deal_hand(player, rng)
+        return other
+
+    def _deal_hand(self, seat: int, rng: random.Random) -> None:
+        """Same number of cards from each pile; the pool is sorted first so
+        the deal depends on ``rng`` alone, not on the cards it replaces."""
         hand: list[str] = []
-        for pile, cards in other.piles[seat].items():
-            mine = [c for c in other.hands[seat] if DATA.cards[c].pile == pile]
-            pool = mine + cards
+        for pile, cards in self.piles[seat].items():
+            mine = [c for c in self.hands[seat] if DATA.cards[c].pile == pile]
+            pool = sorted(mine + cards)
             rng.shuffle(pool)
             hand.extend(pool[: len(mine)])
-            other.piles[seat][pile] = sorted(pool[len(mine) :])
-        other.hands[seat] = sorted(hand)
-        return other
+            self.piles[seat][pile] = sorted(pool[len(mine) :])
+        self.hands[seat] = sorted(hand)

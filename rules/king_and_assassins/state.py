@@ -346,12 +346,28 @@ class KAState(Legality, State):
         revealed ones stay, and whether all three are gone stays as it was."""
         if seat != ASSASSIN_SEAT or not self.assassins:
             return None
-        fixed = [c for c in self.assassins if c in self.revealed]
-        pool = [c for c in CITIZEN_NAMES if c not in self.revealed]
-        all_gone = self._gone() == ASSASSINS
         for _ in range(20):
             other = self.copy()
-            other.assassins = sorted(fixed + rng.sample(pool, ASSASSINS - len(fixed)), key=mv.name_order)
-            if other.assassins != self.assassins and (other._gone() == ASSASSINS) == all_gone:
+            other._deal_assassins(self, rng)
+            if other.assassins != self.assassins:
                 return other
         return None
+
+    def sample_unseen(self, seat: int, rng: random.Random) -> State:
+        """For the King: three assassins drawn uniformly from every choice the
+        table has not ruled out. The Assassin player sees everything."""
+        other = self._unseen_copy()
+        assert isinstance(other, KAState)
+        if seat != ASSASSIN_SEAT and self.assassins:
+            while not other._deal_assassins(self, rng):
+                pass
+        return other
+
+    def _deal_assassins(self, real: KAState, rng: random.Random) -> bool:
+        """Other assassins, keeping the revealed ones; True when the choice
+        agrees with what is public (whether all three are gone). Retried on
+        False, this samples uniformly from the choices that agree."""
+        fixed = [c for c in CITIZEN_NAMES if c in real.revealed]
+        pool = [c for c in CITIZEN_NAMES if c not in real.revealed]
+        self.assassins = sorted(fixed + rng.sample(pool, ASSASSINS - len(fixed)), key=mv.name_order)
+        return (self._gone() == ASSASSINS) == (real._gone() == ASSASSINS)

@@ -473,16 +473,29 @@ class KingIsDeadState(State):
     def perturb_secrets(self, seat: int, rng: random.Random) -> KingIsDeadState | None:
         """Another pile under ``seat``'s top card: the only thing the rules
         hide is which cards lie under the top one (so which are still held)."""
-        pile = self.piles[seat]
-        if len(pile) < 2:
+        if len(self.piles[seat]) < 2:
             return None
+        other = copy.deepcopy(self)
+        other._deal_pile(seat, rng)
+        return other
+
+    def sample_unseen(self, seat: int, rng: random.Random) -> KingIsDeadState:
+        """Every other player's pile dealt afresh under its top card."""
+        other = self._unseen_copy()
+        assert isinstance(other, KingIsDeadState)
+        for player in range(self.players):
+            if player != seat and len(self.piles[player]) >= 2:
+                other._deal_pile(player, rng)
+        return other
+
+    def _deal_pile(self, seat: int, rng: random.Random) -> None:
+        pile = self.piles[seat]
         keep = ["crown"] if seat in self.crowns.values() and pile[-1] != "crown" else []
         pool = list((Counter(DATA.deck) - Counter([pile[-1], *keep])).elements())
         under = keep + rng.sample(pool, len(pile) - 1 - len(keep))
         rng.shuffle(under)
-        other = copy.deepcopy(self)
-        other.piles[seat] = [*under, pile[-1]]
-        return other
+        self.piles[seat] = [*under, pile[-1]]
+        self._memo = {}
 
     def _to_json(self) -> JSON:
         pending = None

@@ -855,17 +855,34 @@ class SiegeState(Table, State):
     def perturb_secrets(self, seat: int, rng: random.Random) -> State | None:
         """Another hand for ``seat`` of the same size, dealt from that hand
         and the seat's unseen normal deck."""
-        size = self.hand_size(seat)
-        if not size:
+        if not self.hand_size(seat):
             return None
-        pool = [c for counts in (self.hands[seat], self.decks[seat]["normal"]) for c, n in counts.items()
-                for _ in range(n)]
-        rng.shuffle(pool)
         other = self.copy()
-        other.hands[seat], other.decks[seat]["normal"] = {}, {}
-        for i, card in enumerate(pool):
-            _add(other.hands[seat] if i < size else other.decks[seat]["normal"], card)
+        other._deal_hand(seat, rng)
         return other
+
+    def sample_unseen(self, seat: int, rng: random.Random) -> State:
+        """The other side's hand dealt afresh from its hand and unseen normal deck."""
+        other = self._unseen_copy()
+        assert isinstance(other, SiegeState)
+        for side in (ATTACKER, DEFENDER):
+            if side != seat:
+                other._deal_hand(side, rng)
+        return other
+
+    def _deal_hand(self, seat: int, rng: random.Random) -> None:
+        """A hand of the same size for ``seat`` from its hand and normal deck,
+        shuffled from a sorted pool so the deal depends on ``rng`` alone."""
+        size = self.hand_size(seat)
+        held = (self.hands[seat], self.decks[seat]["normal"])
+        pool = sorted(c for counts in held for c, n in counts.items() for _ in range(n))
+        rng.shuffle(pool)
+        hand: dict[str, int] = {}
+        deck: dict[str, int] = {}
+        for i, card in enumerate(pool):
+            _add(hand if i < size else deck, card)
+        self.hands[seat] = dict(sorted(hand.items()))
+        self.decks[seat]["normal"] = dict(sorted(deck.items()))
 
 
 @functools.cache

@@ -103,7 +103,8 @@ def test_tags_enroll_list_forget(tmp_path, monkeypatch, capsys):
 
 @needs_kid
 def test_run_without_a_game_offers_the_choice_at_the_table(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("sys.stdin", io.StringIO("press seat1 right\npress seat1 ok\nquit\n"))
+    # ● picks the game, ● again starts it with no computer player
+    monkeypatch.setattr("sys.stdin", io.StringIO("press seat1 right\npress seat1 ok\npress seat1 ok\nquit\n"))
     assert main(["run", "--state-dir", str(tmp_path), "--text"]) == 0
     out = capsys.readouterr().out
     assert "New game" in out and "The King is Dead" in out

@@ -24,7 +24,11 @@ def test_demo_game_writes_frames_gif_transcript(tmp_path):
     text = (tmp_path / "king-is-dead-2p.transcript.txt").read_text()
     assert "move | Player 1" in text and "outcome" in text
     assert "  Player 1: " in text and "seat " not in text  # players named as the screens name them
-    assert text.splitlines()[0].endswith("options: mordred=False")
+    assert text.splitlines()[0].endswith("options: mordred=False; Player 2 (computer) plays")
+    # The computer's moves are said on the shared screen and carried out at the table.
+    assert report.computer == 1
+    assert "| table   | Player 2 (computer): " in text
+    assert "move | Player 2" in text
 
 
 def test_demo_plans_every_other_option_once_at_the_most_seats(tmp_path):
@@ -52,14 +56,17 @@ def test_demo_game_with_options_is_named_and_played_with_them(tmp_path):
     report = night.play("king-is-dead", 2, {"mordred": True})
     assert report.options == {"mordred": True} and report.result
     text = (tmp_path / "king-is-dead-2p-mordred-True.transcript.txt").read_text()
-    assert text.splitlines()[0] == "The King is Dead, 2 players, seed 7, options: mordred=True"
+    assert text.splitlines()[0] == ("The King is Dead, 2 players, seed 7, options: mordred=True; "
+                                    "seat 2 is a computer player")
     journal = Journal(tmp_path / "king-is-dead-2p-mordred-True" / "journal.sqlite")
     try:
         assert [g.options for g in journal.games()] == [{"mordred": True}]
     finally:
         journal.close()
     table = summary([report], 1.0, tmp_path)
-    assert "| game | players | options |" in table and "| king-is-dead | 2 | mordred=True |" in table
+    assert "| game | players | computer | options |" in table
+    assert "| king-is-dead | 2 | seat 2 | mordred=True |" in table
+    assert "the last seat is a computer player" in table
 
 
 def test_demo_refuses_unknown_game(capsys, tmp_path):

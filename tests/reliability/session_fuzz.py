@@ -24,7 +24,7 @@ from typing import Any
 
 import rules
 from drivers.events import ButtonPressed, TagArrived
-from pi_app import adapters, hardware, profile
+from pi_app import adapters, computer, hardware, profile
 from pi_app.adapters.base import TableAdapter
 from pi_app.autoplay import button_toward, next_input
 from pi_app.i18n import t
@@ -32,10 +32,13 @@ from pi_app.journal import Journal
 from pi_app.menu import Cursor
 from pi_app.registry import Registry
 from pi_app.session import SHOW_ALL, Session
+from players import Budget
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
 #: the table variants: shipped profiles, and sim with chance entered at the table
 TABLES = ("sim", "sim-regions", "sim-chance-at-table")
+#: a computer seat thinks briefly: hundreds of inputs per example
+COMPUTER_BUDGET = Budget(iterations=6, seconds=None)
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class Setup:
     table: str
     seed: int
     lang: str = "en"
+    computer: int | None = None  # a seat played by a computer player
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,8 @@ class Harness:
         self.session = Session.open(self.table, self.journal, self.registry, game=setup.game,
                                     players=setup.players, seed=setup.seed, options=setup.options,
                                     lang=setup.lang, new=True)
+        if setup.computer is not None:
+            self.session.seat_computers(computer.players_for({setup.computer}, setup.seed, COMPUTER_BUDGET))
         comps = [(c.id, c.count) for c in self.session.adapter.components()]
         enrolled = self.registry.auto_enroll(setup.game, comps)
         self.uids = {comp: uids[0] for comp, uids in enrolled.items()}
@@ -136,6 +142,8 @@ def progress(h: Harness, target: Move) -> Input | None:
     to_move = state.to_move()
     if to_move is None:
         return None
+    if to_move in s.computers:  # a person carries out the computer's move and presses ● for it
+        return Input("press", f"{s.seats[to_move].name}.ok")
     if to_move != CHANCE:
         inp = next_input(s, to_move, target)
         if inp.kind == "tap":
@@ -251,7 +259,8 @@ def check_menus_follow(s: Session, other: Session, owner: int) -> None:
     else the menu itself would tell the seat about them. ``owner``'s own menu
     is its own business."""
     for ui in s.seats:
-        if ui.cursor is not None and ui.index != owner:
+        # a computer's "menu" is the one move it chose from its own view
+        if ui.cursor is not None and ui.index != owner and ui.index not in s.computers:
             offered = _moves_json(other.adapter.menu(other.state, ui.index).stack[0][0])
             if offered != _moves_json(ui.cursor.stack[0][0]):
                 raise Leak(f"seat {ui.index + 1}'s menu offers other moves when seat {owner + 1}'s "
@@ -265,7 +274,8 @@ def check_menus_follow(s: Session, other: Session, owner: int) -> None:
 def check_secrets(h: Harness, rng: random.Random) -> int:
     """No screen says another seat's secret: each seat's screen says the same
     when any other seat's secrets are dealt afresh, the shared screen the
-    same when any seat's are. Returns the comparisons made."""
+    same when any seat's are, and a computer's screen (which faces the whole
+    table) the same when its own are. Returns the comparisons made."""
     s = h.session
     shown = {name: h.table.screens[name].text for name in screen_texts(s)}
     shared = s.profile.shared_screen.name
@@ -276,7 +286,7 @@ def check_secrets(h: Harness, rng: random.Random) -> int:
         texts = screen_texts(other)
         for seat in range(len(s.seats)):
             name = seat_screen(s, seat)
-            if seat != owner and texts[name] != shown[name]:
+            if (seat != owner or seat in s.computers) and texts[name] != shown[name]:
                 raise Leak(f"{name} says {shown[name]!r}, but {texts[name]!r} when seat {owner + 1}'s "
                            "secrets are dealt afresh")
         if texts[shared] != shown[shared]:
@@ -350,7 +360,10 @@ def check_said(h: Harness, before: State, adapter: TableAdapter, movers: set[int
             revealed += 1
             continue
         said = copy.deepcopy(adapter).instructions(state, moves, again[1], again[0], s.lang)
-        if said != s.log:
+        told = s.log
+        if s.computer_line is not None and told and told[-1] == s.computer_line:
+            told = told[:-1]  # the computer's next move, chosen from its own view, follows
+        if said != told:
             raise Leak(f"the table is told {s.log!r}, but {said!r} when seat {owner + 1}'s secrets are "
                        "dealt afresh")
         compared += 1

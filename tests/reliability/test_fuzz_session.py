@@ -7,7 +7,8 @@ with inputs toward a legal move so that games go deep. After every input:
 * nothing raised out of the session loop and no internal error is shown;
 * the state is the replay of the journal;
 * every screen recorded the words the session means it to say;
-* no screen says another seat's secret (tests/reliability/session_fuzz.py).
+* no screen says another seat's secret (tests/reliability/session_fuzz.py),
+  nor a computer player's screen its own (most examples seat one).
 
 Reproducible (derandomized, no example database). TABLEKEEPER_FUZZ_EXAMPLES
 raises the examples per game, TABLEKEEPER_FUZZ_STEPS the inputs per example;
@@ -59,12 +60,13 @@ FUZZ = settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database
 
 def draw_setup(data: st.DataObject, game: str) -> Setup:
     g = rules.get(game)
-    return Setup(game,
-                 data.draw(st.sampled_from(list(g.player_counts)), label="players"),
+    players = data.draw(st.sampled_from(list(g.player_counts)), label="players")
+    return Setup(game, players,
                  data.draw(st.sampled_from(g.option_combinations()), label="options"),
                  data.draw(st.sampled_from(TABLES), label="table"),
                  data.draw(st.integers(0, 2**16), label="seed"),
-                 data.draw(st.sampled_from(("en", "it")), label="lang"))
+                 data.draw(st.sampled_from(("en", "it")), label="lang"),
+                 data.draw(st.sampled_from([None, *range(players)]), label="computer"))
 
 
 def draw_target(data: st.DataObject, moves: list[Move]) -> Move:
@@ -186,5 +188,31 @@ def test_a_secret_planted_on_a_screen_is_found(plant, found: str, monkeypatch: p
                 cards = [h.uids[c.id] for c in h.session.adapter.components() if c.seat == seat]
                 noise = Input("tap", h.pads[seat], rng.choice(cards))
                 give(h, progress(h, rng.choice(moves)) if moves and rng.random() < 0.7 else noise, rng)
+    finally:
+        h.close()
+
+
+def test_a_computer_screen_showing_its_own_hand_is_found(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    """A computer's screen faces the whole table: its own hand there is a leak."""
+    from pi_app.screens import Layout
+    from pi_app.session import Session
+
+    layout = Session.seat_layout
+
+    def seat_layout(self: Session, seat: int) -> Layout:
+        if seat in self.computers and self.state.outcome() is None:
+            return Layout(title="computer", lines=(_hand(self.state, seat),))
+        return layout(self, seat)
+
+    monkeypatch.setattr(Session, "seat_layout", seat_layout)
+    rng = random.Random(7)
+    h = Harness(tmp_path, Setup("siege", 2, {}, "sim", 7, computer=1))
+    try:
+        with pytest.raises(Leak, match=r"seat2\.screen says"):
+            check_opening(h, rng)
+            for _ in range(200):
+                moves = h.session.state.legal_moves()
+                give(h, progress(h, rng.choice(moves)), rng)
     finally:
         h.close()

@@ -15,6 +15,8 @@ A seeded random playout in which, step by step:
 * every move's JSON round-trips;
 * views are JSON-ready, and no view of one seat (or the public) changes when
   another seat's secrets are dealt afresh (``State.perturb_secrets``);
+* ``State.sample_unseen(seat)`` (what a computer player searches) keeps
+  ``seat``'s view and is the same whatever the other seats' secrets are;
 * the game ends within ``Game.max_moves``, with a well-formed outcome;
 
 and at the end the state's JSON rebuilds an equal state by replaying its log.
@@ -127,19 +129,31 @@ def _check_error(game: Game, exc: IllegalMove, report: PlayoutReport) -> None:
 def _check_views(game: Game, state: State, rng: random.Random) -> None:
     seats: list[int | None] = [None, *range(state.players)]
     views = {seat: _json_roundtrip(state.view(seat)) for seat in seats}
-    if game.perfect_information:
-        return
-    for owner in range(state.players):
-        other = state.perturb_secrets(owner, rng)
-        if other is None:
-            continue
-        for seat in seats:
-            if seat == owner:
+    perturbed: list[tuple[int, State]] = []
+    if not game.perfect_information:
+        for owner in range(state.players):
+            other = state.perturb_secrets(owner, rng)
+            if other is None:
                 continue
-            assert _json_roundtrip(other.view(seat)) == views[seat], (
-                f"the view of {'the public' if seat is None else f'seat {seat}'} changes with "
-                f"seat {owner}'s secrets"
-            )
+            perturbed.append((owner, other))
+            for seat in seats:
+                if seat == owner:
+                    continue
+                assert _json_roundtrip(other.view(seat)) == views[seat], (
+                    f"the view of {'the public' if seat is None else f'seat {seat}'} changes with "
+                    f"seat {owner}'s secrets"
+                )
+    # What a computer player searches keeps its seat's view and depends on nothing else.
+    deal = rng.randrange(1 << 30)
+    for seat in range(state.players):
+        sample = state.sample_unseen(seat, random.Random(deal))
+        assert _json_roundtrip(sample.view(seat)) == views[seat], f"sample_unseen({seat}) changes its view"
+        for owner, other in perturbed:
+            if owner != seat:
+                again = other.sample_unseen(seat, random.Random(deal))
+                assert again.to_json() == sample.to_json(), (
+                    f"sample_unseen({seat}) depends on seat {owner}'s secrets"
+                )
 
 
 def play(game: Game, players: int, seed: int, options: dict[str, Any]) -> tuple[State, PlayoutReport]:

@@ -117,6 +117,14 @@ def test_conformance_suite_catches_a_leaking_view(monkeypatch: pytest.MonkeyPatc
             play(GAME, 2, seed, {"stones": 7})
 
 
+def test_conformance_suite_catches_a_sample_keeping_true_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    state_type = type(GAME.new_game(players=2))
+    monkeypatch.setattr(state_type, "sample_unseen", lambda self, seat, rng: self._unseen_copy())
+    with pytest.raises(AssertionError, match="depends on seat"):
+        for seed in range(10):
+            play(GAME, 2, seed, {"stones": 7})
+
+
 def test_conformance_suite_catches_a_check_that_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
     state_type = type(GAME.new_game(players=2))
     monkeypatch.setattr(state_type, "_check", lambda self, move: None)

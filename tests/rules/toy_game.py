@@ -108,6 +108,13 @@ class ToyState(State):
         other.tokens[seat] = rng.choice([v for v in (1, 2, 3) if v != self.tokens[seat]])
         return other
 
+    def sample_unseen(self, seat: int, rng: random.Random) -> State:
+        other = self._unseen_copy()
+        assert isinstance(other, ToyState)
+        if self.winner is None:
+            other.tokens = [t if s == seat else rng.choice((1, 2, 3)) for s, t in enumerate(self.tokens)]
+        return other
+
 
 class ToyGame(Game):
     id = "toy"

@@ -1,0 +1,177 @@
+"""Computer players: strength against random and greedy players, search
+speed and think time.
+
+Strength: per game, player count and option combination, whole games of the
+ISMCTS player against random players, then against one-move-ahead greedy
+players (players/simple.py), the computer taking every seat in turn. Its win
+share (a tie shared between the winners) with a 95% Wilson interval; the
+targets are the issue's: with two players 90% against random and 65% against
+greedy, with three or four twice the fair share against random.
+
+Speed: in positions spread over seeded random games, ``choose()`` at the
+default budget (players.DEFAULT_BUDGET): search iterations per second (goal
+1,000) and the think time per move, median and worst (target 1 s). The budget
+stops on time as well, so a Pi Zero 2 W (about ten times slower, see the
+latency notes in bench/README.md) thinks as long with a tenth of the iterations.
+
+The full count is 200 games per cell at the default budget, which is days of
+CPU on two cores; the environment sets what runs:
+
+    TABLEKEEPER_BOT_GAMES        games per cell and opponent (default 200; --quick 1)
+    TABLEKEEPER_BOT_ITERATIONS   the computer's budget in the strength games
+                                 (default: the default budget's iterations, no time limit)
+    TABLEKEEPER_BOT_GAME         only games whose id contains this
+
+    python -m bench.bench_players [--quick]
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+import rules
+from bench.common import Row, main
+from players import DEFAULT_BUDGET, Budget, Greedy, Ismcts, Player, RandomPlayer
+from players.base import rewards
+
+AREA = "players"
+Z95 = 1.96
+PI_ZERO_FACTOR = 10  # bench/README.md: CPU figures about ten times higher on a Pi Zero 2 W
+
+
+def wilson(successes: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (successes may be fractional: shared wins)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def cells() -> list[tuple[str, int, dict[str, Any]]]:
+    only = os.environ.get("TABLEKEEPER_BOT_GAME", "")
+    return [(gid, n, opts) for gid, game in rules.GAMES.items() if only in gid
+            for opts in game.option_combinations() for n in game.player_counts]
+
+
+def label(game_id: str, players: int, options: dict[str, Any]) -> str:
+    opts = " ".join(f"{k}={v}" for k, v in options.items())
+    return f"{game_id} {players}p" + (f" {opts}" if opts else "")
+
+
+def play(game_id: str, players: int, options: dict[str, Any], seed: int, seats: list[Player]) -> list[float]:
+    state = rules.get(game_id).new_game(players, seed, options)
+    while (seat := state.to_move()) is not None:
+        state.apply(state.sample_chance() if seat == rules.CHANCE else seats[seat].choose(state, seat))
+    outcome = state.outcome()
+    assert outcome is not None
+    return rewards(outcome, players)
+
+
+def strength(game_id: str, players: int, options: dict[str, Any], opponent: str, games: int,
+             budget: Budget) -> tuple[float, int, float]:
+    """The computer's total share of the wins over ``games`` games, and the seconds taken."""
+    won = 0.0
+    start = time.perf_counter()
+    for i in range(games):
+        bot_seat = i % players
+        kind = RandomPlayer if opponent == "random" else Greedy
+        seats: list[Player] = [kind(seed=i * 7 + s) for s in range(players)]
+        seats[bot_seat] = Ismcts(budget, seed=i)
+        won += play(game_id, players, options, 1000 + i, seats)[bot_seat]
+    return won, games, time.perf_counter() - start
+
+
+def positions(game_id: str, players: int, options: dict[str, Any], count: int) -> list[rules.State]:
+    """``count`` positions where a player moves with a choice, from seeded random games."""
+    game = rules.get(game_id)
+    out: list[rules.State] = []
+    seed = 0
+    while len(out) < count:
+        rng = random.Random(seed)
+        state = game.new_game(players, seed, options)
+        plies = 0
+        while (seat := state.to_move()) is not None:
+            if seat == rules.CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            moves = state.legal_moves()
+            if len(moves) > 1 and plies % 25 == 7 and len(out) < count:
+                out.append(state.copy())
+            plies += 1
+            state.apply(rng.choice(moves))
+        seed += 1
+    return out
+
+
+def speed(game_id: str, players: int, options: dict[str, Any], count: int) -> list[Row]:
+    times: list[float] = []
+    iterations = 0
+    searching = 0.0
+    for i, state in enumerate(positions(game_id, players, options, count)):
+        bot = Ismcts(DEFAULT_BUDGET, seed=i)
+        seat = state.to_move()
+        assert seat is not None
+        t0 = time.perf_counter()
+        bot.choose(state, seat)
+        times.append(time.perf_counter() - t0)
+        iterations += bot.last.iterations
+        searching += bot.last.seconds
+    name = label(game_id, players, options)
+    rate = iterations / searching
+    budget = f"{DEFAULT_BUDGET.iterations} iterations or {DEFAULT_BUDGET.seconds} s"
+    return [
+        Row(AREA, f"{name}: search iterations per second", rate, "it/s", 1000.0, False,
+            f"{count} positions; default budget {budget}"),
+        Row(AREA, f"{name}: think time per move, median", statistics.median(times), "s", 1.0,
+            note=f"worst {max(times):.2f} s; a Pi Zero 2 W, about {PI_ZERO_FACTOR}x slower, stops at the "
+                 f"same {DEFAULT_BUDGET.seconds} s with about {rate / PI_ZERO_FACTOR:.0f} iterations a "
+                 f"second instead of {rate:.0f}"),
+    ]
+
+
+def measure(quick: bool) -> list[Row]:
+    """``quick``: one position and one game against random players at five
+    iterations, at the fewest seats of each game (a smoke run)."""
+    games = int(os.environ.get("TABLEKEEPER_BOT_GAMES", "1" if quick else "200"))
+    iterations = int(os.environ.get("TABLEKEEPER_BOT_ITERATIONS", "5" if quick else
+                                    str(DEFAULT_BUDGET.iterations)))
+    budget = Budget(iterations=iterations, seconds=None)
+    rows: list[Row] = []
+    seen: set[str] = set()
+    seen_speed: set[tuple[str, int]] = set()
+    for game_id, players, options in cells():
+        if quick and game_id in seen:
+            continue
+        seen.add(game_id)
+        name = label(game_id, players, options)
+        if (game_id, players) not in seen_speed:
+            seen_speed.add((game_id, players))
+            rows += speed(game_id, players, options, 1 if quick else 8)
+        for opponent in ("random",) if quick else ("random", "greedy"):
+            won, n, seconds = strength(game_id, players, options, opponent, games, budget)
+            print(f"  {name} vs {opponent}: {won:g}/{n} in {seconds:.0f} s", file=sys.stderr, flush=True)
+            lo, hi = wilson(won, n)
+            fair = 1 / players
+            if players == 2:
+                target = 0.90 if opponent == "random" else 0.65
+            else:
+                target = 2 * fair if opponent == "random" else None
+            rows.append(Row(
+                AREA, f"{name}: win share vs {opponent}", 100 * won / n, "%",
+                None if target is None else 100 * target, False,
+                f"95% interval {100 * lo:.0f}-{100 * hi:.0f}% over {n} games (fair share {100 * fair:.0f}%), "
+                f"computer at {iterations} iterations, every seat in turn; {seconds / n:.1f} s a game"))
+    return rows
+
+
+if __name__ == "__main__":
+    main(measure)

@@ -1,0 +1,19 @@
+"""Computer players: any seat of any game, deciding from what that seat may know.
+
+They use the rules core's interface only (``legal_moves``, ``apply``,
+``outcome``, chance as moves, and ``State.sample_unseen`` for the worlds a
+seat cannot tell apart): no I/O, nothing from ``pi_app`` or ``drivers``.
+
+* :mod:`players.ismcts`: information-set Monte Carlo tree search, the
+  computer player of the table;
+* :mod:`players.simple`: a random player and a one-move-ahead greedy player,
+  its sparring partners in the strength benchmark.
+"""
+
+from __future__ import annotations
+
+from players.base import Player
+from players.ismcts import DEFAULT_BUDGET, Budget, Ismcts
+from players.simple import Greedy, RandomPlayer
+
+__all__ = ["DEFAULT_BUDGET", "Budget", "Greedy", "Ismcts", "Player", "RandomPlayer"]

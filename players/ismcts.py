@@ -1,0 +1,192 @@
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley
+and Whitehouse, 2012), with one value per seat so that three and four
+players work.
+
+Every iteration deals one world the searching seat cannot tell from the real
+one (``State.sample_unseen``), walks the one tree with it, adds a node, plays
+at random to the end and credits every seat its share of the win. Moves are
+the tree's edges, so one edge gathers its statistics over every world where
+it is legal; because a move may be legal in some worlds only, selection uses
+its *availability* (how often it could have been chosen) in place of the
+parent's visits. Chance steps are drawn with their weights from the search's
+own generator.
+
+The budget is iterations or seconds, whichever ends first; with the same seed
+and an iterations-only budget the choice is repeatable, and it depends on the
+seat's view alone (the test of non-interference in tests/players).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from players.base import chance_move, own_turn, rewards
+from rules.core import CHANCE, Move, Outcome, State
+
+#: Exploration constant of UCB1 for rewards in [0, 1].
+EXPLORATION = 0.7
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long to think: at most ``iterations``, and at most ``seconds`` of
+    wall time when set (the search then depends on the machine's speed)."""
+
+    iterations: int = 2000
+    # Under a second in all, with the last iteration and the answer's way to the screen.
+    seconds: float | None = 0.9
+
+    def __post_init__(self) -> None:
+        if self.iterations < 1:
+            raise ValueError(f"a budget needs at least one iteration, not {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"a time budget must be positive, not {self.seconds}")
+
+
+#: What the table uses unless its profile says otherwise.
+DEFAULT_BUDGET = Budget()
+
+
+class _Node:
+    __slots__ = ("avail", "children", "seat", "value", "visits")
+
+    def __init__(self, seat: int | None, players: int) -> None:
+        self.seat = seat  # who chose the move leading here (CHANCE for a draw)
+        self.children: dict[Any, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.value = [0.0] * players
+
+
+def _key(move: Move) -> Any:
+    """Moves are frozen dataclasses; a move holding a list is keyed by its JSON."""
+    try:
+        hash(move)
+    except TypeError:
+        return repr(move.to_json())
+    return move
+
+
+@dataclass
+class SearchStats:
+    iterations: int = 0
+    seconds: float = 0.0
+
+
+class Ismcts:
+    """The computer player: ``choose(state, seat)`` searches ``budget`` and
+    returns the most visited move. ``seed`` makes it repeatable; each call
+    draws from its own generator seeded by ``seed`` and the state's view,
+    so a replayed game gets the same moves."""
+
+    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0) -> None:
+        self.budget = budget
+        self.seed = seed
+        self.last = SearchStats()
+
+    def choose(self, state: State, seat: int) -> Move:
+        legal = own_turn(state, seat)
+        if len(legal) == 1:
+            self.last = SearchStats()
+            return legal[0]
+        rng = random.Random(f"{self.seed}/{state.game_id}/{_view_digest(state, seat)}")
+        root = _Node(None, state.players)
+        start = time.perf_counter()
+        deadline = None if self.budget.seconds is None else start + self.budget.seconds
+        done = 0
+        while done < self.budget.iterations:
+            self._iterate(root, self._world(state, seat, rng), rng)
+            done += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last = SearchStats(done, time.perf_counter() - start)
+        # Most visited; ties go to the first listed, so the choice is repeatable.
+        return max(legal, key=lambda m: _visits(root, m))
+
+    def _world(self, state: State, seat: int, rng: random.Random) -> State:
+        """One world ``seat`` cannot tell from ``state``: all the search sees."""
+        return state.sample_unseen(seat, rng)
+
+    def _iterate(self, root: _Node, world: State, rng: random.Random) -> None:
+        players = world.players
+        path = [root]
+        node = root
+        expanded = False
+        while not expanded:
+            mover = world.to_move()
+            if mover is None:
+                break
+            if mover == CHANCE:
+                move = chance_move(world, rng)
+                child = node.children.get(_key(move))
+                if child is None:
+                    child = node.children[_key(move)] = _Node(CHANCE, players)
+                    expanded = True
+            else:
+                move, child, expanded = _select(node, world.legal_moves(), mover, players, rng)
+            world.play_listed(move)
+            path.append(child)
+            node = child
+        outcome = _playout(world, rng)
+        values = rewards(outcome, players)
+        for n in path:
+            n.visits += 1
+            for s in range(players):
+                n.value[s] += values[s]
+
+
+def _select(node: _Node, legal: list[Move], mover: int, players: int,
+            rng: random.Random) -> tuple[Move, _Node, bool]:
+    """An untried move if any (then the node is expanded), else UCB1 over
+    the children legal in this world, counted by availability."""
+    untried = []
+    available = []
+    for move in legal:
+        child = node.children.get(_key(move))
+        if child is None:
+            untried.append(move)
+        else:
+            child.avail += 1
+            available.append((move, child))
+    if untried:
+        move = rng.choice(untried)
+        child = node.children[_key(move)] = _Node(mover, players)
+        child.avail = 1
+        return move, child, True
+    best = None
+    best_score = -math.inf
+    for move, child in available:
+        score = child.value[mover] / child.visits + EXPLORATION * math.sqrt(
+            math.log(child.avail) / child.visits
+        )
+        if score > best_score:
+            best, best_score = (move, child), score
+    assert best is not None
+    return best[0], best[1], False
+
+
+def _playout(world: State, rng: random.Random) -> Outcome:
+    while (mover := world.to_move()) is not None:
+        move = chance_move(world, rng) if mover == CHANCE else rng.choice(world.legal_moves())
+        world.play_listed(move)
+    outcome = world.outcome()
+    assert outcome is not None
+    return outcome
+
+
+def _visits(root: _Node, move: Move) -> int:
+    child = root.children.get(_key(move))
+    return 0 if child is None else child.visits
+
+
+def _view_digest(state: State, seat: int) -> str:
+    """The seat's view, as the seed's second half: a different position gets
+    different random numbers, the same view the same ones."""
+    text = json.dumps(state.view(seat), sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()

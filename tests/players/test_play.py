@@ -1,0 +1,54 @@
+"""Whole games with computer players in every seat kind, and the budget's rules."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from players import Budget, Greedy, Ismcts, RandomPlayer
+from players.base import rewards
+
+SMALL = Budget(iterations=15, seconds=None)
+
+
+@pytest.mark.parametrize("game_id", list(rules.GAMES))
+def test_every_kind_of_player_finishes_a_game(game_id: str) -> None:
+    game = rules.get(game_id)
+    players = max(game.player_counts)
+    state = game.new_game(players, seed=2)
+    seats = [Ismcts(SMALL, seed=1), Greedy(seed=1), *(RandomPlayer(seed=s) for s in range(players - 2))]
+    while (seat := state.to_move()) is not None:
+        move = state.sample_chance() if seat == rules.CHANCE else seats[seat].choose(state, seat)
+        state.apply(move)  # the checked apply: a computer's move is legal
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners
+
+
+def test_a_computer_refuses_to_move_for_another_seat() -> None:
+    state = rules.get("mordred").new_game(3, seed=1)
+    while state.is_chance():
+        state.apply(state.sample_chance())
+    wrong = (state.to_move() + 1) % 3
+    with pytest.raises(ValueError, match=f"seat {wrong} is not the seat to move"):
+        Ismcts(SMALL).choose(state, wrong)
+
+
+def test_same_seed_same_move_and_the_iterations_are_counted() -> None:
+    state = rules.get("artus").new_game(3, seed=4)
+    while state.is_chance():
+        state.apply(state.sample_chance())
+    seat = state.to_move()
+    bot = Ismcts(Budget(iterations=30, seconds=None), seed=9)
+    assert bot.choose(state, seat) == Ismcts(Budget(iterations=30, seconds=None), seed=9).choose(state, seat)
+    assert bot.last.iterations == 30
+
+
+@pytest.mark.parametrize(("iterations", "seconds"), [(0, None), (10, 0.0), (10, -1.0)])
+def test_a_budget_must_allow_some_thinking(iterations: int, seconds: float | None) -> None:
+    with pytest.raises(ValueError, match="budget"):
+        Budget(iterations=iterations, seconds=seconds)
+
+
+def test_rewards_share_a_win_between_tied_winners() -> None:
+    outcome = rules.core.Outcome(winners=[0, 2], scores={}, reason="tie")
+    assert rewards(outcome, 3) == [0.5, 0.0, 0.5]
