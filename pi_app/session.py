@@ -38,8 +38,8 @@ from pi_app.journal import Entry, GameRecord, Journal, JournalWriteError, Pendin
 from pi_app.menu import BACK, CONFIRM, Cursor, flatten
 from pi_app.registry import Registry
 from pi_app.screens import SMALL, Layout, font, pages, render, wrap
-from rules import sections
 from players import Player
+from rules import sections
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
 FLASH_SECONDS = 0.8
