@@ -15,6 +15,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from pi_app import players as naming
 from pi_app.errors import UsageError
 from pi_app.i18n import pick
 from pi_app.screens import Layout
@@ -57,7 +58,8 @@ def parse_seats(specs: Sequence[str], game: str, players: int) -> set[int]:
         if number.isdigit() and 1 <= int(number) <= players:
             seats.add(int(number) - 1)
             continue
-        named = [i for i, names in enumerate(roles) if word in names and i < players]
+        named = [i for i, names in enumerate(roles) if word in names and i < players] \
+            or [i for i in range(players) if word in naming.aliases(game, i)]  # the names the screens show
         if named:
             seats.add(named[0])
             continue

@@ -11,6 +11,7 @@ import pytest
 
 import rules
 from pi_app import computer
+from pi_app import players as naming
 from pi_app.autoplay import take_turn
 from pi_app.cli import main
 from pi_app.console import Console
@@ -80,7 +81,8 @@ def test_a_whole_game_at_the_console_with_a_computer_seat(rig, game_id):
     moves = [rec for rec in s.transcript if rec.kind == "move" and rec.seat == seat]
     said = [rec.text for rec in s.transcript if rec.kind == "said" and "(computer)" in rec.text]
     assert moves and len(said) >= len(moves)
-    assert all(text.startswith(f"seat {seat + 1} (computer)") for text in said)
+    name = naming.display_name(game_id, seat, "en", computer=True)  # "Player 2 (computer)"
+    assert all(text.startswith(name) for text in said)
 
 
 @pytest.mark.parametrize("game_id", ["king-is-dead", "artus", "siege"])
@@ -99,13 +101,13 @@ def test_the_computer_screen_and_the_shared_screen_while_it_moves(rig):
     s.redraw()
     move = s.computer_moves[0]
     mine = s.seat_layout(0)
-    assert mine.title == "seat 1 (computer)" and mine.big == "computer"
+    assert mine.title == "Player 1 (computer)" and mine.big == "computer"
     assert "Its move: see the shared screen" in mine.lines
     shared = s.shared_layout()
-    assert shared.title == "Turn: seat 1 (computer)"
-    assert shared.big == f"seat 1 (computer): {s.adapter.move_text(move.to_json(), 'en')}"
+    assert shared.title == "Turn: Player 1 (computer)"
+    assert shared.big == f"Player 1 (computer): {s.adapter.move_text(move.to_json(), 'en')}"
     # The other seat waits for the computer, which is named as one.
-    assert s.seat_layout(1).title == "Waiting: seat 1 (computer)"
+    assert s.seat_layout(1).title == "Waiting: Player 1 (computer)"
     # ◀ ▶ on its seat do nothing; a wrong card on its pad is refused without naming it; ● plays it.
     n = len(s.state.history)
     r.press("seat1.left")
@@ -126,7 +128,8 @@ def test_a_secret_move_is_not_said():
         state.apply(state.legal_moves()[0])
     choose = state.legal_moves()[0]
     assert computer.is_secret(state, choose)
-    assert computer.said(1, None, "en") == "seat 2 (computer) has chosen in secret: press ● on its seat"
+    name = naming.display_name("king-and-assassins", 1, "en", computer=True)
+    assert computer.said(name, None, "en") == f"{name} has chosen in secret: press ● on its seat"
 
 
 @pytest.mark.parametrize(("specs", "game", "players", "seats"), [
@@ -135,6 +138,8 @@ def test_a_secret_move_is_not_said():
     (["assassins"], "king-and-assassins", 2, {1}),
     (["King"], "king-and-assassins", 2, {0}),
     (["defender"], "siege", 2, {1}),
+    (["Player 2"], "mordred", 3, {1}),  # the name the screens show
+    (["giocatore 3"], "mordred", 3, {2}),
 ])
 def test_computer_seats_by_number_or_role(specs, game, players, seats):
     assert computer.parse_seats(specs, game, players) == seats
@@ -155,10 +160,10 @@ def test_run_computer_and_a_resumed_game_keeps_it(tmp_path, monkeypatch, capsys)
             "--text", "--computer", "3"]
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(args) == 0
-    assert "seat 3 (computer)" in capsys.readouterr().out
+    assert "Player 3 (computer)" in capsys.readouterr().out
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["run", "--state-dir", str(tmp_path), "--text"]) == 0
-    assert "seat 3 (computer)" in capsys.readouterr().out
+    assert "Player 3 (computer)" in capsys.readouterr().out
     assert computer.load(tmp_path / "computers.json", 1) == {2}
 
 
@@ -176,4 +181,4 @@ def test_the_lobby_seats_computers(tmp_path, monkeypatch, capsys):
     assert main(["run", "--state-dir", str(tmp_path), "--text"]) == 0
     out = capsys.readouterr().out
     assert "Computer players" in out and "1, in the last seats" in out
-    assert "seat 3 (computer)" in out
+    assert "Player 3 (computer)" in out

@@ -27,7 +27,7 @@ def test_demo_game_writes_frames_gif_transcript(tmp_path):
     assert text.splitlines()[0].endswith("options: mordred=False; Player 2 (computer) plays")
     # The computer's moves are said on the shared screen and carried out at the table.
     assert report.computer == 1
-    assert "| table   | Player 2 (computer): " in text
+    assert "said | table     | Player 2 (computer): " in text
     assert "move | Player 2" in text
 
 
@@ -57,7 +57,7 @@ def test_demo_game_with_options_is_named_and_played_with_them(tmp_path):
     assert report.options == {"mordred": True} and report.result
     text = (tmp_path / "king-is-dead-2p-mordred-True.transcript.txt").read_text()
     assert text.splitlines()[0] == ("The King is Dead, 2 players, seed 7, options: mordred=True; "
-                                    "seat 2 is a computer player")
+                                    "Player 2 (computer) plays")
     journal = Journal(tmp_path / "king-is-dead-2p-mordred-True" / "journal.sqlite")
     try:
         assert [g.options for g in journal.games()] == [{"mordred": True}]
@@ -65,7 +65,7 @@ def test_demo_game_with_options_is_named_and_played_with_them(tmp_path):
         journal.close()
     table = summary([report], 1.0, tmp_path)
     assert "| game | players | computer | options |" in table
-    assert "| king-is-dead | 2 | seat 2 | mordred=True |" in table
+    assert "| king-is-dead | 2 | Player 2 | mordred=True |" in table
     assert "the last seat is a computer player" in table
 
 
