@@ -93,7 +93,7 @@ def status(story: Story) -> str:
         return w("chance-turn", lang)
     if story.to_move is None:
         return w("game-over", lang)
-    return w("turn-of", lang, seat=seat_name(story.to_move, lang))
+    return w("turn-of", lang, seat=seat_name(story.to_move, lang, story.record.game))
 
 
 def scores(story: Story) -> str:
@@ -102,7 +102,8 @@ def scores(story: Story) -> str:
         return f"<p>{escape(w('no-running-score', lang))}</p>"
     now = story.running[-1][1]
     return (f"<p>{escape(story.score_name)}: "
-            + ", ".join(f"{escape(seat_name(i, lang))} <strong>{v:g}</strong>" for i, v in enumerate(now))
+            + ", ".join(f"{escape(seat_name(i, lang, story.record.game))} <strong>{v:g}</strong>"
+                        for i, v in enumerate(now))
             + "</p>")
 
 
@@ -112,7 +113,7 @@ def moves(story: Story, steps: list[dict]) -> str:
         return f"<p>{escape(w('no-moves', lang))}</p>"
     items = []
     for s in reversed(steps):  # the newest first: what a latecomer wants to read
-        who = seat_name(s["seat"], lang) if s["seat"] is not None else w("chance", lang)
+        who = seat_name(s["seat"], lang, story.record.game) if s["seat"] is not None else w("chance", lang)
         if s["secret"]:
             key = "drew-secret" if s["chance"] else "chose-secret"
             what = escape(w(key, lang, seat=who))

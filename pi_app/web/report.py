@@ -103,7 +103,8 @@ def plot(story: Story) -> str:
         parts.append(f'<polyline points="{" ".join(path)}" fill="none" stroke="{colour}" stroke-width="2"/>')
     parts.append("</svg>")
     legend = " ".join(f'<span style="color:{_COLOURS[seat % len(_COLOURS)]}">■</span> '
-                      f"{escape(seat_name(seat, lang))}: <strong>{points[-1][1][seat]:g}</strong>"
+                      f"{escape(seat_name(seat, lang, story.record.game))}: "
+                      f"<strong>{points[-1][1][seat]:g}</strong>"
                       for seat in range(seats))
     return (f"<figure><figcaption>{escape(title)}</figcaption>{''.join(parts)}"
             f'<p class="legend">{legend}</p></figure>')
@@ -114,7 +115,7 @@ def times_table(story: Story) -> str:
     rows = turn_times(story)
     if not rows:
         return f"<p>{escape(w('no-times', lang))}</p>"
-    body = "".join(f"<tr><td>{escape(seat_name(r.seat, lang))}</td><td>{r.turns}</td>"
+    body = "".join(f"<tr><td>{escape(seat_name(r.seat, lang, story.record.game))}</td><td>{r.turns}</td>"
                    f"<td>{escape(duration(r.average, lang))}</td><td>{escape(duration(r.longest, lang))}</td>"
                    f"<td>{escape(duration(r.total, lang))}</td></tr>" for r in rows)
     return _table(w("times-head", lang), body)

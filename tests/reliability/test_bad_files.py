@@ -310,7 +310,9 @@ def _loader(package: str) -> Callable[[Path], object]:
     return __import__(f"rules.{package}.{module}", fromlist=["load"]).load
 
 
-DATA_FILES = sorted((p.parent.parent.name, p.name) for p in (ROOT / "rules").glob("*/data/*.json"))
+# sections.json (the rulebook's section names) is read by rules.sections, not by the game's loader
+DATA_FILES = sorted((p.parent.parent.name, p.name) for p in (ROOT / "rules").glob("*/data/*.json")
+                    if p.name != "sections.json")
 DATA_REFUSED: dict[str, Corrupt] = {
     "cut at 1 byte": cuts(0.0)[0],
     "cut at 50%": cuts(0.5)[0],
