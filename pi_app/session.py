@@ -23,6 +23,7 @@ from typing import Any
 import rules
 from drivers.base import ScreenError
 from drivers.events import (
+    ButtonHeld,
     ButtonPressed,
     EncoderTurned,
     ReaderFault,
@@ -43,6 +44,7 @@ from rules import sections
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
 FLASH_SECONDS = 0.8
+LEGEND_SECONDS = 6.0  # the short forms held ● shows stay this long (or to the next press)
 SHOW_ALL = "show-all"  # a queue item: redraw (and report) every screen
 STOP = "stop"  # a queue item: stop after everything queued before it
 JOURNAL_RETRY_SECONDS = 1.0  # a journal the disk refused is tried again this often while idle
@@ -121,6 +123,7 @@ class Session:
         self.log: list[str] = []
         self.transcript: list[Record] = []
         self.flash_until: dict[int, float] = {}
+        self.legend_until: dict[int, float] = {}  # seats showing the legend held ● asked for
         self.heartbeat = time.monotonic()
         self._layouts: dict[str, Layout] = {}
         #: called from the loop with the layouts that changed (the console)
@@ -253,6 +256,8 @@ class Session:
             self.on_tag(event.reader, event.uid)
         elif isinstance(event, ButtonPressed):
             self.on_button(event.button)
+        elif isinstance(event, ButtonHeld):
+            self.on_held(event.button)
         elif isinstance(event, EncoderTurned):
             # A turn is ◀ or ▶ once per detent, with everything a press means.
             role = "right" if event.steps > 0 else "left"
@@ -311,6 +316,13 @@ class Session:
             if any(pages(layout) > 1 for layout in self._layouts.values()):
                 self.screen_page += 1
                 self.redraw()
+        for seat, until in list(self.legend_until.items()):
+            if now >= until:
+                del self.legend_until[seat]
+                notice = self.seats[seat].notice
+                if notice is not None and notice.title == t("legend", self.lang):
+                    self.seats[seat].notice = None
+                    self.redraw()
         for seat, until in list(self.flash_until.items()):
             if now >= until:
                 del self.flash_until[seat]
@@ -339,6 +351,17 @@ class Session:
     def seat_of(self, part: str) -> int | None:
         seat = self.profile.seat_of_part(part)
         return seat if seat is not None and seat < len(self.seats) else None
+
+    def on_held(self, button: str) -> None:
+        """● held: the seat's screen spells out the short forms the screens
+        use, for LEGEND_SECONDS or until the next press (which does nothing
+        else, as for any notice). The press that began the hold has acted."""
+        seat = self.seat_of(button)
+        if seat is None or button.rsplit(".", 1)[-1] != "ok":
+            return
+        lines = self.adapter.legend(self.state, self.lang) or [t("legend-none", self.lang)]
+        self.seats[seat].notice = Layout(title=t("legend", self.lang), lines=tuple(lines))
+        self.legend_until[seat] = time.monotonic() + LEGEND_SECONDS
 
     def on_button(self, button: str) -> None:
         if button == self.profile.undo.name:

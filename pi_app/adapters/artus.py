@@ -262,6 +262,10 @@ class ArtusAdapter(TableAdapter):
                           for s, r in view["rings"].items() if int(s) != king)
         return [scores, status, ("Rings: " if en else "Anelli: ") + (rings or ("none" if en else "nessuno"))]
 
+    def legend(self, state: State, lang: str) -> list[str]:
+        # The prestige row and compact instructions' one short form.
+        return [f"{w.player_short(p, lang)} = {w.player(p, lang)}" for p in range(self.players)]
+
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         en = lang == "en"
         names = ", ".join(w.player(p, lang) for p in outcome.winners)

@@ -216,6 +216,11 @@ class TableAdapter:
         arrest that may have caught a hidden assassin)."""
         return False
 
+    def legend(self, state: State, lang: str) -> list[str]:
+        """Each short form the screens of ``state`` may show, spelled out
+        ("P1 = Player 1"): what holding ● shows. None by default: words first."""
+        return []
+
     def hides_input(self, state: State, seat: int, component: str | None) -> bool:
         """True when a seat's input now (a tap of ``component``, or a press)
         would betray its secret, so a transcript says only that it acted."""

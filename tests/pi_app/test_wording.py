@@ -123,3 +123,43 @@ def test_a_tag_of_another_game_is_named_in_words(rig, lang: str) -> None:
     garrison = {"en": "Garrison", "it": "Guarnigione"}[lang]
     assert garrison in text and "The King is Dead" in text, text
     assert "garrison@1" not in text and "king-is-dead" not in text and "04DEADBEEF0003" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_holding_ok_spells_out_the_short_forms_for_a_few_seconds(rig, lang: str) -> None:
+    # Artus's prestige row keeps "P1:-8": held ● says who P1 is, on that seat's screen.
+    from drivers.events import ButtonHeld
+    from pi_app import session as session_
+
+    r = rig(3)
+    s = r.open("artus", lang=lang, new=True)
+    s.handle(ButtonHeld("seat2.ok", 0.0))
+    notice = s.seat_layout(1)
+    first = {"en": "P1 = Player 1", "it": "G1 = Giocatore 1"}[lang]
+    assert notice.title == {"en": "SHORT FORMS", "it": "ABBREVIAZIONI"}[lang]
+    assert first in notice.lines and len(notice.lines) == 3
+    assert s.seat_layout(0).title != notice.title  # only the seat that held ●
+    s.legend_until[1] -= session_.LEGEND_SECONDS + 1  # a few seconds on, it goes by itself
+    s.tick()
+    assert s.seats[1].notice is None
+    # A game with nothing shortened says so instead of an empty screen.
+    r2 = rig(3)
+    m = r2.open("mordred", lang=lang, new=True)
+    m.handle(ButtonHeld("seat1.ok", 0.0))
+    assert m.seat_layout(0).lines == ({"en": "Nothing is shortened in this game.",
+                                       "it": "In questo gioco nulla è abbreviato."}[lang],)
+
+
+def test_a_real_hold_of_ok_on_its_pin_reaches_the_session(rig) -> None:
+    # gpiozero's own hold thread on the mock pin, not an event put by hand.
+    import time
+
+    r = rig(3)
+    s = r.open("artus", new=True)
+    pin = r.table.pin_factory.pin(r.table.buttons["seat1.ok"].pin)
+    hold = r.table.buttons["seat1.ok"].device.hold_time
+    pin.drive_low()
+    time.sleep(hold + 0.3)
+    pin.drive_high()
+    s.pump()
+    assert s.seat_layout(0).title == "SHORT FORMS"

@@ -186,8 +186,12 @@ def test_a_secret_planted_on_a_screen_is_found(plant, found: str, monkeypatch: p
                 moves = h.session.state.legal_moves()
                 seat = rng.randrange(2)  # a card of a player's own, on that player's pad
                 cards = [h.uids[c.id] for c in h.session.adapter.components() if c.seat == seat]
-                noise = Input("tap", h.pads[seat], rng.choice(cards))
-                give(h, progress(h, rng.choice(moves)) if moves and rng.random() < 0.7 else noise, rng)
+                if moves and rng.random() < 0.7:
+                    give(h, progress(h, rng.choice(moves)), rng)
+                    continue
+                give(h, Input("tap", h.pads[seat], rng.choice(cards)), rng)
+                # Siege confirms a tapped card with ● (adapter tap_confirms): play it.
+                give(h, Input("press", h.pads[seat].replace(".pad", ".ok")), rng)
     finally:
         h.close()
 
