@@ -42,9 +42,11 @@ from pi_app.lobby import Lobby
 from pi_app.registry import Registry
 from pi_app.session import Session
 from players import Budget
+from rules.artus import offers as artus_offers
 from rules.king_is_dead import actions as kid_actions
 
-BOUNDED_CACHES = (kid_actions.options_menu, kid_actions.options, screens._width, screens._line_bitmap)
+BOUNDED_CACHES = (kid_actions.options_menu, kid_actions.options, screens._width, screens._line_bitmap,
+                  screens._wrapped, screens._fitted, screens.pages, artus_offers.figures, artus_offers._kept)
 #: the last seat of every game is a computer player, thinking briefly: a night's
 #: worth of games stays within minutes
 SOAK_BUDGET = Budget(iterations=20, seconds=0.1)

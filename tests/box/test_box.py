@@ -262,7 +262,8 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
     index = choices(mirror_table(4)).index((GAME, PLAYERS))
     for _ in range(index):
         hands.say("press seat1 right")
-    hands.say("press seat1 ok")  # the lobby starts the game
+    hands.say("press seat1 ok")  # the game; then how many computer players
+    hands.say("press seat1 ok")  # none: the lobby starts the game
     table = mirror_table(PLAYERS)
     crowd = Players(random.Random(18))
     mirror = Mirror(table, PLAYERS, copy_journal(box.root / "var/lib/tablekeeper", tmp_path / "m0").parent)
