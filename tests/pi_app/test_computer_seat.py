@@ -17,25 +17,12 @@ from pi_app.cli import main
 from pi_app.console import Console
 from pi_app.errors import UsageError
 from pi_app.session import Session
+from pi_app.soak import secret_screens
 from players import Budget
 
 QUICK = Budget(iterations=8, seconds=None)
 
 
-def leaks(s: Session, seat: int, rng: random.Random) -> list[str]:
-    """The screens that would change if the computer's secrets were dealt
-    afresh (the rules' own perturb_secrets): each would show a secret."""
-    other = s.state.perturb_secrets(seat, rng)
-    if other is None:
-        return []
-    real = s.layouts()
-    kept = s.state
-    try:
-        s.state = other
-        dealt = s.layouts()
-    finally:
-        s.state = kept
-    return [name for name in real if real[name] != dealt[name]]
 
 
 def play_at_console(rig, game_id: str, players: int, seat: int, *, seed: int = 3,
@@ -59,7 +46,7 @@ def play_at_console(rig, game_id: str, players: int, seat: int, *, seed: int = 3
                 else f"press {inp.part.split('.')[0]} {what}")
         assert console.execute(line)
         s.pump()
-        leaked += bool(leaks(s, seat, rng))
+        leaked += bool(secret_screens(s, seat, rng))  # the soak's own check
 
     steps = 0
     while s.state.outcome() is not None or s.state.to_move() is not None:
