@@ -28,11 +28,12 @@ from itertools import product
 from typing import Any, ClassVar
 
 from rules import catalogue
+from rules.notation import JSON, Move
+
+__all__ = ["CHANCE", "JSON", "Event", "Game", "IllegalMove", "Move", "Option", "Outcome", "State"]
 
 #: ``to_move()`` returns this when dice, a draw or a reveal comes next.
 CHANCE = -1
-
-JSON = dict[str, Any]
 
 
 class IllegalMove(Exception):
@@ -109,13 +110,6 @@ class Outcome:
             "reason": self.reason,
             **({"detail": _jsonable(dict(self.detail))} if self.detail else {}),
         }
-
-
-class Move:
-    """Base of every game's moves: frozen dataclasses with a JSON notation."""
-
-    def to_json(self) -> JSON:  # pragma: no cover - every move overrides
-        raise NotImplementedError
 
 
 class State:

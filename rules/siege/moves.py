@@ -6,30 +6,28 @@ troop) and ``target``, so the menu never lists every possible group."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from rules.core import JSON, Move
+from rules.core import Move
+from rules.notation import Notation, NotationError
 
 
 @dataclass(frozen=True)
 class Die(Move):
     """Chance: a die read at the table (event die or attack die)."""
 
+    kind: ClassVar[str] = "die"
     value: int
-
-    def to_json(self) -> JSON:
-        return {"type": "die", "value": self.value}
 
 
 @dataclass(frozen=True)
 class Draw(Move):
     """Chance: the card drawn from the deck the phase draws from."""
 
+    kind: ClassVar[str] = "draw"
     card: str
-
-    def to_json(self) -> JSON:
-        return {"type": "draw", "card": self.card}
 
 
 @dataclass(frozen=True)
@@ -38,35 +36,24 @@ class Play(Move):
     pour cards (a unit id, or ``grain`` for the Traitor); ``at`` the slot in
     row 2 a card entering it takes (0: leftmost; the row's length: rightmost)."""
 
+    kind: ClassVar[str] = "play"
     card: str
     target: str | None = None
     at: int | None = None
 
-    def to_json(self) -> JSON:
-        out: JSON = {"type": "play", "card": self.card}
-        if self.target is not None:
-            out["target"] = self.target
-        if self.at is not None:
-            out["at"] = self.at
-        return out
-
 
 @dataclass(frozen=True)
 class Discard(Move):
+    kind: ClassVar[str] = "discard"
     card: str
-
-    def to_json(self) -> JSON:
-        return {"type": "discard", "card": self.card}
 
 
 @dataclass(frozen=True)
 class Feed(Move):
     """Discard a food card from the hand to feed the troops."""
 
+    kind: ClassVar[str] = "feed"
     card: str
-
-    def to_json(self) -> JSON:
-        return {"type": "feed", "card": self.card}
 
 
 @dataclass(frozen=True)
@@ -74,13 +61,14 @@ class Lose(Move):
     """Give up a unit on the table (Plague, Floods, starvation) or, for
     Floods, a supply card from the hand: exactly one of the two."""
 
+    kind: ClassVar[str] = "lose"
     unit: str | None = None
     card: str | None = None
 
-    def to_json(self) -> JSON:
-        if self.unit is not None:
-            return {"type": "lose", "unit": self.unit}
-        return {"type": "lose", "card": self.card}
+    @classmethod
+    def check_notation(cls, game: str, data: Mapping[str, Any]) -> None:
+        if ("unit" in data) == ("card" in data):
+            raise NotationError(f"{game} move 'lose' needs exactly one of 'unit' and 'card'")
 
 
 @dataclass(frozen=True)
@@ -88,17 +76,10 @@ class Spear(Move):
     """Spear of Destiny: ``bonus`` (+1 on the next attack this turn),
     ``archer`` or ``swordsman`` (the Peasant ``unit`` becomes one)."""
 
+    kind: ClassVar[str] = "spear"
     choice: str
     unit: str | None = None
     at: int | None = None
-
-    def to_json(self) -> JSON:
-        out: JSON = {"type": "spear", "choice": self.choice}
-        if self.unit is not None:
-            out["unit"] = self.unit
-        if self.at is not None:
-            out["at"] = self.at
-        return out
 
 
 @dataclass(frozen=True)
@@ -106,20 +87,16 @@ class Place(Move):
     """A reinforcement arrives: its owner names its place in row 2 (``at``,
     as for ``play``)."""
 
+    kind: ClassVar[str] = "place"
     at: int
-
-    def to_json(self) -> JSON:
-        return {"type": "place", "at": self.at}
 
 
 @dataclass(frozen=True)
 class Raze(Move):
     """Horn of Joshua: the Attacker names the wall section removed."""
 
+    kind: ClassVar[str] = "raze"
     unit: str
-
-    def to_json(self) -> JSON:
-        return {"type": "raze", "unit": self.unit}
 
 
 @dataclass(frozen=True)
@@ -127,44 +104,33 @@ class Attack(Move):
     """Pick the first unit of an attack. ``melee`` only for an Archer that
     fights hand to hand instead of shooting ("Arciere contro Arciere")."""
 
+    kind: ClassVar[str] = "attack"
     unit: str
     melee: bool = False
-
-    def to_json(self) -> JSON:
-        out: JSON = {"type": "attack", "unit": self.unit}
-        if self.melee:
-            out["melee"] = True
-        return out
 
 
 @dataclass(frozen=True)
 class Join(Move):
     """Add a unit of the same troop to the attack being built."""
 
+    kind: ClassVar[str] = "join"
     unit: str
-
-    def to_json(self) -> JSON:
-        return {"type": "join", "unit": self.unit}
 
 
 @dataclass(frozen=True)
 class Target(Move):
     """Name the target: the attack resolves (after support and the die)."""
 
+    kind: ClassVar[str] = "target"
     target: str
-
-    def to_json(self) -> JSON:
-        return {"type": "target", "target": self.target}
 
 
 @dataclass(frozen=True)
 class Support(Move):
     """The side under a melee attack names one adjacent troop, or none."""
 
+    kind: ClassVar[str] = "support"
     unit: str | None
-
-    def to_json(self) -> JSON:
-        return {"type": "support", "unit": self.unit}
 
 
 @dataclass(frozen=True)
@@ -172,73 +138,31 @@ class Shift(Move):
     """Movement: ``to`` is ``r1``, ``r0`` or a Siege Tower's unit id; ``at``
     the slot in row 1 (as for ``play``), only when ``to`` is ``r1``."""
 
+    kind: ClassVar[str] = "move"
     unit: str
     to: str
     at: int | None = None
-
-    def to_json(self) -> JSON:
-        out: JSON = {"type": "move", "unit": self.unit, "to": self.to}
-        if self.at is not None:
-            out["at"] = self.at
-        return out
 
 
 @dataclass(frozen=True)
 class Pass(Move):
     """Decline a window (the Defender keeps the pour cards)."""
 
-    def to_json(self) -> JSON:
-        return {"type": "pass"}
+    kind: ClassVar[str] = "pass"
 
 
 @dataclass(frozen=True)
 class EndPhase(Move):
-    def to_json(self) -> JSON:
-        return {"type": "end_phase"}
+    kind: ClassVar[str] = "end_phase"
 
 
 MOVE_TYPES: dict[str, type[Move]] = {
-    "die": Die, "draw": Draw, "play": Play, "discard": Discard, "feed": Feed, "lose": Lose,
-    "spear": Spear, "attack": Attack, "join": Join, "target": Target, "support": Support,
-    "move": Shift, "pass": Pass, "end_phase": EndPhase, "raze": Raze, "place": Place,
+    cls.kind: cls
+    for cls in (Die, Draw, Play, Discard, Feed, Lose, Spear, Attack, Join, Target, Support, Shift, Pass,
+                EndPhase, Raze, Place)
 }
-#: keys each type may carry beyond "type"; None-able ones may be absent.
-_OPTIONAL = {("play", "target"), ("lose", "unit"), ("lose", "card"), ("attack", "melee"), ("spear", "unit"),
-             ("play", "at"), ("spear", "at"), ("move", "at")}
-_NULLABLE = {("support", "unit")}
+NOTATION = Notation("siege", MOVE_TYPES.values())
 
 
 def move_from_json(data: Any) -> Move:
-    """Parse one move strictly: unknown types or keys, missing keys and
-    wrongly typed values raise ValueError naming the problem."""
-    if not isinstance(data, dict):
-        raise ValueError(f"a siege move must be an object, not {data!r}")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in MOVE_TYPES:
-        raise ValueError(f"unknown siege move type {kind!r}; known: {', '.join(MOVE_TYPES)}")
-    cls = MOVE_TYPES[kind]
-    names = [f.name for f in fields(cls)]
-    extra = set(data) - set(names) - {"type"}
-    if extra:
-        raise ValueError(f"siege move {kind!r} has unknown keys: {', '.join(sorted(extra))}")
-    args: dict[str, Any] = {}
-    for name in names:
-        if name not in data:
-            if (kind, name) in _OPTIONAL:
-                continue
-            raise ValueError(f"siege move {kind!r} needs {name!r}")
-        value = data[name]
-        if name in ("value", "at"):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"siege move {kind!r}: {name} must be an integer, not {value!r}")
-        elif value is None and (kind, name) in _NULLABLE:
-            pass
-        elif name == "melee":
-            if not isinstance(value, bool):
-                raise ValueError(f"siege move {kind!r}: melee must be true or false, not {value!r}")
-        elif not isinstance(value, str) or not value:
-            raise ValueError(f"siege move {kind!r}: {name} must be a non-empty string, not {value!r}")
-        args[name] = value
-    if kind == "lose" and len(args) != 1:
-        raise ValueError("siege move 'lose' needs exactly one of 'unit' and 'card'")
-    return cls(**args)
+    return NOTATION.parse(data)

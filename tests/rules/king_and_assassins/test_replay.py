@@ -53,5 +53,6 @@ def test_replay_verdicts_and_only_public_events() -> None:
 
 
 def test_replay_refuses_a_malformed_move_by_line() -> None:
-    with pytest.raises(UsageError, match=r"ka.jsonl:2: not a king-and-assassins move: .*N, E, S or W"):
+    words = r"ka.jsonl:2: not a king-and-assassins move: .*dir 'NE' is not one of N, E, S, W"
+    with pytest.raises(UsageError, match=words):
         _run([json.dumps(HEADER), json.dumps({"type": "move", "piece": "king", "dir": "NE"})])

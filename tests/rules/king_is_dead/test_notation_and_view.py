@@ -44,13 +44,13 @@ def test_the_events_table_lists_exactly_the_events_games_give() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"type": "summon", "region": "Deva"}, "missing field 'colour'"),
+        ({"type": "summon", "region": "Deva"}, "move 'summon' is missing colour"),
         ({"type": "pass", "seat": 1}, "unknown field"),
         ({"type": "take", "region": "Avalon", "colour": "red"}, "region 'Avalon' is not one of"),
         ({"type": "place", "region": "Deva", "colour": "green"}, "colour 'green'"),
         ({"type": "play", "card": "king"}, "card 'king'"),
         ({"type": "play", "card": ["crown"]}, "card ['crown']"),
-        ({"type": "resign"}, "unknown move type 'resign'"),
+        ({"type": "resign"}, "unknown king-is-dead move type 'resign'"),
         ("pass", "must be a JSON object"),
     ],
 )
