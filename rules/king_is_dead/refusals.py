@@ -7,7 +7,6 @@ has one source (the state and ``actions``); this module only names the rule.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from rules.core import IllegalMove
 from rules.king_is_dead import actions, messages
@@ -25,9 +24,7 @@ from rules.king_is_dead.moves import (
     Swap,
     Take,
 )
-
-if TYPE_CHECKING:
-    from rules.king_is_dead.state import KingIsDeadState
+from rules.king_is_dead.position import Position
 
 P = "king-is-dead."
 
@@ -67,7 +64,7 @@ _STEP_MOVES: dict[str, tuple[type[KidMove], ...]] = {
 }
 
 
-def _card_moves(state: KingIsDeadState) -> tuple[type[KidMove], ...]:
+def _card_moves(state: Position) -> tuple[type[KidMove], ...]:
     """The kinds of pick the card in play takes at this point."""
     assert state.pending is not None
     card = state.pending["card"]
@@ -78,13 +75,13 @@ def _card_moves(state: KingIsDeadState) -> tuple[type[KidMove], ...]:
     return (Place,)
 
 
-def _rule(state: KingIsDeadState) -> str:
+def _rule(state: Position) -> str:
     if state.step == "action" and state.pending:
         return CARD_RULES[state.pending["card"]]
     return STEP_RULES[state.step]
 
 
-def explain(state: KingIsDeadState, move: KidMove) -> IllegalMove:
+def explain(state: Position, move: KidMove) -> IllegalMove:
     if not isinstance(move, KidMove):
         return IllegalMove("core.wrong-game", "", kind=type(move).__name__)
     rule = _rule(state)
@@ -100,7 +97,7 @@ def explain(state: KingIsDeadState, move: KidMove) -> IllegalMove:
     return IllegalMove("core.not-legal", rule, move=move.to_json())
 
 
-def _specific(state: KingIsDeadState, move: KidMove, legal: list[KidMove]) -> tuple[str, dict] | None:
+def _specific(state: Position, move: KidMove, legal: list[KidMove]) -> tuple[str, dict] | None:
     region = getattr(move, "region", None)
     colour = getattr(move, "colour", None)
     if isinstance(move, Draw):
@@ -146,7 +143,7 @@ def _specific(state: KingIsDeadState, move: KidMove, legal: list[KidMove]) -> tu
     return None
 
 
-def _crown(state: KingIsDeadState, move: Swap | Crown, made: actions.Picks) -> tuple[str, dict] | None:
+def _crown(state: Position, move: Swap | Crown, made: actions.Picks) -> tuple[str, dict] | None:
     swapped = [p.region for p in made if isinstance(p, Swap)]
     if isinstance(move, Crown):
         return P + "crown.not-swapped", {"region": move.region}
@@ -158,7 +155,7 @@ def _crown(state: KingIsDeadState, move: Swap | Crown, made: actions.Picks) -> t
 
 
 def _exchange(
-    state: KingIsDeadState, card: str, move: Take | Into, made: actions.Picks, legal: list[KidMove]
+    state: Position, card: str, move: Take | Into, made: actions.Picks, legal: list[KidMove]
 ) -> tuple[str, dict] | None:
     first = made[0].region if made else None  # type: ignore[attr-defined]
     if isinstance(move, Into) and any(state.regions[move.region].values()):

@@ -8,25 +8,21 @@ card, so the cards a player still holds are in that player's view only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rules.core import CHANCE, JSON
 from rules.king_is_dead.actions import COLOURS
 from rules.king_is_dead.data import DATA
+from rules.king_is_dead.position import Position
 from rules.king_is_dead.scoring import sets, team_of
-
-if TYPE_CHECKING:
-    from rules.king_is_dead.state import KingIsDeadState
 
 _HOMES = {f.home: f.id for f in DATA.factions}
 
 
-def _to_move(state: KingIsDeadState) -> int | str | None:
+def _to_move(state: Position) -> int | str | None:
     seat = state.to_move()
     return "chance" if seat == CHANCE else seat
 
 
-def _draw(state: KingIsDeadState) -> JSON | None:
+def _draw(state: Position) -> JSON | None:
     """Where the next chance move goes, during setup."""
     if state.step == "court":
         return {"seat": state.court_seat()}
@@ -37,7 +33,7 @@ def _draw(state: KingIsDeadState) -> JSON | None:
     return None
 
 
-def view(state: KingIsDeadState, seat: int | None) -> JSON:
+def view(state: Position, seat: int | None) -> JSON:
     colours = COLOURS if state.mordred else DATA.colours
     out = state.outcome()
     current = state.current_region()

@@ -6,7 +6,7 @@ the rule, falling back to ``siege.move.not-now``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from rules.core import IllegalMove, Move, require
 from rules.siege import moves as mv
@@ -38,8 +38,57 @@ from rules.siege.constants import (
 )
 from rules.siege.data import CARDS
 
-if TYPE_CHECKING:
-    from rules.siege.state import SiegeState
+
+class Position(Protocol):
+    """What the checks read of a game of Siege (``SiegeState`` has it all):
+    the state uses the checks, so they know it only through this."""
+
+    seat: int
+    phase: str
+    rows: list[dict[str, list[str]]]
+    towers: dict[str, list[str]]
+    hands: list[dict[str, int]]
+    discards: list[dict[str, int]]
+    group: list[str]  # the attack being built
+    used: list[str]  # units that attacked this turn
+    played: list[str]  # units that entered the table this turn
+    losses: dict[str, Any] | None
+    arriving: list[dict[str, Any]]
+
+    def legal_moves(self) -> list[Move]: ...
+
+    def locate(self, uid: str) -> tuple[int, str] | None: ...
+
+    def mode(self, uid: str) -> str: ...
+
+    def moat(self) -> str | None: ...
+
+    def walls(self) -> list[str]: ...
+
+    def peasants(self) -> list[str]: ...
+
+    def supplies(self, seat: int) -> list[str]: ...
+
+    def hand_size(self, seat: int) -> int: ...
+
+    def row1_limit(self) -> int: ...
+
+    def has_event(self, seat: int, effects: tuple[str, ...], variant: str | None = None) -> bool: ...
+
+    def sally_blocked(self) -> bool: ...
+
+    def can_brawl(self, uid: str) -> bool: ...
+
+    def entry_slots(self, card: str, target: str | None) -> list[int | None]: ...
+
+    def play_targets(self, card: str, setup: bool) -> list[str | None]: ...
+
+    def must_discard(self) -> list[str]: ...
+
+    def pour_options(self) -> list[Move]: ...
+
+    def _grain_fits(self, setup: bool) -> bool: ...
+
 
 PHASE_MOVES: dict[str, tuple[type[Move], ...]] = {
     "setup_draw": (mv.Draw,), "draw": (mv.Draw,), "die": (mv.Die,), "attack_die": (mv.Die,),
@@ -54,7 +103,7 @@ def _card(uid: str) -> str:
     return uid.rsplit("-", 1)[0]
 
 
-def explain(state: SiegeState, move: Move) -> None:
+def explain(state: Position, move: Move) -> None:
     allowed = PHASE_MOVES.get(state.phase, ())
     kind = move.to_json()["type"]
     if type(move) not in allowed:  # name what the phase takes, so the player knows what to do
@@ -67,19 +116,19 @@ def explain(state: SiegeState, move: Move) -> None:
     raise IllegalMove("siege.move.not-now", R_TURN, move=move.to_json(), phase=state.phase)
 
 
-def _die(state: SiegeState, move: mv.Die) -> None:
+def _die(state: Position, move: mv.Die) -> None:
     require(1 <= move.value <= DIE_FACES, "siege.die.value", R_EVENT_PHASE, value=move.value)
 
 
-def _draw(state: SiegeState, move: mv.Draw) -> None:
+def _draw(state: Position, move: mv.Draw) -> None:
     raise IllegalMove("siege.draw.not-in-deck", R_EVENT_PHASE, card=move.card)
 
 
-def _in_hand(state: SiegeState, seat: int, card: str) -> None:
+def _in_hand(state: Position, seat: int, card: str) -> None:
     require(state.hands[seat].get(card, 0) > 0, "siege.hand.missing", R_PLAY, card=card)
 
 
-def _play(state: SiegeState, move: mv.Play) -> None:
+def _play(state: Position, move: mv.Play) -> None:
     pour = state.phase == "pour"
     seat = DEFENDER if pour else state.seat
     card, target = move.card, move.target
@@ -121,37 +170,37 @@ def _play(state: SiegeState, move: mv.Play) -> None:
     raise IllegalMove("siege.play.bad-target", R_CARDS, card=card, target=target)
 
 
-def _slot(state: SiegeState, at: int | None, seat: int, row: str) -> None:
+def _slot(state: Position, at: int | None, seat: int, row: str) -> None:
     """A card entering row 1 or 2 takes the place its player names."""
     most = len(state.rows[seat][row])
     require(at is not None, "siege.row.name-slot", R_ROWS, row=row[-1], most=most)
     require(at is not None and 0 <= at <= most, "siege.row.bad-slot", R_ROWS, row=row[-1], most=most, at=at)
 
 
-def _no_dead_card(state: SiegeState, card: str | None) -> None:
+def _no_dead_card(state: Position, card: str | None) -> None:
     """A Walls or Moat card in the Defender's hand must be his turn's
-    discard before anything else (see ``SiegeState.must_discard``)."""
+    discard before anything else (see ``Position.must_discard``)."""
     dead = state.must_discard()
     require(not dead or card in dead, "siege.play.discard-first", R_CARDS, card=dead[0] if dead else "")
 
 
-def _discard(state: SiegeState, move: mv.Discard) -> None:
+def _discard(state: Position, move: mv.Discard) -> None:
     _in_hand(state, state.seat, move.card)
     _no_dead_card(state, move.card)
 
 
-def _feed(state: SiegeState, move: mv.Feed) -> None:
+def _feed(state: Position, move: mv.Feed) -> None:
     require(move.card == SUPPLY[state.seat], "siege.feed.not-food", R_FEED, card=move.card)
     _in_hand(state, state.seat, move.card)
 
 
-def _end(state: SiegeState, move: mv.EndPhase) -> None:
+def _end(state: Position, move: mv.EndPhase) -> None:
     if state.phase == "play":
         _no_dead_card(state, None)
         require(state.hand_size(state.seat) <= HAND_LIMIT, "siege.hand.full", R_SETUP, limit=HAND_LIMIT)
 
 
-def _lose(state: SiegeState, move: mv.Lose) -> None:
+def _lose(state: Position, move: mv.Lose) -> None:
     reason = state.losses["reason"] if state.losses else ""
     if move.card is not None:
         require(reason == "floods", "siege.lose.hand-not-allowed", R_EVENTS)
@@ -160,7 +209,7 @@ def _lose(state: SiegeState, move: mv.Lose) -> None:
     raise IllegalMove("siege.lose.bad-unit", R_EVENTS, unit=move.unit or move.card, reason=reason)
 
 
-def _spear(state: SiegeState, move: mv.Spear) -> None:
+def _spear(state: Position, move: mv.Spear) -> None:
     require(move.choice in ("bonus", "archer", "swordsman"), "siege.spear.bad-choice", R_EVENTS,
             choice=move.choice)
     if move.choice == "bonus":
@@ -171,23 +220,23 @@ def _spear(state: SiegeState, move: mv.Spear) -> None:
     _slot(state, move.at, DEFENDER, "r2")
 
 
-def _place(state: SiegeState, move: mv.Place) -> None:
+def _place(state: Position, move: mv.Place) -> None:
     entry = state.arriving[0]
     _slot(state, move.at, entry["seat"], entry["row"])
 
 
-def _raze(state: SiegeState, move: mv.Raze) -> None:
+def _raze(state: Position, move: mv.Raze) -> None:
     raise IllegalMove("siege.horn.not-wall", R_EVENTS, unit=move.unit)
 
 
-def _own_unit(state: SiegeState, uid: str) -> None:
+def _own_unit(state: Position, uid: str) -> None:
     where = state.locate(uid)
     require(where is not None, "siege.unit.unknown", R_ROWS, unit=uid)
     require(where is not None and where[0] == state.seat, "siege.attack.not-yours", R_ATTACK, unit=uid)
     require(uid not in state.used, "siege.attack.used", R_ATTACK, unit=uid)
 
 
-def _why_no_target(state: SiegeState, uid: str, mode: str = "") -> None:
+def _why_no_target(state: Position, uid: str, mode: str = "") -> None:
     mode = mode or state.mode(uid)
     where = state.locate(uid)
     row = where[1] if where else ""
@@ -206,14 +255,14 @@ def _why_no_target(state: SiegeState, uid: str, mode: str = "") -> None:
     raise IllegalMove("siege.attack.no-target", R_ATTACK, unit=uid)
 
 
-def _attack(state: SiegeState, move: mv.Attack) -> None:
+def _attack(state: Position, move: mv.Attack) -> None:
     _own_unit(state, move.unit)
     if move.melee:
         require(state.can_brawl(move.unit), "siege.attack.melee-not-archer", R_MELEE, unit=move.unit)
     _why_no_target(state, move.unit, "melee" if move.melee else "")
 
 
-def _join(state: SiegeState, move: mv.Join) -> None:
+def _join(state: Position, move: mv.Join) -> None:
     first = _card(state.group[0])
     require(len(state.group) < GROUP_LIMIT, "siege.attack.group-full", R_GROUP, limit=GROUP_LIMIT)
     require(CARDS[first].kind == "troop", "siege.attack.machine-group", R_GROUP)
@@ -223,7 +272,7 @@ def _join(state: SiegeState, move: mv.Join) -> None:
     raise IllegalMove("siege.attack.no-common-target", R_GROUP, unit=move.unit)
 
 
-def _target(state: SiegeState, move: mv.Target) -> None:
+def _target(state: Position, move: mv.Target) -> None:
     target, first = move.target, state.group[0]
     where = state.locate(target)
     require(where is not None, "siege.unit.unknown", R_ROWS, unit=target)
@@ -240,14 +289,14 @@ def _target(state: SiegeState, move: mv.Target) -> None:
     raise IllegalMove("siege.attack.bad-target", R_ATTACK, target=target)
 
 
-def _support(state: SiegeState, move: mv.Support) -> None:
+def _support(state: Position, move: mv.Support) -> None:
     uid = move.unit or ""
     require(state.locate(uid) is not None, "siege.unit.unknown", R_ROWS, unit=uid)
     require(CARDS[_card(uid)].kind == "troop", "siege.support.not-troop", R_SUPPORT)
     raise IllegalMove("siege.support.not-adjacent", R_SUPPORT, unit=uid)
 
 
-def _shift(state: SiegeState, move: mv.Shift) -> None:
+def _shift(state: Position, move: mv.Shift) -> None:
     uid, to = move.unit, move.to
     where = state.locate(uid)
     require(where is not None, "siege.unit.unknown", R_ROWS, unit=uid)
