@@ -58,8 +58,12 @@ class Move:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "to_json" not in cls.__dict__:
-            cls.to_json = Move.to_json  # type: ignore[method-assign]  # not a base class's compiled one
+        # Each class compiles its own encoder: never one its base class has
+        # (or will have), but a hand-written one is inherited as usual.
+        inherited = cls.to_json
+        generic = inherited is Move.to_json or hasattr(inherited, "compiled_for")
+        if "to_json" not in cls.__dict__ and generic:
+            cls.to_json = Move.to_json  # type: ignore[method-assign]
 
     def to_json(self) -> JSON:
         # The first call compiles the class's own encoder and puts it on the
@@ -168,6 +172,7 @@ class _Field:
 
 @dataclass(frozen=True)
 class _Plan:
+    cls: type
     kind: str
     fields: tuple[_Field, ...]
     keys: frozenset[str]
@@ -198,7 +203,7 @@ def _plan(cls: type) -> _Plan:
             )
         )
     keys = frozenset(k for f in out for k in f.keys)
-    plan = _PLANS[cls] = _Plan(cls.kind, tuple(out), keys)  # type: ignore[attr-defined]
+    plan = _PLANS[cls] = _Plan(cls, cls.kind, tuple(out), keys)  # type: ignore[attr-defined]
     return plan
 
 
@@ -223,8 +228,9 @@ def _encoder(plan: _Plan) -> Callable[[Move], JSON]:
         maybe.append(f"    if {test}:\n" + "".join(f"        out[{k}] = {v}\n" for k, v in items))
     source = f"def to_json(self):\n    out = {{{', '.join(always)}}}\n{''.join(maybe)}    return out\n"
     exec(source, scope)  # the source is built above from the class's own field names
-    encoder: Callable[[Move], JSON] = scope["to_json"]
-    return encoder
+    encoder = scope["to_json"]
+    encoder.compiled_for = plan.cls
+    return encoder  # type: ignore[no-any-return]
 
 
 def _shape(hint: Any) -> tuple[type, bool, bool]:

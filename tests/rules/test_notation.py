@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import importlib
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import pytest
 
 import rules
 from rules.core import Move
-from rules.notation import NotationError
+from rules.notation import JSON, Notation, NotationError
 from tests.rules.notation_fixture import FIXTURE, move_fields, moves_met
 
 ROWS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines()]
@@ -80,3 +81,39 @@ def test_malformed_json_is_refused_naming_the_fault(game_id: str) -> None:
                 assert key in str(exc) or "exactly one" in str(exc), (less, str(exc))
             else:  # a field that may be left out: the move then simply lacks it
                 assert key not in move.to_json(), (kind, key)
+
+
+@dataclass(frozen=True)
+class _Go(Move):
+    kind: ClassVar[str] = "go"
+    steps: int
+
+
+@dataclass(frozen=True)
+class _Run(_Go):
+    kind: ClassVar[str] = "run"
+    far: bool = False
+
+
+@dataclass(frozen=True)
+class _Said(Move):
+    kind: ClassVar[str] = "said"
+
+    def to_json(self) -> JSON:
+        return {"type": "said", "by": "hand"}
+
+
+@dataclass(frozen=True)
+class _Shouted(_Said):
+    pass
+
+
+def test_a_subclass_writes_its_own_kind_and_fields_and_keeps_a_hand_written_encoder() -> None:
+    assert _Go(1).to_json() == {"type": "go", "steps": 1}  # its encoder compiled first
+    assert _Run(2, far=True).to_json() == {"type": "run", "steps": 2, "far": True}
+    assert _Run(3).to_json() == {"type": "run", "steps": 3}
+    assert _Shouted().to_json() == {"type": "said", "by": "hand"}
+    notation = Notation("toy", (_Go, _Run))
+    assert notation.parse({"type": "run", "steps": 2, "far": True}) == _Run(2, True)
+    with pytest.raises(ValueError, match="needs a kind of its own"):
+        Notation("toy", (_Go, _Go))
