@@ -148,7 +148,7 @@ def move_words(move: JSON, lang: str, short: bool) -> str:
     return texts.get(kind, kind)
 
 
-def event_lines(events: Sequence[Event], lang: str) -> list[str]:
+def event_lines(events: Sequence[Event], lang: str, names: Sequence[str] = ()) -> list[str]:
     """What the table must do and know after these events: the public ones
     only; a secret event is told on its seat's screen by that seat's view."""
     en = lang == "en"
@@ -196,8 +196,8 @@ def event_lines(events: Sequence[Event], lang: str) -> list[str]:
                 out.append(f"{piece} is an assassin: swap in an assassin token" if en
                            else f"{piece} è un assassino: sostituiscilo con un segnalino Assassino")
         elif kind == "turn_ended":
-            out.append(f"{seat_name(p['seat'], lang, 'king-and-assassins')} ends the turn" if en
-                       else f"{seat_name(p['seat'], lang, 'king-and-assassins')} finisce il turno")
+            out.append(f"{seat_name(p['seat'], lang, 'king-and-assassins', names)} ends the turn" if en
+                       else f"{seat_name(p['seat'], lang, 'king-and-assassins', names)} finisce il turno")
         elif kind == "game_over":
             out.append(say(REASONS.get(p["reason"], (p["reason"], p["reason"])), lang))
     return out
