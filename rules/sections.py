@@ -56,9 +56,12 @@ def load(path: Path) -> dict[str, tuple[str, str]]:
 def name(game_id: str, rule: str, lang: str) -> str:
     """``rule`` (an Italian heading) as the section is called in ``lang``;
     a heading the table lacks is given as quoted (a test keeps that from
-    happening). A broken table raises its DataError."""
+    happening). A broken table raises its DataError; a game from outside
+    this package (a test's) has no table and is quoted as it is."""
     if not rule:
         return ""
+    if not (_RULES_DIR / _package(game_id)).is_dir():
+        return rule
     pair = table(game_id).get(rule)
     if pair is None:
         return rule
