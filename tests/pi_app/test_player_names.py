@@ -224,3 +224,20 @@ def test_the_lobby_will_not_start_a_game_where_a_name_is_another_seats_role(rig)
     assert shared.alert and "Attacker is another player's name" in shared.text()
     lobby.give_name(1, "Marco")
     assert lobby.press("seat1.ok") == ("siege", 2)
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_lobbys_name_lines_fit_or_page_with_the_longest_name(rig, lang: str) -> None:
+    from pi_app.screens import problems
+
+    r = rig(2)
+    r.open("siege")
+    lobby = Lobby(r.table, lang)
+    lobby.give_name(0, "W" * players.MAX_NAME)
+    lobby.give_name(1, "Attacker")
+    lobby.index = lobby.options.index(("siege", 2))
+    lobby.press("seat1.ok")
+    lobby.press("seat1.ok")
+    layouts = lobby.layouts()
+    assert layouts["shared.screen"].alert
+    assert not [(name, p) for name, lay in layouts.items() for p in problems(lay)]
