@@ -10,6 +10,7 @@ Commands::
     tap attacker knight       a seat by its player's name too ("player1", "king")
     tap seat1 04A1B2C3D4E5F6  a raw UID (unknown tags are reported, not guessed)
     press seat1 ok            left | ok | right of a seat; "press undo"
+    name 2 Anna               at the lobby: seat 2's player is called Anna ("name 2" undoes it)
     show                      every screen now
     sync [WORD]               prints "= WORD" once all typed before it is done (for scripts)
     help, quit
@@ -23,6 +24,7 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from pi_app import players as names
@@ -66,6 +68,11 @@ class Console:
         #: set once a prompt is up: output then waits for the next command
         self.prompting = False
         self.ready = threading.Event()  # the first screens are out
+        #: the players' names given at the lobby, by seat, in the game now
+        self.names: tuple[str, ...] = ()
+        #: at the lobby: gives seat N (0-based) a name, returns what to say;
+        #: None during a game, which keeps the names it started with
+        self.on_name: Callable[[int, str], str] | None = None
 
     # -- commands -> hardware ------------------------------------------------
     def execute(self, line: str) -> bool:
@@ -84,6 +91,8 @@ class Console:
                 self.table.tap(reader, uid)
             elif cmd == "press":
                 self.table.press(self.button(args))
+            elif cmd == "name":
+                self.name(args)
             elif cmd == "show":
                 self.table.queue.put(SHOW_ALL)
             elif cmd == "sync":
@@ -96,12 +105,28 @@ class Console:
             print(f"! {exc}", file=self.out)
         return True
 
+    def name(self, args: list[str]) -> None:
+        if self.on_name is None:
+            raise ConsoleError("names are given at the lobby, before a game starts (or with run --name); "
+                               "this game keeps the names it began with")
+        if not args:
+            raise ConsoleError("name SEAT NAME, e.g. name 2 Anna (name 2: the seat's own name again)")
+        number = args[0].lower().removeprefix("seat")
+        seats = len(self.table.profile.seats)
+        if not number.isdigit() or not 1 <= int(number) <= seats:
+            raise ConsoleError(f"no seat {args[0]!r}; seats 1..{seats}")
+        try:
+            print(self.on_name(int(number) - 1, " ".join(args[1:])), file=self.out, flush=True)
+        except ValueError as exc:
+            raise ConsoleError(str(exc)) from None
+
     def seat(self, word: str) -> str:
         # A seat beyond the game's players has its parts on the table, but
         # the game ignores them: say so rather than drop the input silently.
         seats = [s.name for s in self.table.profile.seats][: self.players]
         for i, name in enumerate(seats):
-            known = {norm(name)} | ({norm(a) for a in names.aliases(self.game, i)} if self.game else set())
+            known = {norm(name)} | ({norm(a) for a in names.aliases(self.game, i, self.names)} if self.game
+                                    else set())
             if norm(word) in known and f"{name}.pad" in self.table.readers:
                 return name
         raise ConsoleError(f"no seat {word!r} in this game; seats: "
@@ -186,7 +211,7 @@ class Console:
             who = ""
             seat = name.split(".")[0]
             if self.game and seat in seats:
-                who = f" ({names.display_name(self.game, seats.index(seat), self.lang)})"
+                who = f" ({names.display_name(self.game, seats.index(seat), self.lang, self.names)})"
             out.append(f"┌─ {name}{who} " + "─" * max(0, 40 - len(name) - len(who)))
             if self.pictures:
                 out.append(words)

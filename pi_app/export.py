@@ -109,9 +109,10 @@ class MoveLine:
     secret: bool
     words: str  # the move in the table's words (the adapter's), secret or not
     game: str = ""  # whose players are named (pi_app.players)
+    names: tuple[str, ...] = ()  # the names given at the lobby
 
     def text(self, over: bool) -> str:
-        who = seat_name(self.seat, LANG, self.game) if self.seat is not None else "chance"
+        who = seat_name(self.seat, LANG, self.game, self.names) if self.seat is not None else "chance"
         if self.secret and not over:
             what = "drew a card" if self.chance else "made a secret choice"
             return f"{self.n:4}  {who}  {what} {HIDDEN}"
@@ -119,7 +120,7 @@ class MoveLine:
 
     def json_line(self, over: bool) -> JSON:
         if self.secret and not over:
-            who = seat_name(self.seat, LANG, self.game)
+            who = seat_name(self.seat, LANG, self.game, self.names)
             return {"hidden": f"move {self.n}: {who} {'drew a card' if self.chance else 'chose'} {HIDDEN}"}
         return self.move
 
@@ -144,7 +145,7 @@ def latest(journal: Journal) -> GameRecord:
 
 def read(journal: Journal, record: GameRecord) -> GameLog:
     """The game replayed move by move, each move judged public or secret."""
-    adapter = adapters.for_game(record.game, record.players, LANG)
+    adapter = adapters.for_game(record.game, record.players, LANG, record.names)
     lines = []
 
     def step(entry: Entry, before: State, move: Move, events: list[Event]) -> None:
@@ -154,7 +155,8 @@ def read(journal: Journal, record: GameRecord) -> GameLog:
         secret = drawer is not None
         words = (_secret_words(adapter, entry.move, chance) if secret
                  else adapter.record_text(entry.move, LANG))
-        lines.append(MoveLine(entry.n + 1, drawer if secret else seat, chance, entry.move, secret, words))
+        lines.append(MoveLine(entry.n + 1, drawer if secret else seat, chance, entry.move, secret, words,
+                              names=record.names))
 
     # the daemon's own replay and checks: a faulty game is refused as it would be
     state = journal.replay(record, each=step)
@@ -212,9 +214,9 @@ def _outcome(log: GameLog) -> str:
         if log.record.ended:
             return "none (abandoned: another game was started)"
         to_move = log.state.to_move()
-        who = "chance" if to_move == CHANCE else seat_name(to_move, LANG, log.record.game)
+        who = "chance" if to_move == CHANCE else seat_name(to_move, LANG, log.record.game, log.record.names)
         return f"none yet ({who} to move)"
-    adapter = adapters.for_game(log.record.game, log.record.players, LANG)
+    adapter = adapters.for_game(log.record.game, log.record.players, LANG, log.record.names)
     big, lines = adapter.outcome_lines(outcome, LANG)
     return "; ".join([big, *lines])
 

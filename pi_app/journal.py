@@ -25,15 +25,16 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import rules
 from pi_app.errors import UsageError
+from pi_app.players import MAX_NAME
 from rules.core import JSON, Event, Move, State
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _SCHEMA = """
 CREATE TABLE games (
     id INTEGER PRIMARY KEY,
@@ -42,7 +43,8 @@ CREATE TABLE games (
     seed INTEGER NOT NULL,
     options TEXT NOT NULL,
     started REAL NOT NULL,
-    ended REAL
+    ended REAL,
+    names TEXT
 );
 CREATE TABLE moves (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -67,8 +69,15 @@ _REFUSALS = """CREATE TABLE IF NOT EXISTS refusals (
     rule TEXT NOT NULL
 )"""
 _COLUMNS = {
-    "games": ["id", "game", "players", "seed", "options", "started", "ended"],
+    "games": ["id", "game", "players", "seed", "options", "started", "ended", "names"],
     "moves": ["game_id", "n", "seat", "move", "chance", "barrier", "at", "snapshot"],
+}
+# Each older version this Tablekeeper still reads: its tables' columns, and
+# the step that brings it to the next version (run when it is opened to be
+# written; a read-only reader reads it as it is).
+_OLDER: dict[int, tuple[dict[str, list[str]], str]] = {
+    # 3: the players' names given at the lobby (a JSON list by seat; NULL: none given)
+    2: ({**_COLUMNS, "games": _COLUMNS["games"][:-1]}, "ALTER TABLE games ADD COLUMN names TEXT"),
 }
 
 
@@ -150,6 +159,22 @@ class GameRecord:
     options: dict[str, Any]
     ended: bool
     started: float | None = None  # seconds since the epoch
+    #: the players' names given at the lobby, by seat ("" for a default name); () for none
+    names: tuple[str, ...] = ()
+
+
+def check_names(names: Any, players: int) -> tuple[str, ...]:
+    """Players' names as the journal keeps them: one text per seat at most,
+    spaces tidied, none longer than a screen shows (players.MAX_NAME);
+    ValueError otherwise."""
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise ValueError("player names must be a list of texts")
+    if len(names) > players:
+        raise ValueError(f"{len(names)} player names for {players} players")
+    kept = tuple(" ".join(n.split()) for n in names)
+    if any(len(n) > MAX_NAME for n in kept):
+        raise ValueError(f"a player name is longer than {MAX_NAME} letters")
+    return kept if any(kept) else ()
 
 
 def is_barrier(chance: bool, events: Sequence[Event]) -> bool:
@@ -174,7 +199,7 @@ class Journal:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             if not fresh:  # checked before anything is written: a refused file is left as it was
-                self._validate()
+                self._upgrade(self._validate())
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             if fresh:
@@ -251,7 +276,8 @@ class Journal:
                 raise
             raise JournalWriteError(self.path, reason, str(exc)) from exc
 
-    def _validate(self) -> None:
+    def _validate(self) -> int:
+        """The schema version of a journal fit to use; refused otherwise."""
         check = self.db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
             raise self._fail(f"the database is damaged ({check})")
@@ -260,37 +286,66 @@ class Journal:
         if version == 0 and "games" not in tables:
             raise self._fail(f"it is not a Tablekeeper journal but another SQLite database "
                              f"(tables: {', '.join(tables) or 'none'})")
-        if version != SCHEMA_VERSION:
-            raise self._fail(f"schema version {version}, this Tablekeeper reads version {SCHEMA_VERSION}")
-        for table, cols in _COLUMNS.items():
+        if version != SCHEMA_VERSION and version not in _OLDER:
+            readable = ", ".join(map(str, sorted([*_OLDER, SCHEMA_VERSION])))
+            raise self._fail(f"schema version {version}, this Tablekeeper reads versions {readable}")
+        columns = _COLUMNS if version == SCHEMA_VERSION else _OLDER[version][0]
+        for table, cols in columns.items():
             have = [r[1] for r in self.db.execute(f"PRAGMA table_info({table})")]
             if have != cols:
-                raise self._fail(f"table {table!r} has columns {have}, expected {cols}")
+                raise self._fail(f"table {table!r} has columns {have}, expected {cols} (schema version "
+                                 f"{version})")
+        self.version = version
+        return version
+
+    def _upgrade(self, version: int) -> None:
+        """Bring an older journal to today's schema, one step at a time, each
+        in its own transaction with its version: a cut between steps leaves a
+        journal of the version before the step, which the next start goes on from."""
+        while version != SCHEMA_VERSION:
+            with self._writing():
+                self.db.execute(_OLDER[version][1])
+                version += 1
+                self.db.execute(f"PRAGMA user_version={version}")
+        self._validate()
 
     def close(self) -> None:
         self.db.close()
 
     # -- games -------------------------------------------------------------
-    def start(self, game: str, players: int, seed: int, options: dict[str, Any]) -> GameRecord:
+    def start(self, game: str, players: int, seed: int, options: dict[str, Any],
+              names: Sequence[str] = ()) -> GameRecord:
+        """A new game; ``names``: the players' names given at the lobby, by
+        seat ("" for a seat left to its default name)."""
         started = time.time()
+        kept = check_names(names, players)
         with self._writing():
             cur = self.db.execute(
-                "INSERT INTO games (game, players, seed, options, started) VALUES (?, ?, ?, ?, ?)",
-                (game, players, seed, json.dumps(options, sort_keys=True), started))
-        return GameRecord(int(cur.lastrowid or 0), game, players, seed, dict(options), False, started)
+                "INSERT INTO games (game, players, seed, options, started, names) VALUES (?, ?, ?, ?, ?, ?)",
+                (game, players, seed, json.dumps(options, sort_keys=True), started,
+                 json.dumps(list(kept)) if any(kept) else None))
+        return GameRecord(int(cur.lastrowid or 0), game, players, seed, dict(options), False, started, kept)
+
+    def name_players(self, record: GameRecord, names: Sequence[str]) -> GameRecord:
+        """Give ``record``'s players the names chosen at the lobby (kept for
+        a resume); the record as it now reads."""
+        kept = check_names(names, record.players)
+        with self._writing():
+            self.db.execute("UPDATE games SET names = ? WHERE id = ?",
+                            (json.dumps(list(kept)) if any(kept) else None, record.id))
+        return replace(record, names=kept)
 
     def current(self) -> GameRecord | None:
         """The latest game not yet ended, to resume."""
         with self._reading():
             row = self.db.execute(
-                "SELECT id, game, players, seed, options, ended, started FROM games WHERE ended IS NULL "
+                f"SELECT {self._game_columns} FROM games WHERE ended IS NULL "
                 "ORDER BY id DESC LIMIT 1").fetchone()
         return self._record(row) if row else None
 
     def games(self) -> list[GameRecord]:
         with self._reading():
-            rows = self.db.execute("SELECT id, game, players, seed, options, ended, started FROM games "
-                                   "ORDER BY id").fetchall()
+            rows = self.db.execute(f"SELECT {self._game_columns} FROM games ORDER BY id").fetchall()
         return [self._record(r) for r in rows]
 
     def game_ids(self) -> list[int]:
@@ -304,8 +359,8 @@ class Journal:
 
     def game(self, game_id: int) -> GameRecord:
         with self._reading():
-            row = self.db.execute("SELECT id, game, players, seed, options, ended, started FROM games "
-                                  "WHERE id = ?", (game_id,)).fetchone()
+            row = self.db.execute(f"SELECT {self._game_columns} FROM games WHERE id = ?",
+                                  (game_id,)).fetchone()
         if row is None:
             ids = ", ".join(map(str, self.game_ids())) or "none"
             raise JournalError(f"journal {self.path} holds no game {game_id}; its games: {ids}")
@@ -320,7 +375,20 @@ class Journal:
                 and isinstance(options, dict)):
             raise self._fail(f"game {row[0]} has a malformed record {row[1:5]!r}")
         started = row[6] if len(row) > 6 and isinstance(row[6], (int, float)) else None
-        return GameRecord(row[0], row[1], row[2], row[3], options, row[5] is not None, started)
+        names: tuple[str, ...] = ()
+        if len(row) > 7 and row[7] is not None:
+            try:
+                names = check_names(json.loads(row[7]), row[2])
+            except (TypeError, ValueError) as exc:
+                raise self._fail(f"game {row[0]} has unreadable player names {row[7]!r} ({exc})") from None
+        return GameRecord(row[0], row[1], row[2], row[3], options, row[5] is not None, started, names)
+
+    @property
+    def _game_columns(self) -> str:
+        """The games table's columns a GameRecord is read from (an older
+        journal opened read-only has no names)."""
+        names = ", names" if self.version >= 3 else ""
+        return f"id, game, players, seed, options, ended, started{names}"
 
     def end(self, record: GameRecord) -> None:
         with self._writing():

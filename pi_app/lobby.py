@@ -2,7 +2,12 @@
 resume, the shared screen offers every registered game and player count
 that fits the table; any seat steps through them with ◀ ▶ and picks one
 with ●, then says how many of its seats are computer players (the last
-seats; none by default) and starts it with ●."""
+seats; none by default) and starts it with ●.
+
+Players may give their names meanwhile, typed at the console (``name 2
+Anna``): buttons have no letters, and a name typed once beats a list
+stepped through with ◀ ▶ at every game. Each seat's screen shows the name
+it was given; the game's screens then use it (pi_app.players)."""
 
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ from drivers.events import ButtonPressed
 from pi_app import adapters
 from pi_app.hardware import Table
 from pi_app.i18n import pick
+from pi_app.players import given_names, seat_named
 from pi_app.screens import Layout, render
 from pi_app.session import ARROWS, STOP, Typed
 from pi_app.web import address
@@ -28,6 +34,9 @@ WORDS = {
     "computers": ("Computer players", "Giocatori computer"),
     "no-computer": ("None", "Nessuno"),
     "computer-seats": ("{n}, in the last seats", "{n}, negli ultimi posti"),
+    "named": ("Your name: {name}", "Il tuo nome: {name}"),
+    "name-clash": ("{name} is another player's name in this game: rename at the console",
+                   "{name} è il nome di un altro giocatore in questo gioco: cambialo alla console"),
 }
 
 
@@ -53,6 +62,10 @@ class Lobby:
         self.observer: Callable[[dict[str, Layout]], None] | None = None
         self.on_typed: Callable[[str], bool] | None = None
         self.heartbeat = time.monotonic()
+        #: seat -> the name given at the console, for the game chosen
+        self.names: dict[int, str] = {}
+        #: why ● did not start the game (a name the game gives another seat)
+        self.problem: str | None = None
 
     def alive(self) -> bool:
         """For the watchdog, as Session.alive: the loop turns, the threads run."""
@@ -70,7 +83,9 @@ class Lobby:
                    else pick(WORDS["computer-seats"], self.lang).format(n=count))
             shared = Layout(title=pick(WORDS["computers"], self.lang), big=big,
                             lines=(f"{rules.get(game).name or game}, "
-                                   f"{pick(WORDS['players'], self.lang).format(n=n)}",), footer=ARROWS)
+                                   f"{pick(WORDS['players'], self.lang).format(n=n)}",
+                                   *((self.problem,) if self.problem else ())),
+                            footer=ARROWS, alert=self.problem is not None)
         else:
             shared = Layout(title=pick(WORDS["title"], self.lang), big=rules.get(game).name or game,
                             lines=(f"{pick(WORDS['players'], self.lang).format(n=n)}  "
@@ -79,10 +94,29 @@ class Lobby:
 
     def _with_seats(self, shared: Layout) -> dict[str, Layout]:
         out = {self.table.profile.shared_screen.name: shared}
-        for seat in self.table.profile.seats:
+        for i, seat in enumerate(self.table.profile.seats):
+            named = ((pick(WORDS["named"], self.lang).format(name=self.names[i]),) if self.names.get(i)
+                     else ())
             out[seat.screen.name] = Layout(title=pick(WORDS["title"], self.lang),
-                                           lines=(pick(WORDS["choose"], self.lang),))
+                                           lines=(pick(WORDS["choose"], self.lang), *named))
         return out
+
+    def give_name(self, seat: int, name: str) -> str:
+        """Seat ``seat`` (0-based) is to be called ``name`` ("" for its
+        default name again); what the console answers. ValueError for a name
+        the table cannot use (players.given_names)."""
+        names = {**self.names, seat: name}
+        given_names(names, "", len(self.table.profile.seats))  # checked before it is kept
+        self.names = {s: n for s, n in names.items() if n.strip()}
+        self.problem = None
+        self.redraw()
+        return f"seat {seat + 1}: {' '.join(name.split()) or 'default name'}"
+
+    def player_names(self, game: str, count: int) -> tuple[str, ...]:
+        """The names given for a game of ``game`` for ``count`` (the journal's
+        form); ValueError when one of them is what the game calls another
+        seat ("King" given to seat 2)."""
+        return given_names({s: n for s, n in self.names.items() if s < count}, game, count)
 
     def redraw(self) -> None:
         layouts = self.layouts()
@@ -101,6 +135,14 @@ class Lobby:
             if role in ("left", "right"):  # at least one seat stays a person's
                 self.computers = (self.computers + (1 if role == "right" else -1)) % players
             elif role == "ok":
+                game, n = self.options[self.index]
+                try:
+                    self.player_names(game, n)
+                except ValueError:  # said on the shared screen; `name` at the console mends it
+                    clash = next((name for seat, name in self.names.items()
+                                  if seat_named(name, game, n) not in (None, seat)), "?")
+                    self.problem = pick(WORDS["name-clash"], self.lang).format(name=clash)
+                    return None
                 return self.options[self.index]
             return None
         count = len(self.options) + (self.page is not None)

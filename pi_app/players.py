@@ -10,7 +10,7 @@ the default (cut to ``MAX_NAME`` letters so that "Waiting: NAME" fits a title).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pi_app.i18n import pick
 
@@ -48,11 +48,48 @@ def short_name(game: str, seat: int, lang: str) -> str:
     return f"{pick(NUMBERED, lang)[0]}{seat + 1}"
 
 
-def aliases(game: str, seat: int) -> set[str]:
+def aliases(game: str, seat: int, names: Sequence[str] = ()) -> set[str]:
     """Every word the console accepts for ``seat``, lower case: its names
-    in both languages and the table's own ``seatN``."""
+    in both languages (the one given at the lobby too) and the table's own
+    ``seatN``."""
     words = {f"seat{seat + 1}", f"{seat + 1}"}
     for lang in ("en", "it"):
-        name = display_name(game, seat, lang).lower()
-        words |= {name, name.replace(" ", "")}
+        for name in {display_name(game, seat, lang).lower(), display_name(game, seat, lang, names).lower()}:
+            words |= {name, name.replace(" ", "")}
     return words
+
+
+def seat_named(word: str, game: str, players: int) -> int | None:
+    """The seat (0-based) ``word`` names: a number from 1, ``seatN`` or the
+    name the screens give it by default, in either language; None if none."""
+    wanted = word.strip().lower()
+    for seat in range(players):
+        if wanted in aliases(game, seat):
+            return seat
+    return None
+
+
+def given_names(given: Mapping[int, str], game: str, players: int) -> tuple[str, ...]:
+    """The names given at the lobby (seat -> name) as the journal keeps
+    them, by seat ("" for a seat keeping its default name). ValueError, in
+    words the table can act on, for a name too long to show, one given
+    twice, or one another seat already answers to ("Player 2" for seat 1)."""
+    names = [""] * players
+    for seat, text in given.items():
+        if not 0 <= seat < players:
+            raise ValueError(f"no seat {seat + 1} in a game of {players}")
+        names[seat] = " ".join(text.split())
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        if not name:
+            continue
+        if len(name) > MAX_NAME:
+            raise ValueError(f"the name {name!r} is longer than the {MAX_NAME} letters a screen shows")
+        key = name.lower()
+        if key in seen:
+            raise ValueError(f"the name {name!r} is given to seats {seen[key] + 1} and {seat + 1}")
+        seen[key] = seat
+        other = next((o for o in range(players) if o != seat and key in aliases(game, o)), None)
+        if other is not None:
+            raise ValueError(f"the name {name!r} is what the table calls seat {other + 1}")
+    return tuple(names) if any(names) else ()

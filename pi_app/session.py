@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -114,7 +114,7 @@ class Session:
         # engine made by itself in a game it recorded (rules.core.RecordReader)
         self.implied = len(state.history) - journal.move_count(record.id)
         self.lang = lang
-        self.adapter = adapter or adapters.for_game(record.game, record.players, lang)
+        self.adapter = adapter or adapters.for_game(record.game, record.players, lang, record.names)
         self.seats = [Seat(i, self.profile.seats[i].name) for i in range(record.players)]
         self.chance_cursor: Cursor | None = None
         self.undo_pending = False
@@ -167,8 +167,9 @@ class Session:
     @classmethod
     def open(cls, table: Table, journal: Journal, registry: Registry, *, game: str | None = None,
              players: int | None = None, seed: int = 0, options: dict[str, Any] | None = None,
-             lang: str | None = None, new: bool = False) -> Session:
-        """Resume the journal's unfinished game, or start the one asked for."""
+             lang: str | None = None, new: bool = False, names: Sequence[str] = ()) -> Session:
+        """Resume the journal's unfinished game (with its players' names), or
+        start the one asked for, its players named ``names`` by seat."""
         lang = lang or table.profile.lang
         current = journal.current()
         if current is not None and not new:
@@ -200,7 +201,7 @@ class Session:
             raise UsageError(str(exc)) from None
         if current is not None:  # abandoned only once the new game is known to start
             journal.end(current)
-        record = journal.start(game, players, seed, state.options)
+        record = journal.start(game, players, seed, state.options, names)
         session = cls(table, journal, registry, record, state, lang)
         session.note(t("started", lang, game=session.game.name or game))
         session.auto_chance()
@@ -551,7 +552,8 @@ class Session:
 
     def player(self, seat: int | None) -> str:
         """The player at ``seat`` as the screens name them (pi_app.players)."""
-        return players.display_name(self.record.game, seat, self.lang, computer=seat in self.computers)
+        return players.display_name(self.record.game, seat, self.lang, self.record.names,
+                                    computer=seat in self.computers)
 
     def not_your_turn(self, seat: int) -> IllegalMove:
         to_move = self.state.to_move()
@@ -939,7 +941,7 @@ def rebuild(journal: Journal, record: GameRecord, lang: str, *,
     table's last instructions: the journal's replay hands each move to a
     fresh adapter in the batches the table saw them, a move with the chance
     steps Tablekeeper drew after it when this table ``draws`` them."""
-    adapter = adapters.for_game(record.game, record.players, lang)
+    adapter = adapters.for_game(record.game, record.players, lang, record.names)
     said: list[str] = []
     batch: list[tuple[State, Move, list[Event]]] = []
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
+from rules import sections
 from rules.core import CHANCE, Event, Game, IllegalMove, Move, Option, Outcome, State
 
 __all__ = [
@@ -38,6 +39,7 @@ def _discover() -> dict[str, Game]:
         module = importlib.import_module(f"rules.{name}")
         game = getattr(module, "GAME", None)
         if isinstance(game, Game):
+            sections.table(game.id)  # its rule names checked at start, as the game's own data is
             games[game.id] = game
     return games
 

@@ -5,6 +5,8 @@ the original, and the one a player with the Italian rulebook looks up. Each
 game keeps the headings it quotes in ``data/sections.json`` with their
 English names (Artus's from its English rulebook, the others translated and
 marked ``unverified``), so an English screen cites an English section.
+A broken file is refused with its line when ``rules`` registers the games,
+as every other data file is: never a silent fall back to the Italian.
 """
 
 from __future__ import annotations
@@ -26,7 +28,11 @@ def _package(game_id: str) -> str:
 def table(game_id: str) -> dict[str, tuple[str, str]]:
     """Italian heading -> (english, italian) for one game; DataError naming
     the file and entry when the file is broken."""
-    path = _RULES_DIR / _package(game_id) / "data" / "sections.json"
+    return load(_RULES_DIR / _package(game_id) / "data" / "sections.json")
+
+
+def load(path: Path) -> dict[str, tuple[str, str]]:
+    """One ``sections.json`` read and checked (DataError with file and line)."""
     doc = read_json(path)
     entries = doc.get("sections") if isinstance(doc, dict) else None
     if not isinstance(entries, list):
@@ -50,13 +56,13 @@ def table(game_id: str) -> dict[str, tuple[str, str]]:
 def name(game_id: str, rule: str, lang: str) -> str:
     """``rule`` (an Italian heading) as the section is called in ``lang``;
     a heading the table lacks is given as quoted (a test keeps that from
-    happening)."""
+    happening). A broken table raises its DataError; a game from outside
+    this package (a test's) has no table and is quoted as it is."""
     if not rule:
         return ""
-    try:
-        pair = table(game_id).get(rule)
-    except (DataError, OSError):
-        pair = None
+    if not (_RULES_DIR / _package(game_id)).is_dir():
+        return rule
+    pair = table(game_id).get(rule)
     if pair is None:
         return rule
     return pair[LANGS.index(lang) if lang in LANGS else 0]

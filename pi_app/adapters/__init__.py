@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Sequence
 
 from pi_app.adapters.base import Component, TableAdapter
 
@@ -31,10 +32,12 @@ def has_own_adapter(game_id: str) -> bool:
     return game_id in ADAPTERS
 
 
-def for_game(game_id: str, players: int, lang: str = "en") -> TableAdapter:
+def for_game(game_id: str, players: int, lang: str = "en", names: Sequence[str] = ()) -> TableAdapter:
+    """The game's adapter for ``players``; ``names``: the players' names
+    given at the lobby, by seat, which its screens then use."""
     cls = ADAPTERS.get(game_id)
     if cls is None:
-        adapter = TableAdapter(players, lang)
+        adapter = TableAdapter(players, lang, names)
         adapter.game_id = game_id  # type: ignore[misc]
         return adapter
-    return cls(players, lang)
+    return cls(players, lang, names)

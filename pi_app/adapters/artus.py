@@ -35,8 +35,8 @@ class ArtusAdapter(TableAdapter):
         "pile": ("Draw from", "Pesca da"),
     }
 
-    def __init__(self, players: int, lang: str = "en") -> None:
-        super().__init__(players, lang)
+    def __init__(self, players: int, lang: str = "en", names: Sequence[str] = ()) -> None:
+        super().__init__(players, lang, names)
         # The public view of the state last asked about: menu labels name the
         # figure on a seat, and the menu is drawn right after step_title.
         self._seen: JSON | None = None
@@ -218,7 +218,7 @@ class ArtusAdapter(TableAdapter):
         drawing = view["drawing"]
         if not drawing:
             return super().chance_title(state, lang)
-        who = w.player(drawing["player"], lang)
+        who = w.player(drawing["player"], lang, self.names)
         pile = w.PILES[drawing["pile"]][w.lang_index(lang)]
         return f"{who}'s draw: a {pile} card" if lang == "en" else f"Pescata di {who}: carta {pile}"
 
@@ -264,17 +264,17 @@ class ArtusAdapter(TableAdapter):
 
     def legend(self, state: State, lang: str) -> list[str]:
         # The prestige row and compact instructions' one short form.
-        return [f"{w.player_short(p, lang)} = {w.player(p, lang)}" for p in range(self.players)]
+        return [f"{w.player_short(p, lang)} = {w.player(p, lang, self.names)}" for p in range(self.players)]
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         en = lang == "en"
-        names = ", ".join(w.player(p, lang) for p in outcome.winners)
+        names = ", ".join(w.player(p, lang, self.names) for p in outcome.winners)
         if len(outcome.winners) == 1:
             big = f"Winner: {names}" if en else f"Vince {names}"
         else:
             big = f"Winners: {names}" if en else f"Vincono {names}"
         reason = "Most prestige wins" if en else "Più prestigio vince"
-        scores = " · ".join(f"{w.player(int(p), lang)} {s}" for p, s in outcome.scores.items())
+        scores = " · ".join(f"{w.player(int(p), lang, self.names)} {s}" for p, s in outcome.scores.items())
         return big, [scores, reason]
 
     # -- what the table must do -----------------------------------------------------
@@ -307,7 +307,8 @@ class ArtusAdapter(TableAdapter):
                 if p.get("reason") == "scoring card":
                     self._said_score(p, lang, verbose, compact)
                 elif p.get("reason") == "penalty":
-                    text = f"{w.player(p['player'], lang)} {('penalty', 'penalità')[w.lang_index(lang)]}"
+                    who = w.player(p["player"], lang, self.names)
+                    text = f"{who} {('penalty', 'penalità')[w.lang_index(lang)]}"
                     verbose.append(text)
                     compact.append(text)
             else:
@@ -375,14 +376,14 @@ class ArtusAdapter(TableAdapter):
             compact.append(f"crown →{p['seat']}, {back} rings off {old}" if en
                            else f"corona →{p['seat']}, −{back} anelli al {old}")
         elif kind == "point_tiles":
-            who = w.player(p["player"], lang)
+            who = w.player(p["player"], lang, self.names)
             take = p["change"] > 0
             text = (f"{who} {'takes' if take else 'returns'} a 50 tile" if en
                     else f"{who} {'prende' if take else 'rende'} un 50")
             verbose.append(text)
             compact.append(text)
         elif kind == "placed":
-            who = w.player(p["player"], lang)
+            who = w.player(p["player"], lang, self.names)
             text = f"{who}: knight on seat {p['seat']}" if en else f"{who}: cavaliere sul posto {p['seat']}"
             verbose.append(text)
             compact.append(text)
@@ -391,7 +392,7 @@ class ArtusAdapter(TableAdapter):
             compact.append("Game over" if en else "Fine partita")
 
     def _said_score(self, p: dict, lang: str, verbose: list[str], compact: list[str]) -> None:
-        who = w.player(p["player"], lang)
+        who = w.player(p["player"], lang, self.names)
         seats = ", ".join(str(s) for s in p.get("knights", []))
         en = lang == "en"
         verbose.append(f"{who} scores knights on {seats}" if en else f"{who} conta i cavalieri su {seats}")

@@ -8,6 +8,8 @@ rulebook and the engine.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pi_app import players
 from rules import catalogue
 from rules.artus import messages as msg
@@ -41,8 +43,8 @@ def lang_index(lang: str) -> int:
     return IT if lang == "it" else EN
 
 
-def player(p: int, lang: str) -> str:
-    return players.display_name("artus", p, lang)
+def player(p: int, lang: str, names: Sequence[str] = ()) -> str:
+    return players.display_name("artus", p, lang, names)
 
 
 def player_short(p: int, lang: str) -> str:

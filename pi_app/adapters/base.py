@@ -42,9 +42,10 @@ class Component:
         return pick(self.label, lang) or self.value
 
 
-def seat_name(seat: int | None, lang: str, game: str) -> str:
-    """The player at ``seat`` as every screen names them (pi_app.players)."""
-    return players.display_name(game, seat, lang)
+def seat_name(seat: int | None, lang: str, game: str, names: Sequence[str] = ()) -> str:
+    """The player at ``seat`` as every screen names them (pi_app.players),
+    by the ``names`` given at the lobby where there are some."""
+    return players.display_name(game, seat, lang, names)
 
 
 class TableAdapter:
@@ -67,9 +68,15 @@ class TableAdapter:
     #: on the Deva reader picks Deva); None: the game has no board zones
     zone_field: ClassVar[str | None] = None
 
-    def __init__(self, players: int, lang: str = "en") -> None:
+    def __init__(self, players: int, lang: str = "en", names: Sequence[str] = ()) -> None:
         self.players = players
         self.lang = lang
+        #: the players' names given at the lobby, by seat ("" or none: the game's default)
+        self.names = tuple(names)
+
+    def player_name(self, seat: int | None, lang: str) -> str:
+        """The player at ``seat`` as every screen of this game names them."""
+        return seat_name(seat, lang, self.game_id, self.names)
 
     # -- components and taps ----------------------------------------------
     def components(self) -> list[Component]:
@@ -84,7 +91,7 @@ class TableAdapter:
         return None
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
-        owner = f" ({seat_name(comp.seat, lang, self.game_id)})" if comp.seat is not None else ""
+        owner = f" ({self.player_name(comp.seat, lang)})" if comp.seat is not None else ""
         return f"{comp.name(lang)}{owner}"
 
     def tap(self, state: State, seat: int, comp: Component, moves: Sequence[Move],
@@ -188,10 +195,10 @@ class TableAdapter:
         return t("chance-choose", lang)
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
-        names = ", ".join(seat_name(s, lang, self.game_id) for s in outcome.winners)
+        names = ", ".join(self.player_name(s, lang) for s in outcome.winners)
         key = "winner" if len(outcome.winners) == 1 else "winners"
         big = t(key, lang, seats=names) if outcome.winners else t("no-winner", lang)
-        scores = [f"{seat_name(int(s), lang, self.game_id)}: {v}" for s, v in outcome.scores.items()]
+        scores = [f"{self.player_name(int(s), lang)}: {v}" for s, v in outcome.scores.items()]
         return big, [outcome.reason, *scores]
 
     # -- menus, pictures, secrecy ------------------------------------------------

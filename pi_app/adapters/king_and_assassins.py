@@ -87,8 +87,8 @@ class KingAndAssassinsAdapter(TableAdapter):
     }
     value_labels: ClassVar[dict[str, Pair]] = {**TYPE_LABELS, **DIR_LABELS}
 
-    def __init__(self, players: int, lang: str = "en") -> None:
-        super().__init__(players, lang)
+    def __init__(self, players: int, lang: str = "en", names: Sequence[str] = ()) -> None:
+        super().__init__(players, lang, names)
         # The Assassin player's pick in progress, so a tap knows what is already picked.
         self.pick_menu: PickMenu | None = None
         # Who the last assassin was, said when the game ended: kept for the final screens.
@@ -318,7 +318,7 @@ class KingAndAssassinsAdapter(TableAdapter):
         for ev in events:
             if ev.type == "arrested_assassin" and ev.audience is None:  # the last one, told to all
                 self.last_assassin = ev.params["target"]
-        return event_lines(events, lang) or [self.record_text(m.to_json(), lang) for m in moves]
+        return event_lines(events, lang, self.names) or [self.record_text(m.to_json(), lang) for m in moves]
 
     # -- the board ------------------------------------------------------------------
     def picture(self, state: State, seat: int, cursor: Cursor | None) -> Image.Image | None:

@@ -129,9 +129,9 @@ def move_words(move: JSON, lang: str, short: bool) -> str:
     if kind == "choose":  # only on the Assassin player's confirm screen; see record_text
         return " ".join(piece_name(c, lang) for c in move.get("citizens", []))
     d = move.get("dir", "")
+    # the whole word, on the confirm screen too ("Knight 6 North ↑"): a
+    # compass letter is a code the player would have to be told
     way = say(DIR_LABELS.get(d, ("", "")), lang)
-    if short and d in DIR_LABELS:
-        way = d + way[-1]  # "N↑"
     card, cell = move.get("card"), move.get("cell")
     texts = {
         "start": (f"King {cell}" if short else f"King starts on {cell}") if en
@@ -139,8 +139,7 @@ def move_words(move: JSON, lang: str, short: bool) -> str:
         "draw": f"Round card {card}" if en else f"Carta Round {card}",
         "move": f"{piece} {way}",
         "arrest": f"{piece} arrests {target}" if en else f"{piece} cattura {target}",
-        "eliminate": (f"{piece} elim. {target}" if short else f"{piece} eliminates {target}") if en
-        else (f"{piece} elim. {target}" if short else f"{piece} elimina {target}"),
+        "eliminate": f"{piece} eliminates {target}" if en else f"{piece} elimina {target}",
         "attack": (f"{piece} attacks" if short else f"{piece} attacks the king") if en
         else (f"{piece} attacca" if short else f"{piece} attacca il re"),
         "reveal": f"Reveal {piece}" if en else f"Rivela {piece}",
@@ -149,7 +148,7 @@ def move_words(move: JSON, lang: str, short: bool) -> str:
     return texts.get(kind, kind)
 
 
-def event_lines(events: Sequence[Event], lang: str) -> list[str]:
+def event_lines(events: Sequence[Event], lang: str, names: Sequence[str] = ()) -> list[str]:
     """What the table must do and know after these events: the public ones
     only; a secret event is told on its seat's screen by that seat's view."""
     en = lang == "en"
@@ -197,8 +196,8 @@ def event_lines(events: Sequence[Event], lang: str) -> list[str]:
                 out.append(f"{piece} is an assassin: swap in an assassin token" if en
                            else f"{piece} è un assassino: sostituiscilo con un segnalino Assassino")
         elif kind == "turn_ended":
-            out.append(f"{seat_name(p['seat'], lang, 'king-and-assassins')} ends the turn" if en
-                       else f"{seat_name(p['seat'], lang, 'king-and-assassins')} finisce il turno")
+            out.append(f"{seat_name(p['seat'], lang, 'king-and-assassins', names)} ends the turn" if en
+                       else f"{seat_name(p['seat'], lang, 'king-and-assassins', names)} finisce il turno")
         elif kind == "game_over":
             out.append(say(REASONS.get(p["reason"], (p["reason"], p["reason"])), lang))
     return out

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from pi_app.adapters.base import Component, TableAdapter, seat_name
+from pi_app.adapters.base import Component, TableAdapter
 from pi_app.i18n import pick
 from pi_app.screens import SMALL, font, wrap
 from rules.core import JSON, Event, Move, Outcome, State
@@ -129,7 +129,7 @@ class KingIsDeadAdapter(TableAdapter):
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
         if comp.kind == "card":
-            owner = seat_name(comp.seat, lang, "king-is-dead")
+            owner = self.player_name(comp.seat, lang)
             return (f"the {comp.name('en')} card of {owner}" if lang == "en"
                     else f"la carta {comp.name('it')} di {owner}")
         if comp.kind == "follower":
@@ -189,7 +189,7 @@ class KingIsDeadAdapter(TableAdapter):
         draw = view.get("draw") or {}
         en = lang == "en"
         if "seat" in draw and draw["seat"] is not None:
-            who = seat_name(draw["seat"], lang, "king-is-dead")
+            who = self.player_name(draw["seat"], lang)
             return f"Court draw: {who}" if en else f"Corte: {who}"
         if "region" in draw and draw["region"] is not None:
             return f"Draw for {draw['region']}" if en else f"Pesca per {draw['region']}"
@@ -212,11 +212,11 @@ class KingIsDeadAdapter(TableAdapter):
                 continue
             p = dict(ev.params)
             kind = ev.type
-            who = seat_name(p.get("seat"), lang, "king-is-dead") if "seat" in p else ""
+            who = self.player_name(p.get("seat"), lang) if "seat" in p else ""
             if kind == "court_draw":
                 courts.setdefault(p["seat"], Counter())[p["colour"]] += 1
             elif kind == "court_redraw":
-                seats = ", ".join(seat_name(s, lang, "king-is-dead") for s in p.get("seats", []))
+                seats = ", ".join(self.player_name(s, lang) for s in p.get("seats", []))
                 out.append(f"{seats}: court back in the bag" if en else f"{seats}: corte nel sacchetto")
                 for s in p.get("seats", []):
                     courts.pop(s, None)
@@ -225,7 +225,7 @@ class KingIsDeadAdapter(TableAdapter):
             elif kind == "region_card":
                 order.append(p["region"])
             elif kind == "setup_complete":
-                first = seat_name(p.get("first"), lang, "king-is-dead")
+                first = self.player_name(p.get("first"), lang)
                 last.append(f"Ready: {first} starts" if en else f"Pronti: inizia {first}")
             elif kind == "passed":
                 out.append(f"{who} passes" if en else f"{who} passa")
@@ -263,7 +263,7 @@ class KingIsDeadAdapter(TableAdapter):
                 reason = _l(REASONS.get(p.get("reason", ""), (p.get("reason", ""),) * 2), lang)
                 last.append(f"Game over {reason}" if en else f"Fine partita {reason}")
         for seat, colours in courts.items():
-            who = seat_name(seat, lang, "king-is-dead")
+            who = self.player_name(seat, lang)
             out.append(f"{who} court: {counted(colours, lang)}" if en
                        else f"Corte {who}: {counted(colours, lang)}")
         for region, colours in fills.items():
@@ -279,7 +279,7 @@ class KingIsDeadAdapter(TableAdapter):
             # A pick inside an action (the first region of a Garrison): the
             # table changes only once the action is complete, so the screen
             # reports the choice rather than asking anyone to move a thing.
-            who = seat_name(before.to_move(), lang, "king-is-dead")
+            who = self.player_name(before.to_move(), lang)
             out = [self.picked(m.to_json(), who, lang) for m in moves if m.to_json().get("type") in PICKS]
         result = [line[:1].upper() + line[1:] for line in out + last]
         return result or super().instructions(before, moves, events, after, lang)
@@ -342,7 +342,7 @@ class KingIsDeadAdapter(TableAdapter):
             if isinstance(score, dict):
                 court = counted(Counter({c: score.get(c, 0) for c in COLOURS}), lang)
                 sets = f"sets {score.get('sets', 0)}" if en else f"set {score.get('sets', 0)}"
-                lines.append(f"{seat_name(int(seat), lang, 'king-is-dead')}: {court}; {sets}")
+                lines.append(f"{self.player_name(int(seat), lang)}: {court}; {sets}")
         return big, lines
 
     def decision(self, detail: dict[str, Any], lang: str) -> str:

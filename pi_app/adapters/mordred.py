@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from pi_app.adapters.base import Component, TableAdapter, seat_name
+from pi_app.adapters.base import Component, TableAdapter
 from pi_app.i18n import pick
 from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
 from rules.mordred.messages import RULE_TURN
@@ -102,7 +102,7 @@ class MordredAdapter(TableAdapter):
         return out
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
-        owner = seat_name(comp.seat, lang, "mordred")
+        owner = self.player_name(comp.seat, lang)
         # `tags enroll` asks for each piece in turn: "tap a village of Player 1 (3 of 9)".
         return (f"a {comp.name('en').lower()} of {owner}" if lang == "en"
                 else f"un pezzo {comp.name('it')} di {owner}")
@@ -241,7 +241,7 @@ class MordredAdapter(TableAdapter):
     def event_lines(self, kind: str, p: dict[str, Any], lang: str) -> list[str]:
         """One engine event as what the players must do or know (may be none)."""
         en = lang == "en"
-        who = seat_name(p["seat"], lang, "mordred") if p.get("seat") is not None else ""
+        who = self.player_name(p["seat"], lang) if p.get("seat") is not None else ""
         space = p.get("space", "")
         if kind == "declared":
             if not p["declared"]:
@@ -261,7 +261,7 @@ class MordredAdapter(TableAdapter):
             what = building(p["building"], lang)
             die = f"{'Die' if en else 'Dado'} {p['die']}"
             if p["success"]:
-                owner = seat_name(p["owner"], lang, "mordred")
+                owner = self.player_name(p["owner"], lang)
                 return [f"{die}: man on {space}, {what} to {owner}" if en
                         else f"{die}: uomo su {space}, {what} al {owner}"]
             return [f"{die}: the {what} holds, discard the man" if en
@@ -311,7 +311,7 @@ class MordredAdapter(TableAdapter):
         """Every pawn on the Mordred track, each player named (the screen
         pages what does not fit one line)."""
         at = "on" if lang == "en" else "al"
-        pawns = ", ".join(f"{seat_name(p['seat'], lang, 'mordred')} {at} {p['pawn']}"
+        pawns = ", ".join(f"{self.player_name(p['seat'], lang)} {at} {p['pawn']}"
                           for p in view["players"])
         line = f"{'Pawns' if lang == 'en' else 'Pedoni'}: {pawns}"
         # Two players is not in the rulebook: the table keeps saying so.
@@ -345,7 +345,7 @@ class MordredAdapter(TableAdapter):
         vp, cash, pawns = (list(d.get(k) or []) for k in ("vp", "money", "pawns"))
         for seat in sorted(int(s) for s in outcome.scores):
             if seat < min(len(vp), len(cash), len(pawns)):
-                lines.append(f"{seat_name(seat, lang, 'mordred')}: {vp[seat]} {'VP' if en else 'PV'} "
+                lines.append(f"{self.player_name(seat, lang)}: {vp[seat]} {'VP' if en else 'PV'} "
                              f"{money(cash[seat])} {'pawn' if en else 'pedone'} {pawns[seat]}")
         return big, lines
 

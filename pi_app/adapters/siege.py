@@ -47,8 +47,8 @@ class SiegeAdapter(TableAdapter):
     }
     value_labels: ClassVar[dict[str, tuple[str, str]]] = dict(w.TYPES)
 
-    def __init__(self, players: int, lang: str = "en") -> None:
-        super().__init__(players, lang)
+    def __init__(self, players: int, lang: str = "en", names: Sequence[str] = ()) -> None:
+        super().__init__(players, lang, names)
         # The public view last asked about: menu labels say where a unit lies.
         self._seen: JSON | None = None
         # Each seat's latest drawn card, for its own screen only; the cards
@@ -76,7 +76,7 @@ class SiegeAdapter(TableAdapter):
         return out
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
-        side = w.role(comp.seat, lang)
+        side = w.role(comp.seat, lang, self.names)
         return (f"a {comp.name('en')} card of the {side}" if lang == "en"
                 else f"una carta {comp.name('it')} dell'{side}")
 
@@ -223,7 +223,7 @@ class SiegeAdapter(TableAdapter):
 
     def chance_title(self, state: State, lang: str) -> str:
         view = self._see(state)
-        who = w.role(view["seat"], lang)
+        who = w.role(view["seat"], lang, self.names)
         en = lang == "en"
         phase = view["phase"]
         if phase == "setup_draw":
@@ -245,8 +245,8 @@ class SiegeAdapter(TableAdapter):
         en = lang == "en"
         hand = w.hand_text(view["hand"], lang) or ("no cards" if en else "nessuna carta")
         n = len(view["hand"])
-        line = f"{w.role(seat, lang)} · {n} card{'s' if n != 1 else ''}" if en else \
-            f"{w.role(seat, lang)} · {n} cart{'e' if n != 1 else 'a'}"
+        line = f"{w.role(seat, lang, self.names)} · {n} card{'s' if n != 1 else ''}" if en else \
+            f"{w.role(seat, lang, self.names)} · {n} cart{'e' if n != 1 else 'a'}"
         new = self.drawn.get(seat)
         got = f"{'new' if en else 'nuova'} {w.card_name(new, lang)}" if new in view["hand"] else ""
         if view["phase"] in HAND_DRAWS and view["seat"] == seat:  # the drawer taps what was drawn
@@ -262,17 +262,16 @@ class SiegeAdapter(TableAdapter):
         hands = "/".join(str(s["hand_size"]) for s in view["sides"])
         out = [f"Day {view['day']} · hands {hands}" if en else f"Giorno {view['day']} · mani {hands}"]
         if view["feeding_due"] and view["phase"] in ("die", "draw", "event"):  # at "feed" it is the big line
-            who = w.role(view["seat"], lang)
+            who = w.role(view["seat"], lang, self.names)
             out.insert(0, f"{who} must feed today" if en else f"{who} nutre oggi")
         events = [self._event_text(e, lang) for e in view["events"]]
         if events:
             out.insert(0, "; ".join(events))
         return out
 
-    @staticmethod
-    def _event_text(event: JSON, lang: str) -> str:
+    def _event_text(self, event: JSON, lang: str) -> str:
         name = pick(w.EVENT_SHORT.get(event["card"], (w.card_name(event["card"], lang),) * 2), lang)
-        side = w.role(event["seat"], lang)  # the player's name, as everywhere
+        side = w.role(event["seat"], lang, self.names)  # the player's name, as everywhere
         n = event["turns_left"]
         if lang == "en":
             return f"{name} ({side}) {n} turn{'s' if n != 1 else ''}"
@@ -280,7 +279,7 @@ class SiegeAdapter(TableAdapter):
 
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         en = lang == "en"
-        winner = w.role(outcome.winners[0], lang) if outcome.winners else "-"
+        winner = w.role(outcome.winners[0], lang, self.names) if outcome.winners else "-"
         big = f"{winner} wins" if en else f"Vince {winner}"
         reason = pick(w.REASONS.get(outcome.reason, (outcome.reason,) * 2), lang)
         detail = dict(outcome.detail)
@@ -300,15 +299,14 @@ class SiegeAdapter(TableAdapter):
             elif ev.type in ("played", "discarded", "fed") and self.drawn.get(ev.params.get("seat")) == \
                     ev.params.get("card") and ev.params["card"] not in after.view(ev.params["seat"])["hand"]:
                 self.drawn.pop(ev.params["seat"], None)
-        lines = said(events, views, lang)
+        lines = said(events, views, lang, self.names)
         if views[0]["phase"] == "feed" and views[0]["to_move"] == views[0]["seat"]:
             lines.append(("feed", self.feed_reminder(views[0], lang)))
         self._seen = views[0]
         return at_most_two(lines) or super().instructions(before, moves, events, after, lang)
 
-    @staticmethod
-    def feed_reminder(view: JSON, lang: str) -> str:
-        who = w.role(view["seat"], lang)
+    def feed_reminder(self, view: JSON, lang: str) -> str:
+        who = w.role(view["seat"], lang, self.names)
         food = w.card_name(SUPPLY[view["seat"]], lang)
         return (f"Day {view['day']}: {who}, feed! Tap a {food}" if lang == "en"
                 else f"Giorno {view['day']}: {who}, nutri! Tocca {food}")

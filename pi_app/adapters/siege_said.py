@@ -23,9 +23,11 @@ MOST_LINES = 2
 ECHO = ("played", "discarded", "fed", "attack", "moved")
 
 
-def said(events: Sequence[Event], views: list[JSON | None], lang: str) -> list[tuple[str, str]]:
+def said(events: Sequence[Event], views: list[JSON | None], lang: str,
+         names: Sequence[str] = ()) -> list[tuple[str, str]]:
     """(event type, sentence) pairs. ``views``: the public view after the
-    moves, then before (a destroyed unit is found where it was)."""
+    moves, then before (a destroyed unit is found where it was); ``names``:
+    the players' names given at the lobby."""
     en = lang == "en"
     pairs: list[tuple[str, str]] = []
     draws: Counter[int] = Counter()
@@ -34,7 +36,7 @@ def said(events: Sequence[Event], views: list[JSON | None], lang: str) -> list[t
             continue
         out: list[str] = []
         p = dict(ev.params)
-        who = w.role(p.get("seat"), lang)
+        who = w.role(p.get("seat"), lang, names)
         kind = ev.type
         if kind == "turn":
             out.append(f"Day {p['day']}: {who}" if en else f"Giorno {p['day']}: {who}")
@@ -49,12 +51,12 @@ def said(events: Sequence[Event], views: list[JSON | None], lang: str) -> list[t
             # Not an echo: a card changes hands at the table, so it is news.
             kind = "taken"
             aim = w.unit(p["target"], views[::-1], lang)
-            other = w.role(1 - p["seat"], lang) if p.get("seat") in (0, 1) else "-"
+            other = w.role(1 - p["seat"], lang, names) if p.get("seat") in (0, 1) else "-"
             place = w.where(p["target"], views[0], lang)
             out.append(f"Traitor: {other}, give {aim} to {who}, {place}" if en
                        else f"Traditore: {other}, dai {aim} a {who}, {place}")
         elif kind == "played":
-            out.append(_played(p, views, lang))
+            out.append(_played(p, views, lang, names))
         elif kind == "discarded":
             card = w.card_name(p["card"], lang)
             out.append(f"{who} discards {card}" if en else f"{who} scarta {card}")
@@ -96,7 +98,7 @@ def said(events: Sequence[Event], views: list[JSON | None], lang: str) -> list[t
             out.append(f"Game over: {reason}" if en else f"Fine partita: {reason}")
         pairs.extend((kind, text) for text in out)
     for seat, n in draws.items():
-        who = w.role(seat, lang)
+        who = w.role(seat, lang, names)
         if n == 1:
             pairs.append(("drew", f"{who} draws a card" if en else f"{who} pesca una carta"))
         else:
@@ -121,9 +123,9 @@ def at_most_two(said: list[tuple[str, str]]) -> list[str]:
     return kept
 
 
-def _played(p: dict, views: list[JSON | None], lang: str) -> str:
+def _played(p: dict, views: list[JSON | None], lang: str, names: Sequence[str] = ()) -> str:
     en = lang == "en"
-    who = w.role(p.get("seat"), lang)
+    who = w.role(p.get("seat"), lang, names)
     card = p["card"]
     name = w.card_name(card, lang)
     target = p.get("target")

@@ -4,6 +4,7 @@ the table's own refusals. Card names come from the game's data."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pi_app import players
@@ -99,8 +100,8 @@ catalogue.register({
 })
 
 
-def role(seat: int | None, lang: str) -> str:
-    return players.display_name("siege", seat, lang) if seat in (0, 1) else "-"
+def role(seat: int | None, lang: str, names: Sequence[str] = ()) -> str:
+    return players.display_name("siege", seat, lang, names) if seat in (0, 1) else "-"
 
 
 def card_name(card: str, lang: str) -> str:

@@ -17,6 +17,7 @@ from pi_app.console import Console, read_commands
 from pi_app.errors import UsageError
 from pi_app.journal import Journal
 from pi_app.lobby import Lobby
+from pi_app.players import given_names, seat_named
 from pi_app.registry import Registry
 from pi_app.sdnotify import Watchdog
 from pi_app.session import SHOW_ALL, NothingToResume, Session
@@ -39,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--computer", action="append", default=[], metavar="SEAT",
                         help="with --game: a computer player takes this seat (a number from 1, or a role: "
                         "king, assassins, attacker, defender); repeat for more")
+    parser.add_argument("--name", action="append", default=[], metavar="SEAT=NAME",
+                        help="with --game: the player at SEAT (a number from 1, or a role) is called NAME "
+                        "on every screen, e.g. --name 2=Anna; repeat for more (at the lobby: name 2 Anna)")
     parser.add_argument("--new", action="store_true", help="abandon an unfinished game and start --game")
     parser.add_argument("--state-dir", help="where the journal and tag registry live "
                         "(default: $STATE_DIRECTORY or ~/.local/state/tablekeeper)")
@@ -62,6 +66,12 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError("--computer goes with --game ID --players N (a resumed game keeps its "
                                  "computer seats; the lobby asks for them)")
             wanted = computer.parse_seats(args.computer, args.game, args.players)
+        given: tuple[str, ...] = ()
+        if args.name:
+            if args.game is None:
+                raise UsageError("--name goes with --game ID --players N (a resumed game keeps the names "
+                                 "it began with; at the lobby, type name 2 Anna)")
+            given = parse_names(args.name, args.game, args.players)
         events: queue.Queue = queue.Queue()
         simulated = prof.simulated
         table = hardware.build(prof, events, poll=not simulated)
@@ -104,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
             unfinished = journal.current()
             try:
                 session = Session.open(table, journal, registry, game=game, players=players, seed=seed,
-                                       options=options if game == args.game else {}, lang=args.lang, new=new)
+                                       options=options if game == args.game else {}, lang=args.lang, new=new,
+                                       names=given)
             except NothingToResume:
                 if console is not None:
                     print("no game to resume: choose one on the shared screen (press seat1 right/ok)",
@@ -115,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
                     lobby.observer = lambda lays, c=console: c.show(lays, {})
                 if typist is not None:
                     lobby.on_typed = typist.execute
+                    typist.on_name = lobby.give_name
                 watchdog.start()  # the table is up and the journal read: ready
                 startup.started(state)
                 chosen = lobby.choose(stop)
@@ -123,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
                     break
                 game, players = chosen  # --new, if given, still abandons an unfinished game
                 wanted = lobby.computer_seats()
+                given = lobby.player_names(game, players)  # checked by the lobby before it let ● start
+                if typist is not None:
+                    typist.on_name = None
                 continue
             if unfinished is not None and session.record.id == unfinished.id:
                 seated = computer.load(seats_file, session.record.id)  # resumed: as it was
@@ -139,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
             if typist is not None:
                 typist.game, typist.components = session.record.game, comps
                 typist.players, typist.lang = session.record.players, session.lang
+                typist.names = session.record.names
                 session.on_typed = typist.execute
             if console is not None:
                 what = f"{session.game.name or session.record.game} for {session.record.players}"
@@ -154,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
             game = players = None  # after a finished game: choose the next one at the table
             new = False
             wanted = set()
+            given = ()
     finally:
         watchdog.stop()
         table.close()
@@ -162,6 +179,22 @@ def run(args: argparse.Namespace) -> int:
         if registry is not None:
             registry.close()
     return 0
+
+
+def parse_names(specs: list[str], game: str, players: int) -> tuple[str, ...]:
+    """``["2=Anna", "king=Marco"]`` -> the names by seat, as the journal keeps them."""
+    given: dict[int, str] = {}
+    for item in specs:
+        seat, sep, name = item.partition("=")
+        at = seat_named(seat, game, players) if sep else None
+        if at is None:
+            raise UsageError(f"--name {item!r}: write SEAT=NAME with a seat from 1 to {players} or its role, "
+                             "e.g. --name 2=Anna")
+        given[at] = name
+    try:
+        return given_names(given, game, players)
+    except ValueError as exc:
+        raise UsageError(f"--name: {exc}") from None
 
 
 def parse_options(given: list[str]) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from html import escape
 
-from pi_app.adapters.base import seat_name
 from pi_app.web import board, report
 from pi_app.web.source import Source
 from pi_app.web.story import Story, public_steps
@@ -93,7 +92,7 @@ def status(story: Story) -> str:
         return w("chance-turn", lang)
     if story.to_move is None:
         return w("game-over", lang)
-    return w("turn-of", lang, seat=seat_name(story.to_move, lang, story.record.game))
+    return w("turn-of", lang, seat=story.player(story.to_move, lang))
 
 
 def scores(story: Story) -> str:
@@ -102,7 +101,7 @@ def scores(story: Story) -> str:
         return f"<p>{escape(w('no-running-score', lang))}</p>"
     now = story.running[-1][1]
     return (f"<p>{escape(story.score_name)}: "
-            + ", ".join(f"{escape(seat_name(i, lang, story.record.game))} <strong>{v:g}</strong>"
+            + ", ".join(f"{escape(story.player(i, lang))} <strong>{v:g}</strong>"
                         for i, v in enumerate(now))
             + "</p>")
 
@@ -113,7 +112,7 @@ def moves(story: Story, steps: list[dict]) -> str:
         return f"<p>{escape(w('no-moves', lang))}</p>"
     items = []
     for s in reversed(steps):  # the newest first: what a latecomer wants to read
-        who = seat_name(s["seat"], lang, story.record.game) if s["seat"] is not None else w("chance", lang)
+        who = story.player(s["seat"], lang) if s["seat"] is not None else w("chance", lang)
         if s["secret"]:
             key = "drew-secret" if s["chance"] else "chose-secret"
             what = escape(w(key, lang, seat=who))

@@ -13,7 +13,6 @@ from collections import Counter
 from dataclasses import dataclass
 from html import escape
 
-from pi_app.adapters.base import seat_name
 from pi_app.web.story import Story
 from pi_app.web.words import duration, w
 
@@ -103,7 +102,7 @@ def plot(story: Story) -> str:
         parts.append(f'<polyline points="{" ".join(path)}" fill="none" stroke="{colour}" stroke-width="2"/>')
     parts.append("</svg>")
     legend = " ".join(f'<span style="color:{_COLOURS[seat % len(_COLOURS)]}">■</span> '
-                      f"{escape(seat_name(seat, lang, story.record.game))}: "
+                      f"{escape(story.player(seat, lang))}: "
                       f"<strong>{points[-1][1][seat]:g}</strong>"
                       for seat in range(seats))
     return (f"<figure><figcaption>{escape(title)}</figcaption>{''.join(parts)}"
@@ -115,7 +114,7 @@ def times_table(story: Story) -> str:
     rows = turn_times(story)
     if not rows:
         return f"<p>{escape(w('no-times', lang))}</p>"
-    body = "".join(f"<tr><td>{escape(seat_name(r.seat, lang, story.record.game))}</td><td>{r.turns}</td>"
+    body = "".join(f"<tr><td>{escape(story.player(r.seat, lang))}</td><td>{r.turns}</td>"
                    f"<td>{escape(duration(r.average, lang))}</td><td>{escape(duration(r.longest, lang))}</td>"
                    f"<td>{escape(duration(r.total, lang))}</td></tr>" for r in rows)
     return _table(w("times-head", lang), body)

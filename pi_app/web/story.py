@@ -21,7 +21,7 @@ from typing import Any
 
 import rules
 from pi_app import adapters, export
-from pi_app.adapters.base import TableAdapter
+from pi_app.adapters.base import TableAdapter, seat_name
 from pi_app.journal import Entry, GameRecord, Journal, JournalError
 from pi_app.web import scores
 from rules.core import CHANCE, JSON, Event, Move, State
@@ -62,6 +62,10 @@ class Story:
     def finished(self) -> bool:
         """Ended by its rules, or abandoned (another game was started over it)."""
         return self.over or self.record.ended
+
+    def player(self, seat: int | None, lang: str) -> str:
+        """The player at ``seat`` as the table's screens name them."""
+        return seat_name(seat, lang, self.record.game, self.record.names)
 
 
 class Reader:
@@ -114,12 +118,12 @@ class Reader:
             self._state = game.new_game(record.players, record.seed, record.options)
         except (TypeError, ValueError) as exc:
             raise JournalError(f"game {record.id}: {exc}") from None
-        self._adapter = adapters.for_game(record.game, record.players, self.lang)
+        self._adapter = adapters.for_game(record.game, record.players, self.lang, record.names)
         self._entries = []
         self._batch = []
         self.story = Story(record, self.lang, name=game.name or record.game,
                            score_name=scores.name(record.game, self.lang),
-                           labels=adapters.for_game(record.game, record.players, self.lang))
+                           labels=adapters.for_game(record.game, record.players, self.lang, record.names))
         self._score(0)
 
     def _step(self, entry: Entry, before: State, move: Move, events: list[Event], at: float) -> None:

@@ -94,3 +94,20 @@ def test_the_paging_shared_screen_is_not_reprinted_as_its_pages_turn(rig):
     assert out.getvalue().count("┌─ shared.screen") == 1, out.getvalue()
     shared = out.getvalue().split("┌─ shared.screen")[1]
     assert all(instruction in shared for instruction in s.log)  # every instruction at once
+
+
+def test_names_given_with_run_name_are_on_the_screens_and_after_a_restart(tmp_path, monkeypatch, capsys):
+    out = _run(tmp_path, monkeypatch, capsys, "sync start\nname 1 Marco\nquit\n",
+               "--game", KID, "--players", "2", "--seed", "3", "--name", "2=Anna")
+    assert "┌─ seat2.screen (Anna)" in out and "Waiting: Player 1" in out
+    assert "! names are given at the lobby" in out  # a game keeps the names it began with
+    out = _run(tmp_path, monkeypatch, capsys, "show\nsync shown\nquit\n")
+    assert "resumed The King is Dead for 2 at move " in out and "┌─ seat2.screen (Anna)" in out
+
+
+def test_names_typed_at_the_lobby_name_the_players_of_the_game_chosen(tmp_path, monkeypatch, capsys):
+    out = _run(tmp_path, monkeypatch, capsys,
+               "name 1 Lucia\nname 2 lucia\nname seat2 Anna\npress seat1 ok\npress seat1 ok\nsync go\nquit\n")
+    assert "seat 1: Lucia" in out and "seat 2: Anna" in out
+    assert "! the name 'lucia' is given to seats 1 and 2" in out
+    assert "new game: " in out and "(Lucia)" in out and "(Anna)" in out

@@ -151,7 +151,7 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     assert_refused(r, 0, lambda: r.tap(0, "token:king"), contains="J9 is taken by Knight 6")
     # Knight 6 steps aside by tap and menu: tap the token, pick North, confirm.
     r.tap(0, "token:knight6")  # its one move: shown to confirm, not played by the tap
-    assert s.layouts()[KING_SCREEN].big == "Knight 6 N↑"
+    assert s.layouts()[KING_SCREEN].big == "Knight 6 North ↑"  # whole words, no compass letter
     r.press("seat1.ok")
     assert s.state.view(None)["pieces"]["knight6"]["cell"] == "J8"
     for move in (Step("knight6", "N"), Step("knight6", "W"), End()):

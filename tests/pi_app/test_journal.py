@@ -86,7 +86,7 @@ def test_an_older_schema_is_refused_with_its_version(tmp_path):
     db.execute("PRAGMA user_version=1")
     db.commit()
     db.close()
-    with pytest.raises(JournalError, match="schema version 1, this Tablekeeper reads version 2"):
+    with pytest.raises(JournalError, match="schema version 1, this Tablekeeper reads versions 2, 3"):
         Journal(path)
 
 

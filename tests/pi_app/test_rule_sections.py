@@ -93,3 +93,19 @@ def test_a_broken_sections_file_is_refused_with_the_file_and_entry(tmp_path: Pat
             sections.table("toy")
     finally:
         sections.table.cache_clear()
+
+
+def test_a_broken_sections_file_is_not_read_as_the_italian_heading(tmp_path: Path, monkeypatch) -> None:
+    """The screen would cite the Italian heading on an English screen: the
+    file's fault is raised with its line instead."""
+    pkg = tmp_path / "toy" / "data"
+    pkg.mkdir(parents=True)
+    (pkg / "sections.json").write_text('{"sections": [\n {"it": "Turno", "en": "Turn",\n', encoding="utf-8")
+    monkeypatch.setattr(sections, "_RULES_DIR", tmp_path)
+    sections.table.cache_clear()
+    try:
+        with pytest.raises(DataError) as refused:
+            sections.name("toy", "Turno", "en")
+        assert refused.value.file == pkg / "sections.json" and refused.value.line == 3
+    finally:
+        sections.table.cache_clear()

@@ -51,7 +51,9 @@ HANDS = [r"\b(Kn|Kg)[±\d]", r"\bRing-[sb]\b", r"\b(Ar|Kn|Wag|Sw|Pea|Cmd|Twr) (A
 # players and pieces: Artus's "P1:-8" and "Rings 7:1", King & Assassins' "Kn3" and "C12",
 # Mordred's "track 1:3 2:5", "pawns 3 5 7" and "R1"
 SHORT = [r"\b\d:\d", r"\bKn\d", r"\bC\d+ C\d+\b", r"\b(A:|Reveal|Rivela) C\d",
-         r"\b(pawns|pedoni)( \d+)+", r"\bR\d\b"]
+         r"\b(pawns|pedoni)( \d+)+", r"\bR\d\b",
+         # King & Assassins' confirm screen: "Knight 6 N↑", "Knight 3 elim. Citizen 5"
+         r"\b[NESWO][↑↓→←]", r"\belim\."]
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])

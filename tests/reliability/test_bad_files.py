@@ -32,6 +32,7 @@ from pi_app.cli import main
 from pi_app.journal import Journal
 from pi_app.lobby import Lobby
 from pi_app.registry import Registry
+from rules import sections
 from rules.datafile import DataError
 from tests.reliability.test_journal_commands import play_into
 
@@ -303,16 +304,16 @@ def _ka_load(directory: Path) -> None:
     data.load_cards(directory / "round_cards.json")
 
 
-def _loader(package: str) -> Callable[[Path], object]:
+def _loader(package: str, name: str) -> Callable[[Path], object]:
+    if name == "sections.json":  # the rulebook's section names: read by rules.sections for every game
+        return lambda directory: sections.load(directory / name)
     if package == "king_and_assassins":
         return _ka_load
     module = "tables" if package == "mordred" else "data"
     return __import__(f"rules.{package}.{module}", fromlist=["load"]).load
 
 
-# sections.json (the rulebook's section names) is read by rules.sections, not by the game's loader
-DATA_FILES = sorted((p.parent.parent.name, p.name) for p in (ROOT / "rules").glob("*/data/*.json")
-                    if p.name != "sections.json")
+DATA_FILES = sorted((p.parent.parent.name, p.name) for p in (ROOT / "rules").glob("*/data/*.json"))
 DATA_REFUSED: dict[str, Corrupt] = {
     "cut at 1 byte": cuts(0.0)[0],
     "cut at 50%": cuts(0.5)[0],
@@ -338,7 +339,7 @@ def broken_copy(tmp_path: Path, package: str, name: str, corrupt: Corrupt) -> Pa
 def test_a_bad_data_file_is_refused_by_its_game(package, name, tmp_path):
     """Each game's loader takes the directory to read: pointed at a copy
     with one file broken, it names the file and the line."""
-    load = _loader(package)
+    load = _loader(package, name)
     for case, corrupt in DATA_REFUSED.items():
         target = broken_copy(tmp_path / case.replace(" ", "-"), package, name, corrupt)
         before = digest(target)
@@ -351,7 +352,7 @@ def test_a_bad_data_file_is_refused_by_its_game(package, name, tmp_path):
 
 @pytest.mark.parametrize(("package", "name"), DATA_FILES)
 def test_random_flips_in_a_data_file_are_refused_or_harmless(package, name, tmp_path):
-    load = _loader(package)
+    load = _loader(package, name)
     for seed in SEEDS:
         target = broken_copy(tmp_path / str(seed), package, name, random_flips(seed))
         try:
@@ -361,20 +362,22 @@ def test_random_flips_in_a_data_file_are_refused_or_harmless(package, name, tmp_
         # anything else raised fails the test: a crash instead of a refusal
 
 
+@pytest.mark.parametrize("name", ["cards.json", "sections.json"])
 @pytest.mark.parametrize("case", ["cut at 50%", "a PNG", "UTF-16"])
-def test_a_bad_data_file_through_the_command_line(case, tmp_path):
+def test_a_bad_data_file_through_the_command_line(case, name, tmp_path):
     """The games read their data when `tablekeeper` starts: a copy of the
     rules package with one file broken, first on the path, is what a user
-    who edited that file meets."""
+    who edited that file meets. The rulebook's section names too: a broken
+    sections.json is no reason to cite the Italian heading on English screens."""
     shutil.copytree(ROOT / "rules", tmp_path / "rules", ignore=shutil.ignore_patterns("__pycache__"))
-    target = tmp_path / "rules" / "siege" / "data" / "cards.json"
+    target = tmp_path / "rules" / "siege" / "data" / name
     target.write_bytes(DATA_REFUSED[case](target.read_bytes()))
     before = digest(target)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
     done = subprocess.run([sys.executable, "-m", "pi_app", "journal", "check", str(tmp_path / "none")],
                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert f"game data file {target} is refused: cards.json: " in done.stderr
+    assert f"game data file {target} is refused: {name}: " in done.stderr
     assert "correct it, or restore the file" in done.stderr
     assert digest(target) == before
     assert rules.GAMES  # this process's own games were never touched
