@@ -199,6 +199,10 @@ def _title_font(title: str, width: int) -> ImageFont.FreeTypeFont | ImageFont.Im
     return font(SMALL, bold=_bold_fits(title, width))
 
 
+# The session asks how many pages each screen takes, then draws it, and a
+# menu's screens come back as the cursor goes to and fro: a plan is kept per
+# layout (it is a pure function of it). Bounded: a screenful's plan is small.
+@lru_cache(maxsize=64)
 def plan(layout: Layout) -> Plan:
     """Where render draws each line of ``layout`` (pure: no pixels drawn).
 
@@ -308,10 +312,8 @@ def _pages(body: list[tuple[str, bool]], y: int, limit: int) -> list[list[tuple[
     return pages
 
 
-@lru_cache(maxsize=64)
 def pages(layout: Layout) -> int:
-    """How many screenfuls ``layout`` takes (1 when it fits); kept, as the
-    session asks of every screen at every redraw while pages turn."""
+    """How many screenfuls ``layout`` takes (1 when it fits)."""
     return plan(layout).pages
 
 
