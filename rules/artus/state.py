@@ -69,6 +69,24 @@ class ArtusState(State):
         new.__dict__ = d
         return new
 
+    def apply(self, move: Move) -> list[Event]:
+        """As :meth:`State.apply` (checked, all or nothing), but the working
+        copy shares the history instead of copying it: a late move would copy
+        hundreds of moves for one. The move joins the history only once
+        ``_apply`` has returned, which never reads or changes the history."""
+        self.check(move)
+        history = self.history
+        self.history = []
+        try:
+            work = self.copy()
+        finally:
+            self.history = history
+        work.history = history
+        events = work._apply(move)
+        history.append(move)
+        self.__dict__ = work.__dict__
+        return events
+
     def _pile_in_draw(self) -> tuple[int, str]:
         """Whose pile the next chance card comes from."""
         if self.phase == "deal":
