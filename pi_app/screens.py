@@ -199,6 +199,10 @@ def _title_font(title: str, width: int) -> ImageFont.FreeTypeFont | ImageFont.Im
     return font(SMALL, bold=_bold_fits(title, width))
 
 
+# The session asks how many pages each screen takes, then draws it, and a
+# menu's screens come back as the cursor goes to and fro: a plan is kept per
+# layout (it is a pure function of it). Bounded: a screenful's plan is small.
+@lru_cache(maxsize=64)
 def plan(layout: Layout) -> Plan:
     """Where render draws each line of ``layout`` (pure: no pixels drawn).
 
@@ -216,7 +220,7 @@ def plan(layout: Layout) -> Plan:
     rule_y = HEIGHT - SMALL - 2 if layout.footer else None
     # Ink ends a blank row above the bar: a line that touches it reads as cut.
     limit = rule_y - 1 if rule_y is not None else HEIGHT
-    top, big, pages = _arrange(layout, x, width, width, limit, False)
+    top, big, pages, body_y = _arrange(layout, x, width, width, limit, False)
     title_width, marker_y = width, 0
     if len(pages) > 1:
         # The page number takes the title row's right end, or a row of its
@@ -227,7 +231,7 @@ def plan(layout: Layout) -> Plan:
         if own_row:
             title_width = width
             marker_y = top if layout.title else 0
-        top, big, pages = _arrange(layout, x, width, title_width, limit, own_row)
+        top, big, pages, body_y = _arrange(layout, x, width, title_width, limit, own_row)
     page = layout.page % len(pages)
     marker = f"{page + 1}/{len(pages)}" if len(pages) > 1 else ""
     alert_box = None
@@ -248,6 +252,7 @@ def plan(layout: Layout) -> Plan:
     for line in big[1]:
         placed.append(_place("big", x + 1, y - 2, line, big[0], True, 1))
         y += big[0] + 1
+    y = body_y
     for text, is_bold in pages[page]:
         placed.append(_place("line", x + 1, y, text, SMALL, is_bold, 1))
         y += SMALL_STEP
@@ -259,10 +264,10 @@ def plan(layout: Layout) -> Plan:
 
 
 def _arrange(layout: Layout, x: int, width: int, title_width: int, limit: int,
-             marker_row: bool) -> tuple[int, tuple[int, list[str]], list[list[tuple[str, bool]]]]:
-    """Where the body starts, the big line (size, lines) and the small
-    print's pages, for a title wrapped to ``title_width`` (and a row for the
-    page number under it when ``marker_row``)."""
+             marker_row: bool) -> tuple[int, tuple[int, list[str]], list[list[tuple[str, bool]]], int]:
+    """Where the big line starts, the big line (size, lines), the small
+    print's pages and the row they start at, for a title wrapped to
+    ``title_width`` (and a row for the page number under it when ``marker_row``)."""
     small = font(SMALL)
     body: list[tuple[str, bool]] = [(ln, False) for text in layout.lines for ln in wrap(text, small, width)]
     rest: list[tuple[str, bool]] = []
@@ -288,11 +293,18 @@ def _arrange(layout: Layout, x: int, width: int, title_width: int, limit: int,
         whole = len(" ".join(lines).split()) == len(layout.big.split())
         if whole and not rest and (not body or _ink_bottom(body[0][0], below, SMALL) <= limit):
             big = (size, lines)
+            if not layout.footer:
+                # Without buttons (the shared screen, a seat waiting) the key
+                # fact's box is all that room, whatever its words take: the
+                # lines under it stand where they stood when it changes (the
+                # next move), and only its pixels go to the screen again.
+                return top, big, _pages(body, top + room, limit), top + room
         else:
             heavy = _bold_fits(layout.big, width)
             body = [(ln, heavy) for ln in wrap(layout.big, font(SMALL, heavy), width)] + body
     body = rest + body
-    return top, big, _pages(body, top + sum(big[0] + 1 for _ in big[1]), limit)
+    below = top + sum(big[0] + 1 for _ in big[1])
+    return top, big, _pages(body, below, limit), below
 
 
 def _pages(body: list[tuple[str, bool]], y: int, limit: int) -> list[list[tuple[str, bool]]]:
@@ -308,10 +320,8 @@ def _pages(body: list[tuple[str, bool]], y: int, limit: int) -> list[list[tuple[
     return pages
 
 
-@lru_cache(maxsize=64)
 def pages(layout: Layout) -> int:
-    """How many screenfuls ``layout`` takes (1 when it fits); kept, as the
-    session asks of every screen at every redraw while pages turn."""
+    """How many screenfuls ``layout`` takes (1 when it fits)."""
     return plan(layout).pages
 
 

@@ -46,7 +46,7 @@ from rules.artus import offers as artus_offers
 from rules.king_is_dead import actions as kid_actions
 
 BOUNDED_CACHES = (kid_actions.options_menu, kid_actions.options, screens._width, screens._line_bitmap,
-                  screens._wrapped, screens._fitted, screens.pages, artus_offers.figures, artus_offers._kept)
+                  screens._wrapped, screens._fitted, screens.plan, artus_offers.figures, artus_offers._kept)
 #: the last seat of every game is a computer player, thinking briefly: a night's
 #: worth of games stays within minutes
 SOAK_BUDGET = Budget(iterations=20, seconds=0.1)

@@ -42,3 +42,13 @@ def test_a_missed_target_is_shown_and_a_row_without_one_is_not_judged() -> None:
     text = table(rows).splitlines()
     assert [r.met for r in rows] == [False, False, None]
     assert text[2].endswith("MISSED") and text[3].endswith("MISSED") and text[4].endswith("us")
+
+
+def test_the_glass_profile_says_where_the_bytes_and_the_cpu_go() -> None:
+    done = subprocess.run([sys.executable, "-m", "bench.glass_profile", "--quick", "king-and-assassins"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith("king-and-assassins: ") and "over 600" in out
+    assert "menu>menu" in out and "shared" in out
+    assert "CPU to the acting seat's frame" in out and "session.py" in out  # the profile's rows

@@ -69,6 +69,24 @@ class ArtusState(State):
         new.__dict__ = d
         return new
 
+    def apply(self, move: Move) -> list[Event]:
+        """As :meth:`State.apply` (checked, all or nothing), but the working
+        copy shares the history instead of copying it: a late move would copy
+        hundreds of moves for one. The move joins the history only once
+        ``_apply`` has returned, which never reads or changes the history."""
+        self.check(move)
+        history = self.history
+        self.history = []
+        try:
+            work = self.copy()
+        finally:
+            self.history = history
+        work.history = history
+        events = work._apply(move)
+        history.append(move)
+        self.__dict__ = work.__dict__
+        return events
+
     def _pile_in_draw(self) -> tuple[int, str]:
         """Whose pile the next chance card comes from."""
         if self.phase == "deal":
@@ -110,6 +128,8 @@ class ArtusState(State):
 
     # -- check ----------------------------------------------------------
     def _check(self, move: Move) -> None:
+        if type(move) is Play and self.phase == "play" and self._offered(move):
+            return  # the common case, a card play its card offers: one look at the kept listing
         if self._to_move() == CHANCE:
             player, pile = self._pile_in_draw()
             require(isinstance(move, Reveal), "artus.phase.draw-due", msg.R_HAND, player=player, pile=pile)
@@ -154,8 +174,10 @@ class ArtusState(State):
 
     def _offered(self, move: Play) -> bool:
         """``move`` is one that its card, in the hand, offers now (the listing is kept)."""
+        if move.card not in self.hands[self.current]:
+            return False
         card = DATA.cards.get(move.card) if isinstance(move.card, str) else None
-        if card is None or move.card not in self.hands[self.current]:
+        if card is None:
             return False
         knights, royals = figures(tuple(self.seats))
         mine = knights.get(board.knight(self.current), ())
@@ -295,7 +317,9 @@ class ArtusState(State):
     # -- apply ----------------------------------------------------------
     def _apply(self, move: Move) -> list[Event]:
         events: list[Event] = []
-        if isinstance(move, Reveal):
+        if type(move) is Play:  # most moves of a game
+            self._play(move, events)
+        elif isinstance(move, Reveal):
             self._reveal(move.card, events)
         elif isinstance(move, Place):
             self._place(move.seat, events)
@@ -303,7 +327,7 @@ class ArtusState(State):
             self.pending = move.pile
             events.append(Event("pile_chosen", {"player": self.current, "pile": move.pile}))
         else:
-            assert isinstance(move, Play)
+            assert isinstance(move, Play)  # a subclass of it
             self._play(move, events)
         return events
 
@@ -338,13 +362,13 @@ class ArtusState(State):
         self.plays_left = min(self.mode.plays_per_turn, len(self.hands[self.current]))
         events.append(Event("turn", {"player": self.current, "round": self.round}))
 
-    def _settle_draw(self, events: list[Event]) -> None:
+    def _settle_draw(self, events: list[Event], mode: Mode | None = None) -> None:
         """Wait for the pile choice, or go straight to the card when only one
         pile is left; end the turn when nothing is left to draw."""
         p = self.current
         if self.draws_left > 0:
             piles = self.piles[p]
-            open_piles = [pile for pile in self.mode.piles if piles[pile]]
+            open_piles = [pile for pile in (mode or self.mode).piles if piles[pile]]
             if open_piles:
                 if len(open_piles) == 1:
                     self.pending = open_piles[0]
@@ -362,27 +386,28 @@ class ArtusState(State):
         self._start_turn(events)
 
     def _play(self, move: Play, events: list[Event]) -> None:
-        p = self.current
-        card = DATA.cards[move.card]
+        p, do = self.current, move.do
         self.hands[p].remove(move.card)
         self.played[p].append(move.card)
-        events.append(Event("card_played", {"player": p, "card": move.card, "do": move.do}))
-        if move.do == "move":
+        events.append(Event("card_played", {"player": p, "card": move.card, "do": do}))
+        if do == "move":
             assert move.seat is not None and move.steps is not None
             self._move_figure(move.seat, move.steps, events)
-        elif move.do == "ring":
+        elif do == "ring":
             assert move.seat is not None
             self._add_ring(move.seat, events)
-        elif move.do == "penalty":
+        elif do == "penalty":
+            card = DATA.cards[move.card]
             assert card.penalty is not None
             self._score(card.penalty, "penalty", events, card=card.id)
         else:
-            self._score_card(card, move.knights, events)
+            self._score_card(DATA.cards[move.card], move.knights, events)
         self.plays_left -= 1
         if self.plays_left == 0:
             self.phase = "draw"
-            self.draws_left = self.mode.draws_per_turn
-            self._settle_draw(events)
+            mode = self.mode
+            self.draws_left = mode.draws_per_turn
+            self._settle_draw(events, mode)
 
     def _move_figure(self, src: int, steps: int, events: list[Event]) -> None:
         """Move the figure on ``src``; it scores the seat it leaves (the King
@@ -397,26 +422,18 @@ class ArtusState(State):
         dst = (src + steps) % n
         rings = self.rings[src]
         self.seats[src], self.rings[src] = None, 0
-        events.append(
-            Event(
-                "figure_moved",
-                {
-                    **board.label(figure, was_king),
-                    "from": src,
-                    "to": dst,
-                    "steps": steps,
-                    "player": self.current,
-                },
-            )
-        )
+        # the label's copy filled in place: a third cheaper than merging it with **
+        moved = board.label(figure, was_king).copy()
+        moved["from"], moved["to"], moved["steps"], moved["player"] = src, dst, steps, self.current
+        events.append(Event("figure_moved", moved))
         new_king = dst if was_king else self.king
         occupant = self.seats[dst]
         if occupant is not None:
             to = board.next_empty_ccw(self.seats, dst)
             self.seats[to], self.rings[to] = occupant, self.rings[dst]
-            events.append(
-                Event("displaced", {**board.label(occupant, dst == self.king), "from": dst, "to": to})
-            )
+            displaced = board.label(occupant, dst == self.king).copy()
+            displaced["from"], displaced["to"] = dst, to
+            events.append(Event("displaced", displaced))
             if dst == self.king:
                 new_king = to
         self.seats[dst], self.rings[dst] = figure, rings
@@ -434,9 +451,9 @@ class ArtusState(State):
         self.rings[seat] += 1
         figure = self.seats[seat]
         assert figure is not None
-        events.append(
-            Event("ring_added", {**board.label(figure, False), "seat": seat, "rings": self.rings[seat]})
-        )
+        ringed = board.label(figure, False).copy()
+        ringed["seat"], ringed["rings"] = seat, self.rings[seat]
+        events.append(Event("ring_added", ringed))
         self._score(gain, "ring", events, seat=seat)
         if self.rings[seat] >= DATA.crowning_rings:
             old = self.king

@@ -51,3 +51,43 @@ def test_copy_is_deep() -> None:
     other.options["mode"] = "beginner"
     other.history.append(None)  # type: ignore[arg-type]
     assert state.to_json() == before and len(state.history) != len(other.history)
+
+
+def test_apply_is_all_or_nothing_and_copies_keep_their_own_history() -> None:
+    """Artus's apply() shares the history with its working copy rather than
+    copying it: a refused move, or a move whose working copy fails, leaves
+    the state (history included) as it was, and an earlier copy never sees
+    a later move."""
+    from rules.artus.moves import Play
+    from rules.core import IllegalMove
+
+    state = GAME.new_game(3, 4, {"mode": "advanced"})
+    rng = random.Random(4)
+    while state.to_move() is not None and len(state.history) < 60:
+        state.apply(state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves()))
+    while state.is_chance() or state.phase != "play":
+        state.apply(state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves()))
+    saved, moves = state.to_json(), list(state.history)
+    with pytest.raises(IllegalMove):
+        state.apply(Play("no-such-card", "move", 0, 1))
+    assert state.to_json() == saved and state.history == moves
+
+    move = state.legal_moves()[0]
+    real = type(state)._apply
+
+    def broken(self: object, m: object) -> list[object]:
+        real(self, m)  # type: ignore[arg-type]
+        raise RuntimeError("half-way")
+
+    type(state)._apply = broken  # type: ignore[method-assign]
+    try:
+        with pytest.raises(RuntimeError):
+            state.apply(move)
+    finally:
+        type(state)._apply = real  # type: ignore[method-assign]
+    assert state.to_json() == saved and state.history == moves
+
+    earlier = state.copy()
+    state.apply(move)
+    assert state.history == [*moves, move]
+    assert earlier.history == moves and earlier.to_json() == saved

@@ -1,0 +1,182 @@
+"""Where the bus bytes and the CPU of an input go: a profile, not a benchmark.
+
+Plays the latency benchmark's games (``bench_session``: the reference
+table's SH1106s on the counting fake bus, the simulated players) and prints
+
+- per game, the I2C bytes per input by what each screen went through: a seat's
+  menu to its next menu (a press or tap inside a move), menu to waiting (the
+  seat has played), waiting to menu (its turn came), waiting to waiting, the
+  shared screen; and how many inputs sent more than the target's 600 bytes;
+- the functions that take the CPU time before the acting seat's frame is
+  sent, in the slowest 3% of inputs by that time (cProfile on this thread's
+  CPU clock; a second, profiled pass over the same seeded games).
+
+    python -m bench.glass_profile [--quick] [GAME ...]
+"""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import pstats
+import queue
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import rules
+from bench.bench_session import BUS_BYTES_P99, on_the_bus, pct, queued
+from pi_app import adapters, hardware, profile
+from pi_app.autoplay import choose, next_input
+from pi_app.journal import Journal
+from pi_app.registry import Registry
+from pi_app.screens import Layout
+from pi_app.session import Session
+
+
+@dataclass
+class Input:
+    game: str
+    acting_cpu: float | None  # thread CPU seconds from pump() to the acting seat's frame
+    by_change: dict[str, int] = field(default_factory=dict)  # "menu>waiting" etc. -> bytes
+
+
+def _kind(layout: Layout | None) -> str:
+    return "none" if layout is None else "menu" if layout.footer else "waiting"
+
+
+def play(game: str, players: int, seed: int, work: Path, limit: int | None,
+         each: Callable[[int], tuple[Callable[[], None], Callable[[], None]]] | None = None) -> list[Input]:
+    """One seeded game as ``bench_session`` plays it; ``each(i)`` may give a
+    (start, stop) pair run around input ``i`` up to the acting seat's frame."""
+    table = hardware.build(profile.load(profile.find("sim")), queue.Queue(), poll=False, seats=players)
+    bus = on_the_bus(table, full_frames=False)
+    journal = Journal(work / f"{game}-{players}-{seed}.sqlite")
+    registry = Registry(work / "tags.sqlite")
+    out: list[Input] = []
+    mark: dict[str, Any] = {}
+    try:
+        session = Session.open(table, journal, registry, game=game, players=players, seed=seed, new=True)
+        comps = [(c.id, c.count) for c in session.adapter.components()]
+        uids = {c: u[0] for c, u in registry.auto_enroll(game, comps).items()}
+        session.set_lights()
+        session.redraw()
+        ref = profile.load(profile.find("reference"))  # the screens on_the_bus put on the bus
+        channel = {f"seat{i + 1}.screen": s.screen.mux_channel for i, s in enumerate(ref.seats)}
+        channel["shared.screen"] = ref.shared_screen.mux_channel
+        for name, screen in table.screens.items():
+            def show(frame: Any, text: str = "", real: Any = screen.show, name: str = name) -> bool:
+                sent = real(frame, text)
+                if sent and name == mark["acting"] and mark["cpu"] is None:
+                    mark["cpu"] = time.thread_time() - mark["t0"]
+                    mark["stop"]()
+                    mark["stop"] = lambda: None
+                return sent
+            screen.show = show
+        rng = random.Random(seed)
+        while session.state.outcome() is None and (limit is None or len(out) < limit):
+            seat = session.state.to_move()
+            target = choose(session, rng)
+            n = len(session.state.history)
+            while len(session.state.history) == n:
+                inp = next_input(session, seat, target, taps=rng.random() < 0.6)
+                if inp.kind == "tap":
+                    table.tap(inp.part, uids[inp.what])
+                else:
+                    table.press(inp.part)
+                queued(table)
+                before = {k: t.bytes for k, t in bus.traffic.items()}
+                shown = dict(session._layouts)
+                start, stop = each(len(out)) if each else (lambda: None, lambda: None)
+                mark.update(acting=session.profile.seats[seat].screen.name if seat is not None and seat >= 0
+                            else "", cpu=None, stop=stop, t0=time.thread_time())
+                start()
+                session.pump()
+                mark["stop"]()
+                got = Input(game, mark["cpu"])
+                for name, layout in session._layouts.items():
+                    if shown.get(name) == layout:
+                        continue
+                    sent = sum(t.bytes - before.get(k, 0) for k, t in bus.traffic.items()
+                               if k[0] == channel[name])
+                    what = ("shared" if name == "shared.screen"
+                            else f"{_kind(shown.get(name))}>{_kind(layout)}")
+                    got.by_change[what] = got.by_change.get(what, 0) + sent
+                out.append(got)
+    finally:
+        table.close()
+        registry.close()
+        journal.close()
+    return out
+
+
+def games(names: list[str], quick: bool, each: Any = None) -> list[Input]:
+    out: list[Input] = []
+    with tempfile.TemporaryDirectory(prefix="tk-glass-") as tmp:
+        for game in names:
+            counts = rules.get(game).player_counts
+            for players in counts[:1] if quick else counts:
+                for seed in (1,) if quick else (1, 2, 3):
+                    start = len(out)
+                    out += play(game, players, seed, Path(tmp), 25 if quick else None,
+                                None if each is None else lambda i, s=start: each(s + i))
+    return out
+
+
+def bytes_report(inputs: list[Input]) -> str:
+    lines = []
+    for game in sorted({i.game for i in inputs}):
+        mine = [i for i in inputs if i.game == game]
+        totals = [sum(i.by_change.values()) for i in mine]
+        over = sum(t > BUS_BYTES_P99 for t in totals)
+        p99 = pct([float(t) for t in totals], 0.99)
+        median = statistics.median(totals)
+        lines.append(f"{game}: {len(mine)} inputs, bytes median {median:.0f}, p99 {p99:.0f}; "
+                     f"{over} ({100 * over / len(mine):.0f}%) over {BUS_BYTES_P99:.0f}")
+        changes: dict[str, list[int]] = defaultdict(list)
+        for i in mine:
+            for what, sent in i.by_change.items():
+                changes[what].append(sent)
+        share = sum(sum(v) for v in changes.values()) or 1
+        for what, sent in sorted(changes.items(), key=lambda kv: -sum(kv[1])):
+            median = statistics.median(sent)
+            lines.append(f"    {what:<18} {len(sent):>5} times, median {median:>4.0f} bytes, "
+                         f"{100 * sum(sent) / share:>3.0f}% of the bytes")
+    return "\n".join(lines)
+
+
+def cpu_report(names: list[str], quick: bool, first: list[Input]) -> str:
+    times = [i.acting_cpu for i in first if i.acting_cpu is not None]
+    cut = pct(times, 0.97)
+    slow = {n for n, i in enumerate(first) if i.acting_cpu is not None and i.acting_cpu >= cut}
+    prof = cProfile.Profile(timer=time.thread_time)
+    off = (lambda: None, lambda: None)
+    games(names, quick, lambda n: (prof.enable, prof.disable) if n in slow else off)
+    text = io.StringIO()
+    pstats.Stats(prof, stream=text).sort_stats("cumulative").print_stats(40)
+    per_game = defaultdict(int)
+    for n in slow:
+        per_game[first[n].game] += 1
+    return (f"CPU to the acting seat's frame: median {statistics.median(times) * 1e3:.2f} ms, "
+            f"p97 {cut * 1e3:.2f} ms, p99 {pct(times, 0.99) * 1e3:.2f} ms (here, unprofiled); "
+            f"the slowest 3% by game: {dict(per_game)}\n{text.getvalue()}")
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    quick = "--quick" in sys.argv[1:]
+    names = args or [g for g in adapters.ADAPTERS if g in rules.GAMES]
+    first = games(names, quick)
+    print(bytes_report(first))
+    print(cpu_report(names, quick, first))
+
+
+if __name__ == "__main__":
+    main()
