@@ -5,17 +5,20 @@ that never holds do what they always did."""
 
 from __future__ import annotations
 
+import io
 import queue
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from pi_app import computer, hardware, profile
+from pi_app.cli import main
+from pi_app.console import Console
 from pi_app.errors import UsageError
 from pi_app.journal import Journal
 from pi_app.lobby import Lobby
+from pi_app.registry import Registry
 from pi_app.screens import plan, problems
 
 SIM = profile.find("sim")
@@ -30,19 +33,6 @@ def _profile(tmp_path: Path, block: str) -> Path:
 def _table(tmp_path: Path, names: str = '["Anna", "Marco", "Lucia"]') -> hardware.Table:
     prof = profile.load(_profile(tmp_path, f"[players]\nnames = {names}\n"))
     return hardware.build(prof, queue.Queue(), keep_frames=True, poll=False)
-
-
-def _hold(table: hardware.Table, button: str) -> None:
-    """Hold a button on its mock pin past gpiozero's hold_time: a press, then a hold."""
-    pin = table.pin_factory.pin(table.buttons[button].pin)
-    table.clock += 1.0
-    pin.drive_low()
-    deadline = time.monotonic() + 5
-    while table.buttons[button].device.held_time is None or table.buttons[button].device.held_time < 1.05:
-        assert time.monotonic() < deadline, "gpiozero never reported the hold"
-        time.sleep(0.05)
-    time.sleep(0.1)  # gpiozero's hold thread puts the event just after the hold time
-    pin.drive_high()
 
 
 def _choose(lobby: Lobby) -> tuple[str, int] | None:
@@ -89,11 +79,11 @@ def test_a_seat_names_itself_with_its_own_buttons(tmp_path: Path) -> None:
     try:
         lobby = Lobby(table, "en")
         assert "Hold ◀ or ▶ to give your name" in _seat_text(lobby, 1)
-        _hold(table, "seat2.right")  # its press stepped the games; the hold takes it back
+        table.hold("seat2.right")  # its press stepped the games; the hold takes it back
         table.press("seat2.right")
         table.press("seat2.right")
         table.press("seat2.ok")
-        _hold(table, "seat1.right")
+        table.hold("seat1.right")
         table.press("seat1.right")
         table.press("seat1.right")  # Marco is seat 2's: skipped
         assert _choose(lobby) is None
@@ -108,6 +98,22 @@ def test_a_seat_names_itself_with_its_own_buttons(tmp_path: Path) -> None:
         table.press("seat2.ok")
         assert _choose(lobby) == (game, players)
         assert lobby.player_names(game, players)[:2] == ("Lucia", "Marco")
+    finally:
+        table.close()
+
+
+def test_the_console_holds_a_button_as_a_finger_does(tmp_path: Path) -> None:
+    """`hold seat2 right`, typed at a simulated table's console or FIFO:
+    gpiozero's own hold thread reports the hold after the press."""
+    table = _table(tmp_path)
+    out = io.StringIO()
+    try:
+        console = Console(table, Registry(tmp_path / "tags.sqlite"), "", [], out=out, pictures=False)
+        lobby = Lobby(table, "en")
+        for line in ("hold seat2 right", "press seat2 right", "press seat2 ok"):
+            assert console.execute(line)
+        assert _choose(lobby) is None
+        assert lobby.names == {1: "Anna"} and lobby.index == 0 and not lobby.naming, out.getvalue()
     finally:
         table.close()
 
@@ -219,3 +225,24 @@ def test_computer_takes_a_seat_by_the_name_given() -> None:
     assert computer.parse_seats(["marco"], "siege", 2, ("Marco", "")) == {0}
     with pytest.raises(UsageError, match=r"give a seat number or role or name: 1\.\.3, Anna"):
         computer.parse_seats(["Bruno"], "artus", 3, ("", "Anna", ""))
+
+
+def test_run_takes_a_computer_seat_by_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    args = ["run", "--game", "artus", "--players", "3", "--seed", "4", "--state-dir", str(tmp_path),
+            "--name", "2=Anna", "--computer", "anna"]
+    assert main(args) == 0
+    assert "Anna (computer)" in capsys.readouterr().out
+    assert computer.load(tmp_path / "computers.json", 1) == {1}
+
+
+def test_the_daemons_lobby_offers_the_journals_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    j = Journal(tmp_path / "journal.sqlite")
+    j.end(j.start("siege", 2, 0, {}, names=("Anna", "Marco")))
+    j.close()
+    offered: list[tuple[str, ...]] = []
+    monkeypatch.setattr(Lobby, "choose", lambda self, stop: offered.append(self.known))
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["run", "--state-dir", str(tmp_path), "--no-console"]) == 0
+    assert offered == [("Anna", "Marco")]
