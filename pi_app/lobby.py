@@ -44,8 +44,13 @@ WORDS = {
     "your-name": ("Your name", "Il tuo nome"),
     "no-name": ("No name", "Nessun nome"),
     "step-names": ("◀ ▶ another name, ● done", "◀ ▶ altro nome, ● fatto"),
-    "name-clash": ("{name} is another player's name in this game: rename at the console",
-                   "{name} è il nome di un altro giocatore in questo gioco: cambialo alla console"),
+    # ● refused: a name the chosen game gives another seat. Three short lines
+    # with the title: the lobby turns no pages, so it must fit one screen.
+    "name-taken": ("Name taken", "Nome già usato"),
+    "name-clash": ("{name} is another player's name", "{name} è il nome di un altro giocatore"),
+    "rename-console": ("Rename at the console", "Cambialo alla console"),
+    # where the table knows names to step through, the seat mends it with its own buttons
+    "rename-hold": ("Hold ◀ or ▶ on that seat", "Tieni ◀ o ▶ a quel posto"),
 }
 
 
@@ -73,8 +78,8 @@ class Lobby:
         self.heartbeat = time.monotonic()
         #: seat -> the name given at the console, for the game chosen
         self.names: dict[int, str] = {}
-        #: why ● did not start the game (a name the game gives another seat)
-        self.problem: str | None = None
+        #: why ● did not start the game (a name the game gives another seat), and the fix
+        self.problem: tuple[str, str] | None = None
         #: the names a seat steps through: the profile's, then ``known`` (the journal's recent ones)
         self.known = known_names([*table.profile.names, *known], len(table.profile.seats))
         #: seats whose buttons step their name (a hold of ◀ or ▶ began it; ● ends it)
@@ -92,15 +97,17 @@ class Lobby:
                             lines=address.short_lines(self.page), footer=ARROWS)
             return self._with_seats(shared)
         game, n = self.options[self.index]
-        if self.computers is not None:
+        if self.computers is not None and self.problem is not None:
+            shared = Layout(title=pick(WORDS["name-taken"], self.lang), lines=self.problem, footer=ARROWS,
+                            alert=True)
+        elif self.computers is not None:
             count = self.computers
             big = (pick(WORDS["no-computer"], self.lang) if count == 0
                    else pick(WORDS["computer-seats"], self.lang).format(n=count))
             shared = Layout(title=pick(WORDS["computers"], self.lang), big=big,
                             lines=(f"{rules.get(game).name or game}, "
-                                   f"{pick(WORDS['players'], self.lang).format(n=n)}",
-                                   *((self.problem,) if self.problem else ())),
-                            footer=ARROWS, alert=self.problem is not None)
+                                   f"{pick(WORDS['players'], self.lang).format(n=n)}",),
+                            footer=ARROWS)
         else:
             shared = Layout(title=pick(WORDS["title"], self.lang), big=rules.get(game).name or game,
                             lines=(f"{pick(WORDS['players'], self.lang).format(n=n)}  "
@@ -199,7 +206,9 @@ class Lobby:
                 except ValueError:  # said on the shared screen; `name` at the console mends it
                     clash = next((name for seat, name in self.names.items()
                                   if seat_named(name, game, n) not in (None, seat)), "?")
-                    self.problem = pick(WORDS["name-clash"], self.lang).format(name=clash)
+                    fix = WORDS["rename-hold" if self.known else "rename-console"]
+                    said = pick(WORDS["name-clash"], self.lang).format(name=clash)
+                    self.problem = (said, pick(fix, self.lang))
                     return None
                 return self.options[self.index]
             return None

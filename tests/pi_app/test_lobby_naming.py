@@ -246,3 +246,49 @@ def test_the_daemons_lobby_offers_the_journals_names(tmp_path: Path, monkeypatch
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["run", "--state-dir", str(tmp_path), "--no-console"]) == 0
     assert offered == [("Anna", "Marco")]
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_name_that_became_another_seats_role_is_mended_with_the_buttons(tmp_path: Path, lang: str) -> None:
+    """Named while another game was on the shared screen, then that game
+    chosen: ● says to hold ◀ or ▶ on the seat (not "at the console", which
+    a table without one has not), and stepping on mends it."""
+    table = _table(tmp_path, '["Attacker", "Anna"]')
+    try:
+        lobby = Lobby(table, lang)
+        lobby.hold("seat2.right")
+        lobby.press("seat2.right")
+        lobby.press("seat2.ok")
+        assert lobby.names == {1: "Attacker"}
+        lobby.index = lobby.options.index(("siege", 2))
+        lobby.press("seat1.ok")
+        assert lobby.press("seat1.ok") is None
+        shared = lobby.layouts()["shared.screen"]
+        assert shared.alert and ("Hold ◀ or ▶ on that seat" in shared.text()
+                                 or "Tieni ◀ o ▶ a quel posto" in shared.text())
+        assert not problems(shared) and plan(shared).pages == 1
+        lobby.hold("seat2.left")
+        lobby.press("seat2.right")  # Attacker is seat 1's here: Anna
+        lobby.press("seat2.ok")
+        assert lobby.names == {1: "Anna"}
+        assert lobby.press("seat1.ok") == ("siege", 2)
+    finally:
+        table.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_name_clash_fits_one_screen_with_the_longest_name(lang: str) -> None:
+    """The lobby turns no pages: a refusal on more than one is cut. A
+    table with no [players] names: the fix is at the console."""
+    table = hardware.build(profile.load(SIM), queue.Queue(), keep_frames=True, poll=False)
+    try:
+        lobby = Lobby(table, lang)
+        lobby.give_name(1, "Attaccante")  # seat 1 in Siege, in Italian: ten letters, the most a name has
+        lobby.index = lobby.options.index(("siege", 2))
+        lobby.press("seat1.ok")
+        assert lobby.press("seat1.ok") is None
+        shared = lobby.layouts()["shared.screen"]
+        assert "console" in shared.text() and shared.alert
+        assert not problems(shared) and plan(shared).pages == 1, plan(shared)
+    finally:
+        table.close()
