@@ -292,3 +292,15 @@ def test_the_name_clash_fits_one_screen_with_the_longest_name(lang: str) -> None
         assert not problems(shared) and plan(shared).pages == 1, plan(shared)
     finally:
         table.close()
+
+
+def test_a_daemon_game_begun_after_naming_with_the_buttons_uses_the_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _profile(tmp_path, '[players]\nnames = ["Anna", "Marco"]\n')
+    script = ["hold seat2 right", "press seat2 right", "press seat2 ok", "press seat1 ok", "press seat1 ok",
+              "sync go", "quit"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(script) + "\n"))
+    assert main(["run", "--state-dir", str(tmp_path / "state"), "--table", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "new game: " in out and "(Anna)" in out, out[-2000:]
+    assert Journal(tmp_path / "state" / "journal.sqlite").games()[-1].names[:2] == ("", "Anna")
