@@ -76,7 +76,7 @@ class Lobby:
         self.observer: Callable[[dict[str, Layout]], None] | None = None
         self.on_typed: Callable[[str], bool] | None = None
         self.heartbeat = time.monotonic()
-        #: seat -> the name given at the console, for the game chosen
+        #: seat -> the name given at the console or with the seat's buttons, for the game chosen
         self.names: dict[int, str] = {}
         #: why ● did not start the game (a name the game gives another seat), and the fix
         self.problem: tuple[str, str] | None = None
@@ -203,7 +203,7 @@ class Lobby:
                 game, n = self.options[self.index]
                 try:
                     self.player_names(game, n)
-                except ValueError:  # said on the shared screen; `name` at the console mends it
+                except ValueError:  # said on the shared screen with the fix: the console or a hold
                     clash = next((name for seat, name in self.names.items()
                                   if seat_named(name, game, n) not in (None, seat)), "?")
                     fix = WORDS["rename-hold" if self.known else "rename-console"]
