@@ -47,6 +47,7 @@ class TableButton:
         self.presses = 0
         self.last_press: float | None = None
         self.bounces = 0  # presses dropped as the contact bouncing
+        self.holds = 0  # holds reported (a simulated hold waits for the next)
         self._bounce = bounce_time or 0.0
         self._released: float | None = None
         self.device = build(
@@ -79,6 +80,8 @@ class TableButton:
             self._released = self._clock()
 
     def _held(self) -> None:
+        with self._lock:
+            self.holds += 1
         self._events.put(ButtonHeld(self.name, self._clock()))
 
     def close(self) -> None:

@@ -47,9 +47,10 @@ ROLES = {
 }
 
 
-def parse_seats(specs: Sequence[str], game: str, players: int) -> set[int]:
+def parse_seats(specs: Sequence[str], game: str, players: int, names: Sequence[str] = ()) -> set[int]:
     """``--computer`` values to seat indexes: a seat number (1..players),
-    ``seatN``, or a role (``king``, ``assassins``, ``attacker``, ``defender``)."""
+    ``seatN``, a role (``king``, ``assassins``, ``attacker``, ``defender``)
+    or a name given with ``--name`` (``names``, by seat)."""
     seats: set[int] = set()
     roles = ROLES.get(game, ())
     for spec in specs:
@@ -59,13 +60,13 @@ def parse_seats(specs: Sequence[str], game: str, players: int) -> set[int]:
             seats.add(int(number) - 1)
             continue
         named = [i for i, names in enumerate(roles) if word in names and i < players] \
-            or [i for i in range(players) if word in naming.aliases(game, i)]  # the names the screens show
+            or [i for i in range(players) if word in naming.aliases(game, i, names)]  # as the screens say
         if named:
             seats.add(named[0])
             continue
-        known = [f"1..{players}"] + [names[0] for names in roles]
+        known = [f"1..{players}"] + [role[0] for role in roles] + [n for n in names if n]
         raise UsageError(f"--computer {spec!r}: no such seat in {game} for {players}; "
-                         f"give a seat number or role: {', '.join(known)}")
+                         f"give a seat number or role{' or name' if any(names) else ''}: {', '.join(known)}")
     if len(seats) == players:
         raise UsageError("--computer: every seat would be a computer; leave at least one for a person")
     return seats

@@ -10,6 +10,7 @@ Commands::
     tap attacker knight       a seat by its player's name too ("player1", "king")
     tap seat1 04A1B2C3D4E5F6  a raw UID (unknown tags are reported, not guessed)
     press seat1 ok            left | ok | right of a seat; "press undo"
+    hold seat2 right          holds it a second (at the lobby: to give a name)
     name 2 Anna               at the lobby: seat 2's player is called Anna ("name 2" undoes it)
     show                      every screen now
     sync [WORD]               prints "= WORD" once all typed before it is done (for scripts)
@@ -91,6 +92,8 @@ class Console:
                 self.table.tap(reader, uid)
             elif cmd == "press":
                 self.table.press(self.button(args))
+            elif cmd == "hold":
+                self.table.hold(self.button(args))
             elif cmd == "name":
                 self.name(args)
             elif cmd == "show":

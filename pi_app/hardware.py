@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -133,6 +134,26 @@ class Table:
         self.clock += PRESS_GAP  # a player's presses are apart, not a contact bouncing
         pin.drive_low()
         pin.drive_high()
+
+    def hold(self, button: str) -> None:
+        """Press a button on its mock pin and keep it down until gpiozero's
+        own hold thread has reported the hold (after its hold_time, a second
+        by default), then release it: a press, then a hold, as a finger makes."""
+        part = self.buttons[button]
+        if self.pin_factory is None or not hasattr(self.pin_factory, "pin") or not hasattr(part, "holds"):
+            raise HardwareError(f"{button} is not a button on a mock pin")
+        pin = self.pin_factory.pin(part.pin)
+        before = part.holds
+        deadline = time.monotonic() + 3 * part.device.hold_time + 1
+        self.clock += PRESS_GAP
+        pin.drive_low()
+        try:
+            while part.holds == before:
+                if time.monotonic() > deadline:
+                    raise HardwareError(f"{button} was held but gpiozero reported no hold")
+                time.sleep(0.02)
+        finally:
+            pin.drive_high()
 
     def alive(self) -> bool:
         """The reader thread still runs (when the watcher has one)."""

@@ -348,6 +348,25 @@ class Journal:
             rows = self.db.execute(f"SELECT {self._game_columns} FROM games ORDER BY id").fetchall()
         return [self._record(r) for r in rows]
 
+    def recent_names(self, games: int = 30) -> list[str]:
+        """The names given at this table's last ``games`` games, the latest
+        first, each once (the lobby offers them to step through)."""
+        if self.version < 3:
+            return []
+        with self._reading():
+            rows = self.db.execute("SELECT names FROM games WHERE names IS NOT NULL "
+                                   "ORDER BY id DESC LIMIT ?", (games,)).fetchall()
+        seen: dict[str, str] = {}
+        for (text,) in rows:
+            try:
+                names = json.loads(text)
+            except ValueError:
+                continue  # refused with the file where the game itself is read
+            for name in names if isinstance(names, list) else ():
+                if isinstance(name, str) and name.strip():
+                    seen.setdefault(name.strip().lower(), " ".join(name.split()))
+        return list(seen.values())
+
     def game_ids(self) -> list[int]:
         with self._reading():
             return [r[0] for r in self.db.execute("SELECT id FROM games ORDER BY id")]

@@ -5,23 +5,28 @@ with ●, then says how many of its seats are computer players (the last
 seats; none by default) and starts it with ●.
 
 Players may give their names meanwhile, typed at the console (``name 2
-Anna``): buttons have no letters, and a name typed once beats a list
-stepped through with ◀ ▶ at every game. Each seat's screen shows the name
-it was given; the game's screens then use it (pi_app.players)."""
+Anna``), or at a table without one with their own seat's buttons: holding
+◀ or ▶ turns that seat's buttons to its name (the step its press made on
+the shared screen is taken back), ◀ ▶ then step through the names the
+table knows (the profile's ``[players] names`` and those of its recent
+games, then the seat's own default) and ● goes back to the games. One
+hold, then plain presses: quicker than a hold per name, and the presses of
+a seat that never holds do what they always did. Each seat's screen shows
+the name it was given; the game's screens then use it (pi_app.players)."""
 
 from __future__ import annotations
 
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import rules
-from drivers.events import ButtonPressed
+from drivers.events import ButtonHeld, ButtonPressed
 from pi_app import adapters
 from pi_app.hardware import Table
 from pi_app.i18n import pick
-from pi_app.players import given_names, seat_named
+from pi_app.players import MAX_NAME, given_names, seat_named
 from pi_app.screens import Layout, render
 from pi_app.session import ARROWS, STOP, Typed
 from pi_app.web import address
@@ -35,8 +40,17 @@ WORDS = {
     "no-computer": ("None", "Nessuno"),
     "computer-seats": ("{n}, in the last seats", "{n}, negli ultimi posti"),
     "named": ("Your name: {name}", "Il tuo nome: {name}"),
-    "name-clash": ("{name} is another player's name in this game: rename at the console",
-                   "{name} è il nome di un altro giocatore in questo gioco: cambialo alla console"),
+    "hold-to-name": ("Hold ◀ or ▶ to give your name", "Tieni premuto ◀ o ▶ per il tuo nome"),
+    "your-name": ("Your name", "Il tuo nome"),
+    "no-name": ("No name", "Nessun nome"),
+    "step-names": ("◀ ▶ another name, ● done", "◀ ▶ altro nome, ● fatto"),
+    # ● refused: a name the chosen game gives another seat. Three short lines
+    # with the title: the lobby turns no pages, so it must fit one screen.
+    "name-taken": ("Name taken", "Nome già usato"),
+    "name-clash": ("{name} is another player's name", "{name} è il nome di un altro giocatore"),
+    "rename-console": ("Rename at the console", "Cambialo alla console"),
+    # where the table knows names to step through, the seat mends it with its own buttons
+    "rename-hold": ("Hold ◀ or ▶ on that seat", "Tieni ◀ o ▶ a quel posto"),
 }
 
 
@@ -49,7 +63,7 @@ def choices(table: Table) -> list[tuple[str, int]]:
 
 
 class Lobby:
-    def __init__(self, table: Table, lang: str, page: str | None = None) -> None:
+    def __init__(self, table: Table, lang: str, page: str | None = None, known: Sequence[str] = ()) -> None:
         self.table = table
         self.lang = lang
         self.options = choices(table)
@@ -62,10 +76,16 @@ class Lobby:
         self.observer: Callable[[dict[str, Layout]], None] | None = None
         self.on_typed: Callable[[str], bool] | None = None
         self.heartbeat = time.monotonic()
-        #: seat -> the name given at the console, for the game chosen
+        #: seat -> the name given at the console or with the seat's buttons, for the game chosen
         self.names: dict[int, str] = {}
-        #: why ● did not start the game (a name the game gives another seat)
-        self.problem: str | None = None
+        #: why ● did not start the game (a name the game gives another seat), and the fix
+        self.problem: tuple[str, str] | None = None
+        #: the names a seat steps through: the profile's, then ``known`` (the journal's recent ones)
+        self.known = known_names([*table.profile.names, *known], len(table.profile.seats))
+        #: seats whose buttons step their name (a hold of ◀ or ▶ began it; ● ends it)
+        self.naming: set[int] = set()
+        #: ◀ or ▶ -> the stage its last press stepped (a hold takes that step back)
+        self._stepped: dict[str, tuple[int | None, int]] = {}
 
     def alive(self) -> bool:
         """For the watchdog, as Session.alive: the loop turns, the threads run."""
@@ -77,15 +97,17 @@ class Lobby:
                             lines=address.short_lines(self.page), footer=ARROWS)
             return self._with_seats(shared)
         game, n = self.options[self.index]
-        if self.computers is not None:
+        if self.computers is not None and self.problem is not None:
+            shared = Layout(title=pick(WORDS["name-taken"], self.lang), lines=self.problem, footer=ARROWS,
+                            alert=True)
+        elif self.computers is not None:
             count = self.computers
             big = (pick(WORDS["no-computer"], self.lang) if count == 0
                    else pick(WORDS["computer-seats"], self.lang).format(n=count))
             shared = Layout(title=pick(WORDS["computers"], self.lang), big=big,
                             lines=(f"{rules.get(game).name or game}, "
-                                   f"{pick(WORDS['players'], self.lang).format(n=n)}",
-                                   *((self.problem,) if self.problem else ())),
-                            footer=ARROWS, alert=self.problem is not None)
+                                   f"{pick(WORDS['players'], self.lang).format(n=n)}",),
+                            footer=ARROWS)
         else:
             shared = Layout(title=pick(WORDS["title"], self.lang), big=rules.get(game).name or game,
                             lines=(f"{pick(WORDS['players'], self.lang).format(n=n)}  "
@@ -95,11 +117,45 @@ class Lobby:
     def _with_seats(self, shared: Layout) -> dict[str, Layout]:
         out = {self.table.profile.shared_screen.name: shared}
         for i, seat in enumerate(self.table.profile.seats):
+            if i in self.naming:
+                out[seat.screen.name] = Layout(title=pick(WORDS["your-name"], self.lang),
+                                               big=self.names.get(i) or pick(WORDS["no-name"], self.lang),
+                                               lines=(pick(WORDS["step-names"], self.lang),), footer=ARROWS)
+                continue
             named = ((pick(WORDS["named"], self.lang).format(name=self.names[i]),) if self.names.get(i)
                      else ())
+            # how to give a name, until one is given (four lines is all a screen has)
+            hint = (pick(WORDS["hold-to-name"], self.lang),) if self.known and not named else ()
             out[seat.screen.name] = Layout(title=pick(WORDS["title"], self.lang),
-                                           lines=(pick(WORDS["choose"], self.lang), *named))
+                                           lines=(pick(WORDS["choose"], self.lang), *named, *hint))
         return out
+
+    def name_choices(self, seat: int) -> list[str]:
+        """What ``seat`` (0-based) may step to now: the known names no other
+        seat has taken and none the game on the shared screen gives another
+        seat ("King"), then "" (its default name)."""
+        seats = len(self.table.profile.seats)
+        game, n = self.options[min(self.index, len(self.options) - 1)] if self.options else ("", seats)
+        out = []
+        for name in self.known:
+            try:
+                given_names({**self.names, seat: name}, "", seats)
+            except ValueError:
+                continue
+            if seat_named(name, game, n) in (None, seat):
+                out.append(name)
+        return [*out, ""]
+
+    def step_name(self, seat: int, step: int) -> None:
+        """Seat ``seat``'s name, one further along its choices (``step`` ±1)."""
+        choices = self.name_choices(seat)
+        current = self.names.get(seat, "")
+        at = next((i for i, n in enumerate(choices) if n.lower() == current.lower()), None)
+        if at is None:  # a typed name, or one taken since: ▶ goes to the first, ◀ to the default
+            at = -1 if step > 0 else 0
+        nxt = choices[(at + step) % len(choices)]
+        self.names = {s: n for s, n in {**self.names, seat: nxt}.items() if n}
+        self.problem = None
 
     def give_name(self, seat: int, name: str) -> str:
         """Seat ``seat`` (0-based) is to be called ``name`` ("" for its
@@ -130,6 +186,15 @@ class Lobby:
 
     def press(self, button: str) -> tuple[str, int] | None:
         role = button.rsplit(".", 1)[-1]
+        seat = self.table.profile.seat_of_part(button)
+        if seat in self.naming:  # this seat's buttons give its name until ●
+            if role == "ok":
+                self.naming.discard(seat)
+            elif role in ("left", "right"):
+                self.step_name(seat, 1 if role == "right" else -1)
+            return None
+        if role in ("left", "right"):
+            self._stepped[button] = (self.computers, self.index)
         if self.computers is not None:
             players = self.options[self.index][1]
             if role in ("left", "right"):  # at least one seat stays a person's
@@ -138,10 +203,12 @@ class Lobby:
                 game, n = self.options[self.index]
                 try:
                     self.player_names(game, n)
-                except ValueError:  # said on the shared screen; `name` at the console mends it
+                except ValueError:  # said on the shared screen with the fix: the console or a hold
                     clash = next((name for seat, name in self.names.items()
                                   if seat_named(name, game, n) not in (None, seat)), "?")
-                    self.problem = pick(WORDS["name-clash"], self.lang).format(name=clash)
+                    fix = WORDS["rename-hold" if self.known else "rename-console"]
+                    said = pick(WORDS["name-clash"], self.lang).format(name=clash)
+                    self.problem = (said, pick(fix, self.lang))
                     return None
                 return self.options[self.index]
             return None
@@ -153,6 +220,25 @@ class Lobby:
         elif role == "ok" and self.index < len(self.options):
             self.computers = 0
         return None
+
+    def hold(self, button: str) -> None:
+        """◀ or ▶ held on a seat: its press's step on the shared screen is
+        taken back (if nothing moved on since) and the seat's buttons give
+        its name. A table that knows no names has nothing to step: the hold
+        does nothing, as ever."""
+        role = button.rsplit(".", 1)[-1]
+        seat = self.table.profile.seat_of_part(button)
+        if seat is None or role not in ("left", "right") or seat in self.naming or not self.known:
+            return
+        stepped = self._stepped.pop(button, None)
+        if stepped is not None and stepped[0] is None and self.computers is None:
+            count = len(self.options) + (self.page is not None)
+            self.index = (self.index + (1 if role == "left" else -1)) % count
+        elif stepped is not None and stepped[0] is not None and self.computers is not None \
+                and stepped[1] == self.index:
+            players = self.options[self.index][1]
+            self.computers = (self.computers + (1 if role == "left" else -1)) % players
+        self.naming.add(seat)
 
     def computer_seats(self) -> set[int]:
         """The seats chosen for computer players: the last ones."""
@@ -181,4 +267,18 @@ class Lobby:
                 if chosen is not None:
                     return chosen
                 self.redraw()
+            elif isinstance(event, ButtonHeld):
+                self.hold(event.button)
+                self.redraw()
         return None
+
+
+def known_names(names: Sequence[str], seats: int) -> tuple[str, ...]:
+    """The names a lobby offers, in order, each once: none too long for a
+    screen nor one the table calls a seat by ("Player 2")."""
+    kept: dict[str, str] = {}
+    for text in names:
+        name = " ".join(text.split())
+        if name and len(name) <= MAX_NAME and seat_named(name, "", seats) is None:
+            kept.setdefault(name.lower(), name)
+    return tuple(kept.values())

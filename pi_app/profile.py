@@ -24,6 +24,7 @@ from drivers import parts
 from drivers.hub.connection import MAX_HOLD_MS
 from drivers.watcher import WatcherSettings
 from pi_app.errors import UsageError
+from pi_app.players import MAX_NAME, seat_named
 
 TABLES_DIR = Path(__file__).resolve().parent / "tables"
 
@@ -44,6 +45,9 @@ _TOP_KEYS = {"table": False, "shared": True, "seats": True, "zones": False, "hub
              "watcher": False}
 _HUB_KEYS = {"name": True, "port": True, "hold_ms": False}
 _WATCHER_KEYS = {f.name: False for f in fields(WatcherSettings)}
+# [players]: the names the lobby offers each seat to step through (pi_app.lobby)
+_TOP_KEYS["players"] = False
+_PLAYERS_KEYS = {"names": False}
 
 
 class ProfileError(UsageError):
@@ -133,6 +137,8 @@ class Profile:
     #: the [watcher] table as written (reader polling and debounce), for
     #: drivers.watcher.WatcherSettings.from_mapping; empty: its defaults
     watcher: dict[str, Any] = field(default_factory=dict)
+    #: [players] names: the names the lobby offers to step through, as written
+    names: tuple[str, ...] = ()
 
     def seat_of_part(self, part: str) -> int | None:
         """The seat index a part name belongs to (``seat2.ok`` -> 1)."""
@@ -432,13 +438,14 @@ def parse(data: dict, path: Path, text: str) -> Profile:
                                             f"zone.{zname}.reader")))
 
     watcher = _watcher(c, data.get("watcher", {}))
+    names = _player_names(c, data.get("players", {}), len(seats))
     _check_unique(c, seats, shared_screen, undo, zones)
     if c.problems:
         body = "\n".join(f"{path}:{line}: {msg}" for line, msg in sorted(c.problems))
         raise ProfileError(f"table profile {path} is not usable:\n{body}")
     simulated = pins == "mock" and all(r.backend == "sim" for r in [s.pad for s in seats])
     return Profile(path, name, lang, chance, pins, tuple(seats), shared_screen, undo,
-                   tuple(zones), tuple(hubs), simulated, watcher)
+                   tuple(zones), tuple(hubs), simulated, watcher, names=names)
 
 
 def _watcher(c: _Checker, raw: Any) -> dict[str, Any]:
@@ -457,6 +464,33 @@ def _watcher(c: _Checker, raw: Any) -> dict[str, Any]:
         else:
             kept[key] = value
     return kept
+
+
+def _player_names(c: _Checker, raw: Any, seats: int) -> tuple[str, ...]:
+    """[players] names = ["Anna", ...]: texts a screen shows whole, each
+    once, none what the table calls a seat ("Player 2"); the good ones kept."""
+    p = c.table(raw, ("players",), _PLAYERS_KEYS, "[players]")
+    given = p.get("names", [])
+    where = ("players", "names")
+    if not isinstance(given, list):
+        c.fail(where, f"names must be a list of texts, not {given!r}", 'write e.g. names = ["Anna", "Marco"]')
+        return ()
+    kept: dict[str, str] = {}
+    for item in given:
+        name = " ".join(item.split()) if isinstance(item, str) else ""
+        if not name:
+            c.fail(where, f"names: {item!r} is not a name", 'write each as a text, e.g. "Anna"')
+        elif len(name) > MAX_NAME:
+            c.fail(where, f"names: {name!r} is longer than the {MAX_NAME} letters a screen shows",
+                   "shorten it")
+        elif name.lower() in kept:
+            c.fail(where, f"names: {name!r} is written twice", "keep it once")
+        elif seat_named(name, "", seats) is not None:
+            c.fail(where, f"names: {name!r} is what the table calls seat {seat_named(name, '', seats) + 1}",
+                   "write a person's name")
+        else:
+            kept[name.lower()] = name
+    return tuple(kept.values())
 
 
 def _array(c: _Checker, data: dict, key: str) -> list:

@@ -38,8 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. --option mordred=true (JSON values)")
     parser.add_argument("--computer", action="append", default=[], metavar="SEAT",
-                        help="with --game: a computer player takes this seat (a number from 1, or a role: "
-                        "king, assassins, attacker, defender); repeat for more")
+                        help="with --game: a computer player takes this seat (a number from 1, a role: "
+                        "king, assassins, attacker, defender, or a name given with --name); repeat for more")
     parser.add_argument("--name", action="append", default=[], metavar="SEAT=NAME",
                         help="with --game: the player at SEAT (a number from 1, or a role) is called NAME "
                         "on every screen, e.g. --name 2=Anna; repeat for more (at the lobby: name 2 Anna)")
@@ -60,18 +60,18 @@ def run(args: argparse.Namespace) -> int:
         if (args.game is None) != (args.players is None):
             raise UsageError("--game and --players go together: --game ID --players N")
         options = parse_options(args.option)
-        wanted: set[int] = set()
-        if args.computer:
-            if args.game is None:
-                raise UsageError("--computer goes with --game ID --players N (a resumed game keeps its "
-                                 "computer seats; the lobby asks for them)")
-            wanted = computer.parse_seats(args.computer, args.game, args.players)
         given: tuple[str, ...] = ()
         if args.name:
             if args.game is None:
                 raise UsageError("--name goes with --game ID --players N (a resumed game keeps the names "
                                  "it began with; at the lobby, type name 2 Anna)")
             given = parse_names(args.name, args.game, args.players)
+        wanted: set[int] = set()
+        if args.computer:
+            if args.game is None:
+                raise UsageError("--computer goes with --game ID --players N (a resumed game keeps its "
+                                 "computer seats; the lobby asks for them)")
+            wanted = computer.parse_seats(args.computer, args.game, args.players, given)
         events: queue.Queue = queue.Queue()
         simulated = prof.simulated
         table = hardware.build(prof, events, poll=not simulated)
@@ -120,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
                 if console is not None:
                     print("no game to resume: choose one on the shared screen (press seat1 right/ok)",
                           flush=True)
-                lobby = Lobby(table, args.lang or prof.lang, page=address.page_url())
+                lobby = Lobby(table, args.lang or prof.lang, page=address.page_url(),
+                              known=journal.recent_names())
                 current[0] = lobby
                 if console is not None:
                     lobby.observer = lambda lays, c=console: c.show(lays, {})
