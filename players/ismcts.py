@@ -27,10 +27,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from players.base import chance_move, own_turn, rewards
-from rules.core import CHANCE, Move, Outcome, State
+from players.simple import HEURISTICS
+from rules.core import CHANCE, Move, State
 
 #: Exploration constant of UCB1 for rewards in [0, 1].
 EXPLORATION = 0.7
+
+#: Player moves a playout makes at random before it stops and the public
+#: position decides (players.simple.HEURISTICS: the seat ahead takes the win).
+#: None: to the end of the game. A long random game says little about the
+#: position it started from and costs most of an iteration.
+CUTOFF: int | None = None
 
 
 @dataclass(frozen=True)
@@ -76,7 +83,8 @@ def _key(move: Move) -> Any:
 @dataclass
 class SearchStats:
     iterations: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall time
+    cpu_seconds: float = 0.0  # this thread's CPU time: the figure that does not follow the machine's load
 
 
 class Ismcts:
@@ -85,9 +93,10 @@ class Ismcts:
     draws from its own generator seeded by ``seed`` and the state's view,
     so a replayed game gets the same moves."""
 
-    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0) -> None:
+    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0, cutoff: int | None = -1) -> None:
         self.budget = budget
         self.seed = seed
+        self.cutoff = CUTOFF if cutoff == -1 else cutoff
         self.last = SearchStats()
 
     def choose(self, state: State, seat: int) -> Move:
@@ -98,6 +107,7 @@ class Ismcts:
         rng = random.Random(f"{self.seed}/{state.game_id}/{_view_digest(state, seat)}")
         root = _Node(None, state.players)
         start = time.perf_counter()
+        cpu_start = time.thread_time()
         deadline = None if self.budget.seconds is None else start + self.budget.seconds
         done = 0
         while done < self.budget.iterations:
@@ -105,7 +115,7 @@ class Ismcts:
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        self.last = SearchStats(done, time.perf_counter() - start)
+        self.last = SearchStats(done, time.perf_counter() - start, time.thread_time() - cpu_start)
         # Most visited; ties go to the first listed, so the choice is repeatable.
         return max(legal, key=lambda m: _visits(root, m))
 
@@ -133,8 +143,7 @@ class Ismcts:
             world.play_listed(move)
             path.append(child)
             node = child
-        outcome = _playout(world, rng)
-        values = rewards(outcome, players)
+        values = _playout(world, rng, self.cutoff)
         for n in path:
             n.visits += 1
             for s in range(players):
@@ -171,13 +180,30 @@ def _select(node: _Node, legal: list[Move], mover: int, players: int,
     return best[0], best[1], False
 
 
-def _playout(world: State, rng: random.Random) -> Outcome:
+def _playout(world: State, rng: random.Random, cutoff: int | None) -> list[float]:
+    """Random moves to the end, or for ``cutoff`` player moves; one value per seat."""
+    left = -1 if cutoff is None else cutoff
     while (mover := world.to_move()) is not None:
-        move = chance_move(world, rng) if mover == CHANCE else rng.choice(world.legal_moves())
-        world.play_listed(move)
+        if mover == CHANCE:
+            world.play_listed(chance_move(world, rng))
+            continue
+        if left == 0:
+            return _judged(world)
+        left -= 1
+        world.play_listed(rng.choice(world.legal_moves()))
     outcome = world.outcome()
     assert outcome is not None
-    return outcome
+    return rewards(outcome, world.players)
+
+
+def _judged(world: State) -> list[float]:
+    """A game stopped short: the public position's leader (ties shared) takes the win."""
+    view = world.view(None)
+    score = HEURISTICS[world.game_id]
+    margins = [score(view, seat) for seat in range(world.players)]
+    best = max(margins)
+    leaders = [seat for seat, m in enumerate(margins) if m == best]
+    return [1.0 / len(leaders) if seat in leaders else 0.0 for seat in range(world.players)]
 
 
 def _visits(root: _Node, move: Move) -> int:
