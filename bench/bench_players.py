@@ -84,10 +84,13 @@ def play(game_id: str, players: int, options: dict[str, Any], seed: int, seats: 
 
 
 def strength(game_id: str, players: int, options: dict[str, Any], opponent: str, games: int,
-             budget: Budget, bound: float | None = None) -> tuple[float, int, float]:
+             budget: Budget, bound: float | None = None) -> tuple[float, int, float, int]:
     """The computer's total share of the wins over ``games`` games (fewer when
-    ``bound`` seconds have passed: no game starts after it), how many, and the seconds taken."""
+    ``bound`` seconds have passed: no game starts after it), how many, the
+    seconds taken, and in how many it was among the winners (with four
+    players in The King is Dead a win is its team's, shared with a partner)."""
     won = 0.0
+    among = 0
     start = time.perf_counter()
     played = 0
     for i in range(games):
@@ -98,8 +101,10 @@ def strength(game_id: str, players: int, options: dict[str, Any], opponent: str,
         kind = RandomPlayer if opponent == "random" else Greedy
         seats: list[Player] = [kind(seed=i * 7 + s) for s in range(players)]
         seats[bot_seat] = Ismcts(budget, seed=i)
-        won += play(game_id, players, options, 1000 + i, seats)[bot_seat]
-    return won, played, time.perf_counter() - start
+        share = play(game_id, players, options, 1000 + i, seats)[bot_seat]
+        won += share
+        among += share > 0
+    return won, played, time.perf_counter() - start, among
 
 
 def positions(game_id: str, players: int, options: dict[str, Any], count: int) -> list[rules.State]:
@@ -186,7 +191,7 @@ def measure(quick: bool) -> list[Row]:
         for opponent in ("random",) if quick else ("random", "greedy"):
             if not wanted.search(f"{name} vs {opponent}"):
                 continue
-            won, n, seconds = strength(game_id, players, options, opponent, games, budget, bound)
+            won, n, seconds, among = strength(game_id, players, options, opponent, games, budget, bound)
             print(f"  {name} vs {opponent}: {won:g}/{n} in {seconds:.0f} s", file=sys.stderr, flush=True)
             if n == 0:
                 continue
@@ -203,8 +208,8 @@ def measure(quick: bool) -> list[Row]:
                 AREA, f"{name}: win share vs {opponent}", 100 * won / n, "%",
                 None if target is None else 100 * target, False,
                 f"95% interval {100 * lo:.0f}-{100 * hi:.0f}% over {n} games (fair share {100 * fair:.0f}%), "
-                f"computer at {iterations} iterations, every seat in turn; {seconds / n:.1f} s a game"
-                f"{verdict}"))
+                f"computer at {iterations} iterations, every seat in turn; {seconds / n:.1f} s a game; "
+                f"among the winners in {among} of {n}{verdict}"))
     return rows
 
 

@@ -39,6 +39,14 @@ EXPLORATION = 0.7
 #: position it started from and costs most of an iteration.
 CUTOFF: int | None = None
 
+#: Weight of the root's prior (progressive bias): each of the seat's moves is
+#: tried once in a world dealt from its view and ranked by the public position
+#: after it (players.simple.HEURISTICS; a win first), from 1 for the best to 0;
+#: that rank is added to its UCB score divided by its visits + 1, so a search
+#: of a few iterations starts from the one-move look-ahead and more iterations
+#: outweigh it. 0: no prior.
+ROOT_BIAS = 1.0
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -61,11 +69,12 @@ DEFAULT_BUDGET = Budget()
 
 
 class _Node:
-    __slots__ = ("avail", "children", "seat", "value", "visits")
+    __slots__ = ("avail", "children", "prior", "seat", "value", "visits")
 
     def __init__(self, seat: int | None, players: int) -> None:
         self.seat = seat  # who chose the move leading here (CHANCE for a draw)
         self.children: dict[Any, _Node] = {}
+        self.prior: dict[Any, float] | None = None  # the root's, by move (ROOT_BIAS)
         self.visits = 0
         self.avail = 0
         self.value = [0.0] * players
@@ -93,10 +102,12 @@ class Ismcts:
     draws from its own generator seeded by ``seed`` and the state's view,
     so a replayed game gets the same moves."""
 
-    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0, cutoff: int | None = -1) -> None:
+    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0, cutoff: int | None = -1,
+                 bias: float | None = None) -> None:
         self.budget = budget
         self.seed = seed
         self.cutoff = CUTOFF if cutoff == -1 else cutoff
+        self.bias = ROOT_BIAS if bias is None else bias
         self.last = SearchStats()
 
     def choose(self, state: State, seat: int) -> Move:
@@ -106,6 +117,9 @@ class Ismcts:
             return legal[0]
         rng = random.Random(f"{self.seed}/{state.game_id}/{_view_digest(state, seat)}")
         root = _Node(None, state.players)
+        if self.bias:
+            ranked = _ranks(self._world(state, seat, rng), legal, seat)
+            root.prior = {_key(m): self.bias * r for m, r in ranked}
         start = time.perf_counter()
         cpu_start = time.thread_time()
         deadline = None if self.budget.seconds is None else start + self.budget.seconds
@@ -116,8 +130,9 @@ class Ismcts:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.last = SearchStats(done, time.perf_counter() - start, time.thread_time() - cpu_start)
-        # Most visited; ties go to the first listed, so the choice is repeatable.
-        return max(legal, key=lambda m: _visits(root, m))
+        # Most visited; ties to the better mean (with the prior's bonus), then
+        # the first listed, so the choice is repeatable.
+        return max(legal, key=lambda m: _standing(root, m, seat))
 
     def _world(self, state: State, seat: int, rng: random.Random) -> State:
         """One world ``seat`` cannot tell from ``state``: all the search sees."""
@@ -163,8 +178,15 @@ def _select(node: _Node, legal: list[Move], mover: int, players: int,
         else:
             child.avail += 1
             available.append((move, child))
+    prior = node.prior
+    if untried and prior is not None and len(available) >= _widening(node.visits):
+        untried = []  # progressive widening: more of the root's moves as its visits grow
     if untried:
-        move = rng.choice(untried)
+        if prior is None:
+            move = rng.choice(untried)
+        else:  # the best ranked first; ties at random
+            top = max(prior.get(_key(m), 0.0) for m in untried)
+            move = rng.choice([m for m in untried if prior.get(_key(m), 0.0) == top])
         child = node.children[_key(move)] = _Node(mover, players)
         child.avail = 1
         return move, child, True
@@ -174,6 +196,8 @@ def _select(node: _Node, legal: list[Move], mover: int, players: int,
         score = child.value[mover] / child.visits + EXPLORATION * math.sqrt(
             math.log(child.avail) / child.visits
         )
+        if prior is not None:
+            score += prior.get(_key(move), 0.0) / (child.visits + 1)
         if score > best_score:
             best, best_score = (move, child), score
     assert best is not None
@@ -196,6 +220,27 @@ def _playout(world: State, rng: random.Random, cutoff: int | None) -> list[float
     return rewards(outcome, world.players)
 
 
+def _widening(visits: int) -> int:
+    """How many of the root's moves (best ranked first) its ``visits`` may try."""
+    return max(2, math.ceil(2 * math.sqrt(visits + 1)))
+
+
+def _ranks(world: State, legal: list[Move], seat: int) -> list[tuple[Move, float]]:
+    """Each move tried in ``world``: 1 for the best for ``seat`` down to 0 for
+    the worst (equal moves share a rank), a win above any position."""
+    score = HEURISTICS[world.game_id]
+    values = []
+    for move in legal:
+        after = world.copy()
+        after.play_listed(move)
+        outcome = after.outcome()
+        values.append(1e9 * (rewards(outcome, world.players)[seat] - 0.5) if outcome is not None
+                      else score(after.view(None), seat))
+    distinct = sorted(set(values))
+    top = max(len(distinct) - 1, 1)
+    return [(m, distinct.index(v) / top) for m, v in zip(legal, values, strict=True)]
+
+
 def _judged(world: State) -> list[float]:
     """A game stopped short: the public position's leader (ties shared) takes the win."""
     view = world.view(None)
@@ -206,9 +251,12 @@ def _judged(world: State) -> list[float]:
     return [1.0 / len(leaders) if seat in leaders else 0.0 for seat in range(world.players)]
 
 
-def _visits(root: _Node, move: Move) -> int:
+def _standing(root: _Node, move: Move, seat: int) -> tuple[int, float]:
     child = root.children.get(_key(move))
-    return 0 if child is None else child.visits
+    bonus = 0.0 if root.prior is None else root.prior.get(_key(move), 0.0)
+    if child is None:
+        return 0, bonus
+    return child.visits, child.value[seat] / child.visits + bonus / (child.visits + 1)
 
 
 def _view_digest(state: State, seat: int) -> str:
