@@ -11,6 +11,13 @@ its *availability* (how often it could have been chosen) in place of the
 parent's visits. Chance steps are drawn with their weights from the search's
 own generator.
 
+At the root only, the search starts from a one-move look-ahead (``ROOT_BIAS``):
+in one more world dealt from the seat's view, each move is ranked by the
+public position after it. The rank orders which moves are tried first, adds
+a bonus that visits outweigh, and decides between equally visited moves; the
+root widens to more of its moves as its visits grow (progressive widening),
+so a short search spends its iterations on the moves that look best.
+
 The budget is iterations or seconds, whichever ends first; with the same seed
 and an iterations-only budget the choice is repeatable, and it depends on the
 seat's view alone (the test of non-interference in tests/players).
@@ -28,16 +35,10 @@ from typing import Any
 
 from players.base import chance_move, own_turn, rewards
 from players.simple import HEURISTICS
-from rules.core import CHANCE, Move, State
+from rules.core import CHANCE, Move, Outcome, State
 
 #: Exploration constant of UCB1 for rewards in [0, 1].
 EXPLORATION = 0.7
-
-#: Player moves a playout makes at random before it stops and the public
-#: position decides (players.simple.HEURISTICS: the seat ahead takes the win).
-#: None: to the end of the game. A long random game says little about the
-#: position it started from and costs most of an iteration.
-CUTOFF: int | None = None
 
 #: Weight of the root's prior (progressive bias): each of the seat's moves is
 #: tried once in a world dealt from its view and ranked by the public position
@@ -102,12 +103,10 @@ class Ismcts:
     draws from its own generator seeded by ``seed`` and the state's view,
     so a replayed game gets the same moves."""
 
-    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0, cutoff: int | None = -1,
-                 bias: float | None = None) -> None:
+    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0, bias: float = ROOT_BIAS) -> None:
         self.budget = budget
         self.seed = seed
-        self.cutoff = CUTOFF if cutoff == -1 else cutoff
-        self.bias = ROOT_BIAS if bias is None else bias
+        self.bias = bias
         self.last = SearchStats()
 
     def choose(self, state: State, seat: int) -> Move:
@@ -130,8 +129,9 @@ class Ismcts:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.last = SearchStats(done, time.perf_counter() - start, time.thread_time() - cpu_start)
-        # Most visited; ties to the better mean (with the prior's bonus), then
-        # the first listed, so the choice is repeatable.
+        # Most visited; on a tie (a search too short to tell them apart: one
+        # random playout says little) the better look-ahead, then the better
+        # mean, then the first listed, so the choice is repeatable.
         return max(legal, key=lambda m: _standing(root, m, seat))
 
     def _world(self, state: State, seat: int, rng: random.Random) -> State:
@@ -158,7 +158,7 @@ class Ismcts:
             world.play_listed(move)
             path.append(child)
             node = child
-        values = _playout(world, rng, self.cutoff)
+        values = rewards(_playout(world, rng), players)
         for n in path:
             n.visits += 1
             for s in range(players):
@@ -204,20 +204,13 @@ def _select(node: _Node, legal: list[Move], mover: int, players: int,
     return best[0], best[1], False
 
 
-def _playout(world: State, rng: random.Random, cutoff: int | None) -> list[float]:
-    """Random moves to the end, or for ``cutoff`` player moves; one value per seat."""
-    left = -1 if cutoff is None else cutoff
+def _playout(world: State, rng: random.Random) -> Outcome:
     while (mover := world.to_move()) is not None:
-        if mover == CHANCE:
-            world.play_listed(chance_move(world, rng))
-            continue
-        if left == 0:
-            return _judged(world)
-        left -= 1
-        world.play_listed(rng.choice(world.legal_moves()))
+        move = chance_move(world, rng) if mover == CHANCE else rng.choice(world.legal_moves())
+        world.play_listed(move)
     outcome = world.outcome()
     assert outcome is not None
-    return rewards(outcome, world.players)
+    return outcome
 
 
 def _widening(visits: int) -> int:
@@ -241,22 +234,12 @@ def _ranks(world: State, legal: list[Move], seat: int) -> list[tuple[Move, float
     return [(m, distinct.index(v) / top) for m, v in zip(legal, values, strict=True)]
 
 
-def _judged(world: State) -> list[float]:
-    """A game stopped short: the public position's leader (ties shared) takes the win."""
-    view = world.view(None)
-    score = HEURISTICS[world.game_id]
-    margins = [score(view, seat) for seat in range(world.players)]
-    best = max(margins)
-    leaders = [seat for seat, m in enumerate(margins) if m == best]
-    return [1.0 / len(leaders) if seat in leaders else 0.0 for seat in range(world.players)]
-
-
-def _standing(root: _Node, move: Move, seat: int) -> tuple[int, float]:
+def _standing(root: _Node, move: Move, seat: int) -> tuple[int, float, float]:
     child = root.children.get(_key(move))
-    bonus = 0.0 if root.prior is None else root.prior.get(_key(move), 0.0)
+    prior = 0.0 if root.prior is None else root.prior.get(_key(move), 0.0)
     if child is None:
-        return 0, bonus
-    return child.visits, child.value[seat] / child.visits + bonus / (child.visits + 1)
+        return 0, prior, 0.0
+    return child.visits, prior, child.value[seat] / child.visits
 
 
 def _view_digest(state: State, seat: int) -> str:
