@@ -75,9 +75,10 @@ def faction_ranking(control: Mapping[str, str | None], resolved: Sequence[str]) 
     the faction that won a power struggle most recently."""
     latest: dict[str, int] = {}
     count: dict[str, int] = {}
+    factions = DATA.faction_ids
     for i, region in enumerate(resolved):
         owner = control[region]
-        if owner in DATA.faction_ids:
+        if owner in factions:
             count[owner] = count.get(owner, 0) + 1
             latest[owner] = i
     return sorted(count, key=lambda f: (count[f], latest[f]), reverse=True)

@@ -456,7 +456,7 @@ class KingIsDeadState(State):
         without changing the state (only banner loyalists are added)."""
         control = dict(self.control)
         resolved = list(self.resolved)
-        added: Counter[str] = Counter()  # Mordred: loyalists the banners add meanwhile
+        added: dict[str, int] = {}  # Mordred: loyalists the banners add meanwhile
         supply = self.loyalist_supply
         ended = None
         saxons = self.saxons()
@@ -466,7 +466,7 @@ class KingIsDeadState(State):
             if control[region] is not None:
                 continue
             counts = regions[region]
-            if mordred and added[region]:
+            if mordred and added.get(region):
                 counts = {**counts, LOYALIST: counts[LOYALIST] + added[region]}
             winner = scoring.region_winner(counts)
             control[region] = winner
@@ -479,7 +479,7 @@ class KingIsDeadState(State):
                 supply += counts[LOYALIST]
                 banner = DATA.banners[region]
                 if control[banner] is None and supply:
-                    added[banner] += 1
+                    added[banner] = added.get(banner, 0) + 1
                     supply -= 1
         assert ended is not None
         return scoring.winners(ended, control, resolved, self.courts, self.last_play)[0]
