@@ -11,8 +11,9 @@ greedy, with three or four twice the fair share against random.
 Speed: in positions spread over seeded random games, ``choose()`` at the
 default budget (players.DEFAULT_BUDGET): search iterations per second (goal
 1,000) and the think time per move, median and worst (target 1 s). The budget
-stops on time as well, so a Pi Zero 2 W (about ten times slower, see the
-latency notes in bench/README.md) thinks as long with a tenth of the iterations.
+stops on time as well, so a Pi Zero 2 W thinks as long with fewer iterations:
+how many fewer is the latency model's CPU factor (bench/pi_model.py, measured
+here by its n-body run each time; about 28x, see bench/README.md).
 
 The full count is 200 games per cell at the default budget, which is days of
 CPU on two cores; the environment sets what runs:
@@ -21,6 +22,11 @@ CPU on two cores; the environment sets what runs:
     TABLEKEEPER_BOT_ITERATIONS   the computer's budget in the strength games
                                  (default: the default budget's iterations, no time limit)
     TABLEKEEPER_BOT_GAME         only games whose id contains this
+    TABLEKEEPER_BOT_CELLS        only cells whose "label vs opponent" this regular
+                                 expression finds (e.g. "2p.*vs greedy")
+    TABLEKEEPER_BOT_SECONDS      a bound on each cell's games: no game starts after it
+                                 (the row says how many were played)
+    TABLEKEEPER_BOT_SPEED        0: no speed rows
 
     python -m bench.bench_players [--quick]
 """
@@ -30,6 +36,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -37,12 +44,12 @@ from typing import Any
 
 import rules
 from bench.common import Row, main
+from bench.pi_model import boards, nbody_us_per_step
 from players import DEFAULT_BUDGET, Budget, Greedy, Ismcts, Player, RandomPlayer
 from players.base import rewards
 
 AREA = "players"
 Z95 = 1.96
-PI_ZERO_FACTOR = 10  # bench/README.md: CPU figures about ten times higher on a Pi Zero 2 W
 
 
 def wilson(successes: float, n: int) -> tuple[float, float]:
@@ -77,17 +84,27 @@ def play(game_id: str, players: int, options: dict[str, Any], seed: int, seats: 
 
 
 def strength(game_id: str, players: int, options: dict[str, Any], opponent: str, games: int,
-             budget: Budget) -> tuple[float, int, float]:
-    """The computer's total share of the wins over ``games`` games, and the seconds taken."""
+             budget: Budget, bound: float | None = None) -> tuple[float, int, float, int]:
+    """The computer's total share of the wins over ``games`` games (fewer when
+    ``bound`` seconds have passed: no game starts after it), how many, the
+    seconds taken, and in how many it was among the winners (with four
+    players in The King is Dead a win is its team's, shared with a partner)."""
     won = 0.0
+    among = 0
     start = time.perf_counter()
+    played = 0
     for i in range(games):
+        if bound is not None and time.perf_counter() - start >= bound:
+            break
+        played += 1
         bot_seat = i % players
         kind = RandomPlayer if opponent == "random" else Greedy
         seats: list[Player] = [kind(seed=i * 7 + s) for s in range(players)]
         seats[bot_seat] = Ismcts(budget, seed=i)
-        won += play(game_id, players, options, 1000 + i, seats)[bot_seat]
-    return won, games, time.perf_counter() - start
+        share = play(game_id, players, options, 1000 + i, seats)[bot_seat]
+        won += share
+        among += share > 0
+    return won, played, time.perf_counter() - start, among
 
 
 def positions(game_id: str, players: int, options: dict[str, Any], count: int) -> list[rules.State]:
@@ -112,7 +129,8 @@ def positions(game_id: str, players: int, options: dict[str, Any], count: int) -
     return out
 
 
-def speed(game_id: str, players: int, options: dict[str, Any], count: int) -> list[Row]:
+def speed(game_id: str, players: int, options: dict[str, Any], count: int, zero: float) -> list[Row]:
+    """``zero``: the Pi Zero 2 W's CPU time per CPU second here (bench/pi_model.py)."""
     times: list[float] = []
     iterations = 0
     searching = 0.0
@@ -124,17 +142,26 @@ def speed(game_id: str, players: int, options: dict[str, Any], count: int) -> li
         bot.choose(state, seat)
         times.append(time.perf_counter() - t0)
         iterations += bot.last.iterations
-        searching += bot.last.seconds
+        searching += bot.last.cpu_seconds
     name = label(game_id, players, options)
     rate = iterations / searching
     budget = f"{DEFAULT_BUDGET.iterations} iterations or {DEFAULT_BUDGET.seconds} s"
+    # On a Zero 2 W the same search runs ``zero`` times slower: the time budget
+    # stops it with fewer iterations, or the iterations take longer than it.
+    there_rate = rate / zero
+    there = DEFAULT_BUDGET.iterations / there_rate
+    if DEFAULT_BUDGET.seconds is not None:
+        there = min(there, DEFAULT_BUDGET.seconds + 1 / there_rate)  # the last iteration finishes
+    there_iterations = min(DEFAULT_BUDGET.iterations, there * there_rate)
     return [
         Row(AREA, f"{name}: search iterations per second", rate, "it/s", 1000.0, False,
-            f"{count} positions; default budget {budget}"),
+            f"per second of the search's own CPU time (the wall time follows the load); {count} positions; "
+            f"default budget {budget}"),
         Row(AREA, f"{name}: think time per move, median", statistics.median(times), "s", 1.0,
-            note=f"worst {max(times):.2f} s; a Pi Zero 2 W, about {PI_ZERO_FACTOR}x slower, stops at the "
-                 f"same {DEFAULT_BUDGET.seconds} s with about {rate / PI_ZERO_FACTOR:.0f} iterations a "
-                 f"second instead of {rate:.0f}"),
+            note=f"worst {max(times):.2f} s; {iterations / count:.0f} iterations a move"),
+        Row(AREA, f"{name}: think time per move on a Pi Zero 2 W (model)", there, "s", 1.0,
+            note=f"{zero:.1f}x this machine's CPU time (bench/pi_model.py): about {there_rate:.0f} "
+                 f"it/s, {there_iterations:.0f} iterations a move"),
     ]
 
 
@@ -145,6 +172,11 @@ def measure(quick: bool) -> list[Row]:
     iterations = int(os.environ.get("TABLEKEEPER_BOT_ITERATIONS", "5" if quick else
                                     str(DEFAULT_BUDGET.iterations)))
     budget = Budget(iterations=iterations, seconds=None)
+    seconds_env = os.environ.get("TABLEKEEPER_BOT_SECONDS")
+    bound = float(seconds_env) if seconds_env else None
+    wanted = re.compile(os.environ.get("TABLEKEEPER_BOT_CELLS", ""))
+    with_speed = os.environ.get("TABLEKEEPER_BOT_SPEED", "1") != "0"
+    zero = next(b.cpu_factor for b in boards(nbody_us_per_step()) if b.name == "Pi Zero 2 W")
     rows: list[Row] = []
     seen: set[str] = set()
     seen_speed: set[tuple[str, int]] = set()
@@ -153,23 +185,31 @@ def measure(quick: bool) -> list[Row]:
             continue
         seen.add(game_id)
         name = label(game_id, players, options)
-        if (game_id, players) not in seen_speed:
+        if with_speed and (game_id, players) not in seen_speed:
             seen_speed.add((game_id, players))
-            rows += speed(game_id, players, options, 1 if quick else 8)
+            rows += speed(game_id, players, options, 1 if quick else 8, zero)
         for opponent in ("random",) if quick else ("random", "greedy"):
-            won, n, seconds = strength(game_id, players, options, opponent, games, budget)
+            if not wanted.search(f"{name} vs {opponent}"):
+                continue
+            won, n, seconds, among = strength(game_id, players, options, opponent, games, budget, bound)
             print(f"  {name} vs {opponent}: {won:g}/{n} in {seconds:.0f} s", file=sys.stderr, flush=True)
+            if n == 0:
+                continue
             lo, hi = wilson(won, n)
             fair = 1 / players
             if players == 2:
                 target = 0.90 if opponent == "random" else 0.65
             else:
                 target = 2 * fair if opponent == "random" else None
+            verdict = "" if target is None else (
+                "; by the interval: met" if lo > target else "; by the interval: missed" if hi < target
+                else "; by the interval: undecided")
             rows.append(Row(
                 AREA, f"{name}: win share vs {opponent}", 100 * won / n, "%",
                 None if target is None else 100 * target, False,
                 f"95% interval {100 * lo:.0f}-{100 * hi:.0f}% over {n} games (fair share {100 * fair:.0f}%), "
-                f"computer at {iterations} iterations, every seat in turn; {seconds / n:.1f} s a game"))
+                f"computer at {iterations} iterations, every seat in turn; {seconds / n:.1f} s a game; "
+                f"among the winners in {among} of {n}{verdict}"))
     return rows
 
 

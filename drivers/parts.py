@@ -138,6 +138,11 @@ SETTINGS: dict[str, dict[str, tuple[Setting, ...]]] = {
                    Setting("pins", list, None, *GPIO_PINS, size=3, example="[16, 19, 26]"),
                    Setting("active_high", bool, True),
                    Setting("colour", list, [1.0, 1.0, 1.0], 0, 1, size=3))},
+    # Not a part: the computer player's budget per move ([computer] in a profile,
+    # pi_app.computer.budget), declared here so that it is checked like the parts'
+    # keys. None: players.DEFAULT_BUDGET's, the one place of the default.
+    "computer": {"": (Setting("iterations", int, None, 1, 1_000_000, example=2000),
+                      Setting("seconds", float, None, 0.05, 60, example=0.9))},
 }
 BACKENDS = {"reader": READER_BACKENDS, "screen": SCREEN_BACKENDS}
 

@@ -12,8 +12,9 @@ away from every person is in the README, "Computer players".
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from pi_app import players as naming
 from pi_app.errors import UsageError
@@ -70,6 +71,14 @@ def parse_seats(specs: Sequence[str], game: str, players: int, names: Sequence[s
     if len(seats) == players:
         raise UsageError("--computer: every seat would be a computer; leave at least one for a person")
     return seats
+
+
+def budget(spec: Mapping[str, Any]) -> Budget:
+    """The budget a table profile's ``[computer]`` table sets (``Profile.computer``,
+    checked against drivers.parts.SETTINGS); a key left out keeps the default's."""
+    iterations, seconds = spec.get("iterations"), spec.get("seconds")
+    return Budget(iterations=DEFAULT_BUDGET.iterations if iterations is None else iterations,
+                  seconds=DEFAULT_BUDGET.seconds if seconds is None else seconds)
 
 
 def players_for(seats: set[int], seed: int, budget: Budget = DEFAULT_BUDGET) -> dict[int, Ismcts]:

@@ -42,7 +42,7 @@ _SEAT_KEYS = {"name": False, "pad": True, "screen": True, "buttons": True, "ligh
 _SHARED_KEYS = {"screen": True, "undo": True}
 _ZONE_KEYS = {"name": True, "reader": True}
 _TOP_KEYS = {"table": False, "shared": True, "seats": True, "zones": False, "hubs": False,
-             "watcher": False}
+             "watcher": False, "computer": False}
 _HUB_KEYS = {"name": True, "port": True, "hold_ms": False}
 _WATCHER_KEYS = {f.name: False for f in fields(WatcherSettings)}
 # [players]: the names the lobby offers each seat to step through (pi_app.lobby)
@@ -137,6 +137,9 @@ class Profile:
     #: the [watcher] table as written (reader polling and debounce), for
     #: drivers.watcher.WatcherSettings.from_mapping; empty: its defaults
     watcher: dict[str, Any] = field(default_factory=dict)
+    #: the [computer] table: a computer player's budget per move (iterations,
+    #: seconds), for pi_app.computer.budget; a key left out: the default
+    computer: PartSpec = field(default_factory=lambda: PartSpec("computer", "computer"))
     #: [players] names: the names the lobby offers to step through, as written
     names: tuple[str, ...] = ()
 
@@ -438,6 +441,7 @@ def parse(data: dict, path: Path, text: str) -> Profile:
                                             f"zone.{zname}.reader")))
 
     watcher = _watcher(c, data.get("watcher", {}))
+    computer = c.part(data.get("computer", {}), ("computer",), "computer", "computer", "[computer]")
     names = _player_names(c, data.get("players", {}), len(seats))
     _check_unique(c, seats, shared_screen, undo, zones)
     if c.problems:
@@ -445,7 +449,7 @@ def parse(data: dict, path: Path, text: str) -> Profile:
         raise ProfileError(f"table profile {path} is not usable:\n{body}")
     simulated = pins == "mock" and all(r.backend == "sim" for r in [s.pad for s in seats])
     return Profile(path, name, lang, chance, pins, tuple(seats), shared_screen, undo,
-                   tuple(zones), tuple(hubs), simulated, watcher, names=names)
+                   tuple(zones), tuple(hubs), simulated, watcher, computer, names=names)
 
 
 def _watcher(c: _Checker, raw: Any) -> dict[str, Any]:

@@ -11,6 +11,13 @@ its *availability* (how often it could have been chosen) in place of the
 parent's visits. Chance steps are drawn with their weights from the search's
 own generator.
 
+At the root only, the search starts from a one-move look-ahead (``ROOT_BIAS``):
+in one more world dealt from the seat's view, each move is ranked by the
+public position after it. The rank orders which moves are tried first, adds
+a bonus that visits outweigh, and decides between equally visited moves; the
+root widens to more of its moves as its visits grow (progressive widening),
+so a short search spends its iterations on the moves that look best.
+
 The budget is iterations or seconds, whichever ends first; with the same seed
 and an iterations-only budget the choice is repeatable, and it depends on the
 seat's view alone (the test of non-interference in tests/players).
@@ -27,10 +34,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from players.base import chance_move, own_turn, rewards
+from players.simple import HEURISTICS
 from rules.core import CHANCE, Move, Outcome, State
 
 #: Exploration constant of UCB1 for rewards in [0, 1].
 EXPLORATION = 0.7
+
+#: Weight of the root's prior (progressive bias): each of the seat's moves is
+#: tried once in a world dealt from its view and ranked by the public position
+#: after it (players.simple.HEURISTICS; a win first), from 1 for the best to 0;
+#: that rank is added to its UCB score divided by its visits + 1, so a search
+#: of a few iterations starts from the one-move look-ahead and more iterations
+#: outweigh it. 0: no prior.
+ROOT_BIAS = 1.0
 
 
 @dataclass(frozen=True)
@@ -54,11 +70,12 @@ DEFAULT_BUDGET = Budget()
 
 
 class _Node:
-    __slots__ = ("avail", "children", "seat", "value", "visits")
+    __slots__ = ("avail", "children", "prior", "seat", "value", "visits")
 
     def __init__(self, seat: int | None, players: int) -> None:
         self.seat = seat  # who chose the move leading here (CHANCE for a draw)
         self.children: dict[Any, _Node] = {}
+        self.prior: dict[Any, float] | None = None  # the root's, by move (ROOT_BIAS)
         self.visits = 0
         self.avail = 0
         self.value = [0.0] * players
@@ -76,7 +93,8 @@ def _key(move: Move) -> Any:
 @dataclass
 class SearchStats:
     iterations: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall time
+    cpu_seconds: float = 0.0  # this thread's CPU time: the figure that does not follow the machine's load
 
 
 class Ismcts:
@@ -85,9 +103,10 @@ class Ismcts:
     draws from its own generator seeded by ``seed`` and the state's view,
     so a replayed game gets the same moves."""
 
-    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0) -> None:
+    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0, bias: float = ROOT_BIAS) -> None:
         self.budget = budget
         self.seed = seed
+        self.bias = bias
         self.last = SearchStats()
 
     def choose(self, state: State, seat: int) -> Move:
@@ -97,7 +116,11 @@ class Ismcts:
             return legal[0]
         rng = random.Random(f"{self.seed}/{state.game_id}/{_view_digest(state, seat)}")
         root = _Node(None, state.players)
+        if self.bias:
+            ranked = _ranks(self._world(state, seat, rng), legal, seat)
+            root.prior = {_key(m): self.bias * r for m, r in ranked}
         start = time.perf_counter()
+        cpu_start = time.thread_time()
         deadline = None if self.budget.seconds is None else start + self.budget.seconds
         done = 0
         while done < self.budget.iterations:
@@ -105,9 +128,11 @@ class Ismcts:
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        self.last = SearchStats(done, time.perf_counter() - start)
-        # Most visited; ties go to the first listed, so the choice is repeatable.
-        return max(legal, key=lambda m: _visits(root, m))
+        self.last = SearchStats(done, time.perf_counter() - start, time.thread_time() - cpu_start)
+        # Most visited; on a tie (a search too short to tell them apart: one
+        # random playout says little) the better look-ahead, then the better
+        # mean, then the first listed, so the choice is repeatable.
+        return max(legal, key=lambda m: _standing(root, m, seat))
 
     def _world(self, state: State, seat: int, rng: random.Random) -> State:
         """One world ``seat`` cannot tell from ``state``: all the search sees."""
@@ -133,8 +158,7 @@ class Ismcts:
             world.play_listed(move)
             path.append(child)
             node = child
-        outcome = _playout(world, rng)
-        values = rewards(outcome, players)
+        values = rewards(_playout(world, rng), players)
         for n in path:
             n.visits += 1
             for s in range(players):
@@ -154,8 +178,15 @@ def _select(node: _Node, legal: list[Move], mover: int, players: int,
         else:
             child.avail += 1
             available.append((move, child))
+    prior = node.prior
+    if untried and prior is not None and len(available) >= _widening(node.visits):
+        untried = []  # progressive widening: more of the root's moves as its visits grow
     if untried:
-        move = rng.choice(untried)
+        if prior is None:
+            move = rng.choice(untried)
+        else:  # the best ranked first; ties at random
+            top = max(prior.get(_key(m), 0.0) for m in untried)
+            move = rng.choice([m for m in untried if prior.get(_key(m), 0.0) == top])
         child = node.children[_key(move)] = _Node(mover, players)
         child.avail = 1
         return move, child, True
@@ -165,6 +196,8 @@ def _select(node: _Node, legal: list[Move], mover: int, players: int,
         score = child.value[mover] / child.visits + EXPLORATION * math.sqrt(
             math.log(child.avail) / child.visits
         )
+        if prior is not None:
+            score += prior.get(_key(move), 0.0) / (child.visits + 1)
         if score > best_score:
             best, best_score = (move, child), score
     assert best is not None
@@ -180,9 +213,33 @@ def _playout(world: State, rng: random.Random) -> Outcome:
     return outcome
 
 
-def _visits(root: _Node, move: Move) -> int:
+def _widening(visits: int) -> int:
+    """How many of the root's moves (best ranked first) its ``visits`` may try."""
+    return max(2, math.ceil(2 * math.sqrt(visits + 1)))
+
+
+def _ranks(world: State, legal: list[Move], seat: int) -> list[tuple[Move, float]]:
+    """Each move tried in ``world``: 1 for the best for ``seat`` down to 0 for
+    the worst (equal moves share a rank), a win above any position."""
+    score = HEURISTICS[world.game_id]
+    values = []
+    for move in legal:
+        after = world.copy()
+        after.play_listed(move)
+        outcome = after.outcome()
+        values.append(1e9 * (rewards(outcome, world.players)[seat] - 0.5) if outcome is not None
+                      else score(after.view(None), seat))
+    distinct = sorted(set(values))
+    top = max(len(distinct) - 1, 1)
+    return [(m, distinct.index(v) / top) for m, v in zip(legal, values, strict=True)]
+
+
+def _standing(root: _Node, move: Move, seat: int) -> tuple[int, float, float]:
     child = root.children.get(_key(move))
-    return 0 if child is None else child.visits
+    prior = 0.0 if root.prior is None else root.prior.get(_key(move), 0.0)
+    if child is None:
+        return 0, prior, 0.0
+    return child.visits, prior, child.value[seat] / child.visits
 
 
 def _view_digest(state: State, seat: int) -> str:

@@ -146,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
                 seated = wanted
                 computer.save(seats_file, session.record.id, seated)
             if seated:
-                session.seat_computers(computer.players_for(seated, session.record.seed))
+                session.seat_computers(computer.players_for(seated, session.record.seed,
+                                                            computer.budget(prof.computer)))
             current[0] = session
             session.page_seconds = 3.0
             comps = session.adapter.components()

@@ -75,33 +75,78 @@ class Legality:
             return [mv.Start(self.board.name(s.king)) for s in self.board.starts]
         if phase == "draw":
             return [mv.Draw(c) for c in self.deck]
-        cands: list[Move] = [mv.End()]
-        steps = self.board.steps
+        # Steps, nearly all of the candidates, are decided here from the board
+        # and the pools at hand: the same tests as _step_problem, in its order,
+        # for a piece of the player to move that is on the board (the search
+        # lists moves millions of times). Other moves go through _problem. The
+        # order is the one the candidates always had. test_legality.py checks
+        # that the list is exactly the moves _problem accepts.
+        board = self.board
+        steps, roof, at, pos, ap = board.steps, board.roof, self.at, self.pos, self.ap
+        problem = self._problem
+        legal: list[Move] = [mv.End()]
         if phase == "king":
-            if self.ap["king"] and KING in self.pos:
-                cands += [mv.Step(KING, d) for d in DIRS]
-            if self.ap["knights"]:
+            if ap["king"] and KING in pos:
+                here = pos[KING]
+                gate = board.gate_dir(here)
+                for d in DIRS:
+                    to = steps[here][d]
+                    if d == gate or (to >= 0 and not roof[to] and at.get(to) is None):
+                        legal.append(mv.Step(KING, d))
+            knights_ap = ap["knights"]
+            if knights_ap:
                 for k in KNIGHT_NAMES:
-                    if k not in self.pos:
+                    if k not in pos:
                         continue
-                    cands += [mv.Step(k, d) for d in DIRS]
+                    here = pos[k]
                     for d in DIRS:
-                        target = self.at.get(steps[self.pos[k]][d])
+                        to = steps[here][d]
+                        if to < 0:
+                            continue
+                        target = at.get(to)
+                        if target is not None and (kind(target) != "citizen"
+                                                   or not isinstance(self._push_chain(to, d), list)):
+                            continue
+                        if knights_ap >= (2 if roof[to] and not roof[here] else 1):
+                            legal.append(mv.Step(k, d))
+                    for d in DIRS:
+                        target = at.get(steps[here][d])
                         if kind(target) == "citizen":
-                            cands += [mv.Arrest(k, target), mv.Eliminate(k, target)]  # type: ignore[arg-type]
+                            for m in (mv.Arrest(k, target), mv.Eliminate(k, target)):  # type: ignore[arg-type]
+                                if problem(m) is None:
+                                    legal.append(m)
         else:
+            pool = ap["assassins"]
+            revealed, assassins = self.revealed, self.assassins
             for c in CITIZEN_NAMES:
-                cands.append(mv.Reveal(c))
-                if c not in self.pos:
+                if c not in revealed and c in assassins:  # as _reveal_problem
+                    legal.append(mv.Reveal(c))
+                if c not in pos:
                     continue
-                cands += [mv.Step(c, d) for d in DIRS]
-                if c in self.revealed:
-                    cands.append(mv.Attack(c))
+                here = pos[c]
+                shown = c in revealed
+                for d in DIRS:
+                    to = steps[here][d]
+                    if to < 0 or at.get(to) is not None:
+                        continue
+                    climb = roof[to] and not roof[here]
+                    if shown:
+                        cost = 1 if climb else 0 if roof[here] and not roof[to] else 1
+                    else:
+                        cost = 2 if climb else 1
+                    if pool >= cost:
+                        legal.append(mv.Step(c, d))
+                if shown:
+                    attack = mv.Attack(c)
+                    if problem(attack) is None:
+                        legal.append(attack)
                     for d in DIRS:
-                        target = self.at.get(steps[self.pos[c]][d])
+                        target = at.get(steps[here][d])
                         if kind(target) == "knight":
-                            cands.append(mv.Eliminate(c, target))  # type: ignore[arg-type]
-        return [m for m in cands if self._problem(m) is None]
+                            eliminate = mv.Eliminate(c, target)  # type: ignore[arg-type]
+                            if problem(eliminate) is None:
+                                legal.append(eliminate)
+        return legal
 
     def _check(self, move: Move) -> None:
         problem = self._problem(move)

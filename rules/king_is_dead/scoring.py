@@ -23,11 +23,16 @@ def region_winner(counts: Mapping[str, int]) -> str:
     """Who takes a region whose struggle ends: the colour with the most
     followers; on a tie, or with nobody there, the Saxons. Loyalists count
     like any faction (La Variante Mordred)."""
-    most = max(counts.values())
-    leaders = [c for c, n in counts.items() if n == most]
-    if most == 0 or len(leaders) > 1:
+    # One pass, no lists: the 3-player last card asks this very often.
+    most, leader, tied = 0, None, False
+    for colour, n in counts.items():
+        if n > most:
+            most, leader, tied = n, colour, False
+        elif n == most and n:
+            tied = True
+    if leader is None or tied:
         return SAXONS
-    return LOYALISTS if leaders[0] == LOYALIST else COLOUR_FACTION[leaders[0]]
+    return LOYALISTS if leader == LOYALIST else COLOUR_FACTION[leader]
 
 
 def ending(winner: str, saxons: int, resolved: int) -> str | None:
@@ -70,9 +75,10 @@ def faction_ranking(control: Mapping[str, str | None], resolved: Sequence[str]) 
     the faction that won a power struggle most recently."""
     latest: dict[str, int] = {}
     count: dict[str, int] = {}
+    factions = DATA.faction_ids
     for i, region in enumerate(resolved):
         owner = control[region]
-        if owner in DATA.faction_ids:
+        if owner in factions:
             count[owner] = count.get(owner, 0) + 1
             latest[owner] = i
     return sorted(count, key=lambda f: (count[f], latest[f]), reverse=True)

@@ -394,7 +394,8 @@ class KingIsDeadState(State):
         if sim.step == "action":
             return any(sim._picks_win(p) for p in sim._all_choices())
         if sim.step == "summon":
-            return bool(sim._summons())
+            # As bool(sim._summons()), without its copy and stopping at the first winning summon.
+            return any(sim._summon_wins(s) for s in sim._all_summons())
         return self.seat in sim._forced_winners()  # no action, nobody to summon
 
     def _picks_win(self, picks: Picks) -> bool:
@@ -412,7 +413,27 @@ class KingIsDeadState(State):
         def work() -> bool:
             sim = self._simulation()
             sim._perform(card, picks, [])
-            return any(sim._summon_wins(s) for s in sim._all_summons())
+            summons = sim._all_summons()
+            if sim.mordred or summons == [None]:
+                return any(sim._summon_wins(s) for s in summons)
+            # Without the Mordred variant's banners, a summon that leaves its
+            # region's winner as it was changes only the summoner's court, so
+            # its outcome is that of any other such summon of the same colour:
+            # worked out once per colour (the search asks this very often).
+            by_colour: dict[str, bool] = {}
+            for s in summons:
+                assert s is not None
+                counts = sim.regions[s.region]
+                fewer = {**counts, s.colour: counts[s.colour] - 1}
+                if scoring.region_winner(fewer) != scoring.region_winner(counts):
+                    won = sim._summon_wins(s)
+                elif s.colour in by_colour:
+                    won = by_colour[s.colour]
+                else:
+                    won = by_colour[s.colour] = sim._summon_wins(s)
+                if won:
+                    return True
+            return False
 
         return self._cached(f"picks_win/{key}", work)
 
@@ -435,28 +456,31 @@ class KingIsDeadState(State):
         without changing the state (only banner loyalists are added)."""
         control = dict(self.control)
         resolved = list(self.resolved)
-        added: Counter[str] = Counter()  # Mordred: loyalists the banners add meanwhile
+        added: dict[str, int] = {}  # Mordred: loyalists the banners add meanwhile
         supply = self.loyalist_supply
         ended = None
         saxons = self.saxons()
+        mordred = self.mordred  # looked up once: the 3-player last card calls this very often
+        regions = self.regions
         for region in self.cards:
             if control[region] is not None:
                 continue
-            counts = self.regions[region]
-            if added[region]:
+            counts = regions[region]
+            if mordred and added.get(region):
                 counts = {**counts, LOYALIST: counts[LOYALIST] + added[region]}
             winner = scoring.region_winner(counts)
             control[region] = winner
             resolved.append(region)
-            supply += counts[LOYALIST]
             saxons += winner == SAXONS
             ended = scoring.ending(winner, saxons, len(resolved))
             if ended:
                 break
-            banner = DATA.banners[region]
-            if self.mordred and control[banner] is None and supply:
-                added[banner] += 1
-                supply -= 1
+            if mordred:
+                supply += counts[LOYALIST]
+                banner = DATA.banners[region]
+                if control[banner] is None and supply:
+                    added[banner] = added.get(banner, 0) + 1
+                    supply -= 1
         assert ended is not None
         return scoring.winners(ended, control, resolved, self.courts, self.last_play)[0]
 

@@ -204,25 +204,27 @@ class MordredState(State):
         """What ``building`` costs on a space open to it, or why not."""
         if building not in BUILDINGS:
             return "mordred.build.unknown_building", RULE_SPEND, {"building": building}
-        params: dict[str, Any] = {"building": building, "space": space}
+        # The refusal's params are made only when refusing: the search prices
+        # every building on every space in each listing of the moves.
         me = self.current
         piece = self.pieces.get(space)
         if piece is not None and piece[1] == building:
             # Silent in the rulebook; replacing a piece by its twin only burns money.
             # ruling: docs/rulings.md#mordred-replacing-your-own-piece
-            return "mordred.build.same_piece", RULE_SPEND, params
+            return "mordred.build.same_piece", RULE_SPEND, {"building": building, "space": space}
         terrain = TABLES.spaces[space].terrain
         cost = TABLES.cost[building][terrain]
         if cost is None:
-            return "mordred.build.terrain", RULE_SPEND, {**params, "terrain": terrain}
+            return ("mordred.build.terrain", RULE_SPEND,
+                    {"building": building, "space": space, "terrain": terrain})
         if self.supply[me][building] == 0:
-            return "mordred.build.none_left", RULE_SPEND, params
+            return "mordred.build.none_left", RULE_SPEND, {"building": building, "space": space}
         cost += surcharge
         if cost > self.money[me]:
             return (
                 "mordred.build.cannot_afford",
                 RULE_SPEND,
-                {**params, "cost": cost, "money": self.money[me]},
+                {"building": building, "space": space, "cost": cost, "money": self.money[me]},
             )
         return cost
 

@@ -4,6 +4,7 @@ flow (``state.py``) changes the table."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from rules.siege.combat import faces_of
@@ -23,6 +24,7 @@ NO_ATTACK = ("bad_weather", "papal_injunction", "floods")
 FIGHTING = ("troop", "war_machine")
 
 
+@lru_cache(maxsize=512)  # a game has ~130 uids; the search asks millions of times
 def card_of(uid: str) -> str:
     return uid.rsplit("-", 1)[0]
 

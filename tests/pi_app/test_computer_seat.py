@@ -154,6 +154,21 @@ def test_run_computer_and_a_resumed_game_keeps_it(tmp_path, monkeypatch, capsys)
     assert computer.load(tmp_path / "computers.json", 1) == {2}
 
 
+def test_run_gives_the_computer_the_table_profiles_budget(tmp_path, monkeypatch, capsys):
+    from pi_app import profile
+
+    table = tmp_path / "t.toml"
+    table.write_text(profile.find("sim").read_text().replace(
+        "[shared]", "[computer]\niterations = 40\nseconds = 2.5\n\n[shared]", 1))
+    made = []
+    real = computer.players_for
+    monkeypatch.setattr(computer, "players_for", lambda *a, **k: made.append(real(*a, **k)) or made[-1])
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["run", "--table", str(table), "--game", "mordred", "--players", "3", "--seed", "4",
+                 "--state-dir", str(tmp_path), "--text", "--computer", "3"]) == 0
+    assert [bot.budget for bot in made[0].values()] == [Budget(iterations=40, seconds=2.5)]
+
+
 def test_run_computer_needs_a_game(tmp_path, capsys):
     assert main(["run", "--state-dir", str(tmp_path), "--computer", "2"]) == 2
     assert "--computer goes with --game" in capsys.readouterr().err

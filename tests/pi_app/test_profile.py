@@ -263,6 +263,9 @@ def _part_toml(kind: str, backend: str, key: str, value) -> tuple[str, str]:
         rgb = "light = { kind = 'rgb', pins = [3, 7, 8] }"
         new = {"kind": rgb, "pins": rgb, "pin": "light = { pin = 16 }"}.get(
             key, f"light = {{ pin = 22, {key} = {v} }}")
+    elif kind == "computer":  # not a part: the table's [computer] budget
+        old = "[shared]"
+        new = f"[computer]\n{key} = {v}\n\n[shared]"
     elif kind == "encoder":
         old, new = "light = { pin = 22 }", "light = { pin = 22 }\nencoder = { pin_a = 3, pin_b = 16 }"
     else:  # the undo button
@@ -287,7 +290,8 @@ def test_every_setting_a_driver_takes_is_a_key_the_profile_takes(tmp_path, kind,
     path.write_text(text)
     loaded = profile.load(path)
     spec = {"reader": loaded.seats[0].pad, "screen": loaded.shared_screen, "light": loaded.seats[0].light,
-            "encoder": loaded.seats[0].encoder, "button": loaded.undo}[kind]
+            "encoder": loaded.seats[0].encoder, "button": loaded.undo,
+            "computer": getattr(loaded, "computer", None)}[kind]
     assert key in spec.values or kind == "encoder", line
 
 
@@ -358,3 +362,32 @@ def test_a_hub_port_that_is_not_there_is_named_with_its_line(tmp_path):
     assert profile.absent_hubs(profile.load(profile.find("reference"))) == []
     assert 'problems = profile.absent_hubs(profile.load(sys.argv[1]))' in (
         ROOT / "systemd" / "install.sh").read_text()
+
+
+# -- the computer's budget ([computer]) ---------------------------------------
+
+
+@pytest.mark.parametrize("written,said", [
+    ("iterations = 0", "[computer]: iterations = 0 is below 1; write e.g. iterations = 2000 (1 to 1000000)"),
+    ("seconds = -1", "[computer]: seconds = -1 is below 0.05; write e.g. seconds = 0.9 (0.05 to 60)"),
+    ('seconds = "1"', "[computer]: seconds must be a number, not '1'; write e.g. seconds = 0.9"),
+    ("depth = 3", "unknown key 'depth' in [computer]; remove it or use one of: iterations, seconds"),
+])
+def test_a_bad_computer_budget_is_refused_with_line_and_fix(tmp_path, written, said):
+    text = profile.find("sim").read_text().replace("[shared]", f"[computer]\n{written}\n\n[shared]", 1)
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    with pytest.raises(ProfileError) as err:
+        profile.load(path)
+    assert f"{path}:{_line_of(text, written)}: {said}" in str(err.value)
+
+
+def test_the_computer_budget_is_read_and_defaults_to_the_players_default(tmp_path):
+    from pi_app import computer
+    from players import DEFAULT_BUDGET, Budget
+
+    text = profile.find("sim").read_text().replace("[shared]", "[computer]\niterations = 300\n\n[shared]", 1)
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    assert computer.budget(profile.load(path).computer) == Budget(300, DEFAULT_BUDGET.seconds)
+    assert computer.budget(profile.load(profile.find("sim")).computer) == DEFAULT_BUDGET

@@ -52,3 +52,35 @@ def test_a_budget_must_allow_some_thinking(iterations: int, seconds: float | Non
 def test_rewards_share_a_win_between_tied_winners() -> None:
     outcome = rules.core.Outcome(winners=[0, 2], scores={}, reason="tie")
     assert rewards(outcome, 3) == [0.5, 0.0, 0.5]
+
+
+def test_with_fewer_iterations_than_moves_it_plays_the_best_looking_move() -> None:
+    """With more moves than iterations every tried move had one visit, and the
+    first listed was played: Artus lost every game to the one-move greedy
+    player. The search now starts from the one-move look-ahead (the public
+    score after each move), so at a tiny budget it plays a move scoring best."""
+    from players.simple import HEURISTICS
+
+    game = rules.get("artus")
+    checked = 0
+    for seed in range(40):
+        state = game.new_game(2, seed, {"mode": "beginner"})
+        rng = __import__("random").Random(seed)
+        while (seat := state.to_move()) is not None and checked < 6:
+            if seat == rules.CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            legal = state.legal_moves()
+            scores = []
+            for move in legal:
+                after = state.copy()
+                after.apply(move)
+                scores.append(HEURISTICS["artus"](after.view(None), seat))
+            if len(legal) > 10 and scores.count(max(scores)) == 1 and len(set(scores)) > 2:
+                chosen = Ismcts(Budget(iterations=3, seconds=None), seed=seed).choose(state, seat)
+                assert scores[legal.index(chosen)] == max(scores), (seed, chosen)
+                checked += 1
+            state.apply(rng.choice(legal))
+        if checked >= 6:
+            break
+    assert checked == 6
