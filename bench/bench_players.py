@@ -25,7 +25,9 @@ CPU on two cores; the environment sets what runs:
     TABLEKEEPER_BOT_CELLS        only cells whose "label vs opponent" this regular
                                  expression finds (e.g. "2p.*vs greedy")
     TABLEKEEPER_BOT_SECONDS      a bound on each cell's games: no game starts after it
-                                 (the row says how many were played)
+                                 (the row says how many were played); default 20 s
+                                 unless TABLEKEEPER_BOT_GAMES is set, so that
+                                 `make bench` ends within the hour
     TABLEKEEPER_BOT_SPEED        0: no speed rows
 
     python -m bench.bench_players [--quick]
@@ -165,6 +167,9 @@ def speed(game_id: str, players: int, options: dict[str, Any], count: int, zero:
     ]
 
 
+DEFAULT_CELL_SECONDS = 20.0
+
+
 def measure(quick: bool) -> list[Row]:
     """``quick``: one position and one game against random players at five
     iterations, at the fewest seats of each game (a smoke run)."""
@@ -173,7 +178,10 @@ def measure(quick: bool) -> list[Row]:
                                     str(DEFAULT_BUDGET.iterations)))
     budget = Budget(iterations=iterations, seconds=None)
     seconds_env = os.environ.get("TABLEKEEPER_BOT_SECONDS")
-    bound = float(seconds_env) if seconds_env else None
+    # Unasked, 200 games a cell would keep `make bench` busy for days: each
+    # cell then gets a bounded glimpse, and the full run is asked for by name.
+    bound = float(seconds_env) if seconds_env else (
+        None if "TABLEKEEPER_BOT_GAMES" in os.environ or quick else DEFAULT_CELL_SECONDS)
     wanted = re.compile(os.environ.get("TABLEKEEPER_BOT_CELLS", ""))
     with_speed = os.environ.get("TABLEKEEPER_BOT_SPEED", "1") != "0"
     zero = next(b.cpu_factor for b in boards(nbody_us_per_step()) if b.name == "Pi Zero 2 W")
