@@ -10,15 +10,13 @@ the cursors and notices of the scene change here; nothing is drawn.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from drivers.events import ButtonHeld, ButtonPressed, EncoderTurned, TagArrived
+from drivers.events import ButtonHeld, ButtonPressed, ButtonReleased, EncoderTurned, TagArrived
 from pi_app.adapters.base import Component
 from pi_app.commit import Commit
 from pi_app.i18n import t
 from pi_app.menu import Cursor, flatten
-from pi_app.presentation import LEGEND_SECONDS
 from pi_app.registry import Registry
 from pi_app.scene import Scene
 from pi_app.screens import Layout
@@ -40,6 +38,8 @@ class InputMap:
             self.on_button(event.button)
         elif isinstance(event, ButtonHeld):
             self.on_held(event.button)
+        elif isinstance(event, ButtonReleased):
+            self.on_released(event.button)
         elif isinstance(event, EncoderTurned):
             # A turn is ◀ or ▶ once per detent, with everything a press means.
             role = "right" if event.steps > 0 else "left"
@@ -66,15 +66,25 @@ class InputMap:
     # -- buttons -------------------------------------------------------------------
     def on_held(self, button: str) -> None:
         """● held: the seat's screen spells out the short forms the screens
-        use, for LEGEND_SECONDS or until the next press (which does nothing
-        else, as for any notice). The press that began the hold has acted."""
+        use for as long as ● stays down (read at the player's own pace, gone
+        the moment the finger lifts). The press that began the hold has acted."""
         sc = self.scene
         seat = self.seat_of(button)
         if seat is None or button.rsplit(".", 1)[-1] != "ok":
             return
         lines = sc.adapter.legend(sc.state, sc.lang) or [t("legend-none", sc.lang)]
         sc.seats[seat].notice = Layout(title=t("legend", sc.lang), lines=tuple(lines))
-        sc.legend_until[seat] = time.monotonic() + LEGEND_SECONDS
+
+    def on_released(self, button: str) -> None:
+        """● let go after a hold: the legend goes; any other notice (a
+        refusal that came meanwhile) stays to be read and dismissed."""
+        sc = self.scene
+        seat = self.seat_of(button)
+        if seat is None or button.rsplit(".", 1)[-1] != "ok":
+            return
+        notice = sc.seats[seat].notice
+        if notice is not None and notice.title == t("legend", sc.lang):
+            sc.seats[seat].notice = None
 
     def on_button(self, button: str) -> None:
         sc = self.scene

@@ -23,7 +23,6 @@ from pi_app.screens import SMALL, Layout, font, pages, render, wrap
 from rules.core import CHANCE
 
 FLASH_SECONDS = 0.8
-LEGEND_SECONDS = 6.0  # the short forms held ● shows stay this long (or to the next press)
 ARROWS = "◀   ●   ▶"
 SCREEN_RETRY_SECONDS = 1.0  # a screen that stopped answering is tried again this often
 
@@ -191,8 +190,7 @@ class Presentation:
 
     def tick(self, now: float) -> None:
         """What changes with time alone: the shared screen's page of
-        instructions, every long screen's page, a legend whose time is up,
-        a refusal's blinking light, a screen that answers again."""
+        instructions, every long screen's page, a refusal's blinking light, a screen that answers again."""
         sc = self.scene
         if self.paging() and now - sc.page_at >= (sc.page_seconds or 0.0):
             sc.page = (sc.page + 1) % len(sc.log)
@@ -203,13 +201,6 @@ class Presentation:
             if any(pages(layout) > 1 for layout in self.layouts_sent.values()):
                 sc.screen_page += 1
                 self.redraw()
-        for seat, until in list(sc.legend_until.items()):
-            if now >= until:
-                del sc.legend_until[seat]
-                notice = sc.seats[seat].notice
-                if notice is not None and notice.title == t("legend", sc.lang):
-                    sc.seats[seat].notice = None
-                    self.redraw()
         for seat, until in list(sc.flash_until.items()):
             if now >= until:
                 del sc.flash_until[seat]

@@ -67,7 +67,6 @@ class Scene:
         self.log: list[str] = []
         self.transcript: list[Record] = []
         self.flash_until: dict[int, float] = {}  # seats whose light blinks a refusal
-        self.legend_until: dict[int, float] = {}  # seats showing the legend held ● asked for
         #: in the daemon, the shared screen pages through a long list of
         #: instructions (the setup) every so many seconds; None: no paging
         self.page_seconds: float | None = None

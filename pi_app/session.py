@@ -33,7 +33,7 @@ from pi_app.i18n import t
 from pi_app.input_map import InputMap
 from pi_app.journal import GameRecord, Journal, Pending
 from pi_app.menu import Cursor
-from pi_app.presentation import ARROWS, FLASH_SECONDS, LEGEND_SECONDS, Presentation
+from pi_app.presentation import ARROWS, FLASH_SECONDS, Presentation
 from pi_app.profile import Profile
 from pi_app.registry import Registry
 from pi_app.scene import Record, Scene, Seat
@@ -41,7 +41,7 @@ from pi_app.screens import Layout
 from players import Player
 from rules.core import Event, IllegalMove, Move, State
 
-__all__ = ["ARROWS", "FLASH_SECONDS", "JOURNAL_RETRY_SECONDS", "LEGEND_SECONDS", "SHOW_ALL", "STOP",
+__all__ = ["ARROWS", "FLASH_SECONDS", "JOURNAL_RETRY_SECONDS", "SHOW_ALL", "STOP",
            "NothingToResume", "Record", "Seat", "Session", "Typed", "rebuild"]
 
 SHOW_ALL = "show-all"  # a queue item: redraw (and report) every screen
@@ -113,7 +113,6 @@ class Session:
     log = _Kept[list[str]]("scene")
     transcript = _Kept[list[Record]]("scene")
     flash_until = _Kept[dict[int, float]]("scene")
-    legend_until = _Kept[dict[int, float]]("scene")
     page_seconds = _Kept["float | None"]("scene")
     page = _Kept[int]("scene")
     _page_at = _Kept[float]("scene", "page_at")
