@@ -34,7 +34,7 @@ from bench.pi_model import InputCost
 from drivers.screens import I2cBuses, open_oled
 from drivers.sim.i2c import FakeI2cBus, Traffic
 from pi_app import adapters, hardware, profile
-from pi_app import session as session_module
+from pi_app import presentation as presentation_module
 from pi_app.autoplay import choose, next_input
 from pi_app.journal import Journal
 from pi_app.registry import Registry
@@ -87,20 +87,21 @@ def timed_parts(costs: Costs, session: Session) -> Iterator[None]:
     """Adds the time spent in the session's layouts, rendering and journal
     writes to ``costs`` while it lasts (wraps them; every write goes through
     ``append_many`` where the journal has it, else ``append``)."""
-    real_render = session_module.render
+    real_render = presentation_module.render
     journal = session.journal
     writes = [w for w in ("append_many", "end") if hasattr(journal, w)]
     if "append_many" not in writes:
         writes.append("append")
-    session_module.render = _timed(real_render, costs, "render")  # type: ignore[assignment]
-    session.layout_of = _timed(session.layout_of, costs, "layouts")  # type: ignore[method-assign]
+    presentation_module.render = _timed(real_render, costs, "render")  # type: ignore[assignment]
+    session.presentation.layout_of = _timed(  # type: ignore[method-assign]
+        session.presentation.layout_of, costs, "layouts")
     for name in writes:
         setattr(journal, name, _timed(getattr(journal, name), costs, "journal"))
     try:
         yield
     finally:
-        session_module.render = real_render  # type: ignore[assignment]
-        del session.layout_of
+        presentation_module.render = real_render  # type: ignore[assignment]
+        del session.presentation.layout_of
         for name in writes:
             delattr(journal, name)
 

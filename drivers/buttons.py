@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from drivers.events import ButtonHeld, ButtonPressed, EncoderTurned, EventSink
+from drivers.events import ButtonHeld, ButtonPressed, ButtonReleased, EncoderTurned, EventSink
 from drivers.gpio import build
 
 
@@ -50,6 +50,7 @@ class TableButton:
         self.holds = 0  # holds reported (a simulated hold waits for the next)
         self._bounce = bounce_time or 0.0
         self._released: float | None = None
+        self._holding = False  # held since the last press: its release is reported
         self.device = build(
             f"button {name}",
             f"GPIO{pin}",
@@ -73,15 +74,20 @@ class TableButton:
                 return
             self.presses += 1
             self.last_press = at
+            self._holding = False  # a hold that raced its own release ends here
         self._events.put(ButtonPressed(self.name, at))
 
     def _release(self) -> None:
         with self._lock:
-            self._released = self._clock()
+            at = self._released = self._clock()
+            held, self._holding = self._holding, False
+        if held:
+            self._events.put(ButtonReleased(self.name, at))
 
     def _held(self) -> None:
         with self._lock:
             self.holds += 1
+            self._holding = True
         self._events.put(ButtonHeld(self.name, self._clock()))
 
     def close(self) -> None:

@@ -39,6 +39,16 @@ class ButtonHeld:
 
 
 @dataclass(frozen=True)
+class ButtonReleased:
+    """A held button let go: the end of what ButtonHeld began. Put only
+    after a hold; a plain press is whole at ButtonPressed, so the queue does
+    not carry a second event for every push."""
+
+    button: str
+    at: float
+
+
+@dataclass(frozen=True)
 class EncoderTurned:
     encoder: str
     steps: int
@@ -61,7 +71,8 @@ class ReaderRecovered:
 
 
 HardwareEvent = (
-    TagArrived | TagLeft | ButtonPressed | ButtonHeld | EncoderTurned | ReaderFault | ReaderRecovered
+    TagArrived | TagLeft | ButtonPressed | ButtonHeld | ButtonReleased | EncoderTurned | ReaderFault
+    | ReaderRecovered
 )
 
 

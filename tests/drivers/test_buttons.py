@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 
 from drivers.base import GpioError
 from drivers.buttons import TableButton, TableEncoder
-from drivers.events import ButtonHeld, ButtonPressed, EncoderTurned
+from drivers.events import ButtonHeld, ButtonPressed, ButtonReleased, EncoderTurned
 from drivers.sim.gpio import mock_factory
 
 
@@ -67,6 +68,18 @@ def test_holding_a_button(factory: Any) -> None:
     assert events.get(timeout=1) == ButtonPressed("undo", 7.0)
     assert events.get(timeout=2) == ButtonHeld("undo", 7.0)  # from gpiozero's hold thread
     factory.pin(26).drive_high()
+    assert events.get(timeout=1) == ButtonReleased("undo", 7.0)  # the end of the hold
+
+
+def test_a_plain_press_reports_no_release(factory: Any) -> None:
+    # The queue carries one event per push; only a hold has an end to report.
+    events: queue.Queue = queue.Queue()
+    TableButton("seat1.ok", 17, events, hold_time=5.0, pin_factory=factory, clock=lambda: 3.0)
+    factory.pin(17).drive_low()
+    factory.pin(17).drive_high()
+    assert events.get(timeout=1) == ButtonPressed("seat1.ok", 3.0)
+    time.sleep(0.05)
+    assert events.empty()
 
 
 def test_active_high_button(factory: Any) -> None:

@@ -93,7 +93,8 @@ def test_the_acting_seats_frame_does_not_wait_for_the_other_layouts(rig, fake_ga
     r.press("seat1.ok")  # seat 2 to move
     r.press("seat2.ok")
     said = record_sends(r)
-    real_seat, real_shared = s.seat_layout, s.shared_layout
+    shown = s.presentation  # the part that lays the screens out
+    real_seat, real_shared = shown.seat_layout, shown.shared_layout
 
     def seat_layout(seat):
         said.append(f"layout seat{seat + 1}")
@@ -103,7 +104,7 @@ def test_the_acting_seats_frame_does_not_wait_for_the_other_layouts(rig, fake_ga
         said.append("layout shared")
         return real_shared()
 
-    s.seat_layout, s.shared_layout = seat_layout, shared_layout
+    shown.seat_layout, shown.shared_layout = seat_layout, shared_layout
     r.press("seat2.ok")  # the move: every screen changes
     first_frame = said.index("seat2.screen")
     assert "layout seat1" not in said[:first_frame] and "layout seat3" not in said[:first_frame], said

@@ -128,10 +128,12 @@ def test_a_tag_of_another_game_is_named_in_words(rig, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_holding_ok_spells_out_the_short_forms_for_a_few_seconds(rig, lang: str) -> None:
+def test_holding_ok_spells_out_the_short_forms_until_it_is_let_go(rig, lang: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     # Artus's prestige row keeps "P1:-8": held ● says who P1 is, on that seat's screen.
-    from drivers.events import ButtonHeld
-    from pi_app import session as session_
+    import time
+
+    from drivers.events import ButtonHeld, ButtonReleased
 
     r = rig(3)
     s = r.open("artus", lang=lang, new=True)
@@ -141,9 +143,17 @@ def test_holding_ok_spells_out_the_short_forms_for_a_few_seconds(rig, lang: str)
     assert notice.title == {"en": "SHORT FORMS", "it": "ABBREVIAZIONI"}[lang]
     assert first in notice.lines and len(notice.lines) == 3
     assert s.seat_layout(0).title != notice.title  # only the seat that held ●
-    s.legend_until[1] -= session_.LEGEND_SECONDS + 1  # a few seconds on, it goes by itself
-    s.tick()
-    assert s.seats[1].notice is None
+    # Read at the player's pace: still there a minute on while ● is down ...
+    later = time.monotonic() + 60
+    with monkeypatch.context() as clock:
+        clock.setattr(time, "monotonic", lambda: later)
+        s.tick()
+    assert s.seat_layout(1) == notice
+    s.handle(ButtonReleased("seat1.ok", 0.0))  # another seat letting go changes nothing here
+    assert s.seat_layout(1) == notice
+    # ... and gone the moment it is let go, back to the seat's own screen.
+    s.handle(ButtonReleased("seat2.ok", 0.0))
+    assert s.seats[1].notice is None and s.seat_layout(1).title != notice.title
     # A game with nothing shortened says so instead of an empty screen.
     r2 = rig(3)
     m = r2.open("mordred", lang=lang, new=True)
@@ -162,6 +172,8 @@ def test_a_real_hold_of_ok_on_its_pin_reaches_the_session(rig) -> None:
     hold = r.table.buttons["seat1.ok"].device.hold_time
     pin.drive_low()
     time.sleep(hold + 0.3)
+    s.pump()
+    assert s.seat_layout(0).title == "SHORT FORMS"  # while ● is down
     pin.drive_high()
     s.pump()
-    assert s.seat_layout(0).title == "SHORT FORMS"
+    assert s.seat_layout(0).title != "SHORT FORMS"  # gone as it is let go

@@ -179,14 +179,23 @@ class ReadOnlyJournal:
 
 def twin(s: Session, state: State | None = None) -> Session:
     other = copy.copy(s)
-    for name, value in vars(s).items():  # no list, dict or set shared with the session
-        if isinstance(value, (list, dict, set)):
-            setattr(other, name, copy.copy(value))
+    # the session's parts too, each over the twin's own scene: no part, list,
+    # dict or set shared with the session
+    for name in ("scene", "presentation", "commit", "input"):
+        setattr(other, name, copy.copy(getattr(s, name)))
+    for holder in (other, other.scene, other.presentation, other.commit):
+        for name, value in vars(holder).items():
+            if isinstance(value, (list, dict, set)):
+                setattr(holder, name, copy.copy(value))
+    other.presentation.scene = other.commit.scene = other.input.scene = other.scene
+    other.commit.flash, other.input.commit = other.presentation.flash, other.commit
     other.state = (state or s.state).copy()
     other.table = dataclasses.replace(s.table, queue=queue.Queue(), readers={}, screens={}, buttons={},
                                       lights={}, watcher=None, pin_factory=None, i2c=None)
     other.journal = ReadOnlyJournal(s.journal if not isinstance(s.journal, ReadOnlyJournal)
                                     else s.journal._real)
+    other.commit.journal = other.journal
+    other.presentation.screens, other.presentation.lights = other.table.screens, other.table.lights
     other.adapter = copy.deepcopy(s.adapter)
     other.seats = copy.deepcopy(s.seats)
     other.chance_cursor = copy.deepcopy(s.chance_cursor)

@@ -199,17 +199,17 @@ def test_a_secret_planted_on_a_screen_is_found(plant, found: str, monkeypatch: p
 def test_a_computer_screen_showing_its_own_hand_is_found(monkeypatch: pytest.MonkeyPatch,
                                                          tmp_path: Path) -> None:
     """A computer's screen faces the whole table: its own hand there is a leak."""
+    from pi_app.presentation import Presentation
     from pi_app.screens import Layout
-    from pi_app.session import Session
 
-    layout = Session.seat_layout
+    layout = Presentation.seat_layout
 
-    def seat_layout(self: Session, seat: int) -> Layout:
-        if seat in self.computers and self.state.outcome() is None:
-            return Layout(title="computer", lines=(_hand(self.state, seat),))
+    def seat_layout(self: Presentation, seat: int) -> Layout:
+        if seat in self.scene.computers and self.scene.state.outcome() is None:
+            return Layout(title="computer", lines=(_hand(self.scene.state, seat),))
         return layout(self, seat)
 
-    monkeypatch.setattr(Session, "seat_layout", seat_layout)
+    monkeypatch.setattr(Presentation, "seat_layout", seat_layout)
     rng = random.Random(7)
     h = Harness(tmp_path, Setup("siege", 2, {}, "sim", 7, computer=1))
     try:

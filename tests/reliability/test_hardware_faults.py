@@ -21,7 +21,7 @@ from drivers.hub import factory as hub_factory
 from drivers.sim.fake_spi import fake_rpi_gpio, fake_spidev
 from drivers.sim.i2c import FakeI2cBus
 from drivers.sim.rc522_emulator import RC522Chip
-from pi_app import session
+from pi_app import presentation
 from pi_app.autoplay import choose
 from pi_app.screens import render
 from tests.drivers.test_hub_pty import Relay
@@ -267,7 +267,7 @@ def luma_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Luma
     bus = FakeI2cBus({(channel, 0x3C) for channel in CHANNELS.values()})
     real = drivers.screens.I2cBuses
     monkeypatch.setattr(drivers.screens, "I2cBuses", lambda: real(opener=lambda port: bus))
-    monkeypatch.setattr(session, "SCREEN_RETRY_SECONDS", 0.0)  # each turn of the loop tries
+    monkeypatch.setattr(presentation, "SCREEN_RETRY_SECONDS", 0.0)  # each turn of the loop tries
     path = variant(tmp_path, "luma", screens={0: LUMA.format(0), 1: LUMA.format(1)},
                    shared_screen=LUMA.format(4))
     with Rig(tmp_path, 2, str(path)) as rig:

@@ -1,0 +1,170 @@
+"""The session's three parts, each alone: presentation lays out a game state
+with no journal and no input; input maps presses to moves with no screens and
+no journal; commit applies, journals and undoes with no screens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+import rules
+from drivers.events import ButtonPressed
+from pi_app import profile
+from pi_app.commit import Commit
+from pi_app.input_map import InputMap
+from pi_app.journal import GameRecord, Journal
+from pi_app.presentation import ARROWS, Presentation
+from pi_app.registry import Registry
+from pi_app.scene import Scene
+from rules.core import IllegalMove, Move, State
+from tests.pi_app.fakegame import mv
+
+
+@pytest.fixture
+def sim() -> profile.Profile:
+    return profile.load(profile.find("sim"))
+
+
+def rolled(game: str, players: int = 2) -> State:
+    """A game past its opening roll: seat 0 to move."""
+    state = rules.get(game).new_game(players, 1, {})
+    state.apply(mv(type="roll", value=5))
+    return state
+
+
+def scene_of(sim: profile.Profile, game: str, state: State, players: int = 2) -> Scene:
+    # a record as the journal would give it, with no journal behind it
+    record = GameRecord(id=1, game=game, players=players, seed=1, options={}, ended=False)
+    return Scene(sim, record, state, "en")
+
+
+@dataclass
+class Glass:
+    """A screen that keeps the words it was sent."""
+
+    sent: list[str] = field(default_factory=list)
+
+    def show(self, frame: object, text: str = "") -> bool:
+        self.sent.append(text)
+        return True
+
+
+@dataclass
+class Lamp:
+    state: str = "off"
+
+    def on(self) -> None:
+        self.state = "on"
+
+    def off(self) -> None:
+        self.state = "off"
+
+    def blink(self, *_: object) -> None:
+        self.state = "blink"
+
+
+# -- presentation ----------------------------------------------------------------
+def test_presentation_lays_out_a_state_without_journal_or_input(sim, fake_game) -> None:
+    scene = scene_of(sim, fake_game, rolled(fake_game))
+    scene.log = ["Roll the die"]
+    screens = {"seat1.screen": Glass(), "seat2.screen": Glass(), "shared.screen": Glass()}
+    lights = {"seat1.light": Lamp(), "seat2.light": Lamp()}
+    shown = Presentation(scene, screens, lights)
+    seat1, seat2, shared = shown.seat_layout(0), shown.seat_layout(1), shown.shared_layout()
+    assert seat1.footer == ARROWS  # the seat to move sees its menu
+    assert seat2.title == "Waiting: Player 1"
+    assert shared.big == "Roll the die" and shared.title == "Turn: Player 1"
+    shown.set_lights()
+    assert (lights["seat1.light"].state, lights["seat2.light"].state) == ("on", "off")
+
+
+def test_presentation_sends_the_acting_seat_first_and_only_what_changed(sim, fake_game) -> None:
+    scene = scene_of(sim, fake_game, rolled(fake_game))
+    order: list[str] = []
+    screens = {name: Glass() for name in ("seat1.screen", "seat2.screen", "shared.screen")}
+    for name, glass in screens.items():
+        glass.show = lambda frame, text="", name=name: order.append(name) or True  # type: ignore[method-assign]
+    shown = Presentation(scene, screens, {})
+    scene.acting = 1
+    shown.redraw()
+    assert order == ["seat2.screen", "shared.screen", "seat1.screen"]
+    order.clear()
+    shown.redraw()
+    assert order == []  # nothing changed, nothing sent
+    scene.seats[0].cursor = scene.cursor_for(0)
+    scene.cursor_for(0).step(1)
+    shown.redraw()
+    assert order == ["seat1.screen"]
+
+
+# -- input -----------------------------------------------------------------------
+@dataclass
+class Ledger:
+    """Stands in for commit: what input asked of it."""
+
+    played: list[tuple[int | None, Move]] = field(default_factory=list)
+    refused: list[tuple[int, str]] = field(default_factory=list)
+    undos: int = 0
+
+    def play(self, seat: int | None, move: Move) -> bool:
+        self.played.append((seat, move))
+        return True
+
+    def refuse(self, seat: int, exc: IllegalMove) -> None:
+        self.refused.append((seat, exc.code))
+
+    def on_undo(self) -> None:
+        self.undos += 1
+
+
+def test_input_maps_presses_to_a_move_without_screens(sim, fake_game, tmp_path: Path) -> None:
+    scene = scene_of(sim, fake_game, rolled(fake_game))
+    ledger = Ledger()
+    keys = InputMap(scene, Registry(tmp_path / "tags.sqlite"), ledger)  # type: ignore[arg-type]
+    cursor = scene.cursor_for(0)
+    first = cursor.current()
+    keys.handle(ButtonPressed("seat1.right", 0.0))
+    assert cursor.current() != first and not ledger.played
+    keys.handle(ButtonPressed("seat1.left", 0.0))
+    while (move := cursor.current()).kind != "confirm":
+        keys.handle(ButtonPressed("seat1.ok", 0.0))  # down the menu to a move
+        assert not ledger.played
+    keys.handle(ButtonPressed("seat1.ok", 0.0))
+    assert ledger.played == [(0, move.moves[0])]
+
+
+def test_input_refuses_the_wrong_seat_and_passes_undo_on(sim, fake_game, tmp_path: Path) -> None:
+    scene = scene_of(sim, fake_game, rolled(fake_game))
+    ledger = Ledger()
+    keys = InputMap(scene, Registry(tmp_path / "tags.sqlite"), ledger)  # type: ignore[arg-type]
+    keys.handle(ButtonPressed("seat2.ok", 0.0))
+    assert ledger.refused == [(1, "table.not-your-turn")]
+    keys.handle(ButtonPressed(sim.undo.name, 0.0))
+    assert ledger.undos == 1 and not ledger.played
+    assert keys.acting_seat(ButtonPressed("seat2.left", 0.0)) == 1
+
+
+# -- commit ----------------------------------------------------------------------
+def test_commit_applies_journals_refuses_and_undoes_without_screens(sim, fake_game, tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "journal.sqlite")
+    state = rules.get(fake_game).new_game(2, 1, {})
+    record = journal.start(fake_game, 2, 1, state.options)
+    scene = Scene(sim, record, state, "en")
+    flashed: list[int] = []
+    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), flashed.append)
+    assert commit.play(None, mv(type="roll", value=5))
+    assert commit.play(0, mv(type="pass"))
+    assert [e.move for e in journal.entries(record)] == [{"type": "roll", "value": 5}, {"type": "pass"}]
+    assert scene.computer_due and scene.log  # the table is told what to do next
+    before = scene.state.to_json()
+    assert not commit.play(1, mv(type="play", card="nine"))  # no such card: refused, nothing changed
+    assert scene.state.to_json() == before and flashed == [1]
+    assert scene.transcript[-1].kind == "refused" and scene.seats[1].notice is not None
+    commit.on_undo()
+    assert scene.undo_pending
+    commit.on_undo()
+    assert [e.move for e in journal.entries(record)] == [{"type": "roll", "value": 5}]
+    assert scene.state.to_move() == 0 and scene.transcript[-1].kind == "undo"
+    journal.close()
