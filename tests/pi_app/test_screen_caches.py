@@ -72,13 +72,13 @@ def test_wraps_from_kept_widths_equal_wraps_measured_whole() -> None:
 
 
 def drawn(x: float, y: int, text: str, f: screens.ImageFont.FreeTypeFont, ink: int,
-          kept: bool) -> list[int]:
+          kept: bool) -> bytes:
     img = Image.new("1", (WIDTH, 64), 1 - ink)
     if kept:
         screens._text(img, x, y, text, f, ink)
     else:
         ImageDraw.Draw(img).text((x, y), text, font=f, fill=ink)
-    return list(img.getdata())
+    return img.tobytes()
 
 
 @pytest.mark.parametrize("x,y", [(1, 0), (1, -2), (37.5, 51), (64.25, 20), (100, 40)])
@@ -95,8 +95,8 @@ def test_a_frame_drawn_twice_is_the_same() -> None:
     lay = Layout(title="Refused: not your turn", big="Place blue in Din Eidyn", lines=("Region 2/8",),
                  footer="◀   ●   ▶", alert=True)
     screens._line_bitmap.cache_clear()
-    first = list(render(lay).getdata())
-    assert list(render(lay).getdata()) == first
+    first = render(lay).tobytes()
+    assert render(lay).tobytes() == first
 
 
 def ka_views() -> list[dict]:
@@ -112,8 +112,8 @@ def ka_views() -> list[dict]:
     return views
 
 
-def pixels(img: Image.Image) -> list[int]:
-    return list(img.getdata())
+def pixels(img: Image.Image) -> bytes:
+    return img.tobytes()
 
 
 def test_boards_kept_equal_boards_drawn_afresh() -> None:
