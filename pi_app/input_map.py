@@ -154,11 +154,8 @@ class InputMap:
         if seat is None:
             self.on_zone_tag(reader, uid)
             return
-        sc.undo_pending = False
-        sc.seats[seat].notice = None
-        comp = self.component(uid)
+        comp = self.tapped(seat, uid)
         if comp is None:
-            self.commit.unknown_tag(seat, uid)
             return
         if sc.state.outcome() is not None:
             self.commit.refuse(seat, IllegalMove("table.game-over", ""))
@@ -202,6 +199,16 @@ class InputMap:
             # ● as a menu does: a card tapped by mistake costs nothing.
             cursor.narrow(subset)
 
+    def tapped(self, seat: int, uid: str) -> Component | None:
+        """The component a seat's tap names, the seat's pending undo and
+        notice dropped; an unknown tag is reported to the seat (None)."""
+        self.scene.undo_pending = False
+        self.scene.seats[seat].notice = None
+        comp = self.component(uid)
+        if comp is None:
+            self.commit.unknown_tag(seat, uid)
+        return comp
+
     def on_zone_tag(self, reader: str, uid: str) -> None:
         """A piece put on a board zone's reader: for the seat to move, it
         picks that zone (and the piece's own field, a colour) in its menu."""
@@ -211,11 +218,8 @@ class InputMap:
         field = sc.adapter.zone_field
         if zone is None or field is None or seat is None or seat < 0 or sc.state.outcome() is not None:
             return
-        sc.undo_pending = False
-        sc.seats[seat].notice = None
-        comp = self.component(uid)
+        comp = self.tapped(seat, uid)
         if comp is None:
-            self.commit.unknown_tag(seat, uid)
             return
         cursor = sc.cursor_for(seat)
 
