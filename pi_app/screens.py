@@ -299,12 +299,15 @@ def _arrange(layout: Layout, x: int, width: int, title_width: int, limit: int,
                 # lines under it stand where they stood when it changes (the
                 # next move), and only its pixels go to the screen again.
                 return top, big, _pages(body, top + room, limit), top + room
-            if not rest:
+            if not rest and not x:
                 # With buttons (a menu) the small print stands on the bar,
                 # its last line's ink a blank row above it, so that the
                 # next item (a longer name set smaller, on two lines) leaves
                 # the label and the counter where they were: only the big
                 # line's and the counter's pixels go to the screen again.
+                # Beside a picture (a board) the label stays under the name:
+                # there its wrap changes from item to item, and standing on
+                # the bar cost more bytes a step (bench/README.md).
                 bottom = limit - (_SMALL_DEPTH - SMALL_STEP) - len(body) * SMALL_STEP
                 if bottom >= below and all(_ink_bottom(text, bottom + i * SMALL_STEP, SMALL) <= limit
                                            for i, (text, _) in enumerate(body)):
