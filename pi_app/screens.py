@@ -171,9 +171,14 @@ class Plan:
     pages: int = 1
 
 
-def _place(part: str, x: float, y: int, text: str, size: int, bold: bool, ink: int) -> Placed:
+def _place(part: str, x: float, y: int, text: str, size: int, bold: bool, ink: int,
+           clear: int | None = None) -> Placed:
+    """``clear``: the leftmost column the ink may take; a glyph that reaches
+    out left of its origin (a bold "J" at 20 px) moves right by as much."""
     glyphs, (ox, oy) = _line_bitmap(text, font(size, bold), math.modf(x)[0])
     left, top = int(x) - ox, y - oy
+    if clear is not None and left < clear:
+        return _place(part, x + clear - left, y, text, size, bold, ink)
     return Placed(part, text, x, y, size, bold, ink, (left, top, left + glyphs.width, top + glyphs.height))
 
 
@@ -250,7 +255,7 @@ def plan(layout: Layout) -> Plan:
                              0 if layout.alert and not marker_y else 1))
     y = top
     for line in big[1]:
-        placed.append(_place("big", x + 1, y - 2, line, big[0], True, 1))
+        placed.append(_place("big", x + 1, y - 2, line, big[0], True, 1, clear=x))
         y += big[0] + 1
     y = body_y
     for text, is_bold in pages[page]:
