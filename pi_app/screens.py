@@ -171,9 +171,14 @@ class Plan:
     pages: int = 1
 
 
-def _place(part: str, x: float, y: int, text: str, size: int, bold: bool, ink: int) -> Placed:
+def _place(part: str, x: float, y: int, text: str, size: int, bold: bool, ink: int,
+           clear: int | None = None) -> Placed:
+    """``clear``: the leftmost column the ink may take; a glyph that reaches
+    out left of its origin (a bold "J" at 20 px) moves right by as much."""
     glyphs, (ox, oy) = _line_bitmap(text, font(size, bold), math.modf(x)[0])
     left, top = int(x) - ox, y - oy
+    if clear is not None and left < clear:
+        return _place(part, x + clear - left, y, text, size, bold, ink)
     return Placed(part, text, x, y, size, bold, ink, (left, top, left + glyphs.width, top + glyphs.height))
 
 
@@ -250,7 +255,7 @@ def plan(layout: Layout) -> Plan:
                              0 if layout.alert and not marker_y else 1))
     y = top
     for line in big[1]:
-        placed.append(_place("big", x + 1, y - 2, line, big[0], True, 1))
+        placed.append(_place("big", x + 1, y - 2, line, big[0], True, 1, clear=x))
         y += big[0] + 1
     y = body_y
     for text, is_bold in pages[page]:
@@ -299,6 +304,19 @@ def _arrange(layout: Layout, x: int, width: int, title_width: int, limit: int,
                 # lines under it stand where they stood when it changes (the
                 # next move), and only its pixels go to the screen again.
                 return top, big, _pages(body, top + room, limit), top + room
+            if not rest and not x:
+                # With buttons (a menu) the small print stands on the bar,
+                # its last line's ink a blank row above it, so that the
+                # next item (a longer name set smaller, on two lines) leaves
+                # the label and the counter where they were: only the big
+                # line's and the counter's pixels go to the screen again.
+                # Beside a picture (a board) the label stays under the name:
+                # there its wrap changes from item to item, and standing on
+                # the bar cost more bytes a step (bench/README.md).
+                bottom = limit - (_SMALL_DEPTH - SMALL_STEP) - len(body) * SMALL_STEP
+                if bottom >= below and all(_ink_bottom(text, bottom + i * SMALL_STEP, SMALL) <= limit
+                                           for i, (text, _) in enumerate(body)):
+                    return top, big, [body], bottom
         else:
             heavy = _bold_fits(layout.big, width)
             body = [(ln, heavy) for ln in wrap(layout.big, font(SMALL, heavy), width)] + body

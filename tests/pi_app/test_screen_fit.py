@@ -139,3 +139,13 @@ def test_the_session_turns_the_pages_of_a_screen_that_takes_more_than_one(rig) -
     second = r.table.frames("seat1.screen")[-1]
     assert first.tobytes() != second.tobytes()
     assert "2/" in " ".join(p.text for p in plan(s._layouts["seat1.screen"]).placed if p.part == "page")
+
+
+def test_a_big_letter_reaching_out_left_is_moved_clear_of_the_edge() -> None:
+    # Siege's menu at a seat: the bold "J" at 20 px inks a column left of
+    # its origin, which was cut at the screen's edge (seen in a whole game)
+    layout = Layout(title="Your turn: play or pass", big="Join attack", lines=("Action  1/3",),
+                    footer=ARROWS_FOOTER)
+    assert not problems(layout)
+    big = next(p for p in plan(layout).placed if p.part == "big")
+    assert big.size == 20 and big.box[0] == 0
