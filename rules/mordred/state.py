@@ -86,13 +86,37 @@ class MordredState(State):
         if self.phase == "place":
             return [Place(s) for s in self._placeable()]
         moves: list[Move] = []
-        if self.money[self.current] >= _CHEAPEST:  # else nothing is affordable anywhere
-            for space in TABLES.spaces:
-                site = self._site(space)
-                if isinstance(site, int):
-                    moves.extend(
-                        Build(b, space) for b in BUILDINGS if isinstance(self._price(b, space, site), int)
-                    )
+        me = self.current
+        money = self.money[me]
+        if money >= _CHEAPEST:  # else nothing is affordable anywhere
+            # _site and _price's tests, in their order, without their refusals:
+            # the search lists these moves at every step of every playout.
+            t = TABLES
+            men, pieces, supply = self.men, self.pieces, self.supply[me]
+            for space, info in t.spaces.items():
+                if space in men:
+                    continue
+                piece = pieces.get(space)
+                if piece is not None:
+                    if piece[0] != me:
+                        continue
+                    surcharge = 0
+                elif info.black_frame:
+                    surcharge = 0
+                elif not self.built_any:
+                    continue
+                else:
+                    owners = {pieces[n][0] for n in info.roads if n in pieces}
+                    if not owners:
+                        continue
+                    surcharge = 0 if me in owners else t.surcharge
+                terrain = info.terrain
+                for b in BUILDINGS:
+                    if piece is not None and piece[1] == b:
+                        continue
+                    cost = t.cost[b][terrain]
+                    if cost is not None and supply[b] and cost + surcharge <= money:
+                        moves.append(Build(b, space))
         if self.money[self.current] >= TABLES.attack_cost:
             for origin, (owner, _) in self.pieces.items():
                 if owner == self.current:
@@ -101,7 +125,13 @@ class MordredState(State):
         return moves
 
     def _placeable(self) -> list[str]:
-        return [s for s in TABLES.spaces if self._place(s) is None]
+        # _place's tests without its refusals (the search lists these often).
+        men, pieces, me = self.men, self.pieces, self.current
+        return [
+            s for s, info in TABLES.spaces.items()
+            if s not in men and not info.roads.isdisjoint(men)
+            and ((p := pieces.get(s)) is None or p[0] != me)
+        ]
 
     # -- checks: each returns None (legal), or the reason it is not ----------
     def _check(self, move: Move) -> None:
