@@ -137,11 +137,23 @@ not a key. An empty menu: the card can do nothing."""
 
 def menu(choices: Iterable[Picks]) -> Menu:
     """The menu of a list of complete pick lists (none begins another)."""
-    out: dict[Picks, dict[KidMove, None]] = {}
+    # A tree of picks, each partial pick list made into a key once, when it
+    # first appears (the keys' order): hashing every prefix of every choice
+    # was most of the search's cost for Garrison and Ambassador.
+    root: dict[KidMove, dict] = {}
+    made: list[tuple[Picks, dict[KidMove, dict]]] = [((), root)]
     for c in choices:
-        for n in range(len(c)):
-            out.setdefault(c[:n], {}).setdefault(c[n])
-    return {k: tuple(v) for k, v in out.items()}
+        if not c:
+            continue
+        node = root
+        for n, pick in enumerate(c[:-1]):
+            child = node.get(pick)
+            if child is None:
+                child = node[pick] = {}
+                made.append((c[: n + 1], child))
+            node = child
+        node.setdefault(c[-1], {})
+    return {k: tuple(v) for k, v in made if v}
 
 
 def leaves(tree: Menu) -> tuple[Picks, ...]:
