@@ -96,8 +96,7 @@ class Legality:
             if ap["king"] and KING in pos:
                 here = pos[KING]
                 gate = board.gate_dir(here)
-                for d in DIRS:
-                    to = steps[here][d]
+                for d, to in steps[here].items():  # in DIRS order
                     if d == gate or (to >= 0 and not roof[to] and at.get(to) is None):
                         legal.append(step_move[KING, d])
             knights_ap = ap["knights"]
@@ -112,8 +111,8 @@ class Legality:
                     if k not in pos:
                         continue
                     here = pos[k]
-                    for d in DIRS:
-                        to = steps[here][d]
+                    near = steps[here].items()
+                    for d, to in near:
                         if to < 0:
                             continue
                         target = at.get(to)
@@ -122,8 +121,8 @@ class Legality:
                             continue
                         if knights_ap >= (2 if roof[to] and not roof[here] else 1):
                             legal.append(step_move[k, d])
-                    for d in DIRS:
-                        target = at.get(steps[here][d])
+                    for _, to in near:
+                        target = at.get(to)
                         if target in _CITIZENS:
                             if may_arrest:
                                 arrest = mv.Arrest(k, target)  # type: ignore[arg-type]
@@ -143,8 +142,8 @@ class Legality:
                     continue
                 here = pos[c]
                 shown = c in revealed
-                for d in DIRS:
-                    to = steps[here][d]
+                near = steps[here]
+                for d, to in near.items():
                     if to < 0 or at.get(to) is not None:
                         continue
                     climb = roof[to] and not roof[here]
@@ -156,13 +155,14 @@ class Legality:
                         legal.append(step_move[c, d])
                 if shown:
                     # As for the knights: no attack without the 2 points
-                    # _attack_problem asks, no elimination past the second.
-                    if pool >= 2:
+                    # _attack_problem asks or away from the king, no
+                    # elimination past the second.
+                    if pool >= 2 and pos.get(KING) in near.values():
                         attack = mv.Attack(c)
                         if problem(attack) is None:
                             legal.append(attack)
-                    for d in DIRS:
-                        target = at.get(steps[here][d])
+                    for to in near.values():
+                        target = at.get(to)
                         if target in _KNIGHTS and kills < 2:
                             eliminate = mv.Eliminate(c, target)  # type: ignore[arg-type]
                             if problem(eliminate) is None:
