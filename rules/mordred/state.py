@@ -27,6 +27,8 @@ _ROLLS = [Roll((a, b)) for a in FACES for b in FACES]
 _DIE = [Die(v) for v in FACES]
 _DECLARES = [*(Declare(r) for r in ROWS), Declare(None)]
 _CHEAPEST = TABLES.cheapest()
+#: The map's order of the spaces, in which moves are listed.
+_SPACE_ORDER = {name: i for i, name in enumerate(TABLES.spaces)}
 
 # A refusal before it is raised: (code, rule, params).
 Verdict = tuple[str, str, dict[str, Any]]
@@ -125,12 +127,17 @@ class MordredState(State):
         return moves
 
     def _placeable(self) -> list[str]:
-        # _place's tests without its refusals (the search lists these often).
-        men, pieces, me = self.men, self.pieces, self.current
+        # _place's tests without its refusals (the search lists these often):
+        # the free spaces next to a man (roads go both ways, tables.py checks),
+        # in the map's order.
+        men, pieces, me, spaces = self.men, self.pieces, self.current, TABLES.spaces
+        near: set[str] = set()
+        for man in men:
+            near |= spaces[man].roads
+        near -= men
         return [
-            s for s, info in TABLES.spaces.items()
-            if s not in men and not info.roads.isdisjoint(men)
-            and ((p := pieces.get(s)) is None or p[0] != me)
+            s for s in sorted(near, key=_SPACE_ORDER.__getitem__)
+            if (p := pieces.get(s)) is None or p[0] != me
         ]
 
     # -- checks: each returns None (legal), or the reason it is not ----------
