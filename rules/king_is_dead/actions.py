@@ -88,7 +88,14 @@ def _best(options: list[tuple[Picks, int]], last: NetEffect | None) -> tuple[Pic
     it does not bar the smaller ones."""
     allowed = options
     if last:
-        allowed = [(p, n) for p, n in options if not undoes(net_effect(transfers(p)), last)]
+        # An exchange moves followers between its first pick's region and its
+        # last's, so its net effect is empty or over exactly those two: only
+        # one between the last exchange's regions can undo it (the rest skip
+        # working out their net effect; the search lists these very often).
+        regions = {r for r, _, _ in last}
+        allowed = [(p, n) for p, n in options
+                   if {p[0].region, p[-1].region} != regions  # type: ignore[attr-defined]
+                   or not undoes(net_effect(transfers(p)), last)]
     if not allowed:
         return ()
     # ruling: docs/rulings.md#kid-partial-actions
