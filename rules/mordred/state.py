@@ -29,6 +29,15 @@ _DECLARES = [*(Declare(r) for r in ROWS), Declare(None)]
 _CHEAPEST = TABLES.cheapest()
 #: The map's order of the spaces, in which moves are listed.
 _SPACE_ORDER = {name: i for i, name in enumerate(TABLES.spaces)}
+#: Per space, the buildings its terrain allows, in BUILDINGS order, with
+#: their price there and the move (frozen, so listed again and again).
+_BUILDABLE = {
+    space: tuple(
+        (b, TABLES.cost[b][info.terrain], Build(b, space))
+        for b in BUILDINGS if TABLES.cost[b][info.terrain] is not None
+    )
+    for space, info in TABLES.spaces.items()
+}
 
 # A refusal before it is raised: (code, rule, params).
 Verdict = tuple[str, str, dict[str, Any]]
@@ -112,13 +121,11 @@ class MordredState(State):
                     if not owners:
                         continue
                     surcharge = 0 if me in owners else t.surcharge
-                terrain = info.terrain
-                for b in BUILDINGS:
-                    if piece is not None and piece[1] == b:
-                        continue
-                    cost = t.cost[b][terrain]
-                    if cost is not None and supply[b] and cost + surcharge <= money:
-                        moves.append(Build(b, space))
+                budget = money - surcharge
+                same = None if piece is None else piece[1]
+                for b, cost, build in _BUILDABLE[space]:
+                    if b != same and supply[b] and cost <= budget:
+                        moves.append(build)
         if self.money[self.current] >= TABLES.attack_cost:
             for origin, (owner, _) in self.pieces.items():
                 if owner == self.current:
