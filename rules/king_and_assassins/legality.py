@@ -43,6 +43,12 @@ SEAT_OF_PHASE = {
 #: A refusal before it becomes an IllegalMove: (code suffix, rule, params).
 Problem = tuple[str, str, dict[str, Any]]
 
+# Moves are frozen, so the listing hands out these same steps instead of
+# making new ones each time (the search lists moves millions of times).
+_STEPS = {(p, d): mv.Step(p, d) for p in (KING, *KNIGHT_NAMES, *CITIZEN_NAMES) for d in DIRS}
+_CITIZENS = frozenset(CITIZEN_NAMES)
+_KNIGHTS = frozenset(KNIGHT_NAMES)
+
 
 class Legality:
     """The rules' side of the state (mixed into KAState, which holds these fields)."""
@@ -84,40 +90,51 @@ class Legality:
         board = self.board
         steps, roof, at, pos, ap = board.steps, board.roof, self.at, self.pos, self.ap
         problem = self._problem
+        step_move = _STEPS
         legal: list[Move] = [mv.End()]
         if phase == "king":
             if ap["king"] and KING in pos:
                 here = pos[KING]
                 gate = board.gate_dir(here)
-                for d in DIRS:
-                    to = steps[here][d]
+                for d, to in steps[here].items():  # in DIRS order
                     if d == gate or (to >= 0 and not roof[to] and at.get(to) is None):
-                        legal.append(mv.Step(KING, d))
+                        legal.append(step_move[KING, d])
             knights_ap = ap["knights"]
             if knights_ap:
+                # Arrests and eliminations that _problem refuses at its first
+                # test are not made to be refused: no handcuffs or an arrest
+                # made (_arrest_problem), a target not revealed (_knight_eliminate_problem).
+                card = self.round_card
+                may_arrest = card is not None and card.handcuffs and not self.arrests
+                revealed = self.revealed
                 for k in KNIGHT_NAMES:
                     if k not in pos:
                         continue
                     here = pos[k]
-                    for d in DIRS:
-                        to = steps[here][d]
+                    near = steps[here].items()
+                    for d, to in near:
                         if to < 0:
                             continue
                         target = at.get(to)
-                        if target is not None and (kind(target) != "citizen"
+                        if target is not None and (target not in _CITIZENS
                                                    or not isinstance(self._push_chain(to, d), list)):
                             continue
                         if knights_ap >= (2 if roof[to] and not roof[here] else 1):
-                            legal.append(mv.Step(k, d))
-                    for d in DIRS:
-                        target = at.get(steps[here][d])
-                        if kind(target) == "citizen":
-                            for m in (mv.Arrest(k, target), mv.Eliminate(k, target)):  # type: ignore[arg-type]
-                                if problem(m) is None:
-                                    legal.append(m)
+                            legal.append(step_move[k, d])
+                    for _, to in near:
+                        target = at.get(to)
+                        if target in _CITIZENS:
+                            if may_arrest:
+                                arrest = mv.Arrest(k, target)  # type: ignore[arg-type]
+                                if problem(arrest) is None:
+                                    legal.append(arrest)
+                            if target in revealed:
+                                eliminate = mv.Eliminate(k, target)  # type: ignore[arg-type]
+                                if problem(eliminate) is None:
+                                    legal.append(eliminate)
         else:
             pool = ap["assassins"]
-            revealed, assassins = self.revealed, self.assassins
+            revealed, assassins, kills = self.revealed, self.assassins, self.kills
             for c in CITIZEN_NAMES:
                 if c not in revealed and c in assassins:  # as _reveal_problem
                     legal.append(mv.Reveal(c))
@@ -125,8 +142,8 @@ class Legality:
                     continue
                 here = pos[c]
                 shown = c in revealed
-                for d in DIRS:
-                    to = steps[here][d]
+                near = steps[here]
+                for d, to in near.items():
                     if to < 0 or at.get(to) is not None:
                         continue
                     climb = roof[to] and not roof[here]
@@ -135,14 +152,18 @@ class Legality:
                     else:
                         cost = 2 if climb else 1
                     if pool >= cost:
-                        legal.append(mv.Step(c, d))
+                        legal.append(step_move[c, d])
                 if shown:
-                    attack = mv.Attack(c)
-                    if problem(attack) is None:
-                        legal.append(attack)
-                    for d in DIRS:
-                        target = at.get(steps[here][d])
-                        if kind(target) == "knight":
+                    # As for the knights: no attack without the 2 points
+                    # _attack_problem asks or away from the king, no
+                    # elimination past the second.
+                    if pool >= 2 and pos.get(KING) in near.values():
+                        attack = mv.Attack(c)
+                        if problem(attack) is None:
+                            legal.append(attack)
+                    for to in near.values():
+                        target = at.get(to)
+                        if target in _KNIGHTS and kills < 2:
                             eliminate = mv.Eliminate(c, target)  # type: ignore[arg-type]
                             if problem(eliminate) is None:
                                 legal.append(eliminate)

@@ -88,7 +88,14 @@ def _best(options: list[tuple[Picks, int]], last: NetEffect | None) -> tuple[Pic
     it does not bar the smaller ones."""
     allowed = options
     if last:
-        allowed = [(p, n) for p, n in options if not undoes(net_effect(transfers(p)), last)]
+        # An exchange moves followers between its first pick's region and its
+        # last's, so its net effect is empty or over exactly those two: only
+        # one between the last exchange's regions can undo it (the rest skip
+        # working out their net effect; the search lists these very often).
+        regions = {r for r, _, _ in last}
+        allowed = [(p, n) for p, n in options
+                   if {p[0].region, p[-1].region} != regions  # type: ignore[attr-defined]
+                   or not undoes(net_effect(transfers(p)), last)]
     if not allowed:
         return ()
     # ruling: docs/rulings.md#kid-partial-actions
@@ -137,11 +144,23 @@ not a key. An empty menu: the card can do nothing."""
 
 def menu(choices: Iterable[Picks]) -> Menu:
     """The menu of a list of complete pick lists (none begins another)."""
-    out: dict[Picks, dict[KidMove, None]] = {}
+    # A tree of picks, each partial pick list made into a key once, when it
+    # first appears (the keys' order): hashing every prefix of every choice
+    # was most of the search's cost for Garrison and Ambassador.
+    root: dict[KidMove, dict] = {}
+    made: list[tuple[Picks, dict[KidMove, dict]]] = [((), root)]
     for c in choices:
-        for n in range(len(c)):
-            out.setdefault(c[:n], {}).setdefault(c[n])
-    return {k: tuple(v) for k, v in out.items()}
+        if not c:
+            continue
+        node = root
+        for n, pick in enumerate(c[:-1]):
+            child = node.get(pick)
+            if child is None:
+                child = node[pick] = {}
+                made.append((c[: n + 1], child))
+            node = child
+        node.setdefault(c[-1], {})
+    return {k: tuple(v) for k, v in made if v}
 
 
 def leaves(tree: Menu) -> tuple[Picks, ...]:

@@ -27,6 +27,17 @@ _ROLLS = [Roll((a, b)) for a in FACES for b in FACES]
 _DIE = [Die(v) for v in FACES]
 _DECLARES = [*(Declare(r) for r in ROWS), Declare(None)]
 _CHEAPEST = TABLES.cheapest()
+#: The map's order of the spaces, in which moves are listed.
+_SPACE_ORDER = {name: i for i, name in enumerate(TABLES.spaces)}
+#: Per space, the buildings its terrain allows, in BUILDINGS order, with
+#: their price there and the move (frozen, so listed again and again).
+_BUILDABLE = {
+    space: tuple(
+        (b, TABLES.cost[b][info.terrain], Build(b, space))
+        for b in BUILDINGS if TABLES.cost[b][info.terrain] is not None
+    )
+    for space, info in TABLES.spaces.items()
+}
 
 # A refusal before it is raised: (code, rule, params).
 Verdict = tuple[str, str, dict[str, Any]]
@@ -86,13 +97,35 @@ class MordredState(State):
         if self.phase == "place":
             return [Place(s) for s in self._placeable()]
         moves: list[Move] = []
-        if self.money[self.current] >= _CHEAPEST:  # else nothing is affordable anywhere
-            for space in TABLES.spaces:
-                site = self._site(space)
-                if isinstance(site, int):
-                    moves.extend(
-                        Build(b, space) for b in BUILDINGS if isinstance(self._price(b, space, site), int)
-                    )
+        me = self.current
+        money = self.money[me]
+        if money >= _CHEAPEST:  # else nothing is affordable anywhere
+            # _site and _price's tests, in their order, without their refusals:
+            # the search lists these moves at every step of every playout.
+            t = TABLES
+            men, pieces, supply = self.men, self.pieces, self.supply[me]
+            for space, info in t.spaces.items():
+                if space in men:
+                    continue
+                piece = pieces.get(space)
+                if piece is not None:
+                    if piece[0] != me:
+                        continue
+                    surcharge = 0
+                elif info.black_frame:
+                    surcharge = 0
+                elif not self.built_any:
+                    continue
+                else:
+                    owners = {pieces[n][0] for n in info.roads if n in pieces}
+                    if not owners:
+                        continue
+                    surcharge = 0 if me in owners else t.surcharge
+                budget = money - surcharge
+                same = None if piece is None else piece[1]
+                for b, cost, build in _BUILDABLE[space]:
+                    if b != same and supply[b] and cost <= budget:
+                        moves.append(build)
         if self.money[self.current] >= TABLES.attack_cost:
             for origin, (owner, _) in self.pieces.items():
                 if owner == self.current:
@@ -101,7 +134,18 @@ class MordredState(State):
         return moves
 
     def _placeable(self) -> list[str]:
-        return [s for s in TABLES.spaces if self._place(s) is None]
+        # _place's tests without its refusals (the search lists these often):
+        # the free spaces next to a man (roads go both ways, tables.py checks),
+        # in the map's order.
+        men, pieces, me, spaces = self.men, self.pieces, self.current, TABLES.spaces
+        near: set[str] = set()
+        for man in men:
+            near |= spaces[man].roads
+        near -= men
+        return [
+            s for s in sorted(near, key=_SPACE_ORDER.__getitem__)
+            if (p := pieces.get(s)) is None or p[0] != me
+        ]
 
     # -- checks: each returns None (legal), or the reason it is not ----------
     def _check(self, move: Move) -> None:

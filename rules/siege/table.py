@@ -154,7 +154,13 @@ class Table:
         table = DATA.ranged[seat].get(card)
         if table is None:
             return 0
-        need = table[1 if in_tower else self.line(target)]
+        if in_tower:
+            line = 1
+        elif where[0] == DEFENDER:  # self.line(target), from the place found above
+            line = 2 if where[1] == "r2" and self.walls() else 1
+        else:
+            line = 2 if where[1] in ("r2", "rc") else 1
+        need = table[line]
         faces = faces_of(need)
         if faces and card == "archer":
             # The table's 5-6 for the Defender's archers counts the walls'
