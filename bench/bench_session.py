@@ -135,6 +135,25 @@ def queued(table: hardware.Table, timeout: float = 1.0) -> None:
         time.sleep(0.0001)
 
 
+def inputs(session: Session, table: hardware.Table, uids: dict[str, str], rng: random.Random,
+           more: Callable[[], bool]) -> Iterator[int | None]:
+    """A seeded game's inputs, one at a time: each is put on the table and
+    waits in the queue; the caller pumps it and this yields the seat that
+    acts next. Ends with the game, or when ``more()`` says so."""
+    while session.state.outcome() is None and more():
+        seat = session.state.to_move()
+        target = choose(session, rng)
+        n = len(session.state.history)
+        while len(session.state.history) == n:
+            inp = next_input(session, seat, target, taps=rng.random() < 0.6)
+            if inp.kind == "tap":
+                table.tap(inp.part, uids[inp.what])
+            else:
+                table.press(inp.part)
+            queued(table)
+            yield seat
+
+
 def on_the_bus(table: hardware.Table, full_frames: bool) -> FakeI2cBus:
     """The table's screens become the reference table's: SH1106s behind a
     TCA9548A on one I2C bus (here a fake one under luma's real classes,
@@ -202,30 +221,20 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
 
         session.journal.append_many = counted  # type: ignore[method-assign]
         with timed_parts(costs, session), (watched(session, bus, seen) if bus else nullcontext()):
-            while session.state.outcome() is None and (limit is None or len(costs.inputs) < limit):
-                seat = session.state.to_move()
-                target = choose(session, rng)
-                n = len(session.state.history)
-                while len(session.state.history) == n:
-                    inp = next_input(session, seat, target, taps=rng.random() < 0.6)
-                    if inp.kind == "tap":
-                        table.tap(inp.part, uids[inp.what])
-                    else:
-                        table.press(inp.part)
-                    queued(table)
-                    sent = sum(s.frames_sent for s in screens)
-                    before = bus.total() if bus else None
-                    seen.clear()
-                    commits[0] = 0
-                    acting = session.profile.seats[seat].screen.name if seat is not None and seat >= 0 else ""
-                    start, cpu = time.perf_counter(), time.thread_time()
-                    session.pump()
-                    costs.inputs.append(time.perf_counter() - start)
-                    costs.cpu.append(time.thread_time() - cpu)
-                    if glass is not None and bus is not None and before is not None:
-                        glass.append(input_cost(cpu, before, bus, seen.get(acting), commits[0]))
-                    costs.frames += sum(s.frames_sent for s in screens) - sent
-                    costs.stale += not settled(session)
+            for seat in inputs(session, table, uids, rng, lambda: limit is None or len(costs.inputs) < limit):
+                sent = sum(s.frames_sent for s in screens)
+                before = bus.total() if bus else None
+                seen.clear()
+                commits[0] = 0
+                acting = session.profile.seats[seat].screen.name if seat is not None and seat >= 0 else ""
+                start, cpu = time.perf_counter(), time.thread_time()
+                session.pump()
+                costs.inputs.append(time.perf_counter() - start)
+                costs.cpu.append(time.thread_time() - cpu)
+                if glass is not None and bus is not None and before is not None:
+                    glass.append(input_cost(cpu, before, bus, seen.get(acting), commits[0]))
+                costs.frames += sum(s.frames_sent for s in screens) - sent
+                costs.stale += not settled(session)
         if session.state.outcome() is None:
             costs.cut += 1
         else:

@@ -32,9 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from bench.bench_session import BUS_BYTES_P99, on_the_bus, pct, queued
+from bench.bench_session import BUS_BYTES_P99, inputs, on_the_bus, pct
 from pi_app import adapters, hardware, profile
-from pi_app.autoplay import choose, next_input
 from pi_app.journal import Journal
 from pi_app.registry import Registry
 from pi_app.screens import Layout
@@ -81,35 +80,25 @@ def play(game: str, players: int, seed: int, work: Path, limit: int | None,
                 return sent
             screen.show = show
         rng = random.Random(seed)
-        while session.state.outcome() is None and (limit is None or len(out) < limit):
-            seat = session.state.to_move()
-            target = choose(session, rng)
-            n = len(session.state.history)
-            while len(session.state.history) == n:
-                inp = next_input(session, seat, target, taps=rng.random() < 0.6)
-                if inp.kind == "tap":
-                    table.tap(inp.part, uids[inp.what])
-                else:
-                    table.press(inp.part)
-                queued(table)
-                before = {k: t.bytes for k, t in bus.traffic.items()}
-                shown = dict(session._layouts)
-                start, stop = each(len(out)) if each else (lambda: None, lambda: None)
-                mark.update(acting=session.profile.seats[seat].screen.name if seat is not None and seat >= 0
-                            else "", cpu=None, stop=stop, t0=time.thread_time())
-                start()
-                session.pump()
-                mark["stop"]()
-                got = Input(game, mark["cpu"])
-                for name, layout in session._layouts.items():
-                    if shown.get(name) == layout:
-                        continue
-                    sent = sum(t.bytes - before.get(k, 0) for k, t in bus.traffic.items()
-                               if k[0] == channel[name])
-                    what = ("shared" if name == "shared.screen"
-                            else f"{_kind(shown.get(name))}>{_kind(layout)}")
-                    got.by_change[what] = got.by_change.get(what, 0) + sent
-                out.append(got)
+        for seat in inputs(session, table, uids, rng, lambda: limit is None or len(out) < limit):
+            before = {k: t.bytes for k, t in bus.traffic.items()}
+            shown = dict(session._layouts)
+            start, stop = each(len(out)) if each else (lambda: None, lambda: None)
+            mark.update(acting=session.profile.seats[seat].screen.name if seat is not None and seat >= 0
+                        else "", cpu=None, stop=stop, t0=time.thread_time())
+            start()
+            session.pump()
+            mark["stop"]()
+            got = Input(game, mark["cpu"])
+            for name, layout in session._layouts.items():
+                if shown.get(name) == layout:
+                    continue
+                sent = sum(t.bytes - before.get(k, 0) for k, t in bus.traffic.items()
+                           if k[0] == channel[name])
+                what = ("shared" if name == "shared.screen"
+                        else f"{_kind(shown.get(name))}>{_kind(layout)}")
+                got.by_change[what] = got.by_change.get(what, 0) + sent
+            out.append(got)
     finally:
         table.close()
         registry.close()

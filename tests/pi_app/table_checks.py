@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from pi_app.autoplay import take_turn
 from pi_app.screens import Layout, render
 
 
@@ -40,3 +42,23 @@ def assert_refused(rig: Any, seat: int, attempt: Callable[[], None], *, contains
         check(rig)
     rig.press(f"seat{seat + 1}.ok")  # read, dismiss
     assert not layout(s, part).alert
+
+
+def words_shown(rig: Any, session: Any, *, turns: int = 40, seed: int = 3) -> str:
+    """Every screen's words over a stretch of seeded play."""
+    shown: set[str] = set(lay.text() for lay in session.layouts().values())
+    session.observer = lambda changed: shown.update(lay.text() for lay in changed.values())
+    rng = random.Random(seed)
+
+    def send(inp: Any) -> None:
+        if inp.kind == "tap":
+            rig.table.tap(inp.part, rig.uids.get(inp.what, inp.what))
+        else:
+            rig.table.press(inp.part)
+        session.pump()
+
+    for _ in range(turns):
+        if session.state.outcome() is not None or session.state.to_move() is None:
+            break
+        take_turn(session, rng, send)
+    return "\n".join(shown)

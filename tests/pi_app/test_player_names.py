@@ -4,7 +4,6 @@ same after a restart."""
 
 from __future__ import annotations
 
-import random
 import re
 import sqlite3
 from pathlib import Path
@@ -13,11 +12,11 @@ import pytest
 
 import rules
 from pi_app import players
-from pi_app.autoplay import take_turn
 from pi_app.commands.run import parse_names
 from pi_app.errors import UsageError
 from pi_app.journal import _SCHEMA, SCHEMA_VERSION, Journal, JournalError
 from pi_app.lobby import Lobby
+from tests.pi_app.table_checks import words_shown
 
 GAMES = [g for g in ("king-is-dead", "king-and-assassins", "mordred", "artus", "siege") if g in rules.GAMES]
 NAMES = ("Anna", "Marco", "Lucia")
@@ -28,23 +27,7 @@ def _count(game: str) -> int:
 
 
 def _shown(r, s, turns: int = 40) -> str:
-    """Every screen's words over a stretch of play."""
-    shown: set[str] = set(lay.text() for lay in s.layouts().values())
-    s.observer = lambda changed: shown.update(lay.text() for lay in changed.values())
-    rng = random.Random(3)
-
-    def send(inp) -> None:
-        if inp.kind == "tap":
-            r.table.tap(inp.part, r.uids.get(inp.what, inp.what))
-        else:
-            r.table.press(inp.part)
-        s.pump()
-
-    for _ in range(turns):
-        if s.state.outcome() is not None or s.state.to_move() is None:
-            break
-        take_turn(s, rng, send)
-    return "\n".join(shown)
+    return words_shown(r, s, turns=turns)
 
 
 # -- the journal ------------------------------------------------------------------
