@@ -135,6 +135,18 @@ def queued(table: hardware.Table, timeout: float = 1.0) -> None:
         time.sleep(0.0001)
 
 
+def started(table: hardware.Table, journal: Journal, registry: Registry, game: str, players: int,
+            seed: int) -> tuple[Session, dict[str, str]]:
+    """A new game on the table with its screens and lights drawn, and one
+    enrolled tag per component (component id -> uid)."""
+    session = Session.open(table, journal, registry, game=game, players=players, seed=seed, new=True)
+    comps = [(c.id, c.count) for c in session.adapter.components()]
+    uids = {c: u[0] for c, u in registry.auto_enroll(game, comps).items()}
+    session.set_lights()
+    session.redraw()
+    return session, uids
+
+
 def inputs(session: Session, table: hardware.Table, uids: dict[str, str], rng: random.Random,
            more: Callable[[], bool]) -> Iterator[int | None]:
     """A seeded game's inputs, one at a time: each is put on the table and
@@ -204,11 +216,7 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
     journal = Journal(workdir / f"{game}-{players}-{seed}.sqlite")
     registry = Registry(workdir / "tags.sqlite")
     try:
-        session = Session.open(table, journal, registry, game=game, players=players, seed=seed, new=True)
-        comps = [(c.id, c.count) for c in session.adapter.components()]
-        uids = {c: u[0] for c, u in registry.auto_enroll(game, comps).items()}
-        session.set_lights()
-        session.redraw()
+        session, uids = started(table, journal, registry, game, players, seed)
         screens = list(table.screens.values())
         rng = random.Random(seed)
         seen: dict[str, tuple[float, int, int]] = {}
@@ -321,12 +329,12 @@ def render_seconds(count: int) -> float:
 def profile_order() -> Iterator[None]:
     """Screens sent in the profile's order (seat 1 first, the shared screen
     last), as before the acting seat's screen went first."""
-    real = Session.send_order
-    Session.send_order = lambda self, names: list(names)  # type: ignore[method-assign]
+    real = presentation_module.Presentation.send_order
+    presentation_module.Presentation.send_order = lambda self, names: list(names)  # type: ignore[method-assign]
     try:
         yield
     finally:
-        Session.send_order = real  # type: ignore[method-assign]
+        presentation_module.Presentation.send_order = real  # type: ignore[method-assign]
 
 
 def glass_rows(glass: dict[str, dict[str, list[InputCost]]], quick: bool) -> list[Row]:

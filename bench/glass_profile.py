@@ -32,12 +32,11 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from bench.bench_session import BUS_BYTES_P99, inputs, on_the_bus, pct
+from bench.bench_session import BUS_BYTES_P99, inputs, on_the_bus, pct, started
 from pi_app import adapters, hardware, profile
 from pi_app.journal import Journal
 from pi_app.registry import Registry
 from pi_app.screens import Layout
-from pi_app.session import Session
 
 
 @dataclass
@@ -62,11 +61,7 @@ def play(game: str, players: int, seed: int, work: Path, limit: int | None,
     out: list[Input] = []
     mark: dict[str, Any] = {}
     try:
-        session = Session.open(table, journal, registry, game=game, players=players, seed=seed, new=True)
-        comps = [(c.id, c.count) for c in session.adapter.components()]
-        uids = {c: u[0] for c, u in registry.auto_enroll(game, comps).items()}
-        session.set_lights()
-        session.redraw()
+        session, uids = started(table, journal, registry, game, players, seed)
         ref = profile.load(profile.find("reference"))  # the screens on_the_bus put on the bus
         channel = {f"seat{i + 1}.screen": s.screen.mux_channel for i, s in enumerate(ref.seats)}
         channel["shared.screen"] = ref.shared_screen.mux_channel
