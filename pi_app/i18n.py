@@ -14,7 +14,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "waiting-for": ("Waiting: {seat}", "Attendi: {seat}"),
     "turn-of": ("Turn: {seat}", "Turno: {seat}"),
     "refused": ("REFUSED", "RIFIUTATO"),
-    # Holding ● (pi_app.session.on_held): the short forms of the screens spelled out.
+    # Holding ● (pi_app.input_map.InputMap.on_held): the short forms of the screens spelled out.
     "legend": ("SHORT FORMS", "ABBREVIAZIONI"),
     "legend-none": ("Nothing is shortened in this game.", "In questo gioco nulla è abbreviato."),
     "rule": ("Rule: {rule}", "Regola: {rule}"),

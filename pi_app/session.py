@@ -165,12 +165,12 @@ class Session:
             state, adapter, said = rebuild(journal, current, lang, draws=table.profile.chance == "draw")
             session = cls(table, journal, registry, current, state, lang, adapter)
             session.resumed = True
-            session.note(t("resumed", lang, moves=len(state.history) - session.implied))
+            session.scene.note(t("resumed", lang, moves=len(state.history) - session.implied))
             if said:  # the shared screen as before the cut: what the table was last told to do
                 session.log = said
             # A power cut may fall between a move and what follows it in the
             # journal: the chance steps Tablekeeper draws, or the game's end.
-            session.after_moves(state.copy(), [], [])
+            session.commit.after_moves(state.copy(), [], [])
             return session
         if game is None or players is None:
             raise NothingToResume("no game to resume; choose one with --game ID --players N "
@@ -186,8 +186,8 @@ class Session:
             journal.end(current)
         record = journal.start(game, players, seed, state.options, names)
         session = cls(table, journal, registry, record, state, lang)
-        session.note(t("started", lang, game=session.game.name or game))
-        session.auto_chance()
+        session.scene.note(t("started", lang, game=session.game.name or game))
+        session.commit.auto_chance()
         return session
 
     # -- the loop ----------------------------------------------------------------
@@ -216,7 +216,7 @@ class Session:
                 self.shared_notice = Layout(title=t("internal-error", self.lang), alert=True)
                 with contextlib.suppress(Exception):  # the fault may be in drawing itself
                     self.redraw()
-        self.write_journal()  # a last try before the table stops
+        self.commit.write_journal()  # a last try before the table stops
 
     def stop(self) -> None:
         self._stop.set()
@@ -258,7 +258,7 @@ class Session:
     def tick(self) -> None:
         now = time.monotonic()
         due = self.journal_fault is not None and now - self.commit.journal_tried >= JOURNAL_RETRY_SECONDS
-        if due and self.write_journal():
+        if due and self.commit.write_journal():
             self.redraw()  # the shared screen's "not saved" line goes
         self.presentation.tick(now)
 
@@ -291,26 +291,11 @@ class Session:
         sc.transcript.append(Record("said", None, sc.log[-1], extra={"lines": sc.log[-1:]}))
 
     # -- the parts' own calls, under the session's names --------------------------------
-    def on_held(self, button: str) -> None:
-        self.input.on_held(button)
-
-    def on_button(self, button: str) -> None:
-        self.input.on_button(button)
-
-    def on_tag(self, reader: str, uid: str) -> None:
-        self.input.on_tag(reader, uid)
-
-    def seat_of(self, part: str) -> int | None:
-        return self.input.seat_of(part)
-
     def cursor_for(self, seat: int) -> Cursor:
         return self.scene.cursor_for(seat)
 
     def player(self, seat: int | None) -> str:
         return self.scene.player(seat)
-
-    def note(self, text: str) -> None:
-        self.scene.note(text)
 
     def play(self, seat: int | None, move: Move) -> bool:
         return self.commit.play(seat, move)
@@ -318,23 +303,11 @@ class Session:
     def apply(self, seat: int | None, move: Move, commit: bool = True) -> list[Event] | None:
         return self.commit.apply(seat, move, commit)
 
-    def after_moves(self, before: State, moves: list[Move], events: list[Event]) -> None:
-        self.commit.after_moves(before, moves, events)
-
-    def auto_chance(self) -> None:
-        self.commit.auto_chance()
-
-    def write_journal(self) -> bool:
-        return self.commit.write_journal()
-
     def refuse(self, seat: int, exc: IllegalMove) -> None:
         self.commit.refuse(seat, exc)
 
     def on_undo(self) -> None:
         self.commit.on_undo()
-
-    def undo(self) -> None:
-        self.commit.undo()
 
     def seat_layout(self, seat: int) -> Layout:
         return self.presentation.seat_layout(seat)
@@ -345,14 +318,8 @@ class Session:
     def layouts(self) -> dict[str, Layout]:
         return self.presentation.layouts()
 
-    def layout_of(self, name: str) -> Layout:
-        return self.presentation.layout_of(name)
-
     def paging(self) -> bool:
         return self.presentation.paging()
-
-    def send_order(self, names: list[str]) -> list[str]:
-        return self.presentation.send_order(names)
 
     def redraw(self) -> None:
         self.presentation.redraw()
@@ -360,5 +327,3 @@ class Session:
     def set_lights(self) -> None:
         self.presentation.set_lights()
 
-    def flash(self, seat: int) -> None:
-        self.presentation.flash(seat)
