@@ -12,6 +12,7 @@ kept, the listing costs about as much late as early. The stores are bounded
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from rules.artus import scoring
@@ -80,6 +81,38 @@ def _prince_seats(royals: Royals, colour: str | None, king: int) -> list[int]:
 def _figure_moves(cid: str, sources: list[int] | tuple[int, ...], lo: int, hi: int, both: bool) -> list[Move]:
     steps = [*range(lo, hi + 1), *(range(-lo, -hi - 1, -1) if both else ())]
     return [_play(cid, "move", s, k) for s in sources for k in steps]
+
+
+#: the figure code of each player's Knights, by player (board.knight without the call)
+_KNIGHTS = tuple(f"k{p}" for p in range(max(DATA.knights) + 1))
+
+
+def offered(card: Card, move: Play, seats: Sequence[str | None], king: int, player: int) -> bool | None:
+    """Whether ``card`` offers ``move`` now, for the cards that move a figure
+    or ring a Prince (most plays of a game): read off the seats it names, the
+    same answer as ``move in card_offer(...)[1]`` without building the key of
+    the listing (the whole table's figures). ``None`` where it does not say:
+    the other cards, and a move whose fields are not plain ints (the listing
+    decides by equality, where ``True == 1``)."""
+    action = card.action
+    if action not in ("knight", "royal", "ring") or type(move) is not Play or move.knights != ():
+        return None
+    seat, steps = move.seat, move.steps
+    if type(seat) is not int or (steps is not None and type(steps) is not int):
+        return None
+    if move.card != card.id or not 0 <= seat < len(seats):
+        return False
+    figure = seats[seat]
+    if action == "ring":
+        return (move.do == "ring" and steps is None and seat != king and figure in PRINCES
+                and card.colour in ("both", None, figure))
+    if move.do != "move" or steps is None:
+        return False
+    if not (card.lo <= steps <= card.hi or (card.both_ways and card.lo <= -steps <= card.hi)):
+        return False
+    if action == "knight":
+        return figure == _KNIGHTS[player]
+    return figure in PRINCES and card.colour in ("both", None, figure)
 
 
 def _listing(card: Card, mine: tuple[int, ...], royals: Royals, king: int) -> list[Move]:

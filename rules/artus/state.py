@@ -9,7 +9,7 @@ from rules.artus import board, scoring
 from rules.artus import messages as msg
 from rules.artus.data import DATA, EFFECT_KNIGHTS, Card, Mode
 from rules.artus.moves import Draw, Place, Play, Reveal
-from rules.artus.offers import card_offer, figures
+from rules.artus.offers import card_offer, figures, offered
 from rules.core import CHANCE, JSON, Event, IllegalMove, Move, Outcome, State, require
 
 # Phases: "deal" (opening hands, all chance), "place" (Knights go on seats in
@@ -179,6 +179,9 @@ class ArtusState(State):
         card = DATA.cards.get(move.card) if isinstance(move.card, str) else None
         if card is None:
             return False
+        fast = offered(card, move, self.seats, self.king, self.current)
+        if fast is not None:  # a figure's move or a ring: read off the seats it names
+            return fast
         knights, royals = figures(tuple(self.seats))
         mine = knights.get(board.knight(self.current), ())
         try:
@@ -357,18 +360,18 @@ class ArtusState(State):
         if not self.place_order:
             self._start_turn(events)
 
-    def _start_turn(self, events: list[Event]) -> None:
+    def _start_turn(self, events: list[Event], mode: Mode | None = None) -> None:
         self.phase = "play"
-        self.plays_left = min(self.mode.plays_per_turn, len(self.hands[self.current]))
+        self.plays_left = min((mode or self.mode).plays_per_turn, len(self.hands[self.current]))
         events.append(Event("turn", {"player": self.current, "round": self.round}))
 
     def _settle_draw(self, events: list[Event], mode: Mode | None = None) -> None:
         """Wait for the pile choice, or go straight to the card when only one
         pile is left; end the turn when nothing is left to draw."""
         p = self.current
+        mode = mode or self.mode
         if self.draws_left > 0:
-            piles = self.piles[p]
-            open_piles = [pile for pile in (mode or self.mode).piles if piles[pile]]
+            open_piles = list(filter(self.piles[p].get, mode.piles))  # those with a card left
             if open_piles:
                 if len(open_piles) == 1:
                     self.pending = open_piles[0]
@@ -378,18 +381,18 @@ class ArtusState(State):
             self.round += 1
         if not any(self.hands):
             self.phase = "over"
-            self.round = self.mode.rounds
+            self.round = mode.rounds
             outcome = self._outcome()
             assert outcome is not None
             events.append(Event("game_over", {"winners": outcome.winners, "scores": self.scores}))
             return
-        self._start_turn(events)
+        self._start_turn(events, mode)
 
     def _play(self, move: Play, events: list[Event]) -> None:
-        p, do = self.current, move.do
-        self.hands[p].remove(move.card)
-        self.played[p].append(move.card)
-        events.append(Event("card_played", {"player": p, "card": move.card, "do": do}))
+        p, cid, do = self.current, move.card, move.do
+        self.hands[p].remove(cid)
+        self.played[p].append(cid)
+        events.append(Event("card_played", {"player": p, "card": cid, "do": do}))
         if do == "move":
             assert move.seat is not None and move.steps is not None
             self._move_figure(move.seat, move.steps, events)
@@ -397,11 +400,11 @@ class ArtusState(State):
             assert move.seat is not None
             self._add_ring(move.seat, events)
         elif do == "penalty":
-            card = DATA.cards[move.card]
+            card = DATA.cards[cid]
             assert card.penalty is not None
-            self._score(card.penalty, "penalty", events, card=card.id)
+            self._score(card.penalty, "penalty", events)["card"] = cid
         else:
-            self._score_card(DATA.cards[move.card], move.knights, events)
+            self._score_card(DATA.cards[cid], move.knights, events)
         self.plays_left -= 1
         if self.plays_left == 0:
             self.phase = "draw"
@@ -414,32 +417,32 @@ class ArtusState(State):
         scores 0: his seat faces the crown). A figure where it lands is
         displaced to the next empty seat counter-clockwise and scores nothing.
         ruling: docs/rulings.md#artus-score-before-the-table-turns"""
-        n = DATA.seats
-        figure = self.seats[src]
+        seats, rings, king = self.seats, self.rings, self.king
+        figure = seats[src]
         assert figure is not None
-        was_king = src == self.king
-        gain = board.values(self.king)[src]
-        dst = (src + steps) % n
-        rings = self.rings[src]
-        self.seats[src], self.rings[src] = None, 0
+        was_king = src == king
+        dst = (src + steps) % DATA.seats
+        ringed = rings[src]
+        seats[src], rings[src] = None, 0
         # the label's copy filled in place: a third cheaper than merging it with **
         moved = board.label(figure, was_king).copy()
         moved["from"], moved["to"], moved["steps"], moved["player"] = src, dst, steps, self.current
         events.append(Event("figure_moved", moved))
-        new_king = dst if was_king else self.king
-        occupant = self.seats[dst]
+        new_king = dst if was_king else king
+        occupant = seats[dst]
         if occupant is not None:
-            to = board.next_empty_ccw(self.seats, dst)
-            self.seats[to], self.rings[to] = occupant, self.rings[dst]
-            displaced = board.label(occupant, dst == self.king).copy()
+            to = board.next_empty_ccw(seats, dst)
+            seats[to], rings[to] = occupant, rings[dst]
+            displaced = board.label(occupant, dst == king).copy()
             displaced["from"], displaced["to"] = dst, to
             events.append(Event("displaced", displaced))
-            if dst == self.king:
+            if dst == king:
                 new_king = to
-        self.seats[dst], self.rings[dst] = figure, rings
-        self._rotate(new_king, events)
-        if not was_king:
-            self._score(gain, "seat left", events, seat=src)
+        seats[dst], rings[dst] = figure, ringed
+        if new_king != king:
+            self._rotate(new_king, events)
+        if not was_king:  # the seat's value as it was before the table turned
+            self._score(board.values(king)[src], "seat left", events)["seat"] = src
 
     def _rotate(self, new_king: int, events: list[Event]) -> None:
         if new_king != self.king:
@@ -447,18 +450,19 @@ class ArtusState(State):
             self.king = new_king
 
     def _add_ring(self, seat: int, events: list[Event]) -> None:
-        gain = board.value(self.king, seat)
-        self.rings[seat] += 1
+        gain = board.values(self.king)[seat]
+        rings = self.rings
+        rings[seat] += 1
         figure = self.seats[seat]
         assert figure is not None
         ringed = board.label(figure, False).copy()
-        ringed["seat"], ringed["rings"] = seat, self.rings[seat]
+        ringed["seat"], ringed["rings"] = seat, rings[seat]
         events.append(Event("ring_added", ringed))
-        self._score(gain, "ring", events, seat=seat)
-        if self.rings[seat] >= DATA.crowning_rings:
+        self._score(gain, "ring", events)["seat"] = seat
+        if rings[seat] >= DATA.crowning_rings:
             old = self.king
-            returned = self.rings[old] - DATA.prince_rings
-            self.rings[old] = DATA.prince_rings
+            returned = rings[old] - DATA.prince_rings
+            rings[old] = DATA.prince_rings
             events.append(
                 Event(
                     "crowned", {"colour": figure, "seat": seat, "old_king": old, "rings_returned": returned}
@@ -476,19 +480,24 @@ class ArtusState(State):
             points = scoring.total(self.king, knights) * (-1 if card.effect == "all-opposite" else 1)
         else:
             points = scoring.total(self.king, knights)
-        self._score(points, "scoring card", events, card=card.id, knights=list(knights))
+        scored = self._score(points, "scoring card", events)
+        scored["card"], scored["knights"] = card.id, list(knights)
 
-    def _score(self, points: int, reason: str, events: list[Event], **detail: Any) -> None:
+    def _score(self, points: int, reason: str, events: list[Event]) -> dict[str, Any]:
+        """Add ``points`` to the player to move, with the event saying so and,
+        when the 50 tiles change, the event for them. Returns the prestige
+        event's params for the caller to add its detail (seat, card) to, after
+        player, points, score and reason: no keyword dict merged into it."""
         p = self.current
         old = self.scores[p]
         new = self.scores[p] = old + points
-        events.append(
-            Event("prestige", {"player": p, "points": points, "score": new, "reason": reason, **detail})
-        )
+        params = {"player": p, "points": points, "score": new, "reason": reason}
+        events.append(Event("prestige", params))
         tile = DATA.point_tile_value  # inline _tiles(): a late card play scores once or twice
         before, after = max(0, old) // tile, max(0, new) // tile
         if after != before:
             events.append(Event("point_tiles", {"player": p, "tiles": after, "change": after - before}))
+        return params
 
     @staticmethod
     def _tiles(score: int) -> int:
