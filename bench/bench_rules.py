@@ -4,9 +4,12 @@ cost of a move grows over a game.
 Per game and option combination: whole random playouts (seeded, player counts
 in turn), timed from ``new_game`` to the end. Per game: ``legal_moves()`` and
 ``apply()`` timed at every ply of long games, reported for the first, middle
-and last fifth of the plies; late/early above 2 is flagged. Late moves may
-simply have more choices; to tell that from a cost that scans the history,
-the late positions are also timed again on a copy with its history emptied.
+and last fifth of the plies; late/early above 2 is flagged. Each game is
+played several times over and each ply keeps the median of its times: a
+move costs a few microseconds, and on a shared machine one pass's medians
+moved by a tenth between runs. Late moves may simply have more choices; to
+tell that from a cost that scans the history, the late positions are also
+timed again on a copy with its history emptied.
 
     python -m bench.bench_rules [--quick]
 """
@@ -83,13 +86,29 @@ class Plies:
     legal: list[float] = field(default_factory=list)  # seconds per legal_moves()
     listed: list[int] = field(default_factory=list)  # how many moves it listed
     apply: list[float] = field(default_factory=list)  # seconds per apply()
-    states: list[State] = field(default_factory=list)
 
     def add(self, state: State, legal: float, listed: int, apply: float) -> None:
+        # The state is not kept: copies piling up while the game is timed
+        # would make its late plies allocate in ever more memory.
         self.legal.append(legal)
         self.listed.append(listed)
         self.apply.append(apply)
-        self.states.append(state)
+
+    @staticmethod
+    def median(runs: list[Plies]) -> Plies:
+        """Each ply's median over several passes of one seeded game."""
+        out = Plies(listed=runs[0].listed)
+        for ply in range(len(out.listed)):
+            out.legal.append(statistics.median(r.legal[ply] for r in runs))
+            out.apply.append(statistics.median(r.apply[ply] for r in runs))
+        return out
+
+
+def positions(game: rules.Game, players: int, seed: int, options: dict[str, Any]) -> list[State]:
+    """The position before each player move of a seeded playout."""
+    states: list[State] = []
+    playout(game, players, seed, options, lambda state, *_: states.append(state))
+    return states
 
 
 def fifths(values: list[Any]) -> tuple[list[Any], list[Any], list[Any]]:
@@ -116,9 +135,10 @@ def without_history(states: list[State]) -> tuple[float, float]:
     return statistics.median(full), statistics.median(empty)
 
 
-def growth(game: rules.Game, games: int, candidates: int) -> list[Row]:
+def growth(game: rules.Game, games: int, candidates: int, passes: int = 1) -> list[Row]:
     """legal_moves() and apply() early, middle and late in the longest of
-    ``candidates`` playouts at the most seats, over ``games`` of them."""
+    ``candidates`` playouts at the most seats, over ``games`` of them, each
+    played ``passes`` times (each ply its median)."""
     options = game.option_combinations()[0]
     players = max(seat_counts(game, options))
     lengths = sorted(((len(playout(game, players, s, options).history), s) for s in range(candidates)),
@@ -129,25 +149,29 @@ def growth(game: rules.Game, games: int, candidates: int) -> list[Row]:
     late_states: list[State] = []
     plies = 0
     for _length, seed in lengths[:games]:
-        p = Plies()
-        playout(game, players, seed, options, p.add)
+        runs = [Plies() for _ in range(passes)]
+        for run in runs:
+            playout(game, players, seed, options, run.add)
+        p = Plies.median(runs)
         plies = max(plies, len(p.legal))
         for name, values in (("legal", p.legal), ("apply", p.apply), ("listed", p.listed)):
             for bucket, part in zip((early, middle, late), fifths(values), strict=True):
                 bucket[name].extend(part)
-        late_states += fifths(p.states)[2]
+    for _length, seed in lengths[:games]:  # the late positions, gathered once the timing is over
+        late_states += fifths(positions(game, players, seed, options))[2]
     med = {name: [statistics.median(b[name]) for b in (early, middle, late)] for name in early}
     full, empty = without_history(late_states)
     legal_ratio = med["legal"][2] / med["legal"][0]
     apply_ratio = med["apply"][2] / med["apply"][0]
     us = [f"{x * 1e6:.0f}" for x in med["legal"]]
     listed = [f"{x:.0f}" for x in med["listed"]]
-    note = (f"{game.id} {players}p, {games} games up to {plies} player plies: legal_moves() median "
+    note = (f"{game.id} {players}p, {games} games ({passes} passes each) up to {plies} player plies: "
+            f"legal_moves() median "
             f"{'/'.join(us)} us early/middle/late listing {'/'.join(listed)} moves; "
             f"late with its history {full * 1e6:.0f} us, emptied {empty * 1e6:.0f} us")
     target = GROWTH_TARGETS.get(game.id, GROWTH_FLAG)
     grows = "; GROWS" if legal_ratio > target else ""
-    apply_us = "/".join(f"{x * 1e6:.0f}" for x in med["apply"])
+    apply_us = "/".join(f"{x * 1e6:.1f}" for x in med["apply"])
     return [
         Row(AREA, f"{game.id}: legal_moves() late/early", legal_ratio, "x", target,
             note=note + grows),
@@ -169,7 +193,7 @@ def measure(quick: bool) -> list[Row]:
                             note=note))
             rows.append(Row(AREA, f"{game_id} {opts}: moves", moves_s, "moves/s", lower_is_better=False))
     for game in rules.GAMES.values():
-        rows += growth(game, games=1 if quick else 5, candidates=2 if quick else 40)
+        rows += growth(game, games=1 if quick else 5, candidates=2 if quick else 40, passes=1 if quick else 5)
     return rows
 
 
