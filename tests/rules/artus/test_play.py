@@ -3,6 +3,8 @@ rings and crowning, prestige and the 50 tiles, drawing, turns and the end."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rules import CHANCE, IllegalMove
@@ -269,3 +271,21 @@ def test_game_over_event_and_outcome() -> None:
     events = playout(state, 4)
     (over,) = of_type(events, "game_over")
     assert over["scores"] == state.scores and state.outcome().winners == over["winners"]  # type: ignore[union-attr]
+
+
+def test_prestige_events_name_what_scored_after_the_score_in_one_order() -> None:
+    """Each prestige event's params: player, points, score, reason, then what
+    scored (the seat left or ringed, the card and its Knights), in that order,
+    for every reason over seeded advanced games (the journal keeps them as written)."""
+    after = {"seat left": ["seat"], "ring": ["seat"], "penalty": ["card"],
+             "scoring card": ["card", "knights"]}
+    seen: set[str] = set()
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GAME.new_game(2 + seed % 3, seed, {"mode": "advanced"})
+        while state.to_move() is not None:
+            move = state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves())
+            for event in of_type(state.apply(move), "prestige"):
+                assert list(event) == ["player", "points", "score", "reason", *after[event["reason"]]], event
+                seen.add(event["reason"])
+    assert seen == set(after)
