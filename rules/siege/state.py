@@ -51,6 +51,16 @@ CHANCE_PHASES = ("setup_draw", "die", "draw", "attack_die")
 LASTING = ("low_morale", "bad_weather", "papal_injunction", "floods")
 SPEAR_CHOICES = ("bonus", "archer", "swordsman")
 
+@functools.lru_cache(maxsize=16384, typed=True)
+def _m(kind: type[Move], *fields: Any) -> Move:
+    """The move ``kind(*fields)``, one shared instance each: the search
+    lists the menus millions of times, and moves are frozen."""
+    return kind(*fields)
+
+
+_DICE = tuple(mv.Die(v) for v in range(1, DIE_FACES + 1))
+
+
 def _take(counts: dict[str, int], card: str) -> None:
     counts[card] -= 1
     if not counts[card]:
@@ -188,43 +198,47 @@ class SiegeState(Table, State):
     def _legal_moves(self) -> list[Move]:
         p = self.phase
         if p in ("setup_draw", "draw"):
-            return [mv.Draw(c) for c in sorted(self._draw_deck())]
+            return [_m(mv.Draw, c) for c in sorted(self._draw_deck())]
         if p in ("die", "attack_die"):
-            return [mv.Die(v) for v in range(1, DIE_FACES + 1)]
+            return list(_DICE)
         if p in ("setup", "play"):
             return self.play_options(setup=p == "setup")
         if p == "event":
             # Which Peasant turns is the Defender's to say.
             # ruling: docs/rulings.md#siege-the-player-chooses
             peasants = self.peasants() if self.seat == DEFENDER else []
-            return [mv.Spear("bonus"), *(mv.Spear(c, p, at) for c in SPEAR_CHOICES[1:] for p in peasants
-                                         for at in self.slots(DEFENDER, "r2"))]
+            return [_m(mv.Spear, "bonus"), *(_m(mv.Spear, c, p, at) for c in SPEAR_CHOICES[1:]
+                                             for p in peasants for at in self.slots(DEFENDER, "r2"))]
         if p == "horn":
-            return [mv.Raze(u) for u in self.walls()]
+            return [_m(mv.Raze, u) for u in self.walls()]
         if p == "arrive":
             entry = self.arriving[0]
-            return [mv.Place(at) for at in self.slots(entry["seat"], entry["row"])]
+            return [_m(mv.Place, at) for at in self.slots(entry["seat"], entry["row"])]
         if p == "lose":
             return self.loss_options()
         if p == "feed":
-            return [mv.Feed(SUPPLY[self.seat])] if self.hands[self.seat].get(SUPPLY[self.seat]) else []
+            return [_m(mv.Feed, SUPPLY[self.seat])] if self.hands[self.seat].get(SUPPLY[self.seat]) else []
         if p == "attack":
-            brawl = [mv.Attack(u, melee=True) for u in self.brawlers()]
-            return [*(mv.Attack(u) for u in self.attackers()), *brawl, mv.EndPhase()]
+            attackers, brawlers = self.attack_menu()
+            return [*(_m(mv.Attack, u) for u in attackers), *(_m(mv.Attack, u, True) for u in brawlers),
+                    _m(mv.EndPhase)]
         if p == "aim":
-            return [*(mv.Join(u) for u in self.joiners()), *(mv.Target(t) for t in self.group_targets())]
+            return [*(_m(mv.Join, u) for u in self.joiners()),
+                    *(_m(mv.Target, t) for t in self.group_targets())]
         if p == "support":
-            return [*(mv.Support(u) for u in self.supporters(self.aim)), mv.Support(None)]
+            return [*(_m(mv.Support, u) for u in self.supporters(self.aim)), _m(mv.Support, None)]
         if p == "move":
-            return [*self.shift_options(), mv.EndPhase()]
+            return [*self.shift_options(), _m(mv.EndPhase)]
         if p == "pour":
-            return [*self.pour_options(), mv.Pass()]
+            return [*self.pour_options(), _m(mv.Pass)]
         return []
 
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         if self.phase in ("setup_draw", "draw"):
             deck = self._draw_deck()
-            return [(mv.Draw(c), float(deck[c])) for c in sorted(deck)]
+            return [(_m(mv.Draw, c), float(deck[c])) for c in sorted(deck)]
+        if self.phase in ("die", "attack_die") and self.result is None:
+            return [(die, 1.0) for die in _DICE]
         return super().chance_outcomes()
 
     def _check(self, move: Move) -> None:
@@ -292,13 +306,13 @@ class SiegeState(Table, State):
         hand = self.hands[self.seat]
         out: list[Move] = []
         if not setup and (dead := self.must_discard()):
-            return [mv.Discard(c) for c in dead]
+            return [_m(mv.Discard, c) for c in dead]
         for card in sorted(hand):
-            out.extend(mv.Play(card, t, at) for t in self.play_targets(card, setup)
+            out.extend(_m(mv.Play, card, t, at) for t in self.play_targets(card, setup)
                        for at in self.entry_slots(card, t))
-            out.append(mv.Discard(card))
+            out.append(_m(mv.Discard, card))
         if not setup and self.hand_size(self.seat) <= HAND_LIMIT:
-            out.append(mv.EndPhase())
+            out.append(_m(mv.EndPhase))
         return out
 
     def loss_candidates(self, reason: str) -> list[str]:
@@ -318,14 +332,26 @@ class SiegeState(Table, State):
         if not self.losses:
             return []
         reason = self.losses["reason"]
-        out: list[Move] = [mv.Lose(unit=u) for u in self.loss_candidates(reason)]
+        out: list[Move] = [_m(mv.Lose, u) for u in self.loss_candidates(reason)]
         if reason == "floods" and self.hands[self.seat].get(SUPPLY[self.seat]):
-            out.append(mv.Lose(card=SUPPLY[self.seat]))
+            out.append(_m(mv.Lose, None, SUPPLY[self.seat]))
         return out
+
+    def may_lose(self) -> bool:
+        """``bool(loss_options())`` without listing them: the turn's flow
+        asks it at every loss and every hungry turn."""
+        if not self.losses:
+            return False
+        reason = self.losses["reason"]
+        if reason == "floods" and self.hands[self.seat].get(SUPPLY[self.seat]):
+            return True
+        if reason in ("famine", "melee"):
+            return bool(self.loss_candidates(reason))
+        return self.has_troops(self.seat)
 
     def pour_options(self) -> list[Move]:
         hand = self.hands[DEFENDER]
-        return [mv.Play(c, t) for c in POUR_CARDS if hand.get(c) for t in self.rows[ATTACKER]["r0"]]
+        return [_m(mv.Play, c, t) for c in POUR_CARDS if hand.get(c) for t in self.rows[ATTACKER]["r0"]]
 
     # -- movement --------------------------------------------------------
     def shift_options(self) -> list[Move]:
@@ -337,16 +363,16 @@ class SiegeState(Table, State):
         rows = self.rows[ATTACKER]
         out: list[Move] = []
         if len(rows["r1"]) < self.row1_limit():
-            out.extend(mv.Shift(u, "r1", at) for u in self.played if u in rows["r2"]
+            out.extend(_m(mv.Shift, u, "r1", at) for u in self.played if u in rows["r2"]
                        for at in self.slots(ATTACKER, "r1"))
         towers = [t for t in rows["r0"] if t in self.towers]
         for u in rows["r1"]:
             card = card_of(u)
             if card == "siege_tower" or (card == "battering_ram" and not self.moat()):
-                out.append(mv.Shift(u, "r0"))
+                out.append(_m(mv.Shift, u, "r0"))
             if CARDS[card].kind == "troop" and not CARDS[card].mounted:
                 cap = CARDS["siege_tower"].capacity
-                out.extend(mv.Shift(u, t) for t in towers if len(self.towers[t]) < cap)
+                out.extend(_m(mv.Shift, u, t) for t in towers if len(self.towers[t]) < cap)
         return out
 
     # -- applying --------------------------------------------------------
@@ -721,11 +747,11 @@ class SiegeState(Table, State):
                 else:  # no food in hand: a troop starves (if any is left)
                     self.losses = {"count": 1, "reason": "starve", "resume": "play"}
                     self.phase = "lose"
-                    if self.loss_options():
+                    if self.may_lose():
                         ev.append(Event("starving", {"seat": seat}))
             elif p == "lose":
                 assert self.losses is not None
-                if self.losses["count"] > 0 and self.loss_options():
+                if self.losses["count"] > 0 and self.may_lose():
                     return
                 self.phase, self.losses = self.losses["resume"], None
             elif p == "play":
@@ -733,7 +759,7 @@ class SiegeState(Table, State):
                     return
                 self.phase = "attack"
             elif p == "attack":
-                if self.no_attack(seat) or not (self.attackers() or self.brawlers()):
+                if self.no_attack(seat) or not self.can_attack():
                     self.phase = "move"
                 elif seat == ATTACKER and not self.window_done and self.rows[ATTACKER]["r0"]:
                     # The window before the attacks: the Defender is offered

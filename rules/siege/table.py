@@ -29,6 +29,33 @@ def card_of(uid: str) -> str:
     return uid.rsplit("-", 1)[0]
 
 
+@lru_cache(maxsize=512)
+def kind_of(uid: str) -> str:
+    """The kind of the unit's card (``CARDS[card_of(uid)].kind``), kept per uid."""
+    return CARDS[card_of(uid)].kind
+
+
+def _line_of(side: int, row: str, walls: bool) -> int:
+    """The line of a target in ``row`` of ``side``, counted on its own side:
+    the Defender's walls are line 1 and row 2 line 2 (line 1 once no wall
+    is left); the Attacker's rows 0 and 1 (and the towers) line 1, row 2 line 2.
+    ruling: docs/rulings.md#siege-ranged-lines"""
+    if side == DEFENDER:
+        return 2 if row == "r2" and walls else 1
+    return 2 if row in ("r2", "rc") else 1
+
+
+def _may_shoot_at(card: str, target: str, row: str) -> bool:
+    """Whether a shot of ``card`` can hit ``target`` in ``row`` at all:
+    rams are hit from afar only by Catapults, and only at the walls;
+    leaders fall only to troops in melee.
+    ruling: docs/rulings.md#siege-leaders-fall-to-melee"""
+    aimed = card_of(target)
+    if aimed == "battering_ram" and (card != "catapult" or row != "r0"):
+        return False
+    return aimed not in LEADER
+
+
 class Table:
     """Mixed into the state: reads its rows, towers and events."""
 
@@ -59,7 +86,7 @@ class Table:
         """The seat's fighting cards (troops and war machines) in rows 0-2,
         and the soldiers in its towers; not walls, Moat, food or leaders."""
         rows = self.rows[seat]
-        out = [u for r in ("r0", "r1", "r2") for u in rows[r] if CARDS[card_of(u)].kind in FIGHTING]
+        out = [u for r in ("r0", "r1", "r2") for u in rows[r] if kind_of(u) in FIGHTING]
         for tower in rows["r0"]:
             out.extend(self.towers.get(tower, ()))
         return out
@@ -69,7 +96,7 @@ class Table:
 
     def supplies(self, seat: int) -> list[str]:
         """The food cards on the seat's table: its own, and any a Traitor took."""
-        return [u for u in self.rows[seat]["rc"] if CARDS[card_of(u)].kind == "supply"]
+        return [u for u in self.rows[seat]["rc"] if kind_of(u) == "supply"]
 
     def peasants(self) -> list[str]:
         """The Peasants on the Defender's table (the Spear of Destiny's)."""
@@ -126,42 +153,30 @@ class Table:
         return "none"
 
     def line(self, target: str) -> int:
-        """The target's line counted on its own side: the Defender's walls
-        are line 1 and row 2 line 2 (line 1 once no wall is left); the
-        Attacker's rows 0 and 1 (and the towers) line 1, row 2 line 2.
-        ruling: docs/rulings.md#siege-ranged-lines"""
+        """The target's line counted on its own side (see ``_line_of``)."""
         where = self.locate(target)
         assert where is not None
-        seat, row = where
-        if seat == DEFENDER:
-            return 2 if row == "r2" and self.walls() else 1
-        return 2 if row in ("r2", "rc") else 1
+        return _line_of(where[0], where[1], bool(self.walls()))
 
     def faces(self, uid: str, target: str) -> int:
         """Die faces that hit when ``uid`` alone shoots at ``target``."""
-        card, seat = card_of(uid), self.seat
         where = self.locate(target)
-        if where is None or where[0] == seat:
+        if where is None or where[0] == self.seat:
             return 0
-        # Rams are hit from afar only by Catapults, and only at the walls.
-        if card_of(target) == "battering_ram" and (card != "catapult" or where[1] != "r0"):
-            return 0
-        # Leaders fall only to troops in melee.
-        # ruling: docs/rulings.md#siege-leaders-fall-to-melee
-        if card_of(target) in LEADER:
+        card = card_of(uid)
+        if not _may_shoot_at(card, target, where[1]):
             return 0
         in_tower = self.locate(uid)[1] in self.towers  # type: ignore[index]
+        line = 1 if in_tower else _line_of(where[0], where[1], bool(self.walls()))
+        return self._line_faces(card, line, in_tower)
+
+    def _line_faces(self, card: str, line: int, in_tower: bool) -> int:
+        """Die faces that hit when ``card`` of the seat shoots at ``line``."""
+        seat = self.seat
         table = DATA.ranged[seat].get(card)
         if table is None:
             return 0
-        if in_tower:
-            line = 1
-        elif where[0] == DEFENDER:  # self.line(target), from the place found above
-            line = 2 if where[1] == "r2" and self.walls() else 1
-        else:
-            line = 2 if where[1] in ("r2", "rc") else 1
-        need = table[line]
-        faces = faces_of(need)
+        faces = faces_of(table[line])
         if faces and card == "archer":
             # The table's 5-6 for the Defender's archers counts the walls'
             # +1: with no wall left they need a 6. Archers in a Siege Tower
@@ -179,11 +194,14 @@ class Table:
         return self.units(ATTACKER)
 
     def melee_targets(self, uid: str) -> list[str]:
-        seat = self.seat
         where = self.locate(uid)
         if where is None:
             return []
-        row = where[1]
+        return self._melee_from(uid, where[1])
+
+    def _melee_from(self, uid: str, row: str) -> list[str]:
+        """``melee_targets(uid)`` of a unit of the seat in ``row`` (a tower id inside one)."""
+        seat = self.seat
         if seat == ATTACKER:
             if row == "r1":
                 if self.walls() or self.moat():
@@ -240,9 +258,9 @@ class Table:
                 if u not in self.used and self.can_brawl(u) and self.melee_targets(u)]
 
     def group_targets(self) -> list[str]:
-        common = self.targets_of(self.group[0])
+        common = self._reach_of(self.group[0])
         for u in self.group[1:]:
-            theirs = set(self.targets_of(u))
+            theirs = set(self._reach_of(u))
             common = [t for t in common if t in theirs]
         return common
 
@@ -252,9 +270,9 @@ class Table:
             return []
         common = set(self.group_targets())
         return [
-            u for u in self.units(self.seat)
+            u for u, row in self.placed(self.seat)
             if card_of(u) == first and u not in self.group and u not in self.used
-            and common.intersection(self.targets_of(u))
+            and common.intersection(self.reach(u, row))
         ]
 
     def supporters(self, target: str) -> list[str]:
@@ -266,3 +284,83 @@ class Table:
         i = row.index(target)
         near = [row[j] for j in (i - 1, i + 1) if 0 <= j < len(row)]
         return [u for u in near if CARDS[card_of(u)].kind == "troop"]
+
+    # -- the search's fast paths -------------------------------------------
+    # The definitions above state the rules; the moves and the turn's flow
+    # ask these instead, millions of times in a search: the same answers
+    # (tests/rules/siege/test_fast_paths.py holds them equal over seeded
+    # playouts), with each unit's row known from the walk over the rows
+    # instead of searched for, and a shooter's faces worked out once a line.
+
+    def placed(self, seat: int) -> list[tuple[str, str]]:
+        """``units(seat)``, each with its row (a tower id for the soldiers inside one)."""
+        rows = self.rows[seat]
+        out = [(u, r) for r in ("r0", "r1", "r2") for u in rows[r] if kind_of(u) in FIGHTING]
+        for tower in rows["r0"]:
+            out.extend((u, tower) for u in self.towers.get(tower, ()))
+        return out
+
+    def reach(self, uid: str, row: str) -> list[str]:
+        """``targets_of(uid)`` of the seat's unit in ``row``."""
+        mode = self.mode(uid)
+        if mode == "ranged":
+            return self._shots(uid, row)
+        if mode == "melee":
+            return self._melee_from(uid, row)
+        if mode == "none":
+            return []
+        return self.targets_of(uid)  # a ram or a tower: rare, and cheap enough
+
+    def _reach_of(self, uid: str) -> list[str]:
+        """``targets_of(uid)``, through ``reach``."""
+        where = self.locate(uid)
+        return self.reach(uid, where[1]) if where is not None else self.targets_of(uid)
+
+    def _shots(self, uid: str, row: str) -> list[str]:
+        """``[t for t in ranged_candidates() if faces(uid, t)]``."""
+        card = card_of(uid)
+        if DATA.ranged[self.seat].get(card) is None:
+            return []
+        in_tower = row in self.towers
+        if in_tower:
+            if not self._line_faces(card, 1, True):
+                return []
+            lines = (True, True, True)
+        else:
+            lines = (False, self._line_faces(card, 1, False) > 0, self._line_faces(card, 2, False) > 0)
+            if not (lines[1] or lines[2]):
+                return []
+        walls = bool(self.walls())
+        if self.seat == ATTACKER:
+            side, rows = DEFENDER, self.rows[DEFENDER]
+            placed = [(t, r) for r in ("r1", "r2") for t in rows[r]]
+        else:
+            side, placed = ATTACKER, self.placed(ATTACKER)
+        return [t for t, r in placed if lines[_line_of(side, r, walls)] and _may_shoot_at(card, t, r)]
+
+    def attack_menu(self) -> tuple[list[str], list[str]]:
+        """``(attackers(), brawlers())`` in one walk over the seat's units."""
+        used = self.used
+        attackers: list[str] = []
+        brawlers: list[str] = []
+        for u, row in self.placed(self.seat):
+            if u in used:
+                continue
+            if self.reach(u, row):
+                attackers.append(u)
+            if self.can_brawl(u) and self._melee_from(u, row):
+                brawlers.append(u)
+        return attackers, brawlers
+
+    def has_troops(self, seat: int) -> bool:
+        """``bool(troops_in_play(seat))``, stopping at the first."""
+        rows = self.rows[seat]
+        return (any(kind_of(u) in FIGHTING for r in ("r0", "r1", "r2") for u in rows[r])
+                or any(self.towers.get(t) for t in rows["r0"])
+                or any(kind_of(u) == "supply" for u in rows["rc"]))
+
+    def can_attack(self) -> bool:
+        """``bool(attackers() or brawlers())``, stopping at the first unit that can."""
+        used = self.used
+        return any(u not in used and (self.reach(u, row) or (self.can_brawl(u) and self._melee_from(u, row)))
+                   for u, row in self.placed(self.seat))
