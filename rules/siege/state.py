@@ -47,6 +47,8 @@ from rules.siege.data import CARDS, DATA
 from rules.siege.table import Table, card_of
 
 CHANCE_PHASES = ("setup_draw", "die", "draw", "attack_die")
+#: the phases the turn's flow (``_advance``) may move on from by itself
+_FLOWING = frozenset(("begin", "end", "feed", "lose", "play", "attack", "pour", "move"))
 #: events that stay in force until the drawer's next turn
 LASTING = ("low_morale", "bad_weather", "papal_injunction", "floods")
 SPEAR_CHOICES = ("bonus", "archer", "swordsman")
@@ -56,6 +58,12 @@ def _m(kind: type[Move], *fields: Any) -> Move:
     """The move ``kind(*fields)``, one shared instance each: the search
     lists the menus millions of times, and moves are frozen."""
     return kind(*fields)
+
+
+@functools.lru_cache(maxsize=4096)
+def _drawn(card: str, copies: int) -> tuple[Move, float]:
+    """A draw with its weight: ``copies`` of ``card`` left in the deck."""
+    return _m(mv.Draw, card), float(copies)
 
 
 _DICE = tuple(mv.Die(v) for v in range(1, DIE_FACES + 1))
@@ -182,6 +190,15 @@ class SiegeState(Table, State):
         return [None]
 
     # -- the hooks -------------------------------------------------------
+    # The search asks these at every step: straight to the hook, without
+    # the base class's indirection (the game is over exactly when the
+    # result is set, so ``legal_moves`` says the same as the base's).
+    def to_move(self) -> int | None:
+        return self._to_move()
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.result is not None else self._legal_moves()
+
     def _to_move(self) -> int | None:
         if self.result is not None:
             return None
@@ -236,7 +253,7 @@ class SiegeState(Table, State):
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         if self.phase in ("setup_draw", "draw"):
             deck = self._draw_deck()
-            return [(_m(mv.Draw, c), float(deck[c])) for c in sorted(deck)]
+            return [_drawn(c, deck[c]) for c in sorted(deck)]
         if self.phase in ("die", "attack_die") and self.result is None:
             return [(die, 1.0) for die in _DICE]
         return super().chance_outcomes()
@@ -374,6 +391,25 @@ class SiegeState(Table, State):
                 cap = CARDS["siege_tower"].capacity
                 out.extend(_m(mv.Shift, u, t) for t in towers if len(self.towers[t]) < cap)
         return out
+
+    def can_shift(self) -> bool:
+        """``bool(shift_options())`` without listing them: the turn's flow
+        asks it after every step of the Attacker's movement."""
+        seat = self.seat
+        if seat != ATTACKER or self.has_event(seat, ("floods",)):
+            return False
+        rows = self.rows[ATTACKER]
+        if self.played and len(rows["r1"]) < self.row1_limit() and any(u in rows["r2"] for u in self.played):
+            return True
+        cap = CARDS["siege_tower"].capacity
+        room = any(len(self.towers[t]) < cap for t in rows["r0"] if t in self.towers)
+        for u in rows["r1"]:
+            card = card_of(u)
+            if card == "siege_tower" or (card == "battering_ram" and not self.moat()):
+                return True
+            if room and CARDS[card].kind == "troop" and not CARDS[card].mounted:
+                return True
+        return False
 
     # -- applying --------------------------------------------------------
     def _do_draw(self, move: mv.Draw, ev: list[Event]) -> None:
@@ -735,6 +771,8 @@ class SiegeState(Table, State):
     def _advance(self, ev: list[Event]) -> None:
         while self.result is None:
             p, seat = self.phase, self.seat
+            if p not in _FLOWING:
+                return
             if p == "begin":
                 self._begin_turn(ev)
             elif p == "end":
@@ -775,7 +813,7 @@ class SiegeState(Table, State):
                     return
                 self.phase, self.resume = self.resume, ""
             elif p == "move":
-                if self.shift_options():
+                if self.can_shift():
                     return
                 self.phase = "end"
             else:
@@ -795,7 +833,8 @@ class SiegeState(Table, State):
 
     def _begin_turn(self, ev: list[Event]) -> None:
         self.turn += 1
-        self.active = [e for e in self.active if e["until"] > self.turn]
+        if self.active:
+            self.active = [e for e in self.active if e["until"] > self.turn]
         ev.append(Event("turn", {"seat": self.seat, "turn": self.turn, "day": self.day}))
         decks = self.decks[self.seat]
         if decks["normal"] or decks["events"]:

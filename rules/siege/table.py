@@ -4,6 +4,7 @@ flow (``state.py``) changes the table."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -54,6 +55,51 @@ def _may_shoot_at(card: str, target: str, row: str) -> bool:
     if aimed == "battering_ram" and (card != "catapult" or row != "r0"):
         return False
     return aimed not in LEADER
+
+
+def _line_faces(seat: int, card: str, line: int, in_tower: bool, walls: bool) -> int:
+    """Die faces that hit when ``card`` of ``seat`` shoots at ``line``."""
+    table = DATA.ranged[seat].get(card)
+    if table is None:
+        return 0
+    faces = faces_of(table[line])
+    if faces and card == "archer":
+        # The table's 5-6 for the Defender's archers counts the walls'
+        # +1: with no wall left they need a 6. Archers in a Siege Tower
+        # gain the same +1, and shoot over the walls (line 1).
+        # ruling: docs/rulings.md#siege-archers-and-the-walls
+        if seat == DEFENDER and not walls:
+            faces -= 1
+        if in_tower:
+            faces += 1
+    return faces
+
+
+@lru_cache(maxsize=256)
+def _lines_hit(seat: int, card: str, in_tower: bool, walls: bool) -> tuple[bool, bool, bool]:
+    """Whether a shot of ``card`` hits at all, by the target's line (1, 2;
+    index 0 unused); from a tower every target is at line 1."""
+    if in_tower:
+        return (_line_faces(seat, card, 1, True, walls) > 0,) * 3
+    return False, _line_faces(seat, card, 1, False, walls) > 0, _line_faces(seat, card, 2, False, walls) > 0
+
+
+@lru_cache(maxsize=1024)
+def _traits(uid: str, seat: int) -> tuple[str, str, bool]:
+    """The unit's card, its ``Table.mode`` for ``seat`` outside a hand-to-hand
+    attack (where an Archer that can brawl fights in melee), and ``can_brawl``."""
+    card = card_of(uid)
+    c = CARDS[card]
+    brawls = c.kind == "troop" and c.ranged and c.melee > 0
+    if card == "battering_ram":
+        return card, "ram", brawls
+    if card == "siege_tower":
+        return card, "fill", brawls
+    if c.ranged and card in DATA.ranged[seat]:
+        return card, "ranged", brawls
+    if c.kind == "troop" and c.melee > 0:
+        return card, "melee", brawls
+    return card, "none", brawls
 
 
 class Table:
@@ -118,6 +164,8 @@ class Table:
         return next(u for u in self.rows[seat]["rc"] if card_of(u) == LEADER[seat])
 
     def has_event(self, seat: int, effects: tuple[str, ...], variant: str | None = None) -> bool:
+        if not self.active:  # most turns: asked at every step of the flow
+            return False
         return any(
             e["seat"] == seat and CARDS[e["card"]].effect in effects
             and (variant is None or e["variant"] == variant)
@@ -167,26 +215,9 @@ class Table:
         if not _may_shoot_at(card, target, where[1]):
             return 0
         in_tower = self.locate(uid)[1] in self.towers  # type: ignore[index]
-        line = 1 if in_tower else _line_of(where[0], where[1], bool(self.walls()))
-        return self._line_faces(card, line, in_tower)
-
-    def _line_faces(self, card: str, line: int, in_tower: bool) -> int:
-        """Die faces that hit when ``card`` of the seat shoots at ``line``."""
-        seat = self.seat
-        table = DATA.ranged[seat].get(card)
-        if table is None:
-            return 0
-        faces = faces_of(table[line])
-        if faces and card == "archer":
-            # The table's 5-6 for the Defender's archers counts the walls'
-            # +1: with no wall left they need a 6. Archers in a Siege Tower
-            # gain the same +1, and shoot over the walls (line 1).
-            # ruling: docs/rulings.md#siege-archers-and-the-walls
-            if seat == DEFENDER and not self.walls():
-                faces -= 1
-            if in_tower:
-                faces += 1
-        return faces
+        walls = bool(self.walls())
+        line = 1 if in_tower else _line_of(where[0], where[1], walls)
+        return _line_faces(self.seat, card, line, in_tower, walls)
 
     def ranged_candidates(self) -> list[str]:
         if self.seat == ATTACKER:
@@ -300,11 +331,31 @@ class Table:
             out.extend((u, tower) for u in self.towers.get(tower, ()))
         return out
 
-    def reach(self, uid: str, row: str) -> list[str]:
-        """``targets_of(uid)`` of the seat's unit in ``row``."""
-        mode = self.mode(uid)
+    def _placed_lazily(self, seat: int) -> Iterator[tuple[str, str]]:
+        """``placed(seat)`` one at a time, for a question the first unit may answer."""
+        rows = self.rows[seat]
+        for r in ("r0", "r1", "r2"):
+            for u in rows[r]:
+                if kind_of(u) in FIGHTING:
+                    yield u, r
+        for tower in rows["r0"]:
+            for u in self.towers.get(tower, ()):
+                yield u, tower
+
+    def reach(self, uid: str, row: str, shots: dict[tuple[str, bool], list[str]] | None = None) -> list[str]:
+        """``targets_of(uid)`` of the seat's unit in ``row``. ``shots``: what
+        shooters of one card reach from a tower or not, kept over one menu."""
+        card, mode, brawls = _traits(uid, self.seat)
+        if mode == "ranged" and brawls and self.hand_to_hand:
+            mode = "melee"
         if mode == "ranged":
-            return self._shots(uid, row)
+            key = (card, row in self.towers)
+            if shots is None:
+                return self._shots(*key)
+            found = shots.get(key)
+            if found is None:
+                found = shots[key] = self._shots(*key)
+            return found
         if mode == "melee":
             return self._melee_from(uid, row)
         if mode == "none":
@@ -316,39 +367,40 @@ class Table:
         where = self.locate(uid)
         return self.reach(uid, where[1]) if where is not None else self.targets_of(uid)
 
-    def _shots(self, uid: str, row: str) -> list[str]:
-        """``[t for t in ranged_candidates() if faces(uid, t)]``."""
-        card = card_of(uid)
-        if DATA.ranged[self.seat].get(card) is None:
-            return []
-        in_tower = row in self.towers
-        if in_tower:
-            if not self._line_faces(card, 1, True):
-                return []
-            lines = (True, True, True)
-        else:
-            lines = (False, self._line_faces(card, 1, False) > 0, self._line_faces(card, 2, False) > 0)
-            if not (lines[1] or lines[2]):
-                return []
+    def _shots(self, card: str, in_tower: bool) -> list[str]:
+        """``[t for t in ranged_candidates() if faces(uid, t)]`` for a shooter
+        of ``card`` of the seat, in a tower or not: by rows, each row's line
+        counted once (``_line_of``)."""
         walls = bool(self.walls())
+        lines = _lines_hit(self.seat, card, in_tower, walls)
+        near, far = lines[1], lines[2]
+        if not (near or far):
+            return []
         if self.seat == ATTACKER:
-            side, rows = DEFENDER, self.rows[DEFENDER]
-            placed = [(t, r) for r in ("r1", "r2") for t in rows[r]]
-        else:
-            side, placed = ATTACKER, self.placed(ATTACKER)
-        return [t for t, r in placed if lines[_line_of(side, r, walls)] and _may_shoot_at(card, t, r)]
+            rows = self.rows[DEFENDER]
+            by_row = (("r1", near), ("r2", far if walls else near))
+            return [t for r, hit in by_row if hit for t in rows[r] if _may_shoot_at(card, t, r)]
+        rows = self.rows[ATTACKER]
+        by_row = (("r0", near), ("r1", near), ("r2", far))
+        out = [t for r, hit in by_row if hit for t in rows[r]
+               if kind_of(t) in FIGHTING and _may_shoot_at(card, t, r)]
+        if near:
+            out.extend(t for tower in rows["r0"] for t in self.towers.get(tower, ())
+                       if _may_shoot_at(card, t, tower))
+        return out
 
     def attack_menu(self) -> tuple[list[str], list[str]]:
         """``(attackers(), brawlers())`` in one walk over the seat's units."""
-        used = self.used
+        used, seat = self.used, self.seat
+        shots: dict[tuple[str, bool], list[str]] = {}
         attackers: list[str] = []
         brawlers: list[str] = []
-        for u, row in self.placed(self.seat):
+        for u, row in self.placed(seat):
             if u in used:
                 continue
-            if self.reach(u, row):
+            if self.reach(u, row, shots):
                 attackers.append(u)
-            if self.can_brawl(u) and self._melee_from(u, row):
+            if _traits(u, seat)[2] and self._melee_from(u, row):
                 brawlers.append(u)
         return attackers, brawlers
 
@@ -361,6 +413,11 @@ class Table:
 
     def can_attack(self) -> bool:
         """``bool(attackers() or brawlers())``, stopping at the first unit that can."""
-        used = self.used
-        return any(u not in used and (self.reach(u, row) or (self.can_brawl(u) and self._melee_from(u, row)))
-                   for u, row in self.placed(self.seat))
+        used, seat = self.used, self.seat
+        shots: dict[tuple[str, bool], list[str]] = {}
+        for u, row in self._placed_lazily(seat):
+            if u in used:
+                continue
+            if self.reach(u, row, shots) or (_traits(u, seat)[2] and self._melee_from(u, row)):
+                return True
+        return False

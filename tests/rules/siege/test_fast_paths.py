@@ -44,4 +44,5 @@ def test_the_fast_paths_agree_with_the_plain_definitions(seed: int) -> None:
         for side in (ATTACKER, DEFENDER):
             assert s.has_troops(side) == bool(s.troops_in_play(side))
         assert s.may_lose() == bool(s.loss_options())
+        assert s.can_shift() == bool(s.shift_options())
     assert attacks, "no position with an attack: the game proves nothing"
