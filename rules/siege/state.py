@@ -61,6 +61,12 @@ def _m(kind: type[Move], *fields: Any) -> Move:
 
 
 @functools.lru_cache(maxsize=4096)
+def _plays(card: str, target: str | None, slots: tuple[int | None, ...]) -> tuple[Move, ...]:
+    """``card`` played on ``target`` at each of ``slots``."""
+    return tuple(_m(mv.Play, card, target, at) for at in slots)
+
+
+@functools.lru_cache(maxsize=4096)
 def _drawn(card: str, copies: int) -> tuple[Move, float]:
     """A draw with its weight: ``copies`` of ``card`` left in the deck."""
     return _m(mv.Draw, card), float(copies)
@@ -325,8 +331,8 @@ class SiegeState(Table, State):
         if not setup and (dead := self.must_discard()):
             return [_m(mv.Discard, c) for c in dead]
         for card in sorted(hand):
-            out.extend(_m(mv.Play, card, t, at) for t in self.play_targets(card, setup)
-                       for at in self.entry_slots(card, t))
+            for target in self.play_targets(card, setup):
+                out.extend(_plays(card, target, tuple(self.entry_slots(card, target))))
             out.append(_m(mv.Discard, card))
         if not setup and self.hand_size(self.seat) <= HAND_LIMIT:
             out.append(_m(mv.EndPhase))
@@ -785,8 +791,9 @@ class SiegeState(Table, State):
                 else:  # no food in hand: a troop starves (if any is left)
                     self.losses = {"count": 1, "reason": "starve", "resume": "play"}
                     self.phase = "lose"
-                    if self.may_lose():
+                    if self.may_lose():  # the seat names the troop (the "lose" step would stop too)
                         ev.append(Event("starving", {"seat": seat}))
+                        return
             elif p == "lose":
                 assert self.losses is not None
                 if self.losses["count"] > 0 and self.may_lose():

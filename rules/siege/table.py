@@ -164,13 +164,11 @@ class Table:
         return next(u for u in self.rows[seat]["rc"] if card_of(u) == LEADER[seat])
 
     def has_event(self, seat: int, effects: tuple[str, ...], variant: str | None = None) -> bool:
-        if not self.active:  # most turns: asked at every step of the flow
-            return False
-        return any(
-            e["seat"] == seat and CARDS[e["card"]].effect in effects
-            and (variant is None or e["variant"] == variant)
-            for e in self.active
-        )
+        for e in self.active:  # most turns none: asked at every step of the flow
+            if e["seat"] == seat and CARDS[e["card"]].effect in effects and (
+                    variant is None or e["variant"] == variant):
+                return True
+        return False
 
     def modifier_in_force(self, seat: int, card: str) -> bool:
         """A modifier card on the table, unless Low Morale sets it aside."""
@@ -342,25 +340,35 @@ class Table:
             for u in self.towers.get(tower, ()):
                 yield u, tower
 
-    def reach(self, uid: str, row: str, shots: dict[tuple[str, bool], list[str]] | None = None) -> list[str]:
-        """``targets_of(uid)`` of the seat's unit in ``row``. ``shots``: what
-        shooters of one card reach from a tower or not, kept over one menu."""
+    def reach(self, uid: str, row: str, kept: dict[Any, list[str]] | None = None) -> list[str]:
+        """``targets_of(uid)`` of the seat's unit in ``row``. ``kept``: the
+        answers that do not depend on the unit itself, kept over one menu:
+        what a shooter of one card reaches from a tower or not, and what a
+        fighter reaches from a row (not from a tower, where its day aboard counts)."""
         card, mode, brawls = _traits(uid, self.seat)
         if mode == "ranged" and brawls and self.hand_to_hand:
             mode = "melee"
         if mode == "ranged":
             key = (card, row in self.towers)
-            if shots is None:
+            if kept is None:
                 return self._shots(*key)
-            found = shots.get(key)
+            found = kept.get(key)
             if found is None:
-                found = shots[key] = self._shots(*key)
+                found = kept[key] = self._shots(*key)
             return found
         if mode == "melee":
-            return self._melee_from(uid, row)
+            return self._melee_kept(uid, row, kept)
         if mode == "none":
             return []
         return self.targets_of(uid)  # a ram or a tower: rare, and cheap enough
+
+    def _melee_kept(self, uid: str, row: str, kept: dict[Any, list[str]] | None) -> list[str]:
+        if kept is None or row in self.towers:
+            return self._melee_from(uid, row)
+        found = kept.get(row)
+        if found is None:
+            found = kept[row] = self._melee_from(uid, row)
+        return found
 
     def _reach_of(self, uid: str) -> list[str]:
         """``targets_of(uid)``, through ``reach``."""
@@ -392,32 +400,37 @@ class Table:
     def attack_menu(self) -> tuple[list[str], list[str]]:
         """``(attackers(), brawlers())`` in one walk over the seat's units."""
         used, seat = self.used, self.seat
-        shots: dict[tuple[str, bool], list[str]] = {}
+        kept: dict[Any, list[str]] = {}
         attackers: list[str] = []
         brawlers: list[str] = []
         for u, row in self.placed(seat):
             if u in used:
                 continue
-            if self.reach(u, row, shots):
+            if self.reach(u, row, kept):
                 attackers.append(u)
-            if _traits(u, seat)[2] and self._melee_from(u, row):
+            if _traits(u, seat)[2] and self._melee_kept(u, row, kept):
                 brawlers.append(u)
         return attackers, brawlers
 
     def has_troops(self, seat: int) -> bool:
         """``bool(troops_in_play(seat))``, stopping at the first."""
         rows = self.rows[seat]
-        return (any(kind_of(u) in FIGHTING for r in ("r0", "r1", "r2") for u in rows[r])
-                or any(self.towers.get(t) for t in rows["r0"])
-                or any(kind_of(u) == "supply" for u in rows["rc"]))
+        for r in ("r0", "r1", "r2"):
+            for u in rows[r]:
+                if kind_of(u) in FIGHTING:
+                    return True
+        for tower in rows["r0"]:
+            if self.towers.get(tower):
+                return True
+        return any(kind_of(u) == "supply" for u in rows["rc"])
 
     def can_attack(self) -> bool:
         """``bool(attackers() or brawlers())``, stopping at the first unit that can."""
         used, seat = self.used, self.seat
-        shots: dict[tuple[str, bool], list[str]] = {}
+        kept: dict[Any, list[str]] = {}
         for u, row in self._placed_lazily(seat):
             if u in used:
                 continue
-            if self.reach(u, row, shots) or (_traits(u, seat)[2] and self._melee_from(u, row)):
+            if self.reach(u, row, kept) or (_traits(u, seat)[2] and self._melee_kept(u, row, kept)):
                 return True
         return False
