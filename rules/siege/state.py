@@ -73,6 +73,7 @@ def _drawn(card: str, copies: int) -> tuple[Move, float]:
 
 
 _DICE = tuple(mv.Die(v) for v in range(1, DIE_FACES + 1))
+_DIE_OUTCOMES = tuple((die, 1.0) for die in _DICE)
 
 
 def _take(counts: dict[str, int], card: str) -> None:
@@ -197,11 +198,9 @@ class SiegeState(Table, State):
 
     # -- the hooks -------------------------------------------------------
     # The search asks these at every step: straight to the hook, without
-    # the base class's indirection (the game is over exactly when the
-    # result is set, so ``legal_moves`` says the same as the base's).
-    def to_move(self) -> int | None:
-        return self._to_move()
-
+    # the base class's indirection (``to_move`` is the hook itself, below;
+    # the game is over exactly when the result is set, so ``legal_moves``
+    # says the same as the base's).
     def legal_moves(self) -> list[Move]:
         return [] if self.result is not None else self._legal_moves()
 
@@ -217,6 +216,8 @@ class SiegeState(Table, State):
         if self.phase == "arrive":
             return self.arriving[0]["seat"]
         return self.seat
+
+    to_move = _to_move
 
     def _legal_moves(self) -> list[Move]:
         p = self.phase
@@ -261,7 +262,7 @@ class SiegeState(Table, State):
             deck = self._draw_deck()
             return [_drawn(c, deck[c]) for c in sorted(deck)]
         if self.phase in ("die", "attack_die") and self.result is None:
-            return [(die, 1.0) for die in _DICE]
+            return list(_DIE_OUTCOMES)
         return super().chance_outcomes()
 
     def _check(self, move: Move) -> None:
