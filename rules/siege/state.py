@@ -247,8 +247,8 @@ class SiegeState(Table, State):
             return [*(_m(mv.Attack, u) for u in attackers), *(_m(mv.Attack, u, True) for u in brawlers),
                     _m(mv.EndPhase)]
         if p == "aim":
-            return [*(_m(mv.Join, u) for u in self.joiners()),
-                    *(_m(mv.Target, t) for t in self.group_targets())]
+            targets = self.group_targets()
+            return [*(_m(mv.Join, u) for u in self.joiners(targets)), *(_m(mv.Target, t) for t in targets)]
         if p == "support":
             return [*(_m(mv.Support, u) for u in self.supporters(self.aim)), _m(mv.Support, None)]
         if p == "move":

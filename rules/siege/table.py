@@ -293,15 +293,17 @@ class Table:
             common = [t for t in common if t in theirs]
         return common
 
-    def joiners(self) -> list[str]:
+    def joiners(self, targets: list[str] | None = None) -> list[str]:
+        """``targets``: ``group_targets()`` when the caller has it already."""
         first = card_of(self.group[0])
         if len(self.group) >= GROUP_LIMIT or CARDS[first].kind != "troop":
             return []
-        common = set(self.group_targets())
+        common = set(self.group_targets() if targets is None else targets)
+        kept: dict[Any, list[str]] = {}
         return [
             u for u, row in self.placed(self.seat)
             if card_of(u) == first and u not in self.group and u not in self.used
-            and common.intersection(self.reach(u, row))
+            and common.intersection(self.reach(u, row, kept))
         ]
 
     def supporters(self, target: str) -> list[str]:
@@ -428,9 +430,15 @@ class Table:
         """``bool(attackers() or brawlers())``, stopping at the first unit that can."""
         used, seat = self.used, self.seat
         kept: dict[Any, list[str]] = {}
+        tried: set[tuple[str, str]] = set()  # (card, row) with no attack: the same for its like
         for u, row in self._placed_lazily(seat):
             if u in used:
                 continue
+            card = _traits(u, seat)[0]
+            if (card, row) in tried:
+                continue
             if self.reach(u, row, kept) or (_traits(u, seat)[2] and self._melee_kept(u, row, kept)):
                 return True
+            if row not in self.towers:  # aboard a tower the day it boarded counts
+                tried.add((card, row))
         return False
