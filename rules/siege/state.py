@@ -72,6 +72,8 @@ def _drawn(card: str, copies: int) -> tuple[Move, float]:
     return _m(mv.Draw, card), float(copies)
 
 
+#: slots 0..n-1 of a row, by n (a row is never near 64 cards long)
+_SLOTS = tuple(tuple(range(n)) for n in range(64))
 _DICE = tuple(mv.Die(v) for v in range(1, DIE_FACES + 1))
 _DIE_OUTCOMES = tuple((die, 1.0) for die in _DICE)
 
@@ -226,7 +228,7 @@ class SiegeState(Table, State):
         if p in ("die", "attack_die"):
             return list(_DICE)
         if p in ("setup", "play"):
-            return self.play_options(setup=p == "setup")
+            return self.play_menu(setup=p == "setup")
         if p == "event":
             # Which Peasant turns is the Defender's to say.
             # ruling: docs/rulings.md#siege-the-player-chooses
@@ -336,6 +338,28 @@ class SiegeState(Table, State):
                 out.extend(_plays(card, target, tuple(self.entry_slots(card, target))))
             out.append(_m(mv.Discard, card))
         if not setup and self.hand_size(self.seat) <= HAND_LIMIT:
+            out.append(_m(mv.EndPhase))
+        return out
+
+    def play_menu(self, setup: bool) -> list[Move]:
+        """``play_options(setup)``, with the usual card, a troop or a war
+        machine, listed from row 2's length without asking ``play_targets``
+        and ``entry_slots`` (no target; any slot of row 2)."""
+        seat = self.seat
+        hand = self.hands[seat]
+        if not setup and (dead := self.must_discard()):
+            return [_m(mv.Discard, c) for c in dead]
+        out: list[Move] = []
+        slots = len(self.rows[seat]["r2"]) + 1
+        anywhere = not (setup and seat == DEFENDER)
+        for card in sorted(hand):
+            if anywhere and CARDS[card].kind in ("troop", "war_machine"):
+                out.extend(_plays(card, None, _SLOTS[slots]))
+            else:
+                for target in self.play_targets(card, setup):
+                    out.extend(_plays(card, target, tuple(self.entry_slots(card, target))))
+            out.append(_m(mv.Discard, card))
+        if not setup and sum(hand.values()) <= HAND_LIMIT:
             out.append(_m(mv.EndPhase))
         return out
 

@@ -45,4 +45,6 @@ def test_the_fast_paths_agree_with_the_plain_definitions(seed: int) -> None:
             assert s.has_troops(side) == bool(s.troops_in_play(side))
         assert s.may_lose() == bool(s.loss_options())
         assert s.can_shift() == bool(s.shift_options())
+        if s.phase in ("setup", "play"):
+            assert s.play_menu(s.phase == "setup") == s.play_options(s.phase == "setup")
     assert attacks, "no position with an attack: the game proves nothing"
