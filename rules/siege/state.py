@@ -46,7 +46,7 @@ from rules.siege.constants import (
 from rules.siege.data import CARDS, DATA
 from rules.siege.table import Table, card_of
 
-CHANCE_PHASES = ("setup_draw", "die", "draw", "attack_die")
+CHANCE_PHASES = frozenset(("setup_draw", "die", "draw", "attack_die"))
 #: the phases the turn's flow (``_advance``) may move on from by itself
 _FLOWING = frozenset(("begin", "end", "feed", "lose", "play", "attack", "pour", "move"))
 #: events that stay in force until the drawer's next turn
@@ -879,6 +879,8 @@ class SiegeState(Table, State):
             self.phase = "feed"
         if self.result is not None:
             ev.append(Event("game_over", dict(self.result)))
+            return
+        if not self.coming:
             return
         for c in [c for c in self.coming if c["seat"] == self.seat and c["day"] <= self.day]:
             self.coming.remove(c)
