@@ -417,7 +417,7 @@ class Table:
     def has_troops(self, seat: int) -> bool:
         """``bool(troops_in_play(seat))``, stopping at the first."""
         rows = self.rows[seat]
-        for r in ("r0", "r1", "r2"):
+        for r in ("r2", "r1", "r0"):  # row 2 first: the Defender's rows 0 and 1 hold his Moat and walls
             for u in rows[r]:
                 if kind_of(u) in FIGHTING:
                     return True
