@@ -46,10 +46,37 @@ from rules.siege.constants import (
 from rules.siege.data import CARDS, DATA
 from rules.siege.table import Table, card_of
 
-CHANCE_PHASES = ("setup_draw", "die", "draw", "attack_die")
+CHANCE_PHASES = frozenset(("setup_draw", "die", "draw", "attack_die"))
+#: the phases the turn's flow (``_advance``) may move on from by itself
+_FLOWING = frozenset(("begin", "end", "feed", "lose", "play", "attack", "pour", "move"))
 #: events that stay in force until the drawer's next turn
 LASTING = ("low_morale", "bad_weather", "papal_injunction", "floods")
 SPEAR_CHOICES = ("bonus", "archer", "swordsman")
+
+@functools.lru_cache(maxsize=16384, typed=True)
+def _m(kind: type[Move], *fields: Any) -> Move:
+    """The move ``kind(*fields)``, one shared instance each: the search
+    lists the menus millions of times, and moves are frozen."""
+    return kind(*fields)
+
+
+@functools.lru_cache(maxsize=4096)
+def _plays(card: str, target: str | None, slots: tuple[int | None, ...]) -> tuple[Move, ...]:
+    """``card`` played on ``target`` at each of ``slots``."""
+    return tuple(_m(mv.Play, card, target, at) for at in slots)
+
+
+@functools.lru_cache(maxsize=4096)
+def _drawn(card: str, copies: int) -> tuple[Move, float]:
+    """A draw with its weight: ``copies`` of ``card`` left in the deck."""
+    return _m(mv.Draw, card), float(copies)
+
+
+#: slots 0..n-1 of a row, by n (a row is never near 64 cards long)
+_SLOTS = tuple(tuple(range(n)) for n in range(64))
+_DICE = tuple(mv.Die(v) for v in range(1, DIE_FACES + 1))
+_DIE_OUTCOMES = tuple((die, 1.0) for die in _DICE)
+
 
 def _take(counts: dict[str, int], card: str) -> None:
     counts[card] -= 1
@@ -172,6 +199,13 @@ class SiegeState(Table, State):
         return [None]
 
     # -- the hooks -------------------------------------------------------
+    # The search asks these at every step: straight to the hook, without
+    # the base class's indirection (``to_move`` is the hook itself, below;
+    # the game is over exactly when the result is set, so ``legal_moves``
+    # says the same as the base's).
+    def legal_moves(self) -> list[Move]:
+        return [] if self.result is not None else self._legal_moves()
+
     def _to_move(self) -> int | None:
         if self.result is not None:
             return None
@@ -185,46 +219,52 @@ class SiegeState(Table, State):
             return self.arriving[0]["seat"]
         return self.seat
 
+    to_move = _to_move
+
     def _legal_moves(self) -> list[Move]:
         p = self.phase
         if p in ("setup_draw", "draw"):
-            return [mv.Draw(c) for c in sorted(self._draw_deck())]
+            return [_m(mv.Draw, c) for c in sorted(self._draw_deck())]
         if p in ("die", "attack_die"):
-            return [mv.Die(v) for v in range(1, DIE_FACES + 1)]
+            return list(_DICE)
         if p in ("setup", "play"):
-            return self.play_options(setup=p == "setup")
+            return self.play_menu(setup=p == "setup")
         if p == "event":
             # Which Peasant turns is the Defender's to say.
             # ruling: docs/rulings.md#siege-the-player-chooses
             peasants = self.peasants() if self.seat == DEFENDER else []
-            return [mv.Spear("bonus"), *(mv.Spear(c, p, at) for c in SPEAR_CHOICES[1:] for p in peasants
-                                         for at in self.slots(DEFENDER, "r2"))]
+            return [_m(mv.Spear, "bonus"), *(_m(mv.Spear, c, p, at) for c in SPEAR_CHOICES[1:]
+                                             for p in peasants for at in self.slots(DEFENDER, "r2"))]
         if p == "horn":
-            return [mv.Raze(u) for u in self.walls()]
+            return [_m(mv.Raze, u) for u in self.walls()]
         if p == "arrive":
             entry = self.arriving[0]
-            return [mv.Place(at) for at in self.slots(entry["seat"], entry["row"])]
+            return [_m(mv.Place, at) for at in self.slots(entry["seat"], entry["row"])]
         if p == "lose":
             return self.loss_options()
         if p == "feed":
-            return [mv.Feed(SUPPLY[self.seat])] if self.hands[self.seat].get(SUPPLY[self.seat]) else []
+            return [_m(mv.Feed, SUPPLY[self.seat])] if self.hands[self.seat].get(SUPPLY[self.seat]) else []
         if p == "attack":
-            brawl = [mv.Attack(u, melee=True) for u in self.brawlers()]
-            return [*(mv.Attack(u) for u in self.attackers()), *brawl, mv.EndPhase()]
+            attackers, brawlers = self.attack_menu()
+            return [*(_m(mv.Attack, u) for u in attackers), *(_m(mv.Attack, u, True) for u in brawlers),
+                    _m(mv.EndPhase)]
         if p == "aim":
-            return [*(mv.Join(u) for u in self.joiners()), *(mv.Target(t) for t in self.group_targets())]
+            targets = self.group_targets()
+            return [*(_m(mv.Join, u) for u in self.joiners(targets)), *(_m(mv.Target, t) for t in targets)]
         if p == "support":
-            return [*(mv.Support(u) for u in self.supporters(self.aim)), mv.Support(None)]
+            return [*(_m(mv.Support, u) for u in self.supporters(self.aim)), _m(mv.Support, None)]
         if p == "move":
-            return [*self.shift_options(), mv.EndPhase()]
+            return [*self.shift_options(), _m(mv.EndPhase)]
         if p == "pour":
-            return [*self.pour_options(), mv.Pass()]
+            return [*self.pour_options(), _m(mv.Pass)]
         return []
 
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         if self.phase in ("setup_draw", "draw"):
             deck = self._draw_deck()
-            return [(mv.Draw(c), float(deck[c])) for c in sorted(deck)]
+            return [_drawn(c, deck[c]) for c in sorted(deck)]
+        if self.phase in ("die", "attack_die") and self.result is None:
+            return list(_DIE_OUTCOMES)
         return super().chance_outcomes()
 
     def _check(self, move: Move) -> None:
@@ -292,13 +332,35 @@ class SiegeState(Table, State):
         hand = self.hands[self.seat]
         out: list[Move] = []
         if not setup and (dead := self.must_discard()):
-            return [mv.Discard(c) for c in dead]
+            return [_m(mv.Discard, c) for c in dead]
         for card in sorted(hand):
-            out.extend(mv.Play(card, t, at) for t in self.play_targets(card, setup)
-                       for at in self.entry_slots(card, t))
-            out.append(mv.Discard(card))
+            for target in self.play_targets(card, setup):
+                out.extend(_plays(card, target, tuple(self.entry_slots(card, target))))
+            out.append(_m(mv.Discard, card))
         if not setup and self.hand_size(self.seat) <= HAND_LIMIT:
-            out.append(mv.EndPhase())
+            out.append(_m(mv.EndPhase))
+        return out
+
+    def play_menu(self, setup: bool) -> list[Move]:
+        """``play_options(setup)``, with the usual card, a troop or a war
+        machine, listed from row 2's length without asking ``play_targets``
+        and ``entry_slots`` (no target; any slot of row 2)."""
+        seat = self.seat
+        hand = self.hands[seat]
+        if not setup and (dead := self.must_discard()):
+            return [_m(mv.Discard, c) for c in dead]
+        out: list[Move] = []
+        slots = len(self.rows[seat]["r2"]) + 1
+        anywhere = not (setup and seat == DEFENDER)
+        for card in sorted(hand):
+            if anywhere and CARDS[card].kind in ("troop", "war_machine"):
+                out.extend(_plays(card, None, _SLOTS[slots]))
+            else:
+                for target in self.play_targets(card, setup):
+                    out.extend(_plays(card, target, tuple(self.entry_slots(card, target))))
+            out.append(_m(mv.Discard, card))
+        if not setup and sum(hand.values()) <= HAND_LIMIT:
+            out.append(_m(mv.EndPhase))
         return out
 
     def loss_candidates(self, reason: str) -> list[str]:
@@ -318,14 +380,26 @@ class SiegeState(Table, State):
         if not self.losses:
             return []
         reason = self.losses["reason"]
-        out: list[Move] = [mv.Lose(unit=u) for u in self.loss_candidates(reason)]
+        out: list[Move] = [_m(mv.Lose, u) for u in self.loss_candidates(reason)]
         if reason == "floods" and self.hands[self.seat].get(SUPPLY[self.seat]):
-            out.append(mv.Lose(card=SUPPLY[self.seat]))
+            out.append(_m(mv.Lose, None, SUPPLY[self.seat]))
         return out
+
+    def may_lose(self) -> bool:
+        """``bool(loss_options())`` without listing them: the turn's flow
+        asks it at every loss and every hungry turn."""
+        if not self.losses:
+            return False
+        reason = self.losses["reason"]
+        if reason == "floods" and self.hands[self.seat].get(SUPPLY[self.seat]):
+            return True
+        if reason in ("famine", "melee"):
+            return bool(self.loss_candidates(reason))
+        return self.has_troops(self.seat)
 
     def pour_options(self) -> list[Move]:
         hand = self.hands[DEFENDER]
-        return [mv.Play(c, t) for c in POUR_CARDS if hand.get(c) for t in self.rows[ATTACKER]["r0"]]
+        return [_m(mv.Play, c, t) for c in POUR_CARDS if hand.get(c) for t in self.rows[ATTACKER]["r0"]]
 
     # -- movement --------------------------------------------------------
     def shift_options(self) -> list[Move]:
@@ -337,17 +411,36 @@ class SiegeState(Table, State):
         rows = self.rows[ATTACKER]
         out: list[Move] = []
         if len(rows["r1"]) < self.row1_limit():
-            out.extend(mv.Shift(u, "r1", at) for u in self.played if u in rows["r2"]
+            out.extend(_m(mv.Shift, u, "r1", at) for u in self.played if u in rows["r2"]
                        for at in self.slots(ATTACKER, "r1"))
         towers = [t for t in rows["r0"] if t in self.towers]
         for u in rows["r1"]:
             card = card_of(u)
             if card == "siege_tower" or (card == "battering_ram" and not self.moat()):
-                out.append(mv.Shift(u, "r0"))
+                out.append(_m(mv.Shift, u, "r0"))
             if CARDS[card].kind == "troop" and not CARDS[card].mounted:
                 cap = CARDS["siege_tower"].capacity
-                out.extend(mv.Shift(u, t) for t in towers if len(self.towers[t]) < cap)
+                out.extend(_m(mv.Shift, u, t) for t in towers if len(self.towers[t]) < cap)
         return out
+
+    def can_shift(self) -> bool:
+        """``bool(shift_options())`` without listing them: the turn's flow
+        asks it after every step of the Attacker's movement."""
+        seat = self.seat
+        if seat != ATTACKER or self.has_event(seat, ("floods",)):
+            return False
+        rows = self.rows[ATTACKER]
+        if self.played and len(rows["r1"]) < self.row1_limit() and any(u in rows["r2"] for u in self.played):
+            return True
+        cap = CARDS["siege_tower"].capacity
+        room = any(len(self.towers[t]) < cap for t in rows["r0"] if t in self.towers)
+        for u in rows["r1"]:
+            card = card_of(u)
+            if card == "siege_tower" or (card == "battering_ram" and not self.moat()):
+                return True
+            if room and CARDS[card].kind == "troop" and not CARDS[card].mounted:
+                return True
+        return False
 
     # -- applying --------------------------------------------------------
     def _do_draw(self, move: mv.Draw, ev: list[Event]) -> None:
@@ -709,6 +802,8 @@ class SiegeState(Table, State):
     def _advance(self, ev: list[Event]) -> None:
         while self.result is None:
             p, seat = self.phase, self.seat
+            if p not in _FLOWING:
+                return
             if p == "begin":
                 self._begin_turn(ev)
             elif p == "end":
@@ -721,11 +816,12 @@ class SiegeState(Table, State):
                 else:  # no food in hand: a troop starves (if any is left)
                     self.losses = {"count": 1, "reason": "starve", "resume": "play"}
                     self.phase = "lose"
-                    if self.loss_options():
+                    if self.may_lose():  # the seat names the troop (the "lose" step would stop too)
                         ev.append(Event("starving", {"seat": seat}))
+                        return
             elif p == "lose":
                 assert self.losses is not None
-                if self.losses["count"] > 0 and self.loss_options():
+                if self.losses["count"] > 0 and self.may_lose():
                     return
                 self.phase, self.losses = self.losses["resume"], None
             elif p == "play":
@@ -733,7 +829,7 @@ class SiegeState(Table, State):
                     return
                 self.phase = "attack"
             elif p == "attack":
-                if self.no_attack(seat) or not (self.attackers() or self.brawlers()):
+                if self.no_attack(seat) or not self.can_attack():
                     self.phase = "move"
                 elif seat == ATTACKER and not self.window_done and self.rows[ATTACKER]["r0"]:
                     # The window before the attacks: the Defender is offered
@@ -749,7 +845,7 @@ class SiegeState(Table, State):
                     return
                 self.phase, self.resume = self.resume, ""
             elif p == "move":
-                if self.shift_options():
+                if self.can_shift():
                     return
                 self.phase = "end"
             else:
@@ -769,7 +865,8 @@ class SiegeState(Table, State):
 
     def _begin_turn(self, ev: list[Event]) -> None:
         self.turn += 1
-        self.active = [e for e in self.active if e["until"] > self.turn]
+        if self.active:
+            self.active = [e for e in self.active if e["until"] > self.turn]
         ev.append(Event("turn", {"seat": self.seat, "turn": self.turn, "day": self.day}))
         decks = self.decks[self.seat]
         if decks["normal"] or decks["events"]:
@@ -782,6 +879,8 @@ class SiegeState(Table, State):
             self.phase = "feed"
         if self.result is not None:
             ev.append(Event("game_over", dict(self.result)))
+            return
+        if not self.coming:
             return
         for c in [c for c in self.coming if c["seat"] == self.seat and c["day"] <= self.day]:
             self.coming.remove(c)

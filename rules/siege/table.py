@@ -4,6 +4,7 @@ flow (``state.py``) changes the table."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -27,6 +28,78 @@ FIGHTING = ("troop", "war_machine")
 @lru_cache(maxsize=512)  # a game has ~130 uids; the search asks millions of times
 def card_of(uid: str) -> str:
     return uid.rsplit("-", 1)[0]
+
+
+@lru_cache(maxsize=512)
+def kind_of(uid: str) -> str:
+    """The kind of the unit's card (``CARDS[card_of(uid)].kind``), kept per uid."""
+    return CARDS[card_of(uid)].kind
+
+
+def _line_of(side: int, row: str, walls: bool) -> int:
+    """The line of a target in ``row`` of ``side``, counted on its own side:
+    the Defender's walls are line 1 and row 2 line 2 (line 1 once no wall
+    is left); the Attacker's rows 0 and 1 (and the towers) line 1, row 2 line 2.
+    ruling: docs/rulings.md#siege-ranged-lines"""
+    if side == DEFENDER:
+        return 2 if row == "r2" and walls else 1
+    return 2 if row in ("r2", "rc") else 1
+
+
+def _may_shoot_at(card: str, target: str, row: str) -> bool:
+    """Whether a shot of ``card`` can hit ``target`` in ``row`` at all:
+    rams are hit from afar only by Catapults, and only at the walls;
+    leaders fall only to troops in melee.
+    ruling: docs/rulings.md#siege-leaders-fall-to-melee"""
+    aimed = card_of(target)
+    if aimed == "battering_ram" and (card != "catapult" or row != "r0"):
+        return False
+    return aimed not in LEADER
+
+
+def _line_faces(seat: int, card: str, line: int, in_tower: bool, walls: bool) -> int:
+    """Die faces that hit when ``card`` of ``seat`` shoots at ``line``."""
+    table = DATA.ranged[seat].get(card)
+    if table is None:
+        return 0
+    faces = faces_of(table[line])
+    if faces and card == "archer":
+        # The table's 5-6 for the Defender's archers counts the walls'
+        # +1: with no wall left they need a 6. Archers in a Siege Tower
+        # gain the same +1, and shoot over the walls (line 1).
+        # ruling: docs/rulings.md#siege-archers-and-the-walls
+        if seat == DEFENDER and not walls:
+            faces -= 1
+        if in_tower:
+            faces += 1
+    return faces
+
+
+@lru_cache(maxsize=256)
+def _lines_hit(seat: int, card: str, in_tower: bool, walls: bool) -> tuple[bool, bool, bool]:
+    """Whether a shot of ``card`` hits at all, by the target's line (1, 2;
+    index 0 unused); from a tower every target is at line 1."""
+    if in_tower:
+        return (_line_faces(seat, card, 1, True, walls) > 0,) * 3
+    return False, _line_faces(seat, card, 1, False, walls) > 0, _line_faces(seat, card, 2, False, walls) > 0
+
+
+@lru_cache(maxsize=1024)
+def _traits(uid: str, seat: int) -> tuple[str, str, bool]:
+    """The unit's card, its ``Table.mode`` for ``seat`` outside a hand-to-hand
+    attack (where an Archer that can brawl fights in melee), and ``can_brawl``."""
+    card = card_of(uid)
+    c = CARDS[card]
+    brawls = c.kind == "troop" and c.ranged and c.melee > 0
+    if card == "battering_ram":
+        return card, "ram", brawls
+    if card == "siege_tower":
+        return card, "fill", brawls
+    if c.ranged and card in DATA.ranged[seat]:
+        return card, "ranged", brawls
+    if c.kind == "troop" and c.melee > 0:
+        return card, "melee", brawls
+    return card, "none", brawls
 
 
 class Table:
@@ -59,7 +132,7 @@ class Table:
         """The seat's fighting cards (troops and war machines) in rows 0-2,
         and the soldiers in its towers; not walls, Moat, food or leaders."""
         rows = self.rows[seat]
-        out = [u for r in ("r0", "r1", "r2") for u in rows[r] if CARDS[card_of(u)].kind in FIGHTING]
+        out = [u for r in ("r0", "r1", "r2") for u in rows[r] if kind_of(u) in FIGHTING]
         for tower in rows["r0"]:
             out.extend(self.towers.get(tower, ()))
         return out
@@ -69,7 +142,7 @@ class Table:
 
     def supplies(self, seat: int) -> list[str]:
         """The food cards on the seat's table: its own, and any a Traitor took."""
-        return [u for u in self.rows[seat]["rc"] if CARDS[card_of(u)].kind == "supply"]
+        return [u for u in self.rows[seat]["rc"] if kind_of(u) == "supply"]
 
     def peasants(self) -> list[str]:
         """The Peasants on the Defender's table (the Spear of Destiny's)."""
@@ -91,11 +164,11 @@ class Table:
         return next(u for u in self.rows[seat]["rc"] if card_of(u) == LEADER[seat])
 
     def has_event(self, seat: int, effects: tuple[str, ...], variant: str | None = None) -> bool:
-        return any(
-            e["seat"] == seat and CARDS[e["card"]].effect in effects
-            and (variant is None or e["variant"] == variant)
-            for e in self.active
-        )
+        for e in self.active:  # most turns none: asked at every step of the flow
+            if e["seat"] == seat and CARDS[e["card"]].effect in effects and (
+                    variant is None or e["variant"] == variant):
+                return True
+        return False
 
     def modifier_in_force(self, seat: int, card: str) -> bool:
         """A modifier card on the table, unless Low Morale sets it aside."""
@@ -126,52 +199,23 @@ class Table:
         return "none"
 
     def line(self, target: str) -> int:
-        """The target's line counted on its own side: the Defender's walls
-        are line 1 and row 2 line 2 (line 1 once no wall is left); the
-        Attacker's rows 0 and 1 (and the towers) line 1, row 2 line 2.
-        ruling: docs/rulings.md#siege-ranged-lines"""
+        """The target's line counted on its own side (see ``_line_of``)."""
         where = self.locate(target)
         assert where is not None
-        seat, row = where
-        if seat == DEFENDER:
-            return 2 if row == "r2" and self.walls() else 1
-        return 2 if row in ("r2", "rc") else 1
+        return _line_of(where[0], where[1], bool(self.walls()))
 
     def faces(self, uid: str, target: str) -> int:
         """Die faces that hit when ``uid`` alone shoots at ``target``."""
-        card, seat = card_of(uid), self.seat
         where = self.locate(target)
-        if where is None or where[0] == seat:
+        if where is None or where[0] == self.seat:
             return 0
-        # Rams are hit from afar only by Catapults, and only at the walls.
-        if card_of(target) == "battering_ram" and (card != "catapult" or where[1] != "r0"):
-            return 0
-        # Leaders fall only to troops in melee.
-        # ruling: docs/rulings.md#siege-leaders-fall-to-melee
-        if card_of(target) in LEADER:
+        card = card_of(uid)
+        if not _may_shoot_at(card, target, where[1]):
             return 0
         in_tower = self.locate(uid)[1] in self.towers  # type: ignore[index]
-        table = DATA.ranged[seat].get(card)
-        if table is None:
-            return 0
-        if in_tower:
-            line = 1
-        elif where[0] == DEFENDER:  # self.line(target), from the place found above
-            line = 2 if where[1] == "r2" and self.walls() else 1
-        else:
-            line = 2 if where[1] in ("r2", "rc") else 1
-        need = table[line]
-        faces = faces_of(need)
-        if faces and card == "archer":
-            # The table's 5-6 for the Defender's archers counts the walls'
-            # +1: with no wall left they need a 6. Archers in a Siege Tower
-            # gain the same +1, and shoot over the walls (line 1).
-            # ruling: docs/rulings.md#siege-archers-and-the-walls
-            if seat == DEFENDER and not self.walls():
-                faces -= 1
-            if in_tower:
-                faces += 1
-        return faces
+        walls = bool(self.walls())
+        line = 1 if in_tower else _line_of(where[0], where[1], walls)
+        return _line_faces(self.seat, card, line, in_tower, walls)
 
     def ranged_candidates(self) -> list[str]:
         if self.seat == ATTACKER:
@@ -179,11 +223,14 @@ class Table:
         return self.units(ATTACKER)
 
     def melee_targets(self, uid: str) -> list[str]:
-        seat = self.seat
         where = self.locate(uid)
         if where is None:
             return []
-        row = where[1]
+        return self._melee_from(uid, where[1])
+
+    def _melee_from(self, uid: str, row: str) -> list[str]:
+        """``melee_targets(uid)`` of a unit of the seat in ``row`` (a tower id inside one)."""
+        seat = self.seat
         if seat == ATTACKER:
             if row == "r1":
                 if self.walls() or self.moat():
@@ -240,21 +287,23 @@ class Table:
                 if u not in self.used and self.can_brawl(u) and self.melee_targets(u)]
 
     def group_targets(self) -> list[str]:
-        common = self.targets_of(self.group[0])
+        common = self._reach_of(self.group[0])
         for u in self.group[1:]:
-            theirs = set(self.targets_of(u))
+            theirs = set(self._reach_of(u))
             common = [t for t in common if t in theirs]
         return common
 
-    def joiners(self) -> list[str]:
+    def joiners(self, targets: list[str] | None = None) -> list[str]:
+        """``targets``: ``group_targets()`` when the caller has it already."""
         first = card_of(self.group[0])
         if len(self.group) >= GROUP_LIMIT or CARDS[first].kind != "troop":
             return []
-        common = set(self.group_targets())
+        common = set(self.group_targets() if targets is None else targets)
+        kept: dict[Any, list[str]] = {}
         return [
-            u for u in self.units(self.seat)
+            u for u, row in self.placed(self.seat)
             if card_of(u) == first and u not in self.group and u not in self.used
-            and common.intersection(self.targets_of(u))
+            and common.intersection(self.reach(u, row, kept))
         ]
 
     def supporters(self, target: str) -> list[str]:
@@ -266,3 +315,130 @@ class Table:
         i = row.index(target)
         near = [row[j] for j in (i - 1, i + 1) if 0 <= j < len(row)]
         return [u for u in near if CARDS[card_of(u)].kind == "troop"]
+
+    # -- the search's fast paths -------------------------------------------
+    # The definitions above state the rules; the moves and the turn's flow
+    # ask these instead, millions of times in a search: the same answers
+    # (tests/rules/siege/test_fast_paths.py holds them equal over seeded
+    # playouts), with each unit's row known from the walk over the rows
+    # instead of searched for, and a shooter's faces worked out once a line.
+
+    def placed(self, seat: int) -> list[tuple[str, str]]:
+        """``units(seat)``, each with its row (a tower id for the soldiers inside one)."""
+        rows = self.rows[seat]
+        out = [(u, r) for r in ("r0", "r1", "r2") for u in rows[r] if kind_of(u) in FIGHTING]
+        for tower in rows["r0"]:
+            out.extend((u, tower) for u in self.towers.get(tower, ()))
+        return out
+
+    def _placed_lazily(self, seat: int) -> Iterator[tuple[str, str]]:
+        """``placed(seat)`` one at a time, for a question the first unit may answer."""
+        rows = self.rows[seat]
+        for r in ("r0", "r1", "r2"):
+            for u in rows[r]:
+                if kind_of(u) in FIGHTING:
+                    yield u, r
+        for tower in rows["r0"]:
+            for u in self.towers.get(tower, ()):
+                yield u, tower
+
+    def reach(self, uid: str, row: str, kept: dict[Any, list[str]] | None = None) -> list[str]:
+        """``targets_of(uid)`` of the seat's unit in ``row``. ``kept``: the
+        answers that do not depend on the unit itself, kept over one menu:
+        what a shooter of one card reaches from a tower or not, and what a
+        fighter reaches from a row (not from a tower, where its day aboard counts)."""
+        card, mode, brawls = _traits(uid, self.seat)
+        if mode == "ranged" and brawls and self.hand_to_hand:
+            mode = "melee"
+        if mode == "ranged":
+            key = (card, row in self.towers)
+            if kept is None:
+                return self._shots(*key)
+            found = kept.get(key)
+            if found is None:
+                found = kept[key] = self._shots(*key)
+            return found
+        if mode == "melee":
+            return self._melee_kept(uid, row, kept)
+        if mode == "none":
+            return []
+        return self.targets_of(uid)  # a ram or a tower: rare, and cheap enough
+
+    def _melee_kept(self, uid: str, row: str, kept: dict[Any, list[str]] | None) -> list[str]:
+        if kept is None or row in self.towers:
+            return self._melee_from(uid, row)
+        found = kept.get(row)
+        if found is None:
+            found = kept[row] = self._melee_from(uid, row)
+        return found
+
+    def _reach_of(self, uid: str) -> list[str]:
+        """``targets_of(uid)``, through ``reach``."""
+        where = self.locate(uid)
+        return self.reach(uid, where[1]) if where is not None else self.targets_of(uid)
+
+    def _shots(self, card: str, in_tower: bool) -> list[str]:
+        """``[t for t in ranged_candidates() if faces(uid, t)]`` for a shooter
+        of ``card`` of the seat, in a tower or not: by rows, each row's line
+        counted once (``_line_of``)."""
+        walls = bool(self.walls())
+        lines = _lines_hit(self.seat, card, in_tower, walls)
+        near, far = lines[1], lines[2]
+        if not (near or far):
+            return []
+        if self.seat == ATTACKER:
+            rows = self.rows[DEFENDER]
+            by_row = (("r1", near), ("r2", far if walls else near))
+            return [t for r, hit in by_row if hit for t in rows[r] if _may_shoot_at(card, t, r)]
+        rows = self.rows[ATTACKER]
+        by_row = (("r0", near), ("r1", near), ("r2", far))
+        out = [t for r, hit in by_row if hit for t in rows[r]
+               if kind_of(t) in FIGHTING and _may_shoot_at(card, t, r)]
+        if near:
+            out.extend(t for tower in rows["r0"] for t in self.towers.get(tower, ())
+                       if _may_shoot_at(card, t, tower))
+        return out
+
+    def attack_menu(self) -> tuple[list[str], list[str]]:
+        """``(attackers(), brawlers())`` in one walk over the seat's units."""
+        used, seat = self.used, self.seat
+        kept: dict[Any, list[str]] = {}
+        attackers: list[str] = []
+        brawlers: list[str] = []
+        for u, row in self.placed(seat):
+            if u in used:
+                continue
+            if self.reach(u, row, kept):
+                attackers.append(u)
+            if _traits(u, seat)[2] and self._melee_kept(u, row, kept):
+                brawlers.append(u)
+        return attackers, brawlers
+
+    def has_troops(self, seat: int) -> bool:
+        """``bool(troops_in_play(seat))``, stopping at the first."""
+        rows = self.rows[seat]
+        for r in ("r2", "r1", "r0"):  # row 2 first: the Defender's rows 0 and 1 hold his Moat and walls
+            for u in rows[r]:
+                if kind_of(u) in FIGHTING:
+                    return True
+        for tower in rows["r0"]:
+            if self.towers.get(tower):
+                return True
+        return any(kind_of(u) == "supply" for u in rows["rc"])
+
+    def can_attack(self) -> bool:
+        """``bool(attackers() or brawlers())``, stopping at the first unit that can."""
+        used, seat = self.used, self.seat
+        kept: dict[Any, list[str]] = {}
+        tried: set[tuple[str, str]] = set()  # (card, row) with no attack: the same for its like
+        for u, row in self._placed_lazily(seat):
+            if u in used:
+                continue
+            card = _traits(u, seat)[0]
+            if (card, row) in tried:
+                continue
+            if self.reach(u, row, kept) or (_traits(u, seat)[2] and self._melee_kept(u, row, kept)):
+                return True
+            if row not in self.towers:  # aboard a tower the day it boarded counts
+                tried.add((card, row))
+        return False
