@@ -352,7 +352,7 @@ def run_shard(results: Path, games: int, shard: tuple[int, int], pattern: str, b
           + (f", at most {budget.seconds} s" if budget.seconds else "")
           + (f" ({other} games there are of other code or budget: not counted here)" if other else ""),
           file=sys.stderr, flush=True)
-    signal.signal(signal.SIGTERM, _stop)
+    before = signal.signal(signal.SIGTERM, _stop)
     played = 0
     try:
         with ResultsWriter(results / f"{host()}-shard-{k}-of-{n}.jsonl") as out:
@@ -367,6 +367,8 @@ def run_shard(results: Path, games: int, shard: tuple[int, int], pattern: str, b
         print(f"stopped: {played} games written, the game in progress is lost; the same command goes on",
               file=sys.stderr)
         return 130
+    finally:
+        signal.signal(signal.SIGTERM, before)
     print(f"shard {k}/{n} done: {played} games played", file=sys.stderr)
     return 0
 
@@ -429,13 +431,14 @@ def report(results: Path, games: int, pattern: str, print_: str) -> tuple[list[R
     return rows, notes
 
 
-def cost(games: int, probe: int, pattern: str, iterations: int) -> list[Row]:
+def cost(games: int, probe: int, pattern: str, iterations: int, limit: float | None) -> list[Row]:
     """Per cell, the CPU time a game takes with the computer at ``iterations``
     a move, estimated from ``games`` games with it at ``probe``: the time
     outside the search as measured, plus each decision's search at the
-    measured CPU time per iteration times ``iterations``."""
+    measured CPU time per iteration times ``iterations`` (or ``limit``
+    seconds, if that ends it first: the table's budget on this machine)."""
     rows: list[Row] = []
-    total = 0.0
+    total = capped_total = 0.0
     for cell in strength_cells(pattern):
         other = search = 0.0
         decisions = done = 0
@@ -448,15 +451,23 @@ def cost(games: int, probe: int, pattern: str, iterations: int) -> list[Row]:
         per_iteration = search / done if done else 0.0
         per_game = (other + decisions * iterations * per_iteration) / games
         total += per_game * 200
+        capped = "" if limit is None else "; with at most {:g} s a move: {:.0f} s a game, {:.1f} CPU hours"
+        if limit is not None:
+            capped_game = (other + decisions * min(iterations * per_iteration, limit)) / games
+            capped_total += capped_game * 200
+            capped = capped.format(limit, capped_game, 200 * capped_game / 3600)
         rows.append(Row(
             AREA, f"{cell.name}: CPU per game at {iterations} iterations (estimate)", per_game, "s",
             note=f"{200 * per_game / 3600:.1f} CPU hours for 200 games; "
                  f"from {games} games at {probe} iterations: "
                  f"{decisions / games:.0f} decisions a game, {1000 * per_iteration:.2f} ms an iteration, "
-                 f"{other / games:.1f} s a game outside the search"))
+                 f"{other / games:.1f} s a game outside the search{capped}"))
         print(f"  {rows[-1].what}: {per_game:.0f} s", file=sys.stderr, flush=True)
-    rows.append(Row(AREA, f"all {len(rows)} cells: CPU hours for 200 games each (estimate)",
-                    total / 3600, "h"))
+    cells_ = len(rows)
+    rows.append(Row(AREA, f"all {cells_} cells: CPU hours for 200 games each (estimate)", total / 3600, "h"))
+    if limit is not None:
+        rows.append(Row(AREA, f"all {cells_} cells, at most {limit:g} s a move: CPU hours for 200 games each "
+                              f"(estimate)", capped_total / 3600, "h"))
     return rows
 
 
@@ -489,6 +500,9 @@ def cli(argv: list[str]) -> int:
         if name == "cost":
             p.add_argument("--probe", type=int, default=50,
                            help="the computer's iterations in the games played")
+            p.add_argument("--seconds", type=float, default=DEFAULT_BUDGET.seconds,
+                           help="also estimate with at most this search time a move (default: the "
+                                "default budget's)")
     args = parser.parse_args(argv)
     try:
         if args.command == "strength":
@@ -504,7 +518,7 @@ def cli(argv: list[str]) -> int:
                 print(f"- {line}")
             return 0
         start = time.process_time()
-        rows = cost(args.games, args.probe, args.cells, args.iterations)
+        rows = cost(args.games, args.probe, args.cells, args.iterations, args.seconds)
         m = machine()
         print(f"{m['cpu']}, {m['cores']} cores, load {m['load_1min']}; "
               f"{time.process_time() - start:.0f} s CPU to estimate")

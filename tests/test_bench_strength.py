@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 from bench import bench_players as bp
-from bench.strength_results import ResultsError, fingerprint, parse_shard, read_results, shard_of
+from bench.strength_results import (
+    ResultsError,
+    ResultsWriter,
+    fingerprint,
+    parse_shard,
+    read_results,
+    shard_of,
+)
 from players import Budget
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,6 +73,29 @@ def test_a_rerun_plays_only_the_games_not_yet_in_the_directory(tmp_path: Path) -
     assert [r["index"] for r in lines(tmp_path)] == [0, 1, 2, 3, 4, 5]
     run(tmp_path, games=GAMES)
     assert len(lines(tmp_path)) == GAMES
+
+
+def test_a_stop_loses_only_the_game_in_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    played = bp.one_game
+    calls: list[int] = []
+
+    def stopped_at_the_third(cell: bp.Cell, index: int, budget: Budget) -> bp.Played:
+        calls.append(index)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # Ctrl-C, or SIGTERM from `timeout`, in the middle of a game
+        return played(cell, index, budget)
+
+    monkeypatch.setattr(bp, "one_game", stopped_at_the_third)
+    assert run(tmp_path) == 130
+    assert [r["index"] for r in lines(tmp_path)] == [0, 1]
+    monkeypatch.setattr(bp, "one_game", played)
+    assert run(tmp_path) == 0
+    assert [r["index"] for r in lines(tmp_path)] == list(range(GAMES))
+
+
+def test_two_runs_cannot_write_one_file(tmp_path: Path) -> None:
+    with ResultsWriter(tmp_path / "a.jsonl"), pytest.raises(ResultsError, match="another process is writing"):
+        ResultsWriter(tmp_path / "a.jsonl")
 
 
 def test_a_record_says_the_cell_the_seeds_the_winners_the_moves_and_the_code() -> None:
