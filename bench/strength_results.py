@@ -15,7 +15,8 @@ refused, since nothing but tampering or a broken disk explains it.
 
 A game counts only for the code that played it: each line carries the
 fingerprint of the sources that decide play (rules/, players/, the seeding
-here) and the budget, and a report counts the games of one fingerprint.
+here), the budget and Python's version, and a report counts the games of one
+fingerprint.
 """
 
 from __future__ import annotations
@@ -86,8 +87,12 @@ assert set(FIELD_TYPES) == {f.name for f in fields(GameRecord)}
 
 
 def fingerprint(iterations: int, time_limit: float | None, root: Path = ROOT) -> str:
-    """A hash of every file under rules/ and players/, the seeding scheme and the budget."""
-    digest = hashlib.sha256(f"scheme {SCHEME}; iterations {iterations}; seconds {time_limit}\n".encode())
+    """A hash of every file under rules/ and players/, the seeding scheme, the
+    budget and Python's version: the random module keeps its sequences only
+    within a version (its documentation says choice() and shuffle() may change)."""
+    python = ".".join(str(part) for part in sys.version_info[:2])
+    digest = hashlib.sha256(f"scheme {SCHEME}; iterations {iterations}; seconds {time_limit}; "
+                            f"python {python}\n".encode())
     for folder in PLAY_SOURCES:
         for path in sorted((root / folder).rglob("*")):
             if not path.is_file() or "__pycache__" in path.parts or path.suffix == ".pyc":

@@ -141,12 +141,16 @@ def test_a_damaged_line_before_the_last_is_refused_with_its_file_and_line(tmp_pa
     assert done.returncode == 2 and f"{path}, line 2: a game record lacks share" in done.stderr
 
 
-def test_the_fingerprint_follows_the_play_sources_and_the_budget(tmp_path: Path) -> None:
+def test_the_fingerprint_follows_the_play_sources_the_budget_and_python(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for folder in ("rules", "players"):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
     before = fingerprint(2000, None, tmp_path)
     assert before == fingerprint(2000, None, ROOT)
     assert len({before, fingerprint(1999, None, tmp_path), fingerprint(2000, 0.9, tmp_path)}) == 3
+    with monkeypatch.context() as m:
+        m.setattr(sys, "version_info", (3, 99, 0))
+        assert fingerprint(2000, None, tmp_path) != before
     ranking = tmp_path / "players" / "simple.py"
     ranking.write_text(ranking.read_text() + "\n# one changed byte decides nothing, but it is other code\n")
     changed = fingerprint(2000, None, tmp_path)
