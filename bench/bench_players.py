@@ -395,8 +395,13 @@ def report(results: Path, games: int, pattern: str, print_: str) -> tuple[list[R
     wanted = strength_cells(pattern)
     names = {c.name for c in wanted}
     tallies = {c.name: Tally() for c in wanted}
+    matching = {fp for fp, _, _ in gathered if fp.startswith(print_)}
+    if len(matching) > 1:
+        raise ResultsError(f"{results}: the fingerprint {print_!r} names {len(matching)} codes "
+                           f"({', '.join(sorted(matching))}); give more of it")
     apart: dict[str, int] = {}
     beyond = 0
+    counted: list[GameRecord] = []
     for (fp, cell, index), r in gathered.items():
         if not fp.startswith(print_):
             apart[fp] = apart.get(fp, 0) + 1
@@ -406,6 +411,15 @@ def report(results: Path, games: int, pattern: str, print_: str) -> tuple[list[R
             beyond += 1
         else:
             tallies[cell].add(r)
+            counted.append(r)
+    if counted:
+        limits = sorted({"no time limit" if r.time_limit is None else f"at most {r.time_limit:g} s a move"
+                         for r in counted})
+        notes.append(f"counted: {len(counted)} of {games * len(wanted)} games, the computer at "
+                     f"{counted[0].iterations} iterations a move ({', '.join(limits)}), finished "
+                     f"{min(r.finished for r in counted)} to {max(r.finished for r in counted)} on "
+                     f"{', '.join(sorted({r.host for r in counted}))}; "
+                     f"{sum(r.cpu_seconds for r in counted) / 3600:.1f} CPU hours")
     if apart:
         notes.append("set apart, not counted: "
                      + "; ".join(f"{n} games of {what}" for what, n in apart.items())
