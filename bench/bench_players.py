@@ -317,14 +317,14 @@ def measure(quick: bool) -> list[Row]:
     return rows
 
 
-def record(cell: Cell, index: int, game: Played, budget: Budget, print_: str) -> GameRecord:
+def record(cell: Cell, index: int, game: Played, budget: Budget, code: str) -> GameRecord:
     return GameRecord(
         cell=cell.name, index=index, game=cell.game_id, players=cell.players, options=cell.options,
         opponent=cell.opponent, seed=game_seed(index), bot_seat=game.bot_seat, bot_seed=index,
         result=game.rewards, winners=[s for s, r in enumerate(game.rewards) if r > 0],
         share=game.rewards[game.bot_seat], moves=game.moves, computer_moves=game.bot.decisions,
         seconds=round(game.seconds, 3), cpu_seconds=round(game.cpu_seconds, 3),
-        iterations=budget.iterations, time_limit=budget.seconds, fingerprint=print_, host=host(),
+        iterations=budget.iterations, time_limit=budget.seconds, fingerprint=code, host=host(),
         finished=now())
 
 
@@ -337,18 +337,18 @@ def run_shard(results: Path, games: int, shard: tuple[int, int], pattern: str, b
     k, n = shard
     results.mkdir(parents=True, exist_ok=True)
     warn: list[str] = []
-    print_ = fingerprint(budget.iterations, budget.seconds)
+    code = fingerprint(budget.iterations, budget.seconds)
     gathered = read_results(results, warn)
-    done = {(r.cell, r.index) for r in gathered if r.fingerprint == print_}
+    done = {(r.cell, r.index) for r in gathered if r.fingerprint == code}
     for line in warn:
         print(f"warning: {line}", file=sys.stderr)
     mine = [(cell, i) for i in range(games) for cell in strength_cells(pattern)
             if shard_of(cell.name, i, n) == k]
     todo = [(cell, i) for cell, i in mine if (cell.name, i) not in done]
-    other = sum(r.fingerprint != print_ for r in gathered)
+    other = sum(r.fingerprint != code for r in gathered)
     print(f"shard {k}/{n}: {len(mine)} games, {len(mine) - len(todo)} already in {results}, "
           f"{len(todo)} to play; "
-          f"code {print_}, {budget.iterations} iterations a move"
+          f"code {code}, {budget.iterations} iterations a move"
           + (f", at most {budget.seconds} s" if budget.seconds else "")
           + (f" ({other} games there are of other code or budget: not counted here)" if other else ""),
           file=sys.stderr, flush=True)
@@ -358,7 +358,7 @@ def run_shard(results: Path, games: int, shard: tuple[int, int], pattern: str, b
         with ResultsWriter(results / f"{host()}-shard-{k}-of-{n}.jsonl") as out:
             for cell, i in todo:
                 game = one_game(cell, i, budget)
-                out.write(record(cell, i, game, budget, print_))
+                out.write(record(cell, i, game, budget, code))
                 played += 1
                 share = game.rewards[game.bot_seat]
                 print(f"  [{played}/{len(todo)}] {cell.name} #{i}: computer's share {share:g}, "
@@ -387,23 +387,23 @@ class Tally:
         self.cpu_seconds += r.cpu_seconds
 
 
-def report(results: Path, games: int, pattern: str, print_: str) -> tuple[list[Row], list[str]]:
+def report(results: Path, games: int, pattern: str, code: str) -> tuple[list[Row], list[str]]:
     """The strength table from the games gathered in ``results`` whose
-    fingerprint starts with ``print_``, and what was set apart or is missing."""
+    fingerprint starts with ``code``, and what was set apart or is missing."""
     notes: list[str] = []
     gathered = unique(read_results(results, notes), notes)
     wanted = strength_cells(pattern)
     names = {c.name for c in wanted}
     tallies = {c.name: Tally() for c in wanted}
-    matching = {fp for fp, _, _ in gathered if fp.startswith(print_)}
+    matching = {fp for fp, _, _ in gathered if fp.startswith(code)}
     if len(matching) > 1:
-        raise ResultsError(f"{results}: the fingerprint {print_!r} names {len(matching)} codes "
+        raise ResultsError(f"{results}: the fingerprint {code!r} names {len(matching)} codes "
                            f"({', '.join(sorted(matching))}); give more of it")
     apart: dict[str, int] = {}
     beyond = 0
     counted: list[GameRecord] = []
     for (fp, cell, index), r in gathered.items():
-        if not fp.startswith(print_):
+        if not fp.startswith(code):
             apart[fp] = apart.get(fp, 0) + 1
         elif cell not in names:
             apart[f"cell {cell!r}"] = apart.get(f"cell {cell!r}", 0) + 1
@@ -523,10 +523,10 @@ def cli(argv: list[str]) -> int:
             return run_shard(args.results, args.games, args.shard, args.cells,
                              Budget(iterations=args.iterations, seconds=args.seconds))
         if args.command == "report":
-            print_ = args.fingerprint or fingerprint(args.iterations, args.seconds)
-            rows, notes = report(args.results, args.games, args.cells, print_)
+            code = args.fingerprint or fingerprint(args.iterations, args.seconds)
+            rows, notes = report(args.results, args.games, args.cells, code)
             m = machine()
-            print(f"games of code {print_} in {args.results}; this machine: {m['cpu']}, {m['cores']} cores")
+            print(f"games of code {code} in {args.results}; this machine: {m['cpu']}, {m['cores']} cores")
             print(table(rows))
             for line in notes:
                 print(f"- {line}")
