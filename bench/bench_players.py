@@ -31,22 +31,45 @@ CPU on two cores; the environment sets what runs:
     TABLEKEEPER_BOT_SPEED        0: no speed rows
 
     python -m bench.bench_players [--quick]
+
+The full run in shards, resumable, on any number of machines or nights
+(results as one JSON line per game: bench/strength_results.py):
+
+    python -m bench.bench_players strength --shard K/N --results DIR [--games 200]
+    python -m bench.bench_players report --results DIR [--games 200]
+    python -m bench.bench_players cost [--games 2] [--probe 50]   # CPU per cell, estimated
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import time
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import rules
-from bench.common import Row, main
+from bench.common import Row, machine, main, table
 from bench.pi_model import boards, nbody_us_per_step
+from bench.strength_results import (
+    GameRecord,
+    ResultsError,
+    ResultsWriter,
+    fingerprint,
+    host,
+    now,
+    parse_shard,
+    read_results,
+    shard_of,
+    unique,
+)
 from players import DEFAULT_BUDGET, Budget, Greedy, Ismcts, Player, RandomPlayer
 from players.base import rewards
 
@@ -76,13 +99,93 @@ def label(game_id: str, players: int, options: dict[str, Any]) -> str:
     return f"{game_id} {players}p" + (f" {opts}" if opts else "")
 
 
-def play(game_id: str, players: int, options: dict[str, Any], seed: int, seats: list[Player]) -> list[float]:
-    state = rules.get(game_id).new_game(players, seed, options)
+OPPONENTS = ("random", "greedy")
+
+
+class Cell(NamedTuple):
+    """One row of the strength table: a game, its player count and options, and the opponents."""
+
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    opponent: str  # random or greedy
+
+    @property
+    def name(self) -> str:
+        return f"{label(self.game_id, self.players, self.options)} vs {self.opponent}"
+
+    def target(self) -> float | None:
+        """The issue's target for the computer's share, if it sets one."""
+        if self.players == 2:
+            return 0.90 if self.opponent == "random" else 0.65
+        return 2 / self.players if self.opponent == "random" else None
+
+
+def strength_cells(pattern: str = "") -> list[Cell]:
+    """Every cell (cells() against each opponent) whose name ``pattern`` finds."""
+    wanted = re.compile(pattern)
+    return [cell for game_id, players, options in cells() for opponent in OPPONENTS
+            if wanted.search((cell := Cell(game_id, players, options, opponent)).name)]
+
+
+def verdict(lo: float, hi: float, target: float | None) -> str:
+    """What the 95% interval says of the target: met, missed or undecided."""
+    if target is None:
+        return ""
+    return "met" if lo > target else "missed" if hi < target else "undecided"
+
+
+class CountingIsmcts(Ismcts):
+    """The computer player, counting its decisions and its search."""
+
+    def __init__(self, budget: Budget, seed: int) -> None:
+        super().__init__(budget, seed=seed)
+        self.decisions = 0
+        self.iterations = 0
+        self.search_cpu = 0.0
+
+    def choose(self, state: rules.State, seat: int) -> rules.Move:
+        move = super().choose(state, seat)
+        self.decisions += self.last.iterations > 0
+        self.iterations += self.last.iterations
+        self.search_cpu += self.last.cpu_seconds
+        return move
+
+
+@dataclass
+class Played:
+    """A finished strength game."""
+
+    rewards: list[float]
+    bot_seat: int
+    moves: int
+    bot: CountingIsmcts
+    seconds: float
+    cpu_seconds: float
+
+
+def game_seed(index: int) -> int:
+    return 1000 + index
+
+
+def one_game(cell: Cell, index: int, budget: Budget) -> Played:
+    """Game ``index`` of ``cell``: every seed follows from the index (the
+    computer's seat is index mod players), so any machine plays the same game."""
+    start, cpu = time.perf_counter(), time.process_time()
+    bot_seat = index % cell.players
+    kind = RandomPlayer if cell.opponent == "random" else Greedy
+    seats: list[Player] = [kind(seed=index * 7 + s) for s in range(cell.players)]
+    bot = CountingIsmcts(budget, seed=index)
+    seats[bot_seat] = bot
+    state = rules.get(cell.game_id).new_game(cell.players, game_seed(index), cell.options)
+    moves = 0
     while (seat := state.to_move()) is not None:
         state.apply(state.sample_chance() if seat == rules.CHANCE else seats[seat].choose(state, seat))
+        moves += 1
     outcome = state.outcome()
     assert outcome is not None
-    return rewards(outcome, players)
+    return Played(rewards(outcome, cell.players), bot_seat, moves, bot,
+                  time.perf_counter() - start, time.process_time() - cpu)
 
 
 def strength(game_id: str, players: int, options: dict[str, Any], opponent: str, games: int,
@@ -99,11 +202,8 @@ def strength(game_id: str, players: int, options: dict[str, Any], opponent: str,
         if bound is not None and time.perf_counter() - start >= bound:
             break
         played += 1
-        bot_seat = i % players
-        kind = RandomPlayer if opponent == "random" else Greedy
-        seats: list[Player] = [kind(seed=i * 7 + s) for s in range(players)]
-        seats[bot_seat] = Ismcts(budget, seed=i)
-        share = play(game_id, players, options, 1000 + i, seats)[bot_seat]
+        game = one_game(Cell(game_id, players, options, opponent), i, budget)
+        share = game.rewards[game.bot_seat]
         won += share
         among += share > 0
     return won, played, time.perf_counter() - start, among
@@ -205,21 +305,245 @@ def measure(quick: bool) -> list[Row]:
                 continue
             lo, hi = wilson(won, n)
             fair = 1 / players
-            if players == 2:
-                target = 0.90 if opponent == "random" else 0.65
-            else:
-                target = 2 * fair if opponent == "random" else None
-            verdict = "" if target is None else (
-                "; by the interval: met" if lo > target else "; by the interval: missed" if hi < target
-                else "; by the interval: undecided")
+            target = Cell(game_id, players, options, opponent).target()
+            judged = verdict(lo, hi, target)
+            judged = f"; by the interval: {judged}" if judged else ""
             rows.append(Row(
                 AREA, f"{name}: win share vs {opponent}", 100 * won / n, "%",
                 None if target is None else 100 * target, False,
                 f"95% interval {100 * lo:.0f}-{100 * hi:.0f}% over {n} games (fair share {100 * fair:.0f}%), "
                 f"computer at {iterations} iterations, every seat in turn; {seconds / n:.1f} s a game; "
-                f"among the winners in {among} of {n}{verdict}"))
+                f"among the winners in {among} of {n}{judged}"))
     return rows
 
 
+def record(cell: Cell, index: int, game: Played, budget: Budget, code: str) -> GameRecord:
+    return GameRecord(
+        cell=cell.name, index=index, game=cell.game_id, players=cell.players, options=cell.options,
+        opponent=cell.opponent, seed=game_seed(index), bot_seat=game.bot_seat, bot_seed=index,
+        result=game.rewards, winners=[s for s, r in enumerate(game.rewards) if r > 0],
+        share=game.rewards[game.bot_seat], moves=game.moves, computer_moves=game.bot.decisions,
+        seconds=round(game.seconds, 3), cpu_seconds=round(game.cpu_seconds, 3),
+        iterations=budget.iterations, time_limit=budget.seconds, fingerprint=code, host=host(),
+        finished=now())
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # `timeout` and a shutdown stop the run as Ctrl-C does
+
+
+def run_shard(results: Path, games: int, shard: tuple[int, int], pattern: str, budget: Budget) -> int:
+    """Plays this shard's games not yet in ``results``, each appended as it ends."""
+    k, n = shard
+    results.mkdir(parents=True, exist_ok=True)
+    warn: list[str] = []
+    code = fingerprint(budget.iterations, budget.seconds)
+    gathered = read_results(results, warn)
+    done = {(r.cell, r.index) for r in gathered if r.fingerprint == code}
+    for line in warn:
+        print(f"warning: {line}", file=sys.stderr)
+    mine = [(cell, i) for i in range(games) for cell in strength_cells(pattern)
+            if shard_of(cell.name, i, n) == k]
+    todo = [(cell, i) for cell, i in mine if (cell.name, i) not in done]
+    other = sum(r.fingerprint != code for r in gathered)
+    print(f"shard {k}/{n}: {len(mine)} games, {len(mine) - len(todo)} already in {results}, "
+          f"{len(todo)} to play; "
+          f"code {code}, {budget.iterations} iterations a move"
+          + (f", at most {budget.seconds} s" if budget.seconds else "")
+          + (f" ({other} games there are of other code or budget: not counted here)" if other else ""),
+          file=sys.stderr, flush=True)
+    before = signal.signal(signal.SIGTERM, _stop)
+    played = 0
+    try:
+        with ResultsWriter(results / f"{host()}-shard-{k}-of-{n}.jsonl") as out:
+            for cell, i in todo:
+                game = one_game(cell, i, budget)
+                out.write(record(cell, i, game, budget, code))
+                played += 1
+                share = game.rewards[game.bot_seat]
+                print(f"  [{played}/{len(todo)}] {cell.name} #{i}: computer's share {share:g}, "
+                      f"{game.moves} moves, {game.cpu_seconds:.0f} s CPU", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print(f"stopped: {played} games written, the game in progress is lost; the same command goes on",
+              file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    print(f"shard {k}/{n} done: {played} games played", file=sys.stderr)
+    return 0
+
+
+@dataclass
+class Tally:
+    won: float = 0.0
+    games: int = 0
+    among: int = 0
+    cpu_seconds: float = 0.0
+
+    def add(self, r: GameRecord) -> None:
+        self.won += r.share
+        self.games += 1
+        self.among += r.share > 0
+        self.cpu_seconds += r.cpu_seconds
+
+
+def report(results: Path, games: int, pattern: str, code: str) -> tuple[list[Row], list[str]]:
+    """The strength table from the games gathered in ``results`` whose
+    fingerprint starts with ``code``, and what was set apart or is missing."""
+    notes: list[str] = []
+    gathered = unique(read_results(results, notes), notes)
+    wanted = strength_cells(pattern)
+    names = {c.name for c in wanted}
+    tallies = {c.name: Tally() for c in wanted}
+    matching = {fp for fp, _, _ in gathered if fp.startswith(code)}
+    if len(matching) > 1:
+        raise ResultsError(f"{results}: the fingerprint {code!r} names {len(matching)} codes "
+                           f"({', '.join(sorted(matching))}); give more of it")
+    apart: dict[str, int] = {}
+    beyond = 0
+    counted: list[GameRecord] = []
+    for (fp, cell, index), r in gathered.items():
+        if not fp.startswith(code):
+            apart[fp] = apart.get(fp, 0) + 1
+        elif cell not in names:
+            apart[f"cell {cell!r}"] = apart.get(f"cell {cell!r}", 0) + 1
+        elif index >= games:
+            beyond += 1
+        else:
+            tallies[cell].add(r)
+            counted.append(r)
+    if counted:
+        limits = sorted({"no time limit" if r.time_limit is None else f"at most {r.time_limit:g} s a move"
+                         for r in counted})
+        notes.append(f"counted: {len(counted)} of {games * len(wanted)} games, the computer at "
+                     f"{counted[0].iterations} iterations a move ({', '.join(limits)}), finished "
+                     f"{min(r.finished for r in counted)} to {max(r.finished for r in counted)} on "
+                     f"{', '.join(sorted({r.host for r in counted}))}; "
+                     f"{sum(r.cpu_seconds for r in counted) / 3600:.1f} CPU hours")
+    if apart:
+        notes.append("set apart, not counted: "
+                     + "; ".join(f"{n} games of {what}" for what, n in apart.items())
+                     + " (other code, budget or cells than the ones reported)")
+    if beyond:
+        notes.append(f"{beyond} games numbered {games} or more are beyond the {games} asked and not counted")
+    rows: list[Row] = []
+    for cell in wanted:
+        t = tallies[cell.name]
+        if t.games == 0:
+            notes.append(f"{cell.name}: no game yet")
+            continue
+        lo, hi = wilson(t.won, t.games)
+        target = cell.target()
+        judged = verdict(lo, hi, target)
+        rows.append(Row(
+            AREA, f"{cell.name}: win share", 100 * t.won / t.games, "%",
+            None if target is None else 100 * target, False,
+            f"95% interval {100 * lo:.0f}-{100 * hi:.0f}% over {t.games} of {games} games "
+            f"(fair share {100 / cell.players:.0f}%); among the winners in {t.among}"
+            + (f"; by the interval: {judged}" if judged else "")
+            + f"; {t.cpu_seconds / 3600:.2f} CPU hours"))
+    return rows, notes
+
+
+def cost(games: int, probe: int, pattern: str, iterations: int, limit: float | None) -> list[Row]:
+    """Per cell, the CPU time a game takes with the computer at ``iterations``
+    a move, estimated from ``games`` games with it at ``probe``: the time
+    outside the search as measured, plus each decision's search at the
+    measured CPU time per iteration times ``iterations`` (or ``limit``
+    seconds, if that ends it first: the table's budget on this machine)."""
+    rows: list[Row] = []
+    total = capped_total = 0.0
+    for cell in strength_cells(pattern):
+        other = search = 0.0
+        decisions = done = 0
+        for i in range(games):
+            game = one_game(cell, i, Budget(iterations=probe, seconds=None))
+            other += game.cpu_seconds - game.bot.search_cpu
+            search += game.bot.search_cpu
+            decisions += game.bot.decisions
+            done += game.bot.iterations
+        per_iteration = search / done if done else 0.0
+        per_game = (other + decisions * iterations * per_iteration) / games
+        total += per_game * 200
+        capped = "" if limit is None else "; with at most {:g} s a move: {:.0f} s a game, {:.1f} CPU hours"
+        if limit is not None:
+            capped_game = (other + decisions * min(iterations * per_iteration, limit)) / games
+            capped_total += capped_game * 200
+            capped = capped.format(limit, capped_game, 200 * capped_game / 3600)
+        rows.append(Row(
+            AREA, f"{cell.name}: CPU per game at {iterations} iterations (estimate)", per_game, "s",
+            note=f"{200 * per_game / 3600:.1f} CPU hours for 200 games; "
+                 f"from {games} games at {probe} iterations: "
+                 f"{decisions / games:.0f} decisions a game, {1000 * per_iteration:.2f} ms an iteration, "
+                 f"{other / games:.1f} s a game outside the search{capped}"))
+        print(f"  {rows[-1].what}: {per_game:.0f} s", file=sys.stderr, flush=True)
+    cells_ = len(rows)
+    rows.append(Row(AREA, f"all {cells_} cells: CPU hours for 200 games each (estimate)", total / 3600, "h"))
+    if limit is not None:
+        rows.append(Row(AREA, f"all {cells_} cells, at most {limit:g} s a move: CPU hours for 200 games each "
+                              f"(estimate)", capped_total / 3600, "h"))
+    return rows
+
+
+def cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_players", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, says in (("strength", "play this shard's games not yet in the results directory"),
+                       ("report", "the strength table from the games gathered in the results directory"),
+                       ("cost", "estimate the CPU each cell's games take at the budget")):
+        p = sub.add_parser(name, help=says, description=says)
+        p.add_argument("--games", type=int, default=2 if name == "cost" else 200,
+                       help="games per cell (cost: games played to estimate from)")
+        p.add_argument("--cells", default="", metavar="REGEX", help='only cells whose "label vs opponent" '
+                       'this finds, e.g. "^artus 2p" (default: all)')
+        p.add_argument("--iterations", type=int, default=DEFAULT_BUDGET.iterations,
+                       help="the computer's iterations a move (default: the default budget's)")
+        if name != "cost":
+            p.add_argument("--results", type=Path, required=True, metavar="DIR",
+                           help="the results directory: one .jsonl file per machine and shard")
+            p.add_argument("--seconds", type=float, default=None,
+                           help="also stop each search after this wall time (default none: the same "
+                                "games on any machine; with it, play follows the machine's speed and load)")
+        if name == "strength":
+            p.add_argument("--shard", type=parse_shard, default=(1, 1), metavar="K/N",
+                           help="play shard K of N (default 1/1: every game)")
+        if name == "report":
+            p.add_argument("--fingerprint", default=None, metavar="HEX",
+                           help="report the games of this code fingerprint (default: the current code's)")
+        if name == "cost":
+            p.add_argument("--probe", type=int, default=50,
+                           help="the computer's iterations in the games played")
+            p.add_argument("--seconds", type=float, default=DEFAULT_BUDGET.seconds,
+                           help="also estimate with at most this search time a move (default: the "
+                                "default budget's)")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "strength":
+            return run_shard(args.results, args.games, args.shard, args.cells,
+                             Budget(iterations=args.iterations, seconds=args.seconds))
+        if args.command == "report":
+            code = args.fingerprint or fingerprint(args.iterations, args.seconds)
+            rows, notes = report(args.results, args.games, args.cells, code)
+            m = machine()
+            print(f"games of code {code} in {args.results}; this machine: {m['cpu']}, {m['cores']} cores")
+            print(table(rows))
+            for line in notes:
+                print(f"- {line}")
+            return 0
+        start = time.process_time()
+        rows = cost(args.games, args.probe, args.cells, args.iterations, args.seconds)
+        m = machine()
+        print(f"{m['cpu']}, {m['cores']} cores, load {m['load_1min']}; "
+              f"{time.process_time() - start:.0f} s CPU to estimate")
+        print(table(rows))
+        return 0
+    except ResultsError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] and sys.argv[1] in ("strength", "report", "cost"):
+        sys.exit(cli(sys.argv[1:]))
     main(measure)
