@@ -91,7 +91,7 @@ def wilson(successes: float, n: int) -> tuple[float, float]:
 def cells() -> list[tuple[str, int, dict[str, Any]]]:
     only = os.environ.get("TABLEKEEPER_BOT_GAME", "")
     return [(gid, n, opts) for gid, game in rules.GAMES.items() if only in gid
-            for opts in game.option_combinations() for n in game.player_counts]
+            for n, opts in game.setups()]
 
 
 def label(game_id: str, players: int, options: dict[str, Any]) -> str:

@@ -321,6 +321,12 @@ class Game:
         values = [list(o.allowed) for o in self.options]
         return [dict(zip(names, combo, strict=True)) for combo in product(*values)] or [{}]
 
+    def setups(self) -> list[tuple[int, dict[str, Any]]]:
+        """Every distinct game that can be set up: (players, options), each
+        once. A game whose option only opens a player count of its own
+        overrides this, so that no game is counted twice and none is missed."""
+        return [(n, opts) for opts in self.option_combinations() for n in self.player_counts]
+
     def state_from_json(self, data: JSON) -> State:
         """Rebuild a state by replaying its history from its seed.
 

@@ -53,6 +53,10 @@ class MordredGame(Game):
         assert isinstance(state, MordredState)
         return state
 
+    def setups(self) -> list[tuple[int, dict[str, Any]]]:
+        # The option opens the 2-player game and changes nothing at 3 and 4.
+        return [(n, {TWO_PLAYERS: False}) for n in self.player_counts] + [(2, {TWO_PLAYERS: True})]
+
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> MordredState:
         return MordredState(players, seed, options)
 

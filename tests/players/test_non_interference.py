@@ -24,8 +24,7 @@ POSITIONS = 4  # per game, player count and option combination
 
 
 def _cases() -> list[tuple[str, int, dict]]:
-    return [(gid, n, opts) for gid, game in rules.GAMES.items() for opts in game.option_combinations()
-            for n in game.player_counts]
+    return [(gid, n, opts) for gid, game in rules.GAMES.items() for n, opts in game.setups()]
 
 
 def _perturbed(state: State, seat: int, rng: random.Random) -> State | None:

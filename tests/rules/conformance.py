@@ -54,10 +54,12 @@ class PlayoutReport:
 
 def scenarios(game: Game, count: int) -> Iterator[tuple[int, int, dict[str, Any]]]:
     """``count`` (players, seed, options) per option combination, cycling
-    through the player counts."""
-    counts = list(game.player_counts)
+    through the player counts the game is set up with under it
+    (``Game.setups``: Mordred's unofficial option opens 2 players only)."""
+    setups = game.setups()
     for combo_index, options in enumerate(game.option_combinations()):
-        for i in range(count):
+        counts = [n for n, opts in setups if opts == options]
+        for i in range(count if counts else 0):
             yield counts[i % len(counts)], combo_index * 100_003 + i, options
 
 

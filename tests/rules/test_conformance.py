@@ -73,3 +73,19 @@ def test_state_from_json_refuses_tampering(game_id: str) -> None:
         game.state_from_json({k: v for k, v in data.items() if k != "history"})
     with pytest.raises(ValueError):
         game.state_from_json({**data, "state": {"tampered": True}})
+
+
+@pytest.mark.parametrize("game_id", list(rules.GAMES))
+def test_every_setup_starts_and_none_repeats_another(game_id: str) -> None:
+    game = rules.get(game_id)
+    setups = game.setups()
+    assert len({(n, tuple(sorted(o.items()))) for n, o in setups}) == len(setups)
+    for players, options in setups:
+        assert game.new_game(players, seed=1, options=options).players == players
+
+
+def test_mordreds_unofficial_option_is_its_own_two_player_setup() -> None:
+    setups = rules.get("mordred").setups()
+    assert (2, {"unofficial_two_players": True}) in setups
+    assert (3, {"unofficial_two_players": True}) not in setups
+    assert sorted(n for n, _ in setups) == [2, 3, 4]
