@@ -272,7 +272,7 @@ class KingIsDeadState(State):
                 events.append(Event("loyalist_added", {"region": banner}))
 
     # -- a card ---------------------------------------------------------------
-    def _play(self, card: str, events: list[Event]) -> None:
+    def _play(self, card: str, events: list[Event], screen: bool = True) -> None:
         last = self.players == 3 and self.cards_left() == 1
         self.piles[self.seat].append(card)
         self.last_play[self.seat] = sum(len(p) for p in self.piles)
@@ -282,8 +282,10 @@ class KingIsDeadState(State):
         if actions.options_menu(card, self.board()):
             # Worked out once per card, as the menu of every step: the board
             # does not change while the player picks, and the copies made by
-            # later steps share it.
-            self.pending["menu"] = self._make_menu()
+            # later steps share it. ``screen=False``: the card's every way,
+            # the last card's rule not applied (for ``_card_wins``, which
+            # stops at the first way that wins).
+            self.pending["menu"] = self._make_menu() if screen else actions.options_menu(card, self.board())
             self.step = "action"
         else:
             events.append(Event("no_action", {"seat": self.seat, "card": card}))
@@ -390,7 +392,7 @@ class KingIsDeadState(State):
 
     def _card_wins(self, card: str) -> bool:
         sim = self._simulation()
-        sim._play(card, [])  # marks the card as the last one of the game
+        sim._play(card, [], screen=False)  # marks the card as the last one of the game
         if sim.step == "action":
             return any(sim._picks_win(p) for p in sim._all_choices())
         if sim.step == "summon":
@@ -416,26 +418,42 @@ class KingIsDeadState(State):
             summons = sim._all_summons()
             if sim.mordred or summons == [None]:
                 return any(sim._summon_wins(s) for s in summons)
-            # Without the Mordred variant's banners, a summon that leaves its
-            # region's winner as it was changes only the summoner's court, so
-            # its outcome is that of any other such summon of the same colour:
-            # worked out once per colour (the search asks this very often).
-            by_colour: dict[str, bool] = {}
-            for s in summons:
-                assert s is not None
-                counts = sim.regions[s.region]
-                fewer = {**counts, s.colour: counts[s.colour] - 1}
-                if scoring.region_winner(fewer) != scoring.region_winner(counts):
-                    won = sim._summon_wins(s)
-                elif s.colour in by_colour:
-                    won = by_colour[s.colour]
-                else:
-                    won = by_colour[s.colour] = sim._summon_wins(s)
-                if won:
-                    return True
-            return False
+            return sim._some_summon_wins(summons, self._memo.setdefault("endings", {}))
 
         return self._cached(f"picks_win/{key}", work)
+
+    def _some_summon_wins(self, summons: list[Summon | None], endings: dict[Any, bool]) -> bool:
+        """Whether one of ``summons`` wins (as ``any(self._summon_wins(s)
+        for s in summons)``), without the Mordred variant, where the forced
+        ending depends on the board only through who takes each open region.
+
+        So a summon's outcome is decided by the open regions in card order,
+        their takers after it, and the colour it adds to the court: worked
+        out once for each of those in ``endings``, which the ways of playing
+        one card share (they change the board, never the courts, the
+        control or the cards played before). The 3-player last card asks
+        this for every way of playing it."""
+        regions = self.regions
+        order = tuple(r for r in self.cards if self.control[r] is None)
+        takers = [scoring.region_winner(regions[r]) for r in order]
+        same = (order, tuple(takers))
+        for s in summons:
+            assert s is not None
+            counts = regions[s.region]
+            taker = scoring.region_winner({**counts, s.colour: counts[s.colour] - 1})
+            i = order.index(s.region)
+            if taker == takers[i]:
+                key: Any = (same, s.colour)
+            else:
+                changed = takers.copy()
+                changed[i] = taker
+                key = ((order, tuple(changed)), s.colour)
+            won = endings.get(key)
+            if won is None:
+                won = endings[key] = self._summon_wins(s)
+            if won:
+                return True
+        return False
 
     def _summon_wins(self, summon: Summon | None) -> bool:
         """Whether the seat to move wins if it summons ``summon`` now and
