@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rules.king_is_dead.data import DATA, LOYALIST
-from rules.king_is_dead.moves import Crown, Into, KidMove, Place, Swap, Take
+from rules.king_is_dead.moves import CROWNS, INTOS, PLACES, SWAPS, TAKES, KidMove, Take
 
 #: Follower colours in a fixed order: the factions', then the loyalists'.
 COLOURS: tuple[str, ...] = (*DATA.colours, LOYALIST)
@@ -35,9 +35,6 @@ class Board:
     controlled: tuple[tuple[str, str], ...]  # (faction, region) it controls, homes included
     swappable: tuple[str, ...]  # face-up region cards without a crown token
     last_exchange: NetEffect | None  # the exchange made by the last card played, if it may not be undone
-
-    def counts(self) -> dict[str, dict[str, int]]:
-        return {r: dict(zip(COLOURS, c, strict=True)) for r, c in self.followers}
 
 
 def transfers(picks: Sequence[KidMove]) -> list[tuple[str, str, str]]:
@@ -71,14 +68,6 @@ def undoes(effect: NetEffect, last: NetEffect | None) -> bool:
     return bool(last) and effect == tuple(sorted((r, c, -n) for r, c, n in last))
 
 
-def _draws(counts: dict[str, int], k: int) -> list[tuple[str, ...]]:
-    """Ordered picks of ``k`` (1 or 2) followers out of ``counts``."""
-    present = [c for c in COLOURS if counts[c]]
-    if k == 1:
-        return [(c,) for c in present]
-    return [(a, b) for a in present for b in present if a != b or counts[a] >= 2]
-
-
 def _best(options: list[tuple[Picks, int]], last: NetEffect | None) -> tuple[Picks, ...]:
     """The options that move the most followers and do not undo the last exchange.
 
@@ -103,37 +92,53 @@ def _best(options: list[tuple[Picks, int]], last: NetEffect | None) -> tuple[Pic
     return tuple(p for p, n in allowed if n == most)
 
 
+#: Each region's neighbours in name order (the order Garrison lists them in).
+_NEIGHBOURS: dict[str, tuple[str, ...]] = {r: tuple(sorted(DATA.borders[r])) for r in DATA.regions}
+
+
+def _takes(board: Board) -> tuple[dict[str, list[Picks]], dict[str, list[Picks]]]:
+    """Per open region, as pick lists: each colour there taken once, and
+    each ordered pair of followers there (two of a colour when there are
+    two); worked out once per region, not once per neighbour."""
+    one: dict[str, list[Picks]] = {}
+    two: dict[str, list[Picks]] = {}
+    for r, numbers in board.followers:
+        present = [c for c, n in zip(COLOURS, numbers, strict=True) if n]
+        one[r] = [(TAKES[r, c],) for c in present]
+        many = {c for c, n in zip(COLOURS, numbers, strict=True) if n >= 2}
+        two[r] = [(TAKES[r, a], TAKES[r, b]) for a in present for b in present if a != b or a in many]
+    return one, two
+
+
 def _garrison(board: Board) -> tuple[Picks, ...]:
-    counts = board.counts()
+    one, two = _takes(board)
     options: list[tuple[Picks, int]] = []
-    for a, here in counts.items():
-        for b in sorted(DATA.borders[a]):
-            if b not in counts:
+    for a, _ in board.followers:
+        for b in _NEIGHBOURS[a]:
+            if b not in one:
                 continue
-            there = counts[b]
-            b_empty = not any(there.values())
-            for k in (2, 1):
-                for out in _draws(here, k):
-                    takes: Picks = tuple(Take(a, c) for c in out)
-                    for back in _draws(there, 1):
-                        options.append(((*takes, Take(b, back[0])), k + 1))
-                    if b_empty:
-                        options.append(((*takes, Into(b)), k))
+            backs = one[b]  # empty: nobody there, so the exchange goes into it
+            for k, outs in ((2, two[a]), (1, one[a])):
+                for takes in outs:
+                    if backs:
+                        options.extend((takes + back, k + 1) for back in backs)
+                    else:
+                        options.append(((*takes, INTOS[b]), k))
     return _best(options, board.last_exchange)
 
 
 def _ambassador(board: Board) -> tuple[Picks, ...]:
-    counts = board.counts()
+    one, _ = _takes(board)
     options: list[tuple[Picks, int]] = []
-    for r1, here in counts.items():
-        for (c1,) in _draws(here, 1):
-            for r2, there in counts.items():
+    for r1, _ in board.followers:
+        for take in one[r1]:
+            for r2, _ in board.followers:
                 if r2 == r1:
                     continue
-                if any(there.values()):
-                    options.extend(((Take(r1, c1), Take(r2, c2)), 2) for (c2,) in _draws(there, 1))
+                if one[r2]:
+                    options.extend((take + back, 2) for back in one[r2])
                 else:
-                    options.append(((Take(r1, c1), Into(r2)), 1))
+                    options.append(((*take, INTOS[r2]), 1))
     return _best(options, board.last_exchange)
 
 
@@ -191,12 +196,12 @@ def _crown(board: Board) -> Menu:
     if len(board.swappable) < 2:
         # ruling: docs/rulings.md#kid-crown-with-nothing-to-swap
         return {}  # nothing to swap with: no action, and so no crown token
-    swaps = tuple(Swap(r) for r in board.swappable)
+    swaps = tuple(SWAPS[r] for r in board.swappable)
     tree: Menu = {(): swaps}
     for a in swaps:
         tree[(a,)] = tuple(b for b in swaps if b != a)
         for b in tree[(a,)]:
-            tree[(a, b)] = (Crown(a.region), Crown(b.region))
+            tree[(a, b)] = (CROWNS[a.region], CROWNS[b.region])
     return tree
 
 
@@ -207,7 +212,7 @@ def _settlement(board: Board) -> Menu:
     colours = [c for c, n in zip(DATA.colours, board.reserve, strict=True) if n]
     if not regions:
         return {}
-    return _steps([tuple(Place(r, c) for r in regions) for c in colours])
+    return _steps([tuple(PLACES[r, c] for r in regions) for c in colours])
 
 
 def _faction(board: Board, faction: str) -> Menu:
@@ -217,7 +222,7 @@ def _faction(board: Board, faction: str) -> Menu:
     # A region qualifies by bordering a region the faction controls; an
     # unresolved home counts as controlled, so it qualifies only through
     # another controlled neighbour (Scozzesi). ruling: docs/rulings.md#kid-faction-card-home
-    targets = tuple(Place(r, colour) for r, _ in board.followers if DATA.borders[r] & held)
+    targets = tuple(PLACES[r, colour] for r, _ in board.followers if DATA.borders[r] & held)
     if not targets:
         return {}
     return _steps([targets] * n)

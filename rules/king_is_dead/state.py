@@ -16,12 +16,24 @@ from rules.core import CHANCE, JSON, Event, Outcome, State
 from rules.king_is_dead import actions, scoring
 from rules.king_is_dead.actions import COLOURS, Board, Picks
 from rules.king_is_dead.data import DATA, LOYALIST
-from rules.king_is_dead.moves import Draw, KidMove, Pass, Place, Play, RegionCard, Summon
+from rules.king_is_dead.moves import (
+    PASS,
+    PLAYS,
+    SUMMONS,
+    Draw,
+    KidMove,
+    Pass,
+    Place,
+    Play,
+    RegionCard,
+    Summon,
+)
 from rules.king_is_dead.refusals import explain
 from rules.king_is_dead.scoring import SAXONS
 from rules.king_is_dead.view import view
 
 SETUP_STEPS = ("court", "fill", "order")
+_HOME = {f.id: f.home for f in DATA.factions}  # as ``controlled`` reads it, looked up once
 
 
 class KingIsDeadState(State):
@@ -97,8 +109,11 @@ class KingIsDeadState(State):
         return next(r for r in self.cards if self.control[r] is None)
 
     def hand(self, seat: int) -> list[str]:
-        held = Counter(DATA.deck) - Counter(self.piles[seat])
-        return [c for c in DATA.cards for _ in range(held[c])]
+        held = dict(DATA.cards)  # copies of each card, in card-list order
+        for card in self.piles[seat]:
+            if card in held:
+                held[card] -= 1
+        return [c for c, n in held.items() for _ in range(n)]
 
     def cards_left(self) -> int:
         return len(DATA.deck) * self.players - sum(len(p) for p in self.piles)
@@ -143,7 +158,8 @@ class KingIsDeadState(State):
         return Board(
             followers=tuple((r, tuple(self.regions[r][c] for c in COLOURS)) for r in open_),
             reserve=tuple(self.reserve[c] for c in DATA.colours),
-            controlled=tuple((f, r) for f in DATA.faction_ids for r in DATA.regions if self.controlled(f, r)),
+            controlled=tuple((f, r) for f in DATA.faction_ids for r in DATA.regions
+                             if self.control[r] == f or (self.control[r] is None and _HOME[f] == r)),
             swappable=tuple(r for r in self.cards if self.control[r] is None and r not in self.crowns),
             last_exchange=self.last_exchange,
         )
@@ -164,7 +180,7 @@ class KingIsDeadState(State):
             return [RegionCard(r) for r in DATA.regions if r not in self.cards]
         if self.step == "turn":
             held = dict.fromkeys(self.hand(self.seat))
-            return [Pass(), *(Play(c) for c in held if self._may_play(c))]
+            return [PASS, *(PLAYS[c] for c in held if self._may_play(c))]
         if self.step == "action":
             assert self.pending is not None
             return list(self.pending["menu"].get(self.pending["picks"], ()))
@@ -279,13 +295,14 @@ class KingIsDeadState(State):
         self.passes = 0
         self.pending = {"card": card, "picks": (), "last": last}
         events.append(Event("card_played", {"seat": self.seat, "card": card}))
-        if actions.options_menu(card, self.board()):
+        board = self.board()
+        if actions.options_menu(card, board):
             # Worked out once per card, as the menu of every step: the board
             # does not change while the player picks, and the copies made by
             # later steps share it. ``screen=False``: the card's every way,
             # the last card's rule not applied (for ``_card_wins``, which
             # stops at the first way that wins).
-            self.pending["menu"] = self._make_menu() if screen else actions.options_menu(card, self.board())
+            self.pending["menu"] = self._make_menu(board) if screen else actions.options_menu(card, board)
             self.step = "action"
         else:
             events.append(Event("no_action", {"seat": self.seat, "card": card}))
@@ -343,19 +360,19 @@ class KingIsDeadState(State):
         self.seat = self.next_seat(self.seat)
 
     # -- what a card may do now -------------------------------------------------
-    def _all_choices(self) -> tuple[Picks, ...]:
+    def _all_choices(self, board: Board | None = None) -> tuple[Picks, ...]:
         assert self.pending is not None
-        return actions.options(self.pending["card"], self.board())
+        return actions.options(self.pending["card"], board or self.board())
 
-    def _make_menu(self) -> actions.Menu:
+    def _make_menu(self, board: Board) -> actions.Menu:
         assert self.pending is not None
         if not self.pending["last"]:
-            return actions.options_menu(self.pending["card"], self.board())
-        return actions.menu(p for p in self._all_choices() if self._picks_win(p))
+            return actions.options_menu(self.pending["card"], board)
+        return actions.menu(p for p in self._all_choices(board) if self._picks_win(p))
 
     def _all_summons(self) -> list[Summon | None]:
         found: list[Summon | None] = [
-            Summon(r, c) for r in self.open_regions() for c in DATA.colours if self.regions[r][c]
+            SUMMONS[r, c] for r in self.open_regions() for c in DATA.colours if self.regions[r][c]
         ]
         return found or [None]
 
