@@ -11,9 +11,10 @@ no-immediate-undo rule of Garrison and Ambassador live here, in one place.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from rules.king_is_dead.data import DATA, LOYALIST
 from rules.king_is_dead.moves import CROWNS, INTOS, PLACES, SWAPS, TAKES, KidMove, Take
@@ -168,7 +169,53 @@ def menu(choices: Iterable[Picks]) -> Menu:
     return {k: tuple(v) for k, v in made if v}
 
 
-def leaves(tree: Menu) -> tuple[Picks, ...]:
+class Steps(Mapping[Picks, tuple[KidMove, ...]]):
+    """The menu of a list of complete pick lists (as ``menu``), each step
+    worked out when it is first asked for: a player, or the search's random
+    game, walks one path through a Garrison's or an Ambassador's hundreds of
+    ways, so building the whole tree was most of the cost of playing one."""
+
+    def __init__(self, choices: tuple[Picks, ...]) -> None:
+        self._choices = choices
+        # Partial pick list -> (the choices that begin with it, the next picks).
+        self._steps: dict[Picks, tuple[list[Picks], tuple[KidMove, ...]]] = {}
+
+    def _step(self, made: Picks) -> tuple[list[Picks], tuple[KidMove, ...]]:
+        found = self._steps.get(made)
+        if found is None:
+            k = len(made)
+            if k == 0:
+                group = [c for c in self._choices if c]
+            else:
+                last = made[-1]
+                group = [c for c in self._step(made[:-1])[0] if c[k - 1] == last]
+            found = self._steps[made] = (group, tuple(dict.fromkeys([c[k] for c in group if len(c) > k])))
+        return found
+
+    def get(self, made: Picks, default: Any = None) -> Any:  # type: ignore[override]
+        picks = self._step(made)[1] if isinstance(made, tuple) else ()
+        return picks or default
+
+    def __getitem__(self, made: Picks) -> tuple[KidMove, ...]:
+        picks = self.get(made)
+        if picks is None:
+            raise KeyError(made)
+        return picks
+
+    def __contains__(self, made: object) -> bool:
+        return isinstance(made, tuple) and bool(self._step(made)[1])
+
+    def __bool__(self) -> bool:
+        return any(self._choices)
+
+    def __iter__(self) -> Iterator[Picks]:
+        return iter(menu(self._choices))  # every key, in ``menu``'s order: not on the search's way
+
+    def __len__(self) -> int:
+        return len(menu(self._choices))
+
+
+def leaves(tree: Mapping[Picks, tuple[KidMove, ...]]) -> tuple[Picks, ...]:
     """The complete pick lists of a menu, in menu order."""
     out: list[Picks] = []
     todo: list[Picks] = [()] if tree else []
@@ -231,15 +278,13 @@ def _faction(board: Board, faction: str) -> Menu:
 # Small caches: a position's menus are asked for a few times in a row (the
 # card played, then replays and checks), rarely again later.
 @lru_cache(maxsize=64)
-def options_menu(card: str, board: Board) -> Menu:
+def options_menu(card: str, board: Board) -> Mapping[Picks, tuple[KidMove, ...]]:
     """The menu of ``card`` on ``board``: every step of every legal way to
     carry it out."""
     if card == "crown":
         return _crown(board)
-    if card == "garrison":
-        return menu(_garrison(board))
-    if card == "ambassador":
-        return menu(_ambassador(board))
+    if card in ("garrison", "ambassador"):
+        return Steps(options(card, board))
     if card == "settlement":
         return _settlement(board)
     return _faction(board, card)

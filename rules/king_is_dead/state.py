@@ -10,12 +10,14 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from rules.core import CHANCE, JSON, Event, Outcome, State
 from rules.king_is_dead import actions, scoring
 from rules.king_is_dead.actions import COLOURS, Board, Picks
 from rules.king_is_dead.data import DATA, LOYALIST
+from rules.king_is_dead.last_card import LastCard
 from rules.king_is_dead.moves import (
     PASS,
     PLAYS,
@@ -34,6 +36,10 @@ from rules.king_is_dead.view import view
 
 SETUP_STEPS = ("court", "fill", "order")
 _HOME = {f.id: f.home for f in DATA.factions}  # as ``controlled`` reads it, looked up once
+#: The 3-player last card's memos by position (``_last_card_memo``), a few
+#: hundred at most: the search's random games seldom come back to one.
+_LAST_CARD: dict[tuple[Any, ...], dict[Any, Any]] = {}
+_LAST_CARD_POSITIONS = 256
 
 
 class KingIsDeadState(State):
@@ -364,7 +370,7 @@ class KingIsDeadState(State):
         assert self.pending is not None
         return actions.options(self.pending["card"], board or self.board())
 
-    def _make_menu(self, board: Board) -> actions.Menu:
+    def _make_menu(self, board: Board) -> Mapping[Picks, tuple[KidMove, ...]]:
         assert self.pending is not None
         if not self.pending["last"]:
             return actions.options_menu(self.pending["card"], board)
@@ -429,48 +435,52 @@ class KingIsDeadState(State):
         else:
             key = tuple(sorted((p.region, p.colour) for p in picks))  # type: ignore[attr-defined]
 
-        def work() -> bool:
-            sim = self._simulation()
-            sim._perform(card, picks, [])
-            summons = sim._all_summons()
-            if sim.mordred or summons == [None]:
-                return any(sim._summon_wins(s) for s in summons)
-            return sim._some_summon_wins(summons, self._memo.setdefault("endings", {}))
-
-        return self._cached(f"picks_win/{key}", work)
-
-    def _some_summon_wins(self, summons: list[Summon | None], endings: dict[Any, bool]) -> bool:
-        """Whether one of ``summons`` wins (as ``any(self._summon_wins(s)
-        for s in summons)``), without the Mordred variant, where the forced
-        ending depends on the board only through who takes each open region.
-
-        So a summon's outcome is decided by the open regions in card order,
-        their takers after it, and the colour it adds to the court: worked
-        out once for each of those in ``endings``, which the ways of playing
-        one card share (they change the board, never the courts, the
-        control or the cards played before). The 3-player last card asks
-        this for every way of playing it."""
-        regions = self.regions
-        order = tuple(r for r in self.cards if self.control[r] is None)
-        takers = [scoring.region_winner(regions[r]) for r in order]
-        same = (order, tuple(takers))
-        for s in summons:
-            assert s is not None
-            counts = regions[s.region]
-            taker = scoring.region_winner({**counts, s.colour: counts[s.colour] - 1})
-            i = order.index(s.region)
-            if taker == takers[i]:
-                key: Any = (same, s.colour)
+        memo = self._last_card_memo()
+        won = memo.get(key)
+        if won is None:
+            if self.mordred:
+                sim = self._simulation()
+                sim._perform(card, picks, [])
+                won = any(sim._summon_wins(s) for s in sim._all_summons())
             else:
-                changed = takers.copy()
-                changed[i] = taker
-                key = ((order, tuple(changed)), s.colour)
-            won = endings.get(key)
-            if won is None:
-                won = endings[key] = self._summon_wins(s)
-            if won:
-                return True
-        return False
+                fast = memo.get("by takers")
+                if fast is None:
+                    fast = memo["by takers"] = LastCard(self.seat, self.cards, self.regions, self.control,
+                                                        self.resolved, self.courts, self.last_play)
+                won = fast.picks_win(card, picks)
+            memo[key] = won
+        return won
+
+    def _last_card_memo(self) -> dict[Any, Any]:
+        """What the last card's rule has worked out in this position (a card
+        being played), shared with every state in the same position: the
+        turn's check and the card's play ask the same, and so do later worlds
+        of the search. The key is all that the rule reads."""
+        key = self._cached("last_card_key", self._last_card_key)
+        memo = _LAST_CARD.get(key)
+        if memo is None:
+            if len(_LAST_CARD) >= _LAST_CARD_POSITIONS:
+                _LAST_CARD.clear()
+            memo = _LAST_CARD[key] = {}
+        return memo
+
+    def _last_card_key(self) -> tuple[Any, ...]:
+        assert self.pending is not None
+        return (
+            self.seat,
+            self.pending["card"],
+            self.mordred,
+            tuple(self.regions[r][c] for r in DATA.regions for c in COLOURS),
+            tuple(self.control[r] for r in DATA.regions),
+            tuple(self.resolved),
+            tuple(self.cards),
+            tuple(sorted(self.crowns.items())),
+            tuple(self.reserve[c] for c in DATA.colours),
+            tuple(court[c] for court in self.courts for c in DATA.colours),
+            tuple(self.last_play),
+            self.last_exchange,
+            self.loyalist_supply,
+        )
 
     def _summon_wins(self, summon: Summon | None) -> bool:
         """Whether the seat to move wins if it summons ``summon`` now and

@@ -116,3 +116,38 @@ def test_the_prebuilt_moves_are_the_moves_they_stand_for() -> None:
             assert move1 == kind1(region) and type(move1) is kind1
     assert all(m == moves.Play(c) for c, m in moves.PLAYS.items()) and moves.Pass() == moves.PASS
     assert set(moves.PLAYS) == set(DATA.cards)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_menu_worked_out_step_by_step_is_the_whole_menu(players: int) -> None:
+    """``actions.Steps`` (Garrison's and Ambassador's menus, each step when
+    first asked) against ``actions.menu`` (the whole tree): every key, in
+    order, with its picks; complete and impossible pick lists are not keys;
+    a random walk asked in a fresh menu, as a player or the search asks."""
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = set_up(players, seed)
+        while (seat := state.to_move()) is not None:
+            if seat == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            board = state.board()
+            for card in ("garrison", "ambassador"):
+                choices = actions.options(card, board)
+                whole = actions.menu(choices)
+                walked = actions.Steps(choices)
+                made: Picks = ()
+                while made in whole:  # one path first, on a fresh menu
+                    assert made in walked and walked.get(made) == whole[made] == walked[made]
+                    made = (*made, rng.choice(whole[made]))
+                assert made not in walked and walked.get(made) is None and walked.get(made, ()) == ()
+                steps = actions.Steps(choices)
+                assert bool(steps) == bool(whole) and len(steps) == len(whole)
+                assert list(steps.items()) == list(whole.items())
+                for c in choices:
+                    assert c not in steps and c[:-1] in steps
+                assert (*choices[0][:-1], moves.PASS) not in steps if choices else () not in steps
+                checked += 1
+            state.apply(rng.choice(state.legal_moves()))
+    assert checked > 100

@@ -1,0 +1,158 @@
+"""The 3-player last card's rule, worked out from who takes each region.
+
+Once the game's last card is played nobody holds a card, so every struggle
+left ends on passes (docs/rulings.md#kid-three-players-last-card). Without
+the Mordred variant that forced ending reads the board only through who
+takes each open region, in card order: whether a way of playing the card,
+then a summon, wins is decided by those takers and the colour the summon
+adds to the court. Each such ending is worked out once and shared by every
+way of playing the card, and by every position with the same courts,
+control and cards played before (the search's worlds and turns).
+
+``KingIsDeadState._picks_win`` asks this in place of copying the state for
+every way of playing the card and every summon after it, which was most of
+the computer's search at three players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.king_is_dead import actions
+from rules.king_is_dead.actions import Picks
+from rules.king_is_dead.data import DATA
+from rules.king_is_dead.scoring import SAXONS, ending, region_winner, winners
+
+Counts = Mapping[str, int]
+#: Per open region: each colour that can be summoned from it, and who takes
+#: the region without that follower.
+Drops = tuple[tuple[str, str], ...]
+
+#: Endings worked out, by the position's courts, control and cards played
+#: (``LastCard.context``); cleared when large, as the search moves on.
+_ENDINGS: dict[tuple[Any, ...], dict[Any, bool]] = {}
+_ENDINGS_KEPT = 512
+
+
+def forced_winners(
+    order: Sequence[str],
+    takers: Sequence[str],
+    control: Mapping[str, str | None],
+    resolved: Sequence[str],
+    courts: Sequence[Counts],
+    last_play: Sequence[int],
+) -> list[int]:
+    """The winners when the open regions ``order`` end in that order, taken
+    by ``takers`` (no Mordred variant: no loyalists join meanwhile)."""
+    control = dict(control)
+    resolved = list(resolved)
+    saxons = sum(1 for owner in control.values() if owner == SAXONS)
+    ended = None
+    for region, taker in zip(order, takers, strict=True):
+        control[region] = taker
+        resolved.append(region)
+        saxons += taker == SAXONS
+        ended = ending(taker, saxons, len(resolved))
+        if ended:
+            break
+    assert ended is not None
+    return winners(ended, control, resolved, courts, last_play)[0]
+
+
+def follower_changes(card: str, picks: Picks) -> list[tuple[str, str, int]]:
+    """(region, colour, +1 or -1) for each follower a card other than the
+    Crown moves on the board (as ``KingIsDeadState._perform``)."""
+    if card in ("garrison", "ambassador"):
+        out = []
+        for src, dst, colour in actions.transfers(picks):
+            out += [(src, colour, -1), (dst, colour, 1)]
+        return out
+    return [(p.region, p.colour, 1) for p in picks]  # type: ignore[attr-defined]
+
+
+def _drops(counts: Counts) -> Drops:
+    return tuple((c, region_winner({**counts, c: counts[c] - 1})) for c in DATA.colours if counts[c])
+
+
+class LastCard:
+    """The last card's rule in one position (the card played, its picks to
+    come), without the Mordred variant: ``picks_win(card, picks)``."""
+
+    def __init__(
+        self,
+        seat: int,
+        cards: Sequence[str],
+        regions: Mapping[str, Counts],
+        control: Mapping[str, str | None],
+        resolved: Sequence[str],
+        courts: Sequence[Counts],
+        last_play: Sequence[int],
+    ) -> None:
+        self.seat = seat
+        self.order = tuple(r for r in cards if control[r] is None)
+        self.regions = {r: dict(regions[r]) for r in self.order}
+        self.takers = tuple(region_winner(self.regions[r]) for r in self.order)
+        self.drops = {r: _drops(self.regions[r]) for r in self.order}
+        self.control = dict(control)
+        self.resolved = tuple(resolved)
+        self.courts = tuple(dict(c) for c in courts)
+        self.last_play = tuple(last_play)
+        context = (
+            seat,
+            tuple(sorted((r, o) for r, o in control.items() if o is not None)),
+            self.resolved,
+            tuple(c[colour] for c in courts for colour in DATA.colours),
+            self.last_play,
+        )
+        endings = _ENDINGS.get(context)
+        if endings is None:
+            if len(_ENDINGS) >= _ENDINGS_KEPT:
+                _ENDINGS.clear()
+            endings = _ENDINGS[context] = {}
+        self.endings = endings
+
+    def picks_win(self, card: str, picks: Picks) -> bool:
+        """Whether some summon after carrying out ``card`` with ``picks``
+        (``[None]`` when nobody is left to summon) makes the seat a winner
+        of the forced ending."""
+        order, takers, drops = self.order, self.takers, self.drops
+        if card == "crown":  # two region cards change places; no follower moves
+            i, j = order.index(picks[0].region), order.index(picks[1].region)  # type: ignore[attr-defined]
+            swapped, moved = list(order), list(takers)
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            moved[i], moved[j] = moved[j], moved[i]
+            order, takers = tuple(swapped), tuple(moved)
+        else:
+            touched: dict[str, dict[str, int]] = {}
+            for region, colour, n in follower_changes(card, picks):
+                if region not in touched:
+                    touched[region] = dict(self.regions[region])
+                touched[region][colour] += n
+            if touched:
+                changed, drops = list(takers), dict(drops)
+                for region, counts in touched.items():
+                    changed[order.index(region)] = region_winner(counts)
+                    drops[region] = _drops(counts)
+                takers = tuple(changed)
+        anyone = False
+        for i, region in enumerate(order):
+            for colour, taker in drops[region]:
+                anyone = True
+                after = takers if taker == takers[i] else (*takers[:i], taker, *takers[i + 1:])
+                if self._wins(order, after, colour):
+                    return True
+        return not anyone and self._wins(order, takers, None)
+
+    def _wins(self, order: tuple[str, ...], takers: tuple[str, ...], colour: str | None) -> bool:
+        """Whether the seat wins the forced ending with these takers, having
+        summoned a follower of ``colour`` (None: nobody to summon)."""
+        key = (order, takers, colour)
+        won = self.endings.get(key)
+        if won is None:
+            courts = [dict(c) for c in self.courts]
+            if colour is not None:
+                courts[self.seat][colour] += 1
+            won = self.endings[key] = self.seat in forced_winners(
+                order, takers, self.control, self.resolved, courts, self.last_play)
+        return won
