@@ -25,6 +25,8 @@ from rules.king_is_dead.data import DATA
 from rules.king_is_dead.scoring import SAXONS, ending, region_winner, winners
 
 Counts = Mapping[str, int]
+FACTIONS = frozenset(DATA.faction_ids)
+SAXON_TOKENS = DATA.counts["saxon_tokens"]
 #: Per open region: each colour that can be summoned from it, and who takes
 #: the region without that follower.
 Drops = tuple[tuple[str, str], ...]
@@ -98,6 +100,15 @@ class LastCard:
         self.resolved = tuple(resolved)
         self.courts = tuple(dict(c) for c in courts)
         self.last_play = tuple(last_play)
+        # The factions' regions so far, as ``scoring.faction_ranking`` counts them.
+        self.held: dict[str, int] = {}
+        self.latest: dict[str, int] = {}
+        for i, region in enumerate(self.resolved):
+            owner = control[region]
+            if owner in FACTIONS:
+                self.held[owner] = self.held.get(owner, 0) + 1
+                self.latest[owner] = i
+        self.saxons = sum(1 for owner in control.values() if owner == SAXONS)
         context = (
             seat,
             tuple(sorted((r, o) for r, o in control.items() if o is not None)),
@@ -135,14 +146,30 @@ class LastCard:
                     changed[order.index(region)] = region_winner(counts)
                     drops[region] = _drops(counts)
                 takers = tuple(changed)
-        anyone = False
+        # A summon that leaves its region's taker as it was is decided by its
+        # colour alone: those first, once per colour.
+        same: dict[str, None] = {}
+        changed: list[tuple[tuple[str, ...], str]] = []
         for i, region in enumerate(order):
             for colour, taker in drops[region]:
-                anyone = True
-                after = takers if taker == takers[i] else (*takers[:i], taker, *takers[i + 1:])
-                if self._wins(order, after, colour):
-                    return True
-        return not anyone and self._wins(order, takers, None)
+                if taker == takers[i]:
+                    same[colour] = None
+                else:
+                    changed.append(((*takers[:i], taker, *takers[i + 1:]), colour))
+        if not same and not changed:
+            return self._wins(order, takers, None)
+        return (any(self._wins(order, takers, colour) for colour in same)
+                or any(self._wins(order, after, colour) for after, colour in changed))
+
+    def summon_wins(self, region: str | None, colour: str | None) -> bool:
+        """Whether summoning a follower of ``colour`` from ``region`` (None:
+        nobody to summon) makes the seat a winner of the forced ending."""
+        if region is None or colour is None:
+            return self._wins(self.order, self.takers, None)
+        i = self.order.index(region)
+        taker = dict(self.drops[region])[colour]
+        takers = self.takers if taker == self.takers[i] else (*self.takers[:i], taker, *self.takers[i + 1:])
+        return self._wins(self.order, takers, colour)
 
     def _wins(self, order: tuple[str, ...], takers: tuple[str, ...], colour: str | None) -> bool:
         """Whether the seat wins the forced ending with these takers, having
@@ -150,9 +177,40 @@ class LastCard:
         key = (order, takers, colour)
         won = self.endings.get(key)
         if won is None:
-            courts = [dict(c) for c in self.courts]
-            if colour is not None:
-                courts[self.seat][colour] += 1
-            won = self.endings[key] = self.seat in forced_winners(
-                order, takers, self.control, self.resolved, courts, self.last_play)
+            how = (self._how(order, takers), colour)
+            won = self.endings.get(how)
+            if won is None:
+                courts = [dict(c) for c in self.courts]
+                if colour is not None:
+                    courts[self.seat][colour] += 1
+                won = self.seat in forced_winners(
+                    order, takers, self.control, self.resolved, courts, self.last_play)
+                if how[0] is not None:
+                    self.endings[how] = won
+            self.endings[key] = won
         return won
+
+    def _how(self, order: tuple[str, ...], takers: tuple[str, ...]) -> tuple[str, ...] | None:
+        """What decides the forced ending's winners besides the courts:
+        ("invasion",) on the 4th Saxon region (the sets alone), else
+        ("control", the first two factions by regions held, the most
+        recently won first on a tie), all that ``scoring.by_control`` reads
+        of the regions without the Mordred variant. None: an ending this
+        does not know (worked out in full)."""
+        count = dict(self.held)
+        latest = dict(self.latest)
+        saxons = self.saxons
+        n = len(self.resolved)
+        for i, taker in enumerate(takers):
+            if taker == SAXONS:
+                saxons += 1
+                if saxons >= SAXON_TOKENS:
+                    return ("invasion",)
+            elif taker in count or taker in FACTIONS:
+                count[taker] = count.get(taker, 0) + 1
+                latest[taker] = n + i
+            else:
+                return None
+        if n + len(order) != len(DATA.regions):
+            return None
+        return ("control", *sorted(count, key=lambda f: (count[f], latest[f]), reverse=True)[:2])

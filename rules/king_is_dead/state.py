@@ -389,8 +389,7 @@ class KingIsDeadState(State):
             every = self._all_summons()
             if not (self.pending and self.pending["last"]):
                 return every
-            sim = self._simulation()
-            return [s for s in every if sim._summon_wins(s)]
+            return [s for s in every if self._last_summon_wins(s)]
 
         return self._cached("summons", make)
 
@@ -419,8 +418,8 @@ class KingIsDeadState(State):
         if sim.step == "action":
             return any(sim._picks_win(p) for p in sim._all_choices())
         if sim.step == "summon":
-            # As bool(sim._summons()), without its copy and stopping at the first winning summon.
-            return any(sim._summon_wins(s) for s in sim._all_summons())
+            # As bool(sim._summons()), stopping at the first winning summon.
+            return any(sim._last_summon_wins(s) for s in sim._all_summons())
         return self.seat in sim._forced_winners()  # no action, nobody to summon
 
     def _picks_win(self, picks: Picks) -> bool:
@@ -481,6 +480,15 @@ class KingIsDeadState(State):
             self.last_exchange,
             self.loyalist_supply,
         )
+
+    def _last_summon_wins(self, summon: Summon | None) -> bool:
+        """As ``_summon_wins``, the last card's picks carried out: by who takes
+        each region (``LastCard``) without the Mordred variant."""
+        if self.mordred:
+            return self._cached("simulation", self._simulation)._summon_wins(summon)
+        fast = self._cached("by takers", lambda: LastCard(self.seat, self.cards, self.regions, self.control,
+                                                          self.resolved, self.courts, self.last_play))
+        return fast.summon_wins(*((summon.region, summon.colour) if summon else (None, None)))
 
     def _summon_wins(self, summon: Summon | None) -> bool:
         """Whether the seat to move wins if it summons ``summon`` now and
