@@ -17,15 +17,17 @@ the computer's search at three players.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from rules.king_is_dead import actions
-from rules.king_is_dead.actions import Picks
+from rules.king_is_dead.actions import COLOURS, Picks
 from rules.king_is_dead.data import DATA
 from rules.king_is_dead.scoring import SAXONS, ending, region_winner, winners
 
 Counts = Mapping[str, int]
 FACTIONS = frozenset(DATA.faction_ids)
+_INDEX = {c: i for i, c in enumerate(COLOURS)}
 SAXON_TOKENS = DATA.counts["saxon_tokens"]
 #: Per open region: each colour that can be summoned from it, and who takes
 #: the region without that follower.
@@ -34,7 +36,7 @@ Drops = tuple[tuple[str, str], ...]
 #: Endings worked out, by the position's courts, control and cards played
 #: (``LastCard.context``); cleared when large, as the search moves on.
 _ENDINGS: dict[tuple[Any, ...], dict[Any, bool]] = {}
-_ENDINGS_KEPT = 512
+_ENDINGS_KEPT = 128
 
 
 def forced_winners(
@@ -73,8 +75,13 @@ def follower_changes(card: str, picks: Picks) -> list[tuple[str, str, int]]:
     return [(p.region, p.colour, 1) for p in picks]  # type: ignore[attr-defined]
 
 
-def _drops(counts: Counts) -> Drops:
-    return tuple((c, region_winner({**counts, c: counts[c] - 1})) for c in DATA.colours if counts[c])
+@lru_cache(maxsize=4096)
+def _region(numbers: tuple[int, ...]) -> tuple[str, Drops]:
+    """Who takes a region with these followers (by ``COLOURS``), and its
+    ``Drops``: the same few counts come back in every way of playing a card."""
+    counts = dict(zip(COLOURS, numbers, strict=True))
+    drops = tuple((c, region_winner({**counts, c: counts[c] - 1})) for c in DATA.colours if counts[c])
+    return region_winner(counts), drops
 
 
 class LastCard:
@@ -93,9 +100,9 @@ class LastCard:
     ) -> None:
         self.seat = seat
         self.order = tuple(r for r in cards if control[r] is None)
-        self.regions = {r: dict(regions[r]) for r in self.order}
-        self.takers = tuple(region_winner(self.regions[r]) for r in self.order)
-        self.drops = {r: _drops(self.regions[r]) for r in self.order}
+        self.numbers = {r: tuple(regions[r][c] for c in COLOURS) for r in self.order}
+        self.takers = tuple(_region(self.numbers[r])[0] for r in self.order)
+        self.drops = {r: _region(self.numbers[r])[1] for r in self.order}
         self.control = dict(control)
         self.resolved = tuple(resolved)
         self.courts = tuple(dict(c) for c in courts)
@@ -135,16 +142,15 @@ class LastCard:
             moved[i], moved[j] = moved[j], moved[i]
             order, takers = tuple(swapped), tuple(moved)
         else:
-            touched: dict[str, dict[str, int]] = {}
+            touched: dict[str, list[int]] = {}
             for region, colour, n in follower_changes(card, picks):
                 if region not in touched:
-                    touched[region] = dict(self.regions[region])
-                touched[region][colour] += n
+                    touched[region] = list(self.numbers[region])
+                touched[region][_INDEX[colour]] += n
             if touched:
                 changed, drops = list(takers), dict(drops)
-                for region, counts in touched.items():
-                    changed[order.index(region)] = region_winner(counts)
-                    drops[region] = _drops(counts)
+                for region, numbers in touched.items():
+                    changed[order.index(region)], drops[region] = _region(tuple(numbers))
                 takers = tuple(changed)
         # A summon that leaves its region's taker as it was is decided by its
         # colour alone: those first, once per colour.

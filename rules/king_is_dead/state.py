@@ -11,6 +11,7 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from rules.core import CHANCE, JSON, Event, Outcome, State
@@ -36,10 +37,20 @@ from rules.king_is_dead.view import view
 
 SETUP_STEPS = ("court", "fill", "order")
 _HOME = {f.id: f.home for f in DATA.factions}  # as ``controlled`` reads it, looked up once
-#: The 3-player last card's memos by position (``_last_card_memo``), a few
-#: hundred at most: the search's random games seldom come back to one.
+
+
+@lru_cache(maxsize=256)
+def _controlled(owners: tuple[str | None, ...]) -> tuple[tuple[str, str], ...]:
+    """The board's (faction, region) pairs that ``controlled`` admits, from
+    each region's owner in map order: few distinct, asked at every card."""
+    return tuple((f, r) for f in DATA.faction_ids for r, owner in zip(DATA.regions, owners, strict=True)
+                 if owner == f or (owner is None and _HOME[f] == r))
+
+
+#: The 3-player last card's memos by position (``_last_card_memo``), at most
+#: ``_LAST_CARD_POSITIONS``: the search's random games seldom come back to one.
 _LAST_CARD: dict[tuple[Any, ...], dict[Any, Any]] = {}
-_LAST_CARD_POSITIONS = 256
+_LAST_CARD_POSITIONS = 128
 
 
 class KingIsDeadState(State):
@@ -164,8 +175,7 @@ class KingIsDeadState(State):
         return Board(
             followers=tuple((r, tuple(self.regions[r][c] for c in COLOURS)) for r in open_),
             reserve=tuple(self.reserve[c] for c in DATA.colours),
-            controlled=tuple((f, r) for f in DATA.faction_ids for r in DATA.regions
-                             if self.control[r] == f or (self.control[r] is None and _HOME[f] == r)),
+            controlled=_controlled(tuple(self.control[r] for r in DATA.regions)),
             swappable=tuple(r for r in self.cards if self.control[r] is None and r not in self.crowns),
             last_exchange=self.last_exchange,
         )
