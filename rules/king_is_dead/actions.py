@@ -11,7 +11,7 @@ no-immediate-undo rule of Garrison and Ambassador live here, in one place.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -173,12 +173,26 @@ class Steps(Mapping[Picks, tuple[KidMove, ...]]):
     """The menu of a list of complete pick lists (as ``menu``), each step
     worked out when it is first asked for: a player, or the search's random
     game, walks one path through a Garrison's or an Ambassador's hundreds of
-    ways, so building the whole tree was most of the cost of playing one."""
+    ways, so building the whole tree was most of the cost of playing one.
 
-    def __init__(self, choices: tuple[Picks, ...]) -> None:
+    With ``keep``, the menu of the choices it keeps (as ``menu(c for c in
+    choices if keep(c))``), each asked only until a step's pick is known to
+    have one: the 3-player last card keeps the ways that win."""
+
+    def __init__(self, choices: tuple[Picks, ...], keep: Callable[[Picks], bool] | None = None) -> None:
         self._choices = choices
+        self._keep = keep
+        self._kept: dict[Picks, bool] = {}
         # Partial pick list -> (the choices that begin with it, the next picks).
         self._steps: dict[Picks, tuple[list[Picks], tuple[KidMove, ...]]] = {}
+
+    def _keeps(self, choice: Picks) -> bool:
+        if self._keep is None:
+            return True
+        kept = self._kept.get(choice)
+        if kept is None:
+            kept = self._kept[choice] = self._keep(choice)
+        return kept
 
     def _step(self, made: Picks) -> tuple[list[Picks], tuple[KidMove, ...]]:
         found = self._steps.get(made)
@@ -189,7 +203,15 @@ class Steps(Mapping[Picks, tuple[KidMove, ...]]):
             else:
                 last = made[-1]
                 group = [c for c in self._step(made[:-1])[0] if c[k - 1] == last]
-            found = self._steps[made] = (group, tuple(dict.fromkeys([c[k] for c in group if len(c) > k])))
+            if self._keep is None:
+                picks = tuple(dict.fromkeys([c[k] for c in group if len(c) > k]))
+            else:  # in order of each pick's first kept choice; a pick once found asks no more
+                found_picks: dict[KidMove, None] = {}
+                for c in group:
+                    if len(c) > k and c[k] not in found_picks and self._keeps(c):
+                        found_picks[c[k]] = None
+                picks = tuple(found_picks)
+            found = self._steps[made] = (group, picks)
         return found
 
     def get(self, made: Picks, default: Any = None) -> Any:  # type: ignore[override]
@@ -206,13 +228,16 @@ class Steps(Mapping[Picks, tuple[KidMove, ...]]):
         return isinstance(made, tuple) and bool(self._step(made)[1])
 
     def __bool__(self) -> bool:
-        return any(self._choices)
+        return any(c and self._keeps(c) for c in self._choices)
 
     def __iter__(self) -> Iterator[Picks]:
-        return iter(menu(self._choices))  # every key, in ``menu``'s order: not on the search's way
+        return iter(self._whole())  # every key, in ``menu``'s order: not on the search's way
 
     def __len__(self) -> int:
-        return len(menu(self._choices))
+        return len(self._whole())
+
+    def _whole(self) -> Menu:
+        return menu(c for c in self._choices if c and self._keeps(c))
 
 
 def leaves(tree: Mapping[Picks, tuple[KidMove, ...]]) -> tuple[Picks, ...]:

@@ -384,7 +384,10 @@ class KingIsDeadState(State):
         assert self.pending is not None
         if not self.pending["last"]:
             return actions.options_menu(self.pending["card"], board)
-        return actions.menu(p for p in self._all_choices(board) if self._picks_win(p))
+        # Worked out as the picks are made, on a copy of this position, which
+        # copies of the state made meanwhile share (they may ask later).
+        still = self._simulation()
+        return actions.Steps(self._all_choices(board), keep=still._picks_win)
 
     def _all_summons(self) -> list[Summon | None]:
         found: list[Summon | None] = [

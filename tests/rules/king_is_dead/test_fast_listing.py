@@ -151,3 +151,39 @@ def test_a_menu_worked_out_step_by_step_is_the_whole_menu(players: int) -> None:
                 checked += 1
             state.apply(rng.choice(state.legal_moves()))
     assert checked > 100
+
+
+def test_a_menu_that_keeps_some_ways_is_the_menu_of_those_ways() -> None:
+    """``Steps(choices, keep)`` (the 3-player last card's menu: the ways
+    that win) against ``menu`` of the kept choices, a random path first on a
+    fresh menu, then every key; ``keep`` is asked at most once a choice."""
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = set_up(3, seed)
+        while (seat := state.to_move()) is not None:
+            if seat == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            board = state.board()
+            for card in ("garrison", "ambassador", "crown", "settlement"):
+                choices = actions.options(card, board)
+                kept = {c for c in choices if rng.random() < 0.3}
+                asked: list[Picks] = []
+
+                def keep(c: Picks, kept: set = kept, asked: list = asked) -> bool:
+                    asked.append(c)
+                    return c in kept
+
+                whole = actions.menu(c for c in choices if c in kept)
+                steps = actions.Steps(choices, keep)
+                made: Picks = ()
+                while made in whole:
+                    assert steps.get(made) == whole[made]
+                    made = (*made, rng.choice(whole[made]))
+                assert made not in steps and bool(steps) == bool(whole)
+                assert list(steps.items()) == list(whole.items()) and len(steps) == len(whole)
+                assert len(asked) == len(set(asked))
+                checked += 1
+            state.apply(rng.choice(state.legal_moves()))
+    assert checked > 100
