@@ -76,21 +76,31 @@ def _best(options: list[tuple[Picks, int]], last: NetEffect | None) -> tuple[Pic
     smaller exchange (one with an empty region) is allowed only when no
     larger one is; an exchange barred by the undo rule is not possible, so
     it does not bar the smaller ones."""
-    allowed = options
-    if last:
-        # An exchange moves followers between its first pick's region and its
-        # last's, so its net effect is empty or over exactly those two: only
-        # one between the last exchange's regions can undo it (the rest skip
-        # working out their net effect; the search lists these very often).
-        regions = {r for r, _, _ in last}
-        allowed = [(p, n) for p, n in options
-                   if {p[0].region, p[-1].region} != regions  # type: ignore[attr-defined]
-                   or not undoes(net_effect(transfers(p)), last)]
-    if not allowed:
-        return ()
+    by_size: dict[int, list[Picks]] = {}
+    for picks, size in options:
+        by_size.setdefault(size, []).append(picks)
+    return _largest(by_size, last)
+
+
+def _largest(by_size: dict[int, list[Picks]], last: NetEffect | None) -> tuple[Picks, ...]:
+    """``_best`` of options listed by how many followers they move (each
+    list in the options' order): those of the largest size with one allowed."""
     # ruling: docs/rulings.md#kid-partial-actions
-    most = max(n for _, n in allowed)
-    return tuple(p for p, n in allowed if n == most)
+    for size in sorted(by_size, reverse=True):
+        allowed = by_size[size]
+        if last:
+            # An exchange moves followers between its first pick's region and
+            # its last's, so its net effect is empty or over exactly those two:
+            # only one between the last exchange's regions can undo it (the
+            # rest skip working out their net effect; the search lists these
+            # very often).
+            regions = {r for r, _, _ in last}
+            allowed = [p for p in allowed
+                       if {p[0].region, p[-1].region} != regions  # type: ignore[attr-defined]
+                       or not undoes(net_effect(transfers(p)), last)]
+        if allowed:
+            return tuple(allowed)
+    return ()
 
 
 #: Each region's neighbours in name order (the order Garrison lists them in).
@@ -113,7 +123,7 @@ def _takes(board: Board) -> tuple[dict[str, list[Picks]], dict[str, list[Picks]]
 
 def _garrison(board: Board) -> tuple[Picks, ...]:
     one, two = _takes(board)
-    options: list[tuple[Picks, int]] = []
+    by_size: dict[int, list[Picks]] = {3: [], 2: [], 1: []}
     for a, _ in board.followers:
         for b in _NEIGHBOURS[a]:
             if b not in one:
@@ -122,25 +132,25 @@ def _garrison(board: Board) -> tuple[Picks, ...]:
             for k, outs in ((2, two[a]), (1, one[a])):
                 for takes in outs:
                     if backs:
-                        options.extend((takes + back, k + 1) for back in backs)
+                        by_size[k + 1] += [takes + back for back in backs]
                     else:
-                        options.append(((*takes, INTOS[b]), k))
-    return _best(options, board.last_exchange)
+                        by_size[k].append((*takes, INTOS[b]))
+    return _largest(by_size, board.last_exchange)
 
 
 def _ambassador(board: Board) -> tuple[Picks, ...]:
     one, _ = _takes(board)
-    options: list[tuple[Picks, int]] = []
+    by_size: dict[int, list[Picks]] = {2: [], 1: []}
     for r1, _ in board.followers:
         for take in one[r1]:
             for r2, _ in board.followers:
                 if r2 == r1:
                     continue
                 if one[r2]:
-                    options.extend((take + back, 2) for back in one[r2])
+                    by_size[2] += [take + back for back in one[r2]]
                 else:
-                    options.append(((*take, INTOS[r2]), 1))
-    return _best(options, board.last_exchange)
+                    by_size[1].append((*take, INTOS[r2]))
+    return _largest(by_size, board.last_exchange)
 
 
 Menu = dict[Picks, tuple[KidMove, ...]]
