@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from rules.core import CHANCE, JSON, Event, Outcome, State
@@ -37,6 +38,9 @@ from rules.king_is_dead.view import view
 
 SETUP_STEPS = ("court", "fill", "order")
 _HOME = {f.id: f.home for f in DATA.factions}  # as ``controlled`` reads it, looked up once
+# A region's followers by COLOURS, the reserve by faction colour: as tuples, in one call.
+_BY_COLOUR = itemgetter(*COLOURS)
+_BY_FACTION = itemgetter(*DATA.colours)
 
 
 @lru_cache(maxsize=256)
@@ -173,8 +177,8 @@ class KingIsDeadState(State):
     def board(self) -> Board:
         open_ = self.open_regions()
         return Board(
-            followers=tuple((r, tuple(self.regions[r][c] for c in COLOURS)) for r in open_),
-            reserve=tuple(self.reserve[c] for c in DATA.colours),
+            followers=tuple((r, _BY_COLOUR(self.regions[r])) for r in open_),
+            reserve=_BY_FACTION(self.reserve),
             controlled=_controlled(tuple(self.control[r] for r in DATA.regions)),
             swappable=tuple(r for r in self.cards if self.control[r] is None and r not in self.crowns),
             last_exchange=self.last_exchange,

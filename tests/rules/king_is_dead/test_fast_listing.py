@@ -3,7 +3,8 @@ very often), held to the plain definitions they replace, in every position
 of seeded random games at 2, 3 and 4 players, with and without the Mordred
 variant: Garrison's and Ambassador's exchanges (each region's takes worked
 out once, prebuilt moves), the hand (counted without ``Counter``), the
-board's controlled regions, and the prebuilt moves themselves."""
+board (controlled regions remembered by owners, counts read in one call),
+and the prebuilt moves themselves."""
 
 from __future__ import annotations
 
@@ -90,6 +91,9 @@ def test_the_short_listings_are_the_plain_definitions(players: int, mordred: boo
                 continue
             board = state.board()
             assert board.controlled == _plain_controlled(state)
+            assert board.followers == tuple((r, tuple(state.regions[r][c] for c in COLOURS))
+                                            for r in state.open_regions())
+            assert board.reserve == tuple(state.reserve[c] for c in DATA.colours)
             for s in range(players):
                 assert state.hand(s) == _plain_hand(state, s)
             last = [board.last_exchange]
