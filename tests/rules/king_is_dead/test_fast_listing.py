@@ -8,20 +8,18 @@ and the prebuilt moves themselves."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import replace
 
 import pytest
 
-from rules.core import CHANCE
 from rules.king_is_dead import actions, moves
 from rules.king_is_dead.actions import COLOURS, Board, Picks
 from rules.king_is_dead.data import DATA
 from rules.king_is_dead.moves import Into, Take
 from rules.king_is_dead.state import KingIsDeadState
 
-from .helpers import set_up
+from .helpers import random_game
 
 
 def _draws(counts: dict[str, int], k: int) -> list[tuple[str, ...]]:
@@ -83,12 +81,7 @@ def _plain_controlled(state: KingIsDeadState) -> tuple[tuple[str, str], ...]:
 def test_the_short_listings_are_the_plain_definitions(players: int, mordred: bool) -> None:
     checked = exchanges = 0
     for seed in range(3):
-        rng = random.Random(seed)
-        state = set_up(players, seed, mordred=mordred)
-        while (seat := state.to_move()) is not None:
-            if seat == CHANCE:
-                state.apply(state.sample_chance())
-                continue
+        for state, rng in random_game(players, seed, mordred):
             board = state.board()
             assert board.controlled == _plain_controlled(state)
             assert board.followers == tuple((r, tuple(state.regions[r][c] for c in COLOURS))
@@ -106,7 +99,6 @@ def test_the_short_listings_are_the_plain_definitions(players: int, mordred: boo
                 assert actions._ambassador(other) == _plain_ambassador(other)
                 exchanges += bool(_plain_garrison(other))
             checked += 1
-            state.apply(rng.choice(state.legal_moves()))
     assert checked > 100 and exchanges > 50
 
 
@@ -130,12 +122,7 @@ def test_a_menu_worked_out_step_by_step_is_the_whole_menu(players: int) -> None:
     a random walk asked in a fresh menu, as a player or the search asks."""
     checked = 0
     for seed in range(3):
-        rng = random.Random(seed)
-        state = set_up(players, seed)
-        while (seat := state.to_move()) is not None:
-            if seat == CHANCE:
-                state.apply(state.sample_chance())
-                continue
+        for state, rng in random_game(players, seed):
             board = state.board()
             for card in ("garrison", "ambassador"):
                 choices = actions.options(card, board)
@@ -153,7 +140,6 @@ def test_a_menu_worked_out_step_by_step_is_the_whole_menu(players: int) -> None:
                     assert c not in steps and c[:-1] in steps
                 assert (*choices[0][:-1], moves.PASS) not in steps if choices else () not in steps
                 checked += 1
-            state.apply(rng.choice(state.legal_moves()))
     assert checked > 100
 
 
@@ -163,12 +149,7 @@ def test_a_menu_that_keeps_some_ways_is_the_menu_of_those_ways() -> None:
     fresh menu, then every key; ``keep`` is asked at most once a choice."""
     checked = 0
     for seed in range(3):
-        rng = random.Random(seed)
-        state = set_up(3, seed)
-        while (seat := state.to_move()) is not None:
-            if seat == CHANCE:
-                state.apply(state.sample_chance())
-                continue
+        for state, rng in random_game(3, seed):
             board = state.board()
             for card in ("garrison", "ambassador", "crown", "settlement"):
                 choices = actions.options(card, board)
@@ -189,5 +170,4 @@ def test_a_menu_that_keeps_some_ways_is_the_menu_of_those_ways() -> None:
                 assert list(steps.items()) == list(whole.items()) and len(steps) == len(whole)
                 assert len(asked) == len(set(asked))
                 checked += 1
-            state.apply(rng.choice(state.legal_moves()))
     assert checked > 100

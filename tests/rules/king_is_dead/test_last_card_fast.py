@@ -15,19 +15,17 @@ already seen as well as new ones."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 
-from rules.core import CHANCE
 from rules.king_is_dead import actions
 from rules.king_is_dead.data import DATA
 from rules.king_is_dead.last_card import LastCard
 from rules.king_is_dead.moves import Play
 from rules.king_is_dead.state import KingIsDeadState
 
-from .helpers import set_up
+from .helpers import random_game
 
 
 def _plain_summons_win(sim: KingIsDeadState) -> bool:
@@ -62,16 +60,10 @@ def _holding(state: KingIsDeadState, card: str) -> KingIsDeadState:
 
 def _last_card_positions(seed: int, mordred: bool) -> list[KingIsDeadState]:
     """The turns at which the seat to move holds the game's last card."""
-    rng = random.Random(seed)
-    state = set_up(3, seed, mordred=mordred)
     found = []
-    while (seat := state.to_move()) is not None:
-        if seat == CHANCE:
-            state.apply(state.sample_chance())
-            continue
-        if state.step == "turn" and state.cards_left() == 1 and state.hand(seat):
+    for state, _ in random_game(3, seed, mordred):
+        if state.step == "turn" and state.cards_left() == 1 and state.hand(state.seat):
             found.append(state.copy())
-        state.apply(rng.choice(state.legal_moves()))
     return found
 
 
