@@ -33,10 +33,12 @@ SAXON_TOKENS = DATA.counts["saxon_tokens"]
 #: the region without that follower.
 Drops = tuple[tuple[str, str], ...]
 
-#: Endings worked out, by the position's courts, control and cards played
-#: (``LastCard.context``); cleared when large, as the search moves on.
-_ENDINGS: dict[tuple[Any, ...], dict[Any, bool]] = {}
-_ENDINGS_KEPT = 128
+
+@lru_cache(maxsize=128)
+def endings(context: tuple[Any, ...]) -> dict[Any, bool]:
+    """The endings worked out in one context (the seat, the courts, the
+    control and the cards played: see ``LastCard``), the most recent kept."""
+    return {}
 
 
 def forced_winners(
@@ -123,12 +125,7 @@ class LastCard:
             tuple(c[colour] for c in courts for colour in DATA.colours),
             self.last_play,
         )
-        endings = _ENDINGS.get(context)
-        if endings is None:
-            if len(_ENDINGS) >= _ENDINGS_KEPT:
-                _ENDINGS.clear()
-            endings = _ENDINGS[context] = {}
-        self.endings = endings
+        self.endings = endings(context)
 
     def picks_win(self, card: str, picks: Picks) -> bool:
         """Whether some summon after carrying out ``card`` with ``picks``

@@ -51,10 +51,11 @@ def _controlled(owners: tuple[str | None, ...]) -> tuple[tuple[str, str], ...]:
                  if owner == f or (owner is None and _HOME[f] == r))
 
 
-#: The 3-player last card's memos by position (``_last_card_memo``), at most
-#: ``_LAST_CARD_POSITIONS``: the search's random games seldom come back to one.
-_LAST_CARD: dict[tuple[Any, ...], dict[Any, Any]] = {}
-_LAST_CARD_POSITIONS = 128
+@lru_cache(maxsize=128)
+def last_card_memo(position: tuple[Any, ...]) -> dict[Any, Any]:
+    """The 3-player last card's memo of one position (``_last_card_memo``),
+    the most recent kept: the search's random games seldom come back to one."""
+    return {}
 
 
 class KingIsDeadState(State):
@@ -472,13 +473,7 @@ class KingIsDeadState(State):
         being played), shared with every state in the same position: the
         turn's check and the card's play ask the same, and so do later worlds
         of the search. The key is all that the rule reads."""
-        key = self._cached("last_card_key", self._last_card_key)
-        memo = _LAST_CARD.get(key)
-        if memo is None:
-            if len(_LAST_CARD) >= _LAST_CARD_POSITIONS:
-                _LAST_CARD.clear()
-            memo = _LAST_CARD[key] = {}
-        return memo
+        return last_card_memo(self._cached("last_card_key", self._last_card_key))
 
     def _last_card_key(self) -> tuple[Any, ...]:
         assert self.pending is not None
