@@ -442,11 +442,13 @@ class KingIsDeadState(State):
 
     def _picks_win(self, picks: Picks) -> bool:
         """Whether some summon after ``picks`` wins; picks with the same
-        effect (the same followers in another order) are worked out once."""
+        effect (the same followers in another order, the same swap) are
+        worked out once."""
         assert self.pending is not None
         card = self.pending["card"]
         if card == "crown":
-            key: Any = (frozenset(p.region for p in picks[:2]), picks[2])  # type: ignore[attr-defined]
+            # Which card gets the crown token changes nothing once no card is left to play.
+            key: Any = frozenset(p.region for p in picks[:2])  # type: ignore[attr-defined]
         elif card in ("garrison", "ambassador"):
             key = actions.net_effect(actions.transfers(picks))
         else:
