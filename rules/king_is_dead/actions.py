@@ -11,12 +11,13 @@ no-immediate-undo rule of Garrison and Ambassador live here, in one place.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from rules.king_is_dead.data import DATA, LOYALIST
-from rules.king_is_dead.moves import Crown, Into, KidMove, Place, Swap, Take
+from rules.king_is_dead.moves import CROWNS, INTOS, PLACES, SWAPS, TAKES, KidMove, Take
 
 #: Follower colours in a fixed order: the factions', then the loyalists'.
 COLOURS: tuple[str, ...] = (*DATA.colours, LOYALIST)
@@ -35,9 +36,6 @@ class Board:
     controlled: tuple[tuple[str, str], ...]  # (faction, region) it controls, homes included
     swappable: tuple[str, ...]  # face-up region cards without a crown token
     last_exchange: NetEffect | None  # the exchange made by the last card played, if it may not be undone
-
-    def counts(self) -> dict[str, dict[str, int]]:
-        return {r: dict(zip(COLOURS, c, strict=True)) for r, c in self.followers}
 
 
 def transfers(picks: Sequence[KidMove]) -> list[tuple[str, str, str]]:
@@ -71,14 +69,6 @@ def undoes(effect: NetEffect, last: NetEffect | None) -> bool:
     return bool(last) and effect == tuple(sorted((r, c, -n) for r, c, n in last))
 
 
-def _draws(counts: dict[str, int], k: int) -> list[tuple[str, ...]]:
-    """Ordered picks of ``k`` (1 or 2) followers out of ``counts``."""
-    present = [c for c in COLOURS if counts[c]]
-    if k == 1:
-        return [(c,) for c in present]
-    return [(a, b) for a in present for b in present if a != b or counts[a] >= 2]
-
-
 def _best(options: list[tuple[Picks, int]], last: NetEffect | None) -> tuple[Picks, ...]:
     """The options that move the most followers and do not undo the last exchange.
 
@@ -86,55 +76,81 @@ def _best(options: list[tuple[Picks, int]], last: NetEffect | None) -> tuple[Pic
     smaller exchange (one with an empty region) is allowed only when no
     larger one is; an exchange barred by the undo rule is not possible, so
     it does not bar the smaller ones."""
-    allowed = options
-    if last:
-        # An exchange moves followers between its first pick's region and its
-        # last's, so its net effect is empty or over exactly those two: only
-        # one between the last exchange's regions can undo it (the rest skip
-        # working out their net effect; the search lists these very often).
-        regions = {r for r, _, _ in last}
-        allowed = [(p, n) for p, n in options
-                   if {p[0].region, p[-1].region} != regions  # type: ignore[attr-defined]
-                   or not undoes(net_effect(transfers(p)), last)]
-    if not allowed:
-        return ()
+    by_size: dict[int, list[Picks]] = {}
+    for picks, size in options:
+        by_size.setdefault(size, []).append(picks)
+    return _largest(by_size, last)
+
+
+def _largest(by_size: dict[int, list[Picks]], last: NetEffect | None) -> tuple[Picks, ...]:
+    """``_best`` of options listed by how many followers they move (each
+    list in the options' order): those of the largest size with one allowed."""
     # ruling: docs/rulings.md#kid-partial-actions
-    most = max(n for _, n in allowed)
-    return tuple(p for p, n in allowed if n == most)
+    for size in sorted(by_size, reverse=True):
+        allowed = by_size[size]
+        if last:
+            # An exchange moves followers between its first pick's region and
+            # its last's, so its net effect is empty or over exactly those two:
+            # only one between the last exchange's regions can undo it (the
+            # rest skip working out their net effect; the search lists these
+            # very often).
+            regions = {r for r, _, _ in last}
+            allowed = [p for p in allowed
+                       if {p[0].region, p[-1].region} != regions  # type: ignore[attr-defined]
+                       or not undoes(net_effect(transfers(p)), last)]
+        if allowed:
+            return tuple(allowed)
+    return ()
+
+
+#: Each region's neighbours in name order (the order Garrison lists them in).
+_NEIGHBOURS: dict[str, tuple[str, ...]] = {r: tuple(sorted(DATA.borders[r])) for r in DATA.regions}
+
+
+def _takes(board: Board) -> tuple[dict[str, list[Picks]], dict[str, list[Picks]]]:
+    """Per open region, as pick lists: each colour there taken once, and
+    each ordered pair of followers there (two of a colour when there are
+    two); worked out once per region, not once per neighbour."""
+    one: dict[str, list[Picks]] = {}
+    two: dict[str, list[Picks]] = {}
+    for r, numbers in board.followers:
+        present = [c for c, n in zip(COLOURS, numbers, strict=True) if n]
+        one[r] = [(TAKES[r, c],) for c in present]
+        many = {c for c, n in zip(COLOURS, numbers, strict=True) if n >= 2}
+        two[r] = [(TAKES[r, a], TAKES[r, b]) for a in present for b in present if a != b or a in many]
+    return one, two
 
 
 def _garrison(board: Board) -> tuple[Picks, ...]:
-    counts = board.counts()
-    options: list[tuple[Picks, int]] = []
-    for a, here in counts.items():
-        for b in sorted(DATA.borders[a]):
-            if b not in counts:
+    one, two = _takes(board)
+    by_size: dict[int, list[Picks]] = {3: [], 2: [], 1: []}
+    for a, _ in board.followers:
+        for b in _NEIGHBOURS[a]:
+            if b not in one:
                 continue
-            there = counts[b]
-            b_empty = not any(there.values())
-            for k in (2, 1):
-                for out in _draws(here, k):
-                    takes: Picks = tuple(Take(a, c) for c in out)
-                    for back in _draws(there, 1):
-                        options.append(((*takes, Take(b, back[0])), k + 1))
-                    if b_empty:
-                        options.append(((*takes, Into(b)), k))
-    return _best(options, board.last_exchange)
+            backs = one[b]  # empty: nobody there, so the exchange goes into it
+            for k, outs in ((2, two[a]), (1, one[a])):
+                for takes in outs:
+                    if backs:
+                        by_size[k + 1] += [takes + back for back in backs]
+                    else:
+                        by_size[k].append((*takes, INTOS[b]))
+    return _largest(by_size, board.last_exchange)
 
 
 def _ambassador(board: Board) -> tuple[Picks, ...]:
-    counts = board.counts()
-    options: list[tuple[Picks, int]] = []
-    for r1, here in counts.items():
-        for (c1,) in _draws(here, 1):
-            for r2, there in counts.items():
+    one, _ = _takes(board)
+    by_size: dict[int, list[Picks]] = {2: [], 1: []}
+    for r1, _ in board.followers:
+        for take in one[r1]:
+            for r2, _ in board.followers:
                 if r2 == r1:
                     continue
-                if any(there.values()):
-                    options.extend(((Take(r1, c1), Take(r2, c2)), 2) for (c2,) in _draws(there, 1))
+                if one[r2]:
+                    by_size[2] += [take + back for back in one[r2]]
                 else:
-                    options.append(((Take(r1, c1), Into(r2)), 1))
-    return _best(options, board.last_exchange)
+                    by_size[1].append((*take, INTOS[r2]))
+    return _largest(by_size, board.last_exchange)
 
 
 Menu = dict[Picks, tuple[KidMove, ...]]
@@ -163,7 +179,78 @@ def menu(choices: Iterable[Picks]) -> Menu:
     return {k: tuple(v) for k, v in made if v}
 
 
-def leaves(tree: Menu) -> tuple[Picks, ...]:
+class Steps(Mapping[Picks, tuple[KidMove, ...]]):
+    """The menu of a list of complete pick lists (as ``menu``), each step
+    worked out when it is first asked for: a player, or the search's random
+    game, walks one path through a Garrison's or an Ambassador's hundreds of
+    ways, so building the whole tree was most of the cost of playing one.
+
+    With ``keep``, the menu of the choices it keeps (as ``menu(c for c in
+    choices if keep(c))``), each asked only until a step's pick is known to
+    have one: the 3-player last card keeps the ways that win."""
+
+    def __init__(self, choices: tuple[Picks, ...], keep: Callable[[Picks], bool] | None = None) -> None:
+        self._choices = choices
+        self._keep = keep
+        self._kept: dict[Picks, bool] = {}
+        # Partial pick list -> (the choices that begin with it, the next picks).
+        self._steps: dict[Picks, tuple[list[Picks], tuple[KidMove, ...]]] = {}
+
+    def _keeps(self, choice: Picks) -> bool:
+        if self._keep is None:
+            return True
+        kept = self._kept.get(choice)
+        if kept is None:
+            kept = self._kept[choice] = self._keep(choice)
+        return kept
+
+    def _step(self, made: Picks) -> tuple[list[Picks], tuple[KidMove, ...]]:
+        found = self._steps.get(made)
+        if found is None:
+            k = len(made)
+            if k == 0:
+                group = [c for c in self._choices if c]
+            else:
+                last = made[-1]
+                group = [c for c in self._step(made[:-1])[0] if c[k - 1] == last]
+            if self._keep is None:
+                picks = tuple(dict.fromkeys([c[k] for c in group if len(c) > k]))
+            else:  # in order of each pick's first kept choice; a pick once found asks no more
+                found_picks: dict[KidMove, None] = {}
+                for c in group:
+                    if len(c) > k and c[k] not in found_picks and self._keeps(c):
+                        found_picks[c[k]] = None
+                picks = tuple(found_picks)
+            found = self._steps[made] = (group, picks)
+        return found
+
+    def get(self, made: Picks, default: Any = None) -> Any:  # type: ignore[override]
+        picks = self._step(made)[1] if isinstance(made, tuple) else ()
+        return picks or default
+
+    def __getitem__(self, made: Picks) -> tuple[KidMove, ...]:
+        picks = self.get(made)
+        if picks is None:
+            raise KeyError(made)
+        return picks
+
+    def __contains__(self, made: object) -> bool:
+        return isinstance(made, tuple) and bool(self._step(made)[1])
+
+    def __bool__(self) -> bool:
+        return any(c and self._keeps(c) for c in self._choices)
+
+    def __iter__(self) -> Iterator[Picks]:
+        return iter(self._whole())  # every key, in ``menu``'s order: not on the search's way
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def _whole(self) -> Menu:
+        return menu(c for c in self._choices if c and self._keeps(c))
+
+
+def leaves(tree: Mapping[Picks, tuple[KidMove, ...]]) -> tuple[Picks, ...]:
     """The complete pick lists of a menu, in menu order."""
     out: list[Picks] = []
     todo: list[Picks] = [()] if tree else []
@@ -191,12 +278,12 @@ def _crown(board: Board) -> Menu:
     if len(board.swappable) < 2:
         # ruling: docs/rulings.md#kid-crown-with-nothing-to-swap
         return {}  # nothing to swap with: no action, and so no crown token
-    swaps = tuple(Swap(r) for r in board.swappable)
+    swaps = tuple(SWAPS[r] for r in board.swappable)
     tree: Menu = {(): swaps}
     for a in swaps:
         tree[(a,)] = tuple(b for b in swaps if b != a)
         for b in tree[(a,)]:
-            tree[(a, b)] = (Crown(a.region), Crown(b.region))
+            tree[(a, b)] = (CROWNS[a.region], CROWNS[b.region])
     return tree
 
 
@@ -207,7 +294,7 @@ def _settlement(board: Board) -> Menu:
     colours = [c for c, n in zip(DATA.colours, board.reserve, strict=True) if n]
     if not regions:
         return {}
-    return _steps([tuple(Place(r, c) for r in regions) for c in colours])
+    return _steps([tuple(PLACES[r, c] for r in regions) for c in colours])
 
 
 def _faction(board: Board, faction: str) -> Menu:
@@ -217,7 +304,7 @@ def _faction(board: Board, faction: str) -> Menu:
     # A region qualifies by bordering a region the faction controls; an
     # unresolved home counts as controlled, so it qualifies only through
     # another controlled neighbour (Scozzesi). ruling: docs/rulings.md#kid-faction-card-home
-    targets = tuple(Place(r, colour) for r, _ in board.followers if DATA.borders[r] & held)
+    targets = tuple(PLACES[r, colour] for r, _ in board.followers if DATA.borders[r] & held)
     if not targets:
         return {}
     return _steps([targets] * n)
@@ -226,15 +313,13 @@ def _faction(board: Board, faction: str) -> Menu:
 # Small caches: a position's menus are asked for a few times in a row (the
 # card played, then replays and checks), rarely again later.
 @lru_cache(maxsize=64)
-def options_menu(card: str, board: Board) -> Menu:
+def options_menu(card: str, board: Board) -> Mapping[Picks, tuple[KidMove, ...]]:
     """The menu of ``card`` on ``board``: every step of every legal way to
     carry it out."""
     if card == "crown":
         return _crown(board)
-    if card == "garrison":
-        return menu(_garrison(board))
-    if card == "ambassador":
-        return menu(_ambassador(board))
+    if card in ("garrison", "ambassador"):
+        return Steps(options(card, board))
     if card == "settlement":
         return _settlement(board)
     return _faction(board, card)

@@ -10,18 +10,52 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from collections.abc import Mapping
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from rules.core import CHANCE, JSON, Event, Outcome, State
 from rules.king_is_dead import actions, scoring
 from rules.king_is_dead.actions import COLOURS, Board, Picks
 from rules.king_is_dead.data import DATA, LOYALIST
-from rules.king_is_dead.moves import Draw, KidMove, Pass, Place, Play, RegionCard, Summon
+from rules.king_is_dead.last_card import LastCard
+from rules.king_is_dead.moves import (
+    PASS,
+    PLAYS,
+    SUMMONS,
+    Draw,
+    KidMove,
+    Pass,
+    Place,
+    Play,
+    RegionCard,
+    Summon,
+)
 from rules.king_is_dead.refusals import explain
 from rules.king_is_dead.scoring import SAXONS
 from rules.king_is_dead.view import view
 
 SETUP_STEPS = ("court", "fill", "order")
+_HOME = {f.id: f.home for f in DATA.factions}  # as ``controlled`` reads it, looked up once
+# A region's followers by COLOURS, the reserve by faction colour: as tuples, in one call.
+_BY_COLOUR = itemgetter(*COLOURS)
+_BY_FACTION = itemgetter(*DATA.colours)
+
+
+@lru_cache(maxsize=256)
+def _controlled(owners: tuple[str | None, ...]) -> tuple[tuple[str, str], ...]:
+    """The board's (faction, region) pairs that ``controlled`` admits, from
+    each region's owner in map order: few distinct, asked at every card."""
+    return tuple((f, r) for f in DATA.faction_ids for r, owner in zip(DATA.regions, owners, strict=True)
+                 if owner == f or (owner is None and _HOME[f] == r))
+
+
+@lru_cache(maxsize=128)
+def last_card_memo(position: tuple[Any, ...]) -> dict[Any, Any]:
+    """The 3-player last card's memo of one position (``_last_card_memo``),
+    the most recent kept: the search's random games seldom come back to one."""
+    return {}
 
 
 class KingIsDeadState(State):
@@ -97,8 +131,11 @@ class KingIsDeadState(State):
         return next(r for r in self.cards if self.control[r] is None)
 
     def hand(self, seat: int) -> list[str]:
-        held = Counter(DATA.deck) - Counter(self.piles[seat])
-        return [c for c in DATA.cards for _ in range(held[c])]
+        held = dict(DATA.cards)  # copies of each card, in card-list order
+        for card in self.piles[seat]:
+            if card in held:
+                held[card] -= 1
+        return [c for c, n in held.items() for _ in range(n)]
 
     def cards_left(self) -> int:
         return len(DATA.deck) * self.players - sum(len(p) for p in self.piles)
@@ -141,9 +178,9 @@ class KingIsDeadState(State):
     def board(self) -> Board:
         open_ = self.open_regions()
         return Board(
-            followers=tuple((r, tuple(self.regions[r][c] for c in COLOURS)) for r in open_),
-            reserve=tuple(self.reserve[c] for c in DATA.colours),
-            controlled=tuple((f, r) for f in DATA.faction_ids for r in DATA.regions if self.controlled(f, r)),
+            followers=tuple((r, _BY_COLOUR(self.regions[r])) for r in open_),
+            reserve=_BY_FACTION(self.reserve),
+            controlled=_controlled(tuple(self.control[r] for r in DATA.regions)),
             swappable=tuple(r for r in self.cards if self.control[r] is None and r not in self.crowns),
             last_exchange=self.last_exchange,
         )
@@ -164,7 +201,7 @@ class KingIsDeadState(State):
             return [RegionCard(r) for r in DATA.regions if r not in self.cards]
         if self.step == "turn":
             held = dict.fromkeys(self.hand(self.seat))
-            return [Pass(), *(Play(c) for c in held if self._may_play(c))]
+            return [PASS, *(PLAYS[c] for c in held if self._may_play(c))]
         if self.step == "action":
             assert self.pending is not None
             return list(self.pending["menu"].get(self.pending["picks"], ()))
@@ -272,18 +309,21 @@ class KingIsDeadState(State):
                 events.append(Event("loyalist_added", {"region": banner}))
 
     # -- a card ---------------------------------------------------------------
-    def _play(self, card: str, events: list[Event]) -> None:
+    def _play(self, card: str, events: list[Event], screen: bool = True) -> None:
         last = self.players == 3 and self.cards_left() == 1
         self.piles[self.seat].append(card)
         self.last_play[self.seat] = sum(len(p) for p in self.piles)
         self.passes = 0
         self.pending = {"card": card, "picks": (), "last": last}
         events.append(Event("card_played", {"seat": self.seat, "card": card}))
-        if actions.options_menu(card, self.board()):
+        board = self.board()
+        if actions.options_menu(card, board):
             # Worked out once per card, as the menu of every step: the board
             # does not change while the player picks, and the copies made by
-            # later steps share it.
-            self.pending["menu"] = self._make_menu()
+            # later steps share it. ``screen=False``: the card's every way,
+            # the last card's rule not applied (for ``_card_wins``, which
+            # stops at the first way that wins).
+            self.pending["menu"] = self._make_menu(board) if screen else actions.options_menu(card, board)
             self.step = "action"
         else:
             events.append(Event("no_action", {"seat": self.seat, "card": card}))
@@ -341,19 +381,22 @@ class KingIsDeadState(State):
         self.seat = self.next_seat(self.seat)
 
     # -- what a card may do now -------------------------------------------------
-    def _all_choices(self) -> tuple[Picks, ...]:
+    def _all_choices(self, board: Board | None = None) -> tuple[Picks, ...]:
         assert self.pending is not None
-        return actions.options(self.pending["card"], self.board())
+        return actions.options(self.pending["card"], board or self.board())
 
-    def _make_menu(self) -> actions.Menu:
+    def _make_menu(self, board: Board) -> Mapping[Picks, tuple[KidMove, ...]]:
         assert self.pending is not None
         if not self.pending["last"]:
-            return actions.options_menu(self.pending["card"], self.board())
-        return actions.menu(p for p in self._all_choices() if self._picks_win(p))
+            return actions.options_menu(self.pending["card"], board)
+        # Worked out as the picks are made, on a copy of this position, which
+        # copies of the state made meanwhile share (they may ask later).
+        still = self._simulation()
+        return actions.Steps(self._all_choices(board), keep=still._picks_win)
 
     def _all_summons(self) -> list[Summon | None]:
         found: list[Summon | None] = [
-            Summon(r, c) for r in self.open_regions() for c in DATA.colours if self.regions[r][c]
+            SUMMONS[r, c] for r in self.open_regions() for c in DATA.colours if self.regions[r][c]
         ]
         return found or [None]
 
@@ -364,8 +407,7 @@ class KingIsDeadState(State):
             every = self._all_summons()
             if not (self.pending and self.pending["last"]):
                 return every
-            sim = self._simulation()
-            return [s for s in every if sim._summon_wins(s)]
+            return [s for s in every if self._last_summon_wins(s)]
 
         return self._cached("summons", make)
 
@@ -390,52 +432,77 @@ class KingIsDeadState(State):
 
     def _card_wins(self, card: str) -> bool:
         sim = self._simulation()
-        sim._play(card, [])  # marks the card as the last one of the game
+        sim._play(card, [], screen=False)  # marks the card as the last one of the game
         if sim.step == "action":
             return any(sim._picks_win(p) for p in sim._all_choices())
         if sim.step == "summon":
-            # As bool(sim._summons()), without its copy and stopping at the first winning summon.
-            return any(sim._summon_wins(s) for s in sim._all_summons())
+            # As bool(sim._summons()), stopping at the first winning summon.
+            return any(sim._last_summon_wins(s) for s in sim._all_summons())
         return self.seat in sim._forced_winners()  # no action, nobody to summon
 
     def _picks_win(self, picks: Picks) -> bool:
         """Whether some summon after ``picks`` wins; picks with the same
-        effect (the same followers in another order) are worked out once."""
+        effect (the same followers in another order, the same swap) are
+        worked out once."""
         assert self.pending is not None
         card = self.pending["card"]
         if card == "crown":
-            key: Any = (frozenset(p.region for p in picks[:2]), picks[2])  # type: ignore[attr-defined]
+            # Which card gets the crown token changes nothing once no card is left to play.
+            key: Any = frozenset(p.region for p in picks[:2])  # type: ignore[attr-defined]
         elif card in ("garrison", "ambassador"):
             key = actions.net_effect(actions.transfers(picks))
         else:
             key = tuple(sorted((p.region, p.colour) for p in picks))  # type: ignore[attr-defined]
 
-        def work() -> bool:
-            sim = self._simulation()
-            sim._perform(card, picks, [])
-            summons = sim._all_summons()
-            if sim.mordred or summons == [None]:
-                return any(sim._summon_wins(s) for s in summons)
-            # Without the Mordred variant's banners, a summon that leaves its
-            # region's winner as it was changes only the summoner's court, so
-            # its outcome is that of any other such summon of the same colour:
-            # worked out once per colour (the search asks this very often).
-            by_colour: dict[str, bool] = {}
-            for s in summons:
-                assert s is not None
-                counts = sim.regions[s.region]
-                fewer = {**counts, s.colour: counts[s.colour] - 1}
-                if scoring.region_winner(fewer) != scoring.region_winner(counts):
-                    won = sim._summon_wins(s)
-                elif s.colour in by_colour:
-                    won = by_colour[s.colour]
-                else:
-                    won = by_colour[s.colour] = sim._summon_wins(s)
-                if won:
-                    return True
-            return False
+        memo = self._last_card_memo()
+        won = memo.get(key)
+        if won is None:
+            if self.mordred:
+                sim = self._simulation()
+                sim._perform(card, picks, [])
+                won = any(sim._summon_wins(s) for s in sim._all_summons())
+            else:
+                fast = memo.get("by takers")
+                if fast is None:
+                    fast = memo["by takers"] = LastCard(self.seat, self.cards, self.regions, self.control,
+                                                        self.resolved, self.courts, self.last_play)
+                won = fast.picks_win(card, picks)
+            memo[key] = won
+        return won
 
-        return self._cached(f"picks_win/{key}", work)
+    def _last_card_memo(self) -> dict[Any, Any]:
+        """What the last card's rule has worked out in this position (a card
+        being played), shared with every state in the same position: the
+        turn's check and the card's play ask the same, and so do later worlds
+        of the search. The key is all that the rule reads."""
+        return last_card_memo(self._cached("last_card_key", self._last_card_key))
+
+    def _last_card_key(self) -> tuple[Any, ...]:
+        assert self.pending is not None
+        return (
+            self.seat,
+            self.pending["card"],
+            self.mordred,
+            tuple(self.regions[r][c] for r in DATA.regions for c in COLOURS),
+            tuple(self.control[r] for r in DATA.regions),
+            tuple(self.resolved),
+            tuple(self.cards),
+            tuple(sorted(self.crowns.items())),
+            tuple(self.reserve[c] for c in DATA.colours),
+            tuple(court[c] for court in self.courts for c in DATA.colours),
+            tuple(self.last_play),
+            self.last_exchange,
+            self.loyalist_supply,
+        )
+
+    def _last_summon_wins(self, summon: Summon | None) -> bool:
+        """As ``_summon_wins``, the last card's picks carried out: by who takes
+        each region (``LastCard``) without the Mordred variant."""
+        if self.mordred:
+            return self._cached("simulation", self._simulation)._summon_wins(summon)
+        fast = self._cached("by takers", lambda: LastCard(self.seat, self.cards, self.regions, self.control,
+                                                          self.resolved, self.courts, self.last_play))
+        return fast.summon_wins(*((summon.region, summon.colour) if summon else (None, None)))
 
     def _summon_wins(self, summon: Summon | None) -> bool:
         """Whether the seat to move wins if it summons ``summon`` now and

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Iterator, Mapping, Sequence
 
 import pytest
 
-from rules.core import IllegalMove
+from rules.core import CHANCE, IllegalMove
 from rules.king_is_dead import GAME
 from rules.king_is_dead.actions import COLOURS
 from rules.king_is_dead.data import DATA
@@ -83,3 +84,19 @@ def refused(state: KingIsDeadState, move: KidMove, code: str) -> IllegalMove:
 
 def followers(state: KingIsDeadState, region: str) -> dict[str, int]:
     return {c: n for c, n in state.regions[region].items() if n}
+
+
+def random_game(
+    players: int, seed: int, mordred: bool = False
+) -> Iterator[tuple[KingIsDeadState, random.Random]]:
+    """Each position where a player moves, in a game the seed sets up and
+    plays at random: the state, and the generator that picks each move after
+    the caller is done with the position (the caller may draw from it too)."""
+    rng = random.Random(seed)
+    state = set_up(players, seed, mordred=mordred)
+    while (seat := state.to_move()) is not None:
+        if seat == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        yield state, rng
+        state.apply(rng.choice(state.legal_moves()))

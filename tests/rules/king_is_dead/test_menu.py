@@ -5,14 +5,11 @@ appearance, on every card's options in positions of seeded random games."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from rules.core import CHANCE
 from rules.king_is_dead import actions
 
-from .helpers import set_up
+from .helpers import random_game
 
 
 def _plain_menu(choices) -> actions.Menu:
@@ -27,12 +24,7 @@ def _plain_menu(choices) -> actions.Menu:
 def test_the_menu_is_every_prefix_of_every_choice_in_order(players):
     checked = 0
     for seed in range(4):
-        rng = random.Random(seed)
-        state = set_up(players, seed)
-        while (seat := state.to_move()) is not None:
-            if seat == CHANCE:
-                state.apply(state.sample_chance())
-                continue
+        for state, rng in random_game(players, seed):
             board = state.board()
             for card in ("garrison", "ambassador", "crown", "settlement"):
                 choices = actions.options(card, board)
@@ -42,7 +34,6 @@ def test_the_menu_is_every_prefix_of_every_choice_in_order(players):
                 some = [c for c in choices if rng.random() < 0.5]
                 assert list(actions.menu(some).items()) == list(_plain_menu(some).items())
                 checked += 1
-            state.apply(rng.choice(state.legal_moves()))
     assert checked > 100
 
 
@@ -53,12 +44,7 @@ def test_the_undo_rule_skips_only_exchanges_that_cannot_undo() -> None:
 
     checked = 0
     for seed in range(4):
-        rng = random.Random(seed)
-        state = set_up(3, seed)
-        while (seat := state.to_move()) is not None:
-            if seat == CHANCE:
-                state.apply(state.sample_chance())
-                continue
+        for state, rng in random_game(3, seed):
             board = replace(state.board(), last_exchange=None)
             for card in ("garrison", "ambassador"):
                 picks = actions.options(card, board)
@@ -74,5 +60,4 @@ def test_the_undo_rule_skips_only_exchanges_that_cannot_undo() -> None:
                     most = max(n for _, n in plain) if plain else 0
                     assert actions._best(opts, last) == tuple(p for p, n in plain if n == most)
                     checked += 1
-            state.apply(rng.choice(state.legal_moves()))
     assert checked > 100

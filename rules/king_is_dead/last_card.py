@@ -1,0 +1,219 @@
+"""The 3-player last card's rule, worked out from who takes each region.
+
+Once the game's last card is played nobody holds a card, so every struggle
+left ends on passes (docs/rulings.md#kid-three-players-last-card). Without
+the Mordred variant that forced ending reads the board only through who
+takes each open region, in card order: whether a way of playing the card,
+then a summon, wins is decided by those takers and the colour the summon
+adds to the court. Each such ending is worked out once and shared by every
+way of playing the card, and by every position with the same courts,
+control and cards played before (the search's worlds and turns).
+
+``KingIsDeadState._picks_win`` asks this in place of copying the state for
+every way of playing the card and every summon after it, which was most of
+the computer's search at three players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from rules.king_is_dead import actions
+from rules.king_is_dead.actions import COLOURS, Picks
+from rules.king_is_dead.data import DATA
+from rules.king_is_dead.scoring import SAXONS, ending, region_winner, winners
+
+Counts = Mapping[str, int]
+FACTIONS = frozenset(DATA.faction_ids)
+_INDEX = {c: i for i, c in enumerate(COLOURS)}
+SAXON_TOKENS = DATA.counts["saxon_tokens"]
+#: Per open region: each colour that can be summoned from it, and who takes
+#: the region without that follower.
+Drops = tuple[tuple[str, str], ...]
+
+
+@lru_cache(maxsize=128)
+def endings(context: tuple[Any, ...]) -> dict[Any, bool]:
+    """The endings worked out in one context (the seat, the courts, the
+    control and the cards played: see ``LastCard``), the most recent kept."""
+    return {}
+
+
+def forced_winners(
+    order: Sequence[str],
+    takers: Sequence[str],
+    control: Mapping[str, str | None],
+    resolved: Sequence[str],
+    courts: Sequence[Counts],
+    last_play: Sequence[int],
+) -> list[int]:
+    """The winners when the open regions ``order`` end in that order, taken
+    by ``takers`` (no Mordred variant: no loyalists join meanwhile)."""
+    control = dict(control)
+    resolved = list(resolved)
+    saxons = sum(1 for owner in control.values() if owner == SAXONS)
+    ended = None
+    for region, taker in zip(order, takers, strict=True):
+        control[region] = taker
+        resolved.append(region)
+        saxons += taker == SAXONS
+        ended = ending(taker, saxons, len(resolved))
+        if ended:
+            break
+    assert ended is not None
+    return winners(ended, control, resolved, courts, last_play)[0]
+
+
+def follower_changes(card: str, picks: Picks) -> list[tuple[str, str, int]]:
+    """(region, colour, +1 or -1) for each follower a card other than the
+    Crown moves on the board (as ``KingIsDeadState._perform``)."""
+    if card in ("garrison", "ambassador"):
+        out = []
+        for src, dst, colour in actions.transfers(picks):
+            out += [(src, colour, -1), (dst, colour, 1)]
+        return out
+    return [(p.region, p.colour, 1) for p in picks]  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=4096)
+def _region(numbers: tuple[int, ...]) -> tuple[str, Drops]:
+    """Who takes a region with these followers (by ``COLOURS``), and its
+    ``Drops``: the same few counts come back in every way of playing a card."""
+    counts = dict(zip(COLOURS, numbers, strict=True))
+    drops = tuple((c, region_winner({**counts, c: counts[c] - 1})) for c in DATA.colours if counts[c])
+    return region_winner(counts), drops
+
+
+class LastCard:
+    """The last card's rule in one position (the card played, its picks to
+    come), without the Mordred variant: ``picks_win(card, picks)``."""
+
+    def __init__(
+        self,
+        seat: int,
+        cards: Sequence[str],
+        regions: Mapping[str, Counts],
+        control: Mapping[str, str | None],
+        resolved: Sequence[str],
+        courts: Sequence[Counts],
+        last_play: Sequence[int],
+    ) -> None:
+        self.seat = seat
+        self.order = tuple(r for r in cards if control[r] is None)
+        self.numbers = {r: tuple(regions[r][c] for c in COLOURS) for r in self.order}
+        self.takers = tuple(_region(self.numbers[r])[0] for r in self.order)
+        self.drops = {r: _region(self.numbers[r])[1] for r in self.order}
+        self.control = dict(control)
+        self.resolved = tuple(resolved)
+        self.courts = tuple(dict(c) for c in courts)
+        self.last_play = tuple(last_play)
+        # The factions' regions so far, as ``scoring.faction_ranking`` counts them.
+        self.held: dict[str, int] = {}
+        self.latest: dict[str, int] = {}
+        for i, region in enumerate(self.resolved):
+            owner = control[region]
+            if owner in FACTIONS:
+                self.held[owner] = self.held.get(owner, 0) + 1
+                self.latest[owner] = i
+        self.saxons = sum(1 for owner in control.values() if owner == SAXONS)
+        context = (
+            seat,
+            tuple(sorted((r, o) for r, o in control.items() if o is not None)),
+            self.resolved,
+            tuple(c[colour] for c in courts for colour in DATA.colours),
+            self.last_play,
+        )
+        self.endings = endings(context)
+
+    def picks_win(self, card: str, picks: Picks) -> bool:
+        """Whether some summon after carrying out ``card`` with ``picks``
+        (``[None]`` when nobody is left to summon) makes the seat a winner
+        of the forced ending."""
+        order, takers, drops = self.order, self.takers, self.drops
+        if card == "crown":  # two region cards change places; no follower moves
+            i, j = order.index(picks[0].region), order.index(picks[1].region)  # type: ignore[attr-defined]
+            swapped, moved = list(order), list(takers)
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            moved[i], moved[j] = moved[j], moved[i]
+            order, takers = tuple(swapped), tuple(moved)
+        else:
+            touched: dict[str, list[int]] = {}
+            for region, colour, n in follower_changes(card, picks):
+                if region not in touched:
+                    touched[region] = list(self.numbers[region])
+                touched[region][_INDEX[colour]] += n
+            if touched:
+                changed, drops = list(takers), dict(drops)
+                for region, numbers in touched.items():
+                    changed[order.index(region)], drops[region] = _region(tuple(numbers))
+                takers = tuple(changed)
+        # A summon that leaves its region's taker as it was is decided by its
+        # colour alone: those first, once per colour.
+        same: dict[str, None] = {}
+        changed: list[tuple[tuple[str, ...], str]] = []
+        for i, region in enumerate(order):
+            for colour, taker in drops[region]:
+                if taker == takers[i]:
+                    same[colour] = None
+                else:
+                    changed.append(((*takers[:i], taker, *takers[i + 1:]), colour))
+        if not same and not changed:
+            return self._wins(order, takers, None)
+        return (any(self._wins(order, takers, colour) for colour in same)
+                or any(self._wins(order, after, colour) for after, colour in changed))
+
+    def summon_wins(self, region: str | None, colour: str | None) -> bool:
+        """Whether summoning a follower of ``colour`` from ``region`` (None:
+        nobody to summon) makes the seat a winner of the forced ending."""
+        if region is None or colour is None:
+            return self._wins(self.order, self.takers, None)
+        i = self.order.index(region)
+        taker = dict(self.drops[region])[colour]
+        takers = self.takers if taker == self.takers[i] else (*self.takers[:i], taker, *self.takers[i + 1:])
+        return self._wins(self.order, takers, colour)
+
+    def _wins(self, order: tuple[str, ...], takers: tuple[str, ...], colour: str | None) -> bool:
+        """Whether the seat wins the forced ending with these takers, having
+        summoned a follower of ``colour`` (None: nobody to summon)."""
+        key = (order, takers, colour)
+        won = self.endings.get(key)
+        if won is None:
+            how = (self._how(order, takers), colour)
+            won = self.endings.get(how)
+            if won is None:
+                courts = [dict(c) for c in self.courts]
+                if colour is not None:
+                    courts[self.seat][colour] += 1
+                won = self.seat in forced_winners(
+                    order, takers, self.control, self.resolved, courts, self.last_play)
+                if how[0] is not None:
+                    self.endings[how] = won
+            self.endings[key] = won
+        return won
+
+    def _how(self, order: tuple[str, ...], takers: tuple[str, ...]) -> tuple[str, ...] | None:
+        """What decides the forced ending's winners besides the courts:
+        ("invasion",) on the 4th Saxon region (the sets alone), else
+        ("control", the first two factions by regions held, the most
+        recently won first on a tie), all that ``scoring.by_control`` reads
+        of the regions without the Mordred variant. None: an ending this
+        does not know (worked out in full)."""
+        count = dict(self.held)
+        latest = dict(self.latest)
+        saxons = self.saxons
+        n = len(self.resolved)
+        for i, taker in enumerate(takers):
+            if taker == SAXONS:
+                saxons += 1
+                if saxons >= SAXON_TOKENS:
+                    return ("invasion",)
+            elif taker in count or taker in FACTIONS:
+                count[taker] = count.get(taker, 0) + 1
+                latest[taker] = n + i
+            else:
+                return None
+        if n + len(order) != len(DATA.regions):
+            return None
+        return ("control", *sorted(count, key=lambda f: (count[f], latest[f]), reverse=True)[:2])
