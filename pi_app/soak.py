@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_app import computer, hardware, paths, screens
+from pi_app.adapters import king_and_assassins_board as kna_board
 from pi_app.autoplay import MAX_INPUTS, Input, take_turn
 from pi_app.demo import Night
 from pi_app.journal import Journal
@@ -44,9 +45,17 @@ from pi_app.session import Session
 from players import Budget
 from rules.artus import offers as artus_offers
 from rules.king_is_dead import actions as kid_actions
+from rules.king_is_dead import last_card as kid_last_card
+from rules.king_is_dead import state as kid_state
+from rules.siege import state as siege_state
+from rules.siege import table as siege_table
 
 BOUNDED_CACHES = (kid_actions.options_menu, kid_actions.options, screens._width, screens._line_bitmap,
-                  screens._wrapped, screens._fitted, screens.plan, artus_offers.figures, artus_offers._kept)
+                  screens._wrapped, screens._fitted, screens.plan, artus_offers.figures, artus_offers._kept,
+                  kid_state._controlled, kid_state.last_card_memo, kid_last_card.endings,
+                  kid_last_card._region, screens.font, kna_board._board, kna_board._ground,
+                  siege_state._drawn, siege_state._m, siege_state._plays, siege_table._lines_hit,
+                  siege_table._traits, siege_table.card_of, siege_table.kind_of)
 #: the last seat of every game is a computer player, thinking briefly: a night's
 #: worth of games stays within minutes
 SOAK_BUDGET = Budget(iterations=20, seconds=0.1)
