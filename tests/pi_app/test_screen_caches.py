@@ -191,3 +191,27 @@ def test_the_kept_frames_are_bounded() -> None:
     for i in range(presentation.FRAMES_KEPT + 20):
         presentation.frame(Layout(title=f"Waiting for Player {i}"))
     assert presentation._kept_frame.cache_info().currsize == presentation.FRAMES_KEPT
+
+
+def reference_fit(text: str, room: int, max_lines: int, width: int) -> tuple[int, list[str]]:
+    """fit_big as it was: every size's whole wrap, then the check."""
+    for size in BIG_SIZES:
+        lines = wrap(text, font(size, bold=True), width)
+        if len(lines) <= max_lines and len(lines) * (size + 1) <= room:
+            return size, lines
+    size = BIG_SIZES[-1]
+    return size, wrap(text, font(size, bold=True), width)[: max(1, room // (size + 1))]
+
+
+def test_a_fit_that_stops_wrapping_early_is_the_fit_of_the_whole_wraps() -> None:
+    rng = random.Random(5)
+    texts = ["", "Merlin", "Supercalifragilisticexpialidocious-and-then-some twice over",
+             "Move Sir Gawain from seat 3 to seat 5\nthen bump the King"]
+    texts += [" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 24))) for _ in range(300)]
+    for text in texts:
+        for room in (-3, 0, 11, 12, 29, 40, 52, 64):
+            for max_lines in (1, 2, 3):
+                for width in (60, 126):
+                    screens._fitted.cache_clear()
+                    assert screens.fit_big(text, room, max_lines, width) == \
+                        reference_fit(text, room, max_lines, width), (text, room, max_lines, width)
