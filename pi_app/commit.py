@@ -45,7 +45,7 @@ class Commit:
         """Apply a move and the chance steps Tablekeeper may draw after it,
         journal each, tell the table what to do. False (and nothing changed)
         when the engine refuses."""
-        before = self.scene.state.copy()
+        before = self.scene.state  # apply() works on a copy: this one stays as it is
         events = self.apply(seat, move, commit=False)
         if events is None:
             return False
@@ -119,7 +119,7 @@ class Commit:
     def auto_chance(self) -> None:
         """Draw the chance steps due now, when the profile lets Tablekeeper."""
         if self.scene.profile.chance == "draw" and self.scene.state.is_chance():
-            self.after_moves(self.scene.state.copy(), [], [])
+            self.after_moves(self.scene.state, [], [])  # apply() leaves it as it is
 
     def write_journal(self) -> bool:
         """Write the backlog (and the game's end, when due) in one transaction;

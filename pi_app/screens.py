@@ -209,7 +209,8 @@ def _bold_fits(text: str, width: int) -> bool:
 
 def _ink_bottom(text: str, y: int, size: int, bold: bool = False) -> int:
     """The row below the last row ``text`` inks when drawn at ``y``."""
-    return _place("", 0, y, text, size, bold, 1).box[3]
+    glyphs, (_, oy) = _line_bitmap(text, font(size, bold), 0.0)  # as _place at x = 0 has it
+    return y - oy + glyphs.height
 
 
 # A small line drawn at y inks rows y .. y + SMALL + 1 at most (accents to

@@ -4,6 +4,7 @@ no journal; commit applies, journals and undoes with no screens."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -167,4 +168,37 @@ def test_commit_applies_journals_refuses_and_undoes_without_screens(sim, fake_ga
     commit.on_undo()
     assert [e.move for e in journal.entries(record)] == [{"type": "roll", "value": 5}]
     assert scene.state.to_move() == 0 and scene.transcript[-1].kind == "undo"
+    journal.close()
+
+
+@pytest.mark.parametrize("game", ["artus", "king-and-assassins", "king-is-dead", "mordred", "siege"])
+def test_commit_tells_the_instructions_the_state_as_it_was_before_the_move(sim, game, tmp_path: Path) -> None:
+    """play() hands the adapter the state before the move without copying it:
+    the engine applies the move to a copy, so that state stays as it was."""
+    journal = Journal(tmp_path / "journal.sqlite")
+    g = rules.get(game)
+    players = g.player_counts[0]
+    state = g.new_game(players, 7, {})
+    record = journal.start(game, players, 7, state.options)
+    scene = scene_of(sim, game, state, players)
+    scene.record = record
+    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), lambda seat: None)
+    told: list[dict] = []
+    real = scene.adapter.instructions
+
+    def instructions(before: State, *args: object) -> list[str]:
+        told.append(before.to_json())
+        return real(before, *args)
+
+    scene.adapter.instructions = instructions  # type: ignore[method-assign]
+    rng = random.Random(7)
+    for _ in range(40):
+        if scene.state.outcome() is not None:
+            break
+        old = scene.state
+        was = old.to_json()
+        move = old.sample_chance() if old.is_chance() else rng.choice(old.legal_moves())
+        assert commit.play(old.to_move(), move)
+        assert old.to_json() == was and told[-1] == was
+        assert scene.state is not old and len(scene.state.history) > len(old.history)
     journal.close()
