@@ -107,9 +107,11 @@ class Commit:
             sc.state, self.end_due = before, end_due
             raise
         if moves:
-            sc.log = sc.adapter.instructions(before, moves, events, sc.state, sc.lang)
+            # what a seat's screen reads now; the words once the acting seat's frame is out (Scene.say_later)
+            adapter, after, lang = sc.adapter, sc.state, sc.lang
+            adapter.take_notes(before, moves, events, after)
+            sc.say_later(lambda: adapter.instructions(before, moves, events, after, lang))
             sc.page, sc.page_at = 0, time.monotonic()
-            sc.transcript.append(Record("said", None, " | ".join(sc.log), extra={"lines": sc.log}))
         sc.clear_menus()
         sc.chance_cursor = None
         # the computer to move thinks once the acting seat's frame is out (Session.handle)

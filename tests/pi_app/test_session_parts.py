@@ -199,6 +199,7 @@ def test_commit_tells_the_instructions_the_state_as_it_was_before_the_move(sim, 
         was = old.to_json()
         move = old.sample_chance() if old.is_chance() else rng.choice(old.legal_moves())
         assert commit.play(old.to_move(), move)
+        assert scene.log is not None  # worded when first read (the shared screen reads them)
         assert old.to_json() == was and told[-1] == was
         assert scene.state is not old and len(scene.state.history) > len(old.history)
     journal.close()
