@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pi_app import computer, hardware, paths, screens
+from pi_app import computer, hardware, paths, presentation, screens
 from pi_app.autoplay import MAX_INPUTS, Input, take_turn
 from pi_app.demo import Night
 from pi_app.journal import Journal
@@ -46,7 +46,8 @@ from rules.artus import offers as artus_offers
 from rules.king_is_dead import actions as kid_actions
 
 BOUNDED_CACHES = (kid_actions.options_menu, kid_actions.options, screens._width, screens._line_bitmap,
-                  screens._wrapped, screens._fitted, screens.plan, artus_offers.figures, artus_offers._kept)
+                  screens._wrapped, screens._fitted, screens.plan, artus_offers.figures, artus_offers._kept,
+                  presentation._kept_frame)
 #: the last seat of every game is a computer player, thinking briefly: a night's
 #: worth of games stays within minutes
 SOAK_BUDGET = Budget(iterations=20, seconds=0.1)
