@@ -364,7 +364,22 @@ def glass_rows(glass: dict[str, dict[str, list[InputCost]]], quick: bool) -> lis
         rows += traffic_rows(game, after, before)
         for board in boards[:2]:
             rows += board_rows(game, board, after, before)
+        if game == "all games":
+            rows += cpu_rows(after)
     return rows
+
+
+def cpu_rows(costs: list[InputCost]) -> list[Row]:
+    """The CPU time here per input, which the model scales: to the acting
+    seat's frame and in all (this thread's clock, the fake bus's Python included)."""
+    out = []
+    acting = [c.cpu_acting for c in costs if c.cpu_acting is not None]
+    for what, values in (("to the acting seat's frame", acting), ("in all", [c.cpu_all for c in costs])):
+        ms = [v * 1e3 for v in values]
+        out.append(Row(GLASS, f"all games: CPU here per input {what}, median", statistics.median(ms), "ms"))
+        out.append(Row(GLASS, f"all games: CPU here per input {what}, p99", pct(ms, 0.99), "ms",
+                       note=f"{len(ms)} inputs"))
+    return out
 
 
 def traffic_rows(game: str, after: list[InputCost], before: list[InputCost]) -> list[Row]:

@@ -45,7 +45,7 @@ class Commit:
         """Apply a move and the chance steps Tablekeeper may draw after it,
         journal each, tell the table what to do. False (and nothing changed)
         when the engine refuses."""
-        before = self.scene.state.copy()
+        before = self.scene.state  # apply() works on a copy: this one stays as it is
         events = self.apply(seat, move, commit=False)
         if events is None:
             return False
@@ -107,9 +107,11 @@ class Commit:
             sc.state, self.end_due = before, end_due
             raise
         if moves:
-            sc.log = sc.adapter.instructions(before, moves, events, sc.state, sc.lang)
+            # what a seat's screen reads now; the words once the acting seat's frame is out (Scene.say_later)
+            adapter, after, lang = sc.adapter, sc.state, sc.lang
+            adapter.take_notes(before, moves, events, after)
+            sc.say_later(lambda: adapter.instructions(before, moves, events, after, lang))
             sc.page, sc.page_at = 0, time.monotonic()
-            sc.transcript.append(Record("said", None, " | ".join(sc.log), extra={"lines": sc.log}))
         sc.clear_menus()
         sc.chance_cursor = None
         # the computer to move thinks once the acting seat's frame is out (Session.handle)
@@ -119,7 +121,7 @@ class Commit:
     def auto_chance(self) -> None:
         """Draw the chance steps due now, when the profile lets Tablekeeper."""
         if self.scene.profile.chance == "draw" and self.scene.state.is_chance():
-            self.after_moves(self.scene.state.copy(), [], [])
+            self.after_moves(self.scene.state, [], [])  # apply() leaves it as it is
 
     def write_journal(self) -> bool:
         """Write the backlog (and the game's end, when due) in one transaction;

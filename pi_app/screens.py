@@ -8,7 +8,9 @@ board): it is drawn at the left and the words fill the panel beside it.
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -75,8 +77,12 @@ def wrap(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int 
 # worked out once per text, font and width. Bounded, as _width.
 @lru_cache(maxsize=4096)
 def _wrapped(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int) -> tuple[str, ...]:
+    return tuple(_lines(text, f, width))
+
+
+def _lines(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int) -> Iterator[str]:
+    """The greedy wrap's lines, one at a time (whoever only counts them may stop early)."""
     space = _width(" ", f)
-    out: list[str] = []
     for para in text.split("\n"):
         line, line_w = "", 0.0
         for word in para.split():
@@ -86,17 +92,27 @@ def _wrapped(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: 
                 line, line_w = f"{line} {word}" if line else word, trial_w
                 continue
             if line:
-                out.append(line)
+                yield line
             while word_w > width and len(word) > 1:
                 cut = len(word)
                 while cut > 1 and _width(word[:cut], f) > width:
                     cut -= 1
-                out.append(word[:cut])
+                yield word[:cut]
                 word = word[cut:]
                 word_w = _width(word, f)
             line, line_w = word, word_w
-        out.append(line)
-    return tuple(out)
+        yield line
+
+
+def _wrapped_within(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int,
+                    most: int) -> tuple[str, ...] | None:
+    """The wrap of ``text`` when it takes at most ``most`` lines, else None:
+    the wrap stops at the line one too many (an instruction tried in a size
+    it does not fit is not wrapped to its end)."""
+    if most < 1:
+        return None  # a wrap has a line at least
+    lines = tuple(itertools.islice(_lines(text, f, width), most + 1))
+    return lines if len(lines) <= most else None
 
 
 def fit_big(text: str, room: int = HEIGHT, max_lines: int = 3,
@@ -110,8 +126,10 @@ def fit_big(text: str, room: int = HEIGHT, max_lines: int = 3,
 @lru_cache(maxsize=4096)  # as _wrapped: adapters try a line at each size
 def _fitted(text: str, room: int, max_lines: int, width: int) -> tuple[int, tuple[str, ...]]:
     for size in BIG_SIZES:
-        lines = _wrapped(text, font(size, bold=True), width)
-        if len(lines) <= max_lines and len(lines) * (size + 1) <= room:
+        f = font(size, bold=True)
+        # at most max_lines lines, and lines * (size + 1) <= room
+        lines = _wrapped_within(text, f, width, min(max_lines, room // (size + 1)))
+        if lines is not None:
             return size, lines
     size = BIG_SIZES[-1]
     return size, _wrapped(text, font(size, bold=True), width)[: max(1, room // (size + 1))]
@@ -191,7 +209,8 @@ def _bold_fits(text: str, width: int) -> bool:
 
 def _ink_bottom(text: str, y: int, size: int, bold: bool = False) -> int:
     """The row below the last row ``text`` inks when drawn at ``y``."""
-    return _place("", 0, y, text, size, bold, 1).box[3]
+    glyphs, (_, oy) = _line_bitmap(text, font(size, bold), 0.0)  # as _place at x = 0 has it
+    return y - oy + glyphs.height
 
 
 # A small line drawn at y inks rows y .. y + SMALL + 1 at most (accents to

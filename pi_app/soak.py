@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pi_app import computer, hardware, paths, screens
+from pi_app import computer, hardware, paths, presentation, screens
 from pi_app.adapters import king_and_assassins_board as kna_board
 from pi_app.autoplay import MAX_INPUTS, Input, take_turn
 from pi_app.demo import Night
@@ -55,7 +55,7 @@ BOUNDED_CACHES = (kid_actions.options_menu, kid_actions.options, screens._width,
                   kid_state._controlled, kid_state.last_card_memo, kid_last_card.endings,
                   kid_last_card._region, screens.font, kna_board._board, kna_board._ground,
                   siege_state._drawn, siege_state._m, siege_state._plays, siege_table._lines_hit,
-                  siege_table._traits, siege_table.card_of, siege_table.kind_of)
+                  siege_table._traits, siege_table.card_of, siege_table.kind_of, presentation._kept_frame)
 #: the last seat of every game is a computer player, thinking briefly: a night's
 #: worth of games stays within minutes
 SOAK_BUDGET = Budget(iterations=20, seconds=0.1)

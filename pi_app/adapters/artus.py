@@ -278,9 +278,23 @@ class ArtusAdapter(TableAdapter):
         return big, [scores, reason]
 
     # -- what the table must do -----------------------------------------------------
+    def take_notes(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State) -> None:
+        self._notes(before, events)
+
+    def _notes(self, before: State, events: Sequence[Event]) -> bool:
+        """Each seat's newest card (its waiting screen names it); True while the opening hands are dealt."""
+        dealing = before.view(None)["phase"] == "deal"
+        for ev in events:
+            if ev.type == "card_received":
+                if not dealing:
+                    self.drawn[ev.params["player"]] = ev.params["card"]
+            elif ev.audience is None and ev.type == "card_played":
+                self.drawn.pop(ev.params["player"], None)
+        return dealing
+
     def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
                      lang: str) -> list[str]:
-        dealing = before.view(None)["phase"] == "deal"
+        dealing = self._notes(before, events)
         verbose: list[str] = []
         compact: list[str] = []
         points: dict[int, int] = {}
@@ -288,15 +302,9 @@ class ArtusAdapter(TableAdapter):
         drawn: Counter[tuple[int, str]] = Counter()
         for ev in events:
             p = dict(ev.params)
-            if ev.type == "card_received":
-                if not dealing:
-                    self.drawn[p["player"]] = p["card"]
+            if ev.type == "card_received" or ev.audience is not None or ev.type == "card_played":
                 continue
-            if ev.audience is not None:
-                continue
-            if ev.type == "card_played":
-                self.drawn.pop(p["player"], None)
-            elif ev.type == "card_drawn":
+            if ev.type == "card_drawn":
                 drawn[(p["player"], p["pile"])] += 1
             elif ev.type == "prestige":
                 points[p["player"]] = points.get(p["player"], 0) + p["points"]

@@ -166,6 +166,14 @@ class TableAdapter:
         parts = [self.value_label(k, v, lang) for k, v in move.items()]
         return " ".join(p for p in parts if p)
 
+    def take_notes(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State) -> None:
+        """What the seats' screens read from ``moves`` besides the state (a
+        seat's newest card): noted as soon as they are journalled, before any
+        frame. The table's instructions are worded after the acting seat's
+        frame (pi_app.scene), so they must not be what a seat's screen reads.
+        :meth:`instructions` takes the same notes (the journal's replay calls
+        it alone): taking them twice must change nothing."""
+
     def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
                      lang: str) -> list[str]:
         """What the players must now do on the table, from the public events

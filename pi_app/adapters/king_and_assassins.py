@@ -313,11 +313,14 @@ class KingAndAssassinsAdapter(TableAdapter):
         return side, lines + ([f"Round {rnd}"] if rnd else [])
 
     # -- what the table must do ------------------------------------------------------
-    def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
-                     lang: str) -> list[str]:
+    def take_notes(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State) -> None:
         for ev in events:
             if ev.type == "arrested_assassin" and ev.audience is None:  # the last one, told to all
-                self.last_assassin = ev.params["target"]
+                self.last_assassin = ev.params["target"]  # the final screens name it
+
+    def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
+                     lang: str) -> list[str]:
+        self.take_notes(before, moves, events, after)
         return event_lines(events, lang, self.names) or [self.record_text(m.to_json(), lang) for m in moves]
 
     # -- the board ------------------------------------------------------------------

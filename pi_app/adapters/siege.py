@@ -288,9 +288,8 @@ class SiegeAdapter(TableAdapter):
         return big, [reason[:1].upper() + reason[1:], day]
 
     # -- what the table must do ---------------------------------------------------
-    def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
-                     lang: str) -> list[str]:
-        views = [after.view(None), before.view(None)]
+    def take_notes(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State) -> None:
+        """The cards each seat drew (its screens mark them new), and the table as the menus read it."""
         self.fresh.clear()
         for ev in events:
             if ev.type == "drew" and "card" in ev.params:
@@ -299,6 +298,12 @@ class SiegeAdapter(TableAdapter):
             elif ev.type in ("played", "discarded", "fed") and self.drawn.get(ev.params.get("seat")) == \
                     ev.params.get("card") and ev.params["card"] not in after.view(ev.params["seat"])["hand"]:
                 self.drawn.pop(ev.params["seat"], None)
+        self._seen = after.view(None)
+
+    def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
+                     lang: str) -> list[str]:
+        views = [after.view(None), before.view(None)]
+        self.take_notes(before, moves, events, after)
         lines = said(events, views, lang, self.names)
         if views[0]["phase"] == "feed" and views[0]["to_move"] == views[0]["seat"]:
             lines.append(("feed", self.feed_reminder(views[0], lang)))

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 import rules
-from pi_app import screens
+from pi_app import presentation, screens
 from pi_app.adapters import king_and_assassins_board as board
 from pi_app.screens import BIG_SIZES, SMALL, WIDTH, Layout, font, render, wrap
 
@@ -152,3 +152,66 @@ def test_a_kept_wrap_is_not_changed_by_its_caller() -> None:
     size, big = screens.fit_big("Place a Knight on an empty seat", 40)
     big.append("changed")
     assert screens.fit_big("Place a Knight on an empty seat", 40) == (size, big[:-1])
+
+
+def frame_layouts() -> list[Layout]:
+    """Menus, waiting screens, refusals, pages and boards, some differing
+    only in their picture (equal hashes, other pixels)."""
+    out = [Layout(title="Play a card", big=big, lines=(f"Card  {i}/4",), footer="◀   ●   ▶")
+           for i, big in enumerate(("Merlin", "Sir Gawain", "Place blue in Din Eidyn", "← Back"), 1)]
+    out += [Layout(title="Waiting for Player 2", big="Merlin, Morgan", lines=("Prestige 7",)),
+            Layout(title="Refused: not your turn", lines=("Wait for Player 3",), alert=True),
+            Layout(title="Scores", lines=tuple(f"Player {i}: {i * 7} prestige" for i in range(9)), page=1)]
+    for view in ka_views()[:6]:
+        out.append(Layout(title="Your move", big="Knight 3", lines=("E5→D5",), footer="◀   ●   ▶",
+                          image=board.draw_board(view)))
+    return out
+
+
+def test_a_kept_frame_is_the_frame_drawn_afresh() -> None:
+    presentation._kept_frame.cache_clear()
+    layouts = frame_layouts()
+    assert len({hash(lay) for lay in layouts}) < len(layouts)  # pictures alone do not hash apart
+    for _ in range(2):  # drawn, then kept
+        for lay in layouts:
+            assert pixels(presentation.frame(lay)) == pixels(render(lay)), lay.text()
+    assert presentation._kept_frame.cache_info().misses == len(set(layouts))  # one drawing each
+
+
+def test_a_kept_frame_is_not_changed_by_its_caller() -> None:
+    lay = frame_layouts()[0]
+    mine = presentation.frame(lay)
+    mine.putpixel((0, 0), 1 - mine.getpixel((0, 0)))
+    assert pixels(presentation.frame(lay)) == pixels(render(lay))
+
+
+def test_the_kept_frames_are_bounded() -> None:
+    presentation._kept_frame.cache_clear()
+    assert presentation._kept_frame.cache_info().maxsize == presentation.FRAMES_KEPT
+    for i in range(presentation.FRAMES_KEPT + 20):
+        presentation.frame(Layout(title=f"Waiting for Player {i}"))
+    assert presentation._kept_frame.cache_info().currsize == presentation.FRAMES_KEPT
+
+
+def reference_fit(text: str, room: int, max_lines: int, width: int) -> tuple[int, list[str]]:
+    """fit_big as it was: every size's whole wrap, then the check."""
+    for size in BIG_SIZES:
+        lines = wrap(text, font(size, bold=True), width)
+        if len(lines) <= max_lines and len(lines) * (size + 1) <= room:
+            return size, lines
+    size = BIG_SIZES[-1]
+    return size, wrap(text, font(size, bold=True), width)[: max(1, room // (size + 1))]
+
+
+def test_a_fit_that_stops_wrapping_early_is_the_fit_of_the_whole_wraps() -> None:
+    rng = random.Random(5)
+    texts = ["", "Merlin", "Supercalifragilisticexpialidocious-and-then-some twice over",
+             "Move Sir Gawain from seat 3 to seat 5\nthen bump the King"]
+    texts += [" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 24))) for _ in range(300)]
+    for text in texts:
+        for room in (-3, 0, 11, 12, 29, 40, 52, 64):
+            for max_lines in (1, 2, 3):
+                for width in (60, 126):
+                    screens._fitted.cache_clear()
+                    assert screens.fit_big(text, room, max_lines, width) == \
+                        reference_fit(text, room, max_lines, width), (text, room, max_lines, width)

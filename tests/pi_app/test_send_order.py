@@ -108,3 +108,23 @@ def test_the_acting_seats_frame_does_not_wait_for_the_other_layouts(rig, fake_ga
     r.press("seat2.ok")  # the move: every screen changes
     first_frame = said.index("seat2.screen")
     assert "layout seat1" not in said[:first_frame] and "layout seat3" not in said[:first_frame], said
+
+
+def test_the_instructions_are_worded_after_the_acting_seats_frame(rig, fake_game):
+    r = rig(3)
+    s = r.open(fake_game)
+    r.press("seat1.ok")
+    r.press("seat1.ok")  # seat 1 passes: seat 2 to move
+    r.press("seat2.ok")
+    said = record_sends(r)
+    real = s.adapter.instructions
+
+    def instructions(*args, **kw):
+        said.append("words")
+        return real(*args, **kw)
+
+    s.adapter.instructions = instructions
+    r.press("seat2.ok")  # a move: every screen changes
+    assert [n for n in said if n != "commit"] == ["seat2.screen", "words", "shared.screen", "seat1.screen",
+                                                   "seat3.screen"], said
+    assert s.transcript[-1].kind == "said" and s.transcript[-1].extra["lines"] == s.log

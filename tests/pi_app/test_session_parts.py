@@ -4,6 +4,7 @@ no journal; commit applies, journals and undoes with no screens."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 import rules
 from drivers.events import ButtonPressed
-from pi_app import profile
+from pi_app import adapters, profile
 from pi_app.commit import Commit
 from pi_app.input_map import InputMap
 from pi_app.journal import GameRecord, Journal
@@ -168,3 +169,85 @@ def test_commit_applies_journals_refuses_and_undoes_without_screens(sim, fake_ga
     assert [e.move for e in journal.entries(record)] == [{"type": "roll", "value": 5}]
     assert scene.state.to_move() == 0 and scene.transcript[-1].kind == "undo"
     journal.close()
+
+
+@pytest.mark.parametrize("game", ["artus", "king-and-assassins", "king-is-dead", "mordred", "siege"])
+def test_commit_tells_the_instructions_the_state_as_it_was_before_the_move(sim, game, tmp_path: Path) -> None:
+    """play() hands the adapter the state before the move without copying it:
+    the engine applies the move to a copy, so that state stays as it was."""
+    journal = Journal(tmp_path / "journal.sqlite")
+    g = rules.get(game)
+    players = g.player_counts[0]
+    state = g.new_game(players, 7, {})
+    record = journal.start(game, players, 7, state.options)
+    scene = scene_of(sim, game, state, players)
+    scene.record = record
+    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), lambda seat: None)
+    told: list[dict] = []
+    real = scene.adapter.instructions
+
+    def instructions(before: State, *args: object) -> list[str]:
+        told.append(before.to_json())
+        return real(before, *args)
+
+    scene.adapter.instructions = instructions  # type: ignore[method-assign]
+    rng = random.Random(7)
+    for _ in range(40):
+        if scene.state.outcome() is not None:
+            break
+        old = scene.state
+        was = old.to_json()
+        move = old.sample_chance() if old.is_chance() else rng.choice(old.legal_moves())
+        assert commit.play(old.to_move(), move)
+        assert scene.log is not None  # worded when first read (the shared screen reads them)
+        assert old.to_json() == was and told[-1] == was
+        assert scene.state is not old and len(scene.state.history) > len(old.history)
+    journal.close()
+
+
+def test_a_moves_words_come_in_the_transcript_before_what_follows_it(sim, fake_game, tmp_path: Path) -> None:
+    """The instructions are worded when first read; whatever is told next
+    (here a refusal, with no screen drawn between) still comes after them."""
+    journal = Journal(tmp_path / "journal.sqlite")
+    state = rules.get(fake_game).new_game(2, 1, {})
+    record = journal.start(fake_game, 2, 1, state.options)
+    scene = Scene(sim, record, state, "en")
+    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), lambda seat: None)
+    worded: list[int] = []
+    real = scene.adapter.instructions
+
+    def instructions(*args: object) -> list[str]:
+        worded.append(len(scene._transcript))
+        return real(*args)
+
+    scene.adapter.instructions = instructions  # type: ignore[method-assign]
+    assert commit.play(None, mv(type="roll", value=5))
+    assert commit.play(0, mv(type="pass"))
+    assert len(worded) == 1  # the roll's words, when the pass's move record was added; the pass's: not yet
+    assert not commit.play(1, mv(type="play", card="nine"))  # refused
+    assert [r.kind for r in scene.transcript] == ["chance", "said", "move", "said", "refused"]
+    assert scene.transcript[-2].extra["lines"] == scene.log
+    journal.close()
+
+
+@pytest.mark.parametrize("game", ["artus", "king-and-assassins", "king-is-dead", "mordred", "siege"])
+def test_notes_taken_before_the_words_change_nothing(game: str) -> None:
+    """take_notes() then instructions() (the table) leaves an adapter as
+    instructions() alone (the journal's replay), with the same words."""
+    g = rules.get(game)
+    players = g.player_counts[-1]
+    alone = adapters.for_game(game, players, "en")
+    noted = adapters.for_game(game, players, "en")
+    state = g.new_game(players, 11, {})
+    rng = random.Random(11)
+    for _ in range(150):
+        if state.outcome() is not None:
+            break
+        move = state.sample_chance() if state.is_chance() else rng.choice(state.legal_moves())
+        after = state.copy()
+        events = after.apply(move)
+        noted.take_notes(state, [move], events, after)
+        assert noted.instructions(state, [move], events, after, "en") == \
+            alone.instructions(state, [move], events, after, "en")
+        assert vars(noted) == vars(alone)
+        state = after
