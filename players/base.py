@@ -7,11 +7,14 @@ import random
 from bisect import bisect
 from collections.abc import Sequence
 from itertools import accumulate
+from operator import itemgetter
 from typing import Protocol, TypeVar
 
 from rules.core import Move, Outcome, State
 
 T = TypeVar("T")
+
+_weight = itemgetter(1)  # of a chance outcome (move, weight)
 
 
 class Player(Protocol):
@@ -44,7 +47,7 @@ def chance_move(state: State, rng: random.Random) -> Move:
         i = int(rng.random() * n)
         return moves[i if i < n else n - 1]
     outcomes = state.chance_outcomes()
-    totals = list(accumulate([w for _, w in outcomes]))
+    totals = list(accumulate(map(_weight, outcomes)))
     total = totals[-1] + 0.0
     if not 0.0 < total < math.inf:
         raise ValueError(f"chance weights must add up to a positive finite total, not {total!r}")
