@@ -92,11 +92,12 @@ def _key(move: Move) -> Any:
 
 
 def _child(children: dict[Any, _Node], move: Move) -> tuple[Any, _Node | None]:
-    """``move``'s key (as :func:`_key`) and its child, hashing the move once."""
+    """``move``'s key and its child, hashing the move once (a frozen
+    dataclass hashes its fields anew on every call)."""
     try:
         return move, children.get(move)
-    except TypeError:
-        key = repr(move.to_json())
+    except TypeError:  # unhashable: no engine's moves today
+        key = _key(move)
         return key, children.get(key)
 
 
