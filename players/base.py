@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import math
 import random
-from typing import Protocol
+from bisect import bisect
+from collections.abc import Sequence
+from itertools import accumulate
+from operator import itemgetter
+from typing import Protocol, TypeVar
 
 from rules.core import Move, Outcome, State
+
+T = TypeVar("T")
+
+_weight = itemgetter(1)  # of a chance outcome (move, weight)
 
 
 class Player(Protocol):
@@ -25,9 +34,39 @@ def rewards(outcome: Outcome, players: int) -> list[float]:
 
 def chance_move(state: State, rng: random.Random) -> Move:
     """A chance outcome drawn with its weight, from ``rng`` (never the game's seed,
-    which would tell the real draws to come)."""
+    which would tell the real draws to come).
+
+    The same draw as ``rng.choices(outcomes, weights)`` (one ``rng.random()``
+    against the running total of the weights), so a search draws the same
+    numbers as before, without the two lists and checks ``choices`` builds on
+    every draw: a playout draws a chance outcome at most steps of some games."""
+    if type(state).chance_outcomes is State.chance_outcomes:
+        # Equal weights: the running total 1, 2, .. n puts the draw x at floor(x).
+        moves = state.legal_moves()
+        n = len(moves)
+        i = int(rng.random() * n)
+        return moves[i if i < n else n - 1]
     outcomes = state.chance_outcomes()
-    return rng.choices([m for m, _ in outcomes], weights=[w for _, w in outcomes], k=1)[0]
+    totals = list(accumulate(map(_weight, outcomes)))
+    total = totals[-1] + 0.0
+    if not 0.0 < total < math.inf:
+        raise ValueError(f"chance weights must add up to a positive finite total, not {total!r}")
+    return outcomes[bisect(totals, rng.random() * total, 0, len(totals) - 1)][0]
+
+
+def pick(rng: random.Random, items: Sequence[T]) -> T:
+    """``rng.choice(items)`` with the same draws (``getrandbits`` of the
+    length's bits until one falls below it), one call cheaper: the random
+    playouts pick this way at every step."""
+    n = len(items)
+    if not n:
+        raise IndexError("cannot pick from no items")
+    bits = n.bit_length()
+    getrandbits = rng.getrandbits
+    r = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    return items[r]
 
 
 def own_turn(state: State, seat: int) -> list[Move]:

@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from players.base import chance_move, own_turn, rewards
+from players.base import chance_move, own_turn, pick, rewards
 from players.simple import HEURISTICS
 from rules.core import CHANCE, Move, Outcome, State
 
@@ -70,12 +70,13 @@ DEFAULT_BUDGET = Budget()
 
 
 class _Node:
-    __slots__ = ("avail", "children", "prior", "seat", "value", "visits")
+    __slots__ = ("avail", "children", "prior", "rank", "seat", "value", "visits")
 
-    def __init__(self, seat: int | None, players: int) -> None:
+    def __init__(self, seat: int | None, players: int, rank: float = 0.0) -> None:
         self.seat = seat  # who chose the move leading here (CHANCE for a draw)
         self.children: dict[Any, _Node] = {}
         self.prior: dict[Any, float] | None = None  # the root's, by move (ROOT_BIAS)
+        self.rank = rank  # a root child's entry in its parent's prior, kept here for UCB
         self.visits = 0
         self.avail = 0
         self.value = [0.0] * players
@@ -88,6 +89,16 @@ def _key(move: Move) -> Any:
     except TypeError:
         return repr(move.to_json())
     return move
+
+
+def _child(children: dict[Any, _Node], move: Move) -> tuple[Any, _Node | None]:
+    """``move``'s key and its child, hashing the move once (a frozen
+    dataclass hashes its fields anew on every call)."""
+    try:
+        return move, children.get(move)
+    except TypeError:  # unhashable: no engine's moves today
+        key = _key(move)
+        return key, children.get(key)
 
 
 @dataclass
@@ -149,9 +160,9 @@ class Ismcts:
                 break
             if mover == CHANCE:
                 move = chance_move(world, rng)
-                child = node.children.get(_key(move))
+                key, child = _child(node.children, move)
                 if child is None:
-                    child = node.children[_key(move)] = _Node(CHANCE, players)
+                    child = node.children[key] = _Node(CHANCE, players)
                     expanded = True
             else:
                 move, child, expanded = _select(node, world.legal_moves(), mover, players, rng)
@@ -161,20 +172,22 @@ class Ismcts:
         values = rewards(_playout(world, rng), players)
         for n in path:
             n.visits += 1
+            value = n.value
             for s in range(players):
-                n.value[s] += values[s]
+                value[s] += values[s]
 
 
 def _select(node: _Node, legal: list[Move], mover: int, players: int,
             rng: random.Random) -> tuple[Move, _Node, bool]:
     """An untried move if any (then the node is expanded), else UCB1 over
     the children legal in this world, counted by availability."""
+    children = node.children
     untried = []
     available = []
     for move in legal:
-        child = node.children.get(_key(move))
+        key, child = _child(children, move)
         if child is None:
-            untried.append(move)
+            untried.append((move, key))
         else:
             child.avail += 1
             available.append((move, child))
@@ -183,21 +196,23 @@ def _select(node: _Node, legal: list[Move], mover: int, players: int,
         untried = []  # progressive widening: more of the root's moves as its visits grow
     if untried:
         if prior is None:
-            move = rng.choice(untried)
+            move, key = rng.choice(untried)
+            rank = 0.0
         else:  # the best ranked first; ties at random
-            top = max(prior.get(_key(m), 0.0) for m in untried)
-            move = rng.choice([m for m in untried if prior.get(_key(m), 0.0) == top])
-        child = node.children[_key(move)] = _Node(mover, players)
+            ranks = [prior.get(k, 0.0) for _, k in untried]
+            rank = max(ranks)
+            move, key = rng.choice([mk for mk, r in zip(untried, ranks, strict=True) if r == rank])
+        child = children[key] = _Node(mover, players, rank)
         child.avail = 1
         return move, child, True
     best = None
     best_score = -math.inf
+    log, sqrt = math.log, math.sqrt
     for move, child in available:
-        score = child.value[mover] / child.visits + EXPLORATION * math.sqrt(
-            math.log(child.avail) / child.visits
-        )
+        visits = child.visits
+        score = child.value[mover] / visits + EXPLORATION * sqrt(log(child.avail) / visits)
         if prior is not None:
-            score += prior.get(_key(move), 0.0) / (child.visits + 1)
+            score += child.rank / (visits + 1)
         if score > best_score:
             best, best_score = (move, child), score
     assert best is not None
@@ -205,9 +220,10 @@ def _select(node: _Node, legal: list[Move], mover: int, players: int,
 
 
 def _playout(world: State, rng: random.Random) -> Outcome:
-    while (mover := world.to_move()) is not None:
-        move = chance_move(world, rng) if mover == CHANCE else rng.choice(world.legal_moves())
-        world.play_listed(move)
+    # The world's methods looked up once: a playout is most of an iteration's steps.
+    to_move, legal_moves, play = world.to_move, world.legal_moves, world.play_listed
+    while (mover := to_move()) is not None:
+        play(chance_move(world, rng) if mover == CHANCE else pick(rng, legal_moves()))
     outcome = world.outcome()
     assert outcome is not None
     return outcome

@@ -84,3 +84,21 @@ def test_with_fewer_iterations_than_moves_it_plays_the_best_looking_move() -> No
         if checked >= 6:
             break
     assert checked == 6
+
+
+def test_a_move_that_cannot_be_hashed_is_found_by_its_json() -> None:
+    from dataclasses import dataclass
+
+    from players.ismcts import _child, _key, _Node
+
+    @dataclass
+    class Listed:  # unhashable: a dataclass with eq and without frozen
+        cells: list[int]
+
+        def to_json(self) -> dict:
+            return {"cells": self.cells}
+
+    move, node = Listed([1, 2]), _Node(0, 2)
+    children = {_key(move): node}
+    assert _child(children, Listed([1, 2])) == (repr({"cells": [1, 2]}), node)
+    assert _child(children, Listed([2, 1]))[1] is None
