@@ -37,7 +37,9 @@ Drops = tuple[tuple[str, str], ...]
 @lru_cache(maxsize=128)
 def endings(context: tuple[Any, ...]) -> dict[Any, bool]:
     """The endings worked out in one context (the seat, the courts, the
-    control and the cards played: see ``LastCard``), the most recent kept."""
+    control and the cards played: see ``LastCard``), the most recent kept;
+    with ("how", order, takers): what decides an ending (``LastCard._how``),
+    asked again for each colour summoned and in other positions."""
     return {}
 
 
@@ -126,8 +128,6 @@ class LastCard:
             self.last_play,
         )
         self.endings = endings(context)
-        # (order, takers) -> ``_how``: asked again for each colour summoned.
-        self._hows: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...] | None] = {}
 
     def picks_win(self, card: str, picks: Picks) -> bool:
         """Whether some summon after carrying out ``card`` with ``picks``
@@ -182,9 +182,9 @@ class LastCard:
         key = (order, takers, colour)
         won = self.endings.get(key)
         if won is None:
-            decided = self._hows.get((order, takers), False)
+            decided = self.endings.get(("how", order, takers), False)
             if decided is False:
-                decided = self._hows[order, takers] = self._how(order, takers)
+                decided = self.endings["how", order, takers] = self._how(order, takers)
             how = (decided, colour)
             won = self.endings.get(how)
             if won is None:
