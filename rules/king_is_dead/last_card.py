@@ -23,7 +23,7 @@ from typing import Any
 from rules.king_is_dead import actions
 from rules.king_is_dead.actions import COLOURS, Picks
 from rules.king_is_dead.data import DATA
-from rules.king_is_dead.scoring import SAXONS, ending, region_winner, winners
+from rules.king_is_dead.scoring import SAXONS, by_invasion, by_ranking, ending, region_winner, winners
 
 Counts = Mapping[str, int]
 FACTIONS = frozenset(DATA.faction_ids)
@@ -37,7 +37,9 @@ Drops = tuple[tuple[str, str], ...]
 @lru_cache(maxsize=128)
 def endings(context: tuple[Any, ...]) -> dict[Any, bool]:
     """The endings worked out in one context (the seat, the courts, the
-    control and the cards played: see ``LastCard``), the most recent kept."""
+    control and the cards played: see ``LastCard``), the most recent kept;
+    with ("how", order, takers): what decides an ending (``LastCard._how``),
+    asked again for each colour summoned and in other positions."""
     return {}
 
 
@@ -180,15 +182,21 @@ class LastCard:
         key = (order, takers, colour)
         won = self.endings.get(key)
         if won is None:
-            how = (self._how(order, takers), colour)
+            decided = self.endings.get(("how", order, takers), False)
+            if decided is False:
+                decided = self.endings["how", order, takers] = self._how(order, takers)
+            how = (decided, colour)
             won = self.endings.get(how)
             if won is None:
                 courts = [dict(c) for c in self.courts]
                 if colour is not None:
                     courts[self.seat][colour] += 1
-                won = self.seat in forced_winners(
-                    order, takers, self.control, self.resolved, courts, self.last_play)
-                if how[0] is not None:
+                if decided is None:
+                    won = self.seat in forced_winners(
+                        order, takers, self.control, self.resolved, courts, self.last_play)
+                else:  # the winners from what decides them, as ``scoring.winners`` reads it
+                    won = self.seat in (by_invasion(courts, self.last_play) if decided[0] == "invasion"
+                                        else by_ranking(decided[1:], courts, self.last_play))[0]
                     self.endings[how] = won
             self.endings[key] = won
         return won

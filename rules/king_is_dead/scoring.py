@@ -131,8 +131,19 @@ def by_control(
 ) -> tuple[list[int], dict[str, Any]]:
     """The end by control (all struggles fought) or, with ``loyalists``, the
     Mordred end: the same ruler, with the variant's exceptions."""
+    return by_ranking(faction_ranking(control, resolved), courts, last_play, loyalists)
+
+
+def by_ranking(
+    ranking: Sequence[str],
+    courts: Sequence[Court],
+    last_play: Sequence[int],
+    loyalists: bool = False,
+) -> tuple[list[int], dict[str, Any]]:
+    """``by_control`` from the factions' ranking, all it reads of the regions
+    (without ``loyalists``, only the first two factions of it)."""
     players = len(courts)
-    ranking = faction_ranking(control, resolved)
+    ranking = list(ranking)
     tied = list(range(players))
     used: list[str] = []
     for faction in ranking[:2]:

@@ -475,7 +475,9 @@ class KingIsDeadState(State):
         being played), shared with every state in the same position: the
         turn's check and the card's play ask the same, and so do later worlds
         of the search. The key is all that the rule reads."""
-        return last_card_memo(self._cached("last_card_key", self._last_card_key))
+        # Kept with the state as well: hashing the long key again at every
+        # way of playing the card cost as much as looking the way up.
+        return self._cached("last_card_memo", lambda: last_card_memo(self._last_card_key()))
 
     def _last_card_key(self) -> tuple[Any, ...]:
         assert self.pending is not None

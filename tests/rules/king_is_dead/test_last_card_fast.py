@@ -15,14 +15,16 @@ already seen as well as new ones."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
-from rules.king_is_dead import actions
+from rules.king_is_dead import actions, scoring
 from rules.king_is_dead.data import DATA
 from rules.king_is_dead.last_card import LastCard
 from rules.king_is_dead.moves import Play
+from rules.king_is_dead.scoring import SAXONS
 from rules.king_is_dead.state import KingIsDeadState
 
 from .helpers import random_game
@@ -114,3 +116,21 @@ def test_a_way_of_playing_it_is_decided_by_who_takes_each_region() -> None:
                     checked += 1
                     won += plain
     assert checked > 200 and 0 < won < checked
+
+
+def test_an_ending_by_control_is_decided_by_the_first_two_factions() -> None:
+    """What ``LastCard`` reads of a control ending without the Mordred
+    variant, the first two factions of the ranking (``scoring.by_ranking``),
+    against ``scoring.by_control`` on the whole map, in random endings with
+    ties in the courts and in the regions held."""
+    rng = random.Random(5)
+    owners = [*DATA.faction_ids, SAXONS]
+    for _ in range(2000):
+        resolved = rng.sample(DATA.regions, len(DATA.regions))
+        control = {r: rng.choice(owners) for r in resolved}
+        players = rng.choice((2, 3, 4))
+        courts = [{c: rng.randint(0, 2) for c in DATA.colours} for _ in range(players)]
+        last_play = [rng.randint(-1, 3) for _ in range(players)]
+        ranking = scoring.faction_ranking(control, resolved)
+        assert (scoring.by_ranking(ranking[:2], courts, last_play)[0]
+                == scoring.by_control(control, resolved, courts, last_play)[0])
