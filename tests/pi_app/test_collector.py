@@ -8,6 +8,7 @@ import gc
 from typing import Any
 
 from pi_app.session import collector_waits
+from tests.pi_app.test_send_order import record_sends
 
 
 def collections_during(action: Any) -> tuple[list[str], list[str]]:
@@ -60,15 +61,7 @@ def test_no_collection_between_an_input_and_its_frames(rig, fake_game):
     r.press("seat1.ok")
     r.press("seat1.ok")  # seat 1 passes: seat 2 to move
     r.press("seat2.ok")
-    shared: list[str] = []  # the action's list: collections, the input and the frames in order
-    for name, screen in r.table.screens.items():
-        def show(frame: Any, text: str = "", real: Any = screen.show, name: str = name) -> bool:
-            sent = real(frame, text)
-            if sent:
-                shared.append(name)
-            return sent
-
-        screen.show = show
+    shared = record_sends(r)  # the action's list: collections, the input and the frames in order
     real_handle = s.input.handle
 
     def handle(event: object) -> bool:
