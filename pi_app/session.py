@@ -40,7 +40,7 @@ from pi_app.registry import Registry
 from pi_app.scene import Record, Scene, Seat
 from pi_app.screens import Layout
 from players import Player
-from rules.core import Event, IllegalMove, Move, State
+from rules.core import Event, Move, State
 
 __all__ = ["ARROWS", "FLASH_SECONDS", "JOURNAL_RETRY_SECONDS", "SHOW_ALL", "STOP",
            "NothingToResume", "Record", "Seat", "Session", "Typed", "rebuild"]
@@ -322,12 +322,6 @@ class Session:
 
     def apply(self, seat: int | None, move: Move, commit: bool = True) -> list[Event] | None:
         return self.commit.apply(seat, move, commit)
-
-    def refuse(self, seat: int, exc: IllegalMove) -> None:
-        self.commit.refuse(seat, exc)
-
-    def on_undo(self) -> None:
-        self.commit.on_undo()
 
     def seat_layout(self, seat: int) -> Layout:
         return self.presentation.seat_layout(seat)

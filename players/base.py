@@ -5,14 +5,11 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect
-from collections.abc import Sequence
 from itertools import accumulate
 from operator import itemgetter
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from rules.core import Move, Outcome, State
-
-T = TypeVar("T")
 
 _weight = itemgetter(1)  # of a chance outcome (move, weight)
 
@@ -52,21 +49,6 @@ def chance_move(state: State, rng: random.Random) -> Move:
     if not 0.0 < total < math.inf:
         raise ValueError(f"chance weights must add up to a positive finite total, not {total!r}")
     return outcomes[bisect(totals, rng.random() * total, 0, len(totals) - 1)][0]
-
-
-def pick(rng: random.Random, items: Sequence[T]) -> T:
-    """``rng.choice(items)`` with the same draws (``getrandbits`` of the
-    length's bits until one falls below it), one call cheaper: the random
-    playouts pick this way at every step."""
-    n = len(items)
-    if not n:
-        raise IndexError("cannot pick from no items")
-    bits = n.bit_length()
-    getrandbits = rng.getrandbits
-    r = getrandbits(bits)
-    while r >= n:
-        r = getrandbits(bits)
-    return items[r]
 
 
 def own_turn(state: State, seat: int) -> list[Move]:

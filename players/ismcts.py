@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from players.base import chance_move, own_turn, pick, rewards
+from players.base import chance_move, own_turn, rewards
 from players.simple import HEURISTICS
 from rules.core import CHANCE, Move, Outcome, State
 
@@ -222,8 +222,9 @@ def _select(node: _Node, legal: list[Move], mover: int, players: int,
 def _playout(world: State, rng: random.Random) -> Outcome:
     # The world's methods looked up once: a playout is most of an iteration's steps.
     to_move, legal_moves, play = world.to_move, world.legal_moves, world.play_listed
+    choice = rng.choice
     while (mover := to_move()) is not None:
-        play(chance_move(world, rng) if mover == CHANCE else pick(rng, legal_moves()))
+        play(chance_move(world, rng) if mover == CHANCE else choice(legal_moves()))
     outcome = world.outcome()
     assert outcome is not None
     return outcome

@@ -62,7 +62,7 @@ def test_a_refusal_names_the_section_in_the_screens_language(rig, game: str, lan
     r = rig(3 if game == "mordred" else 2)
     s = r.open(game, lang=lang)
     rule = s.adapter.turn_rule
-    s.refuse(0, IllegalMove("table.not-now", rule, what="X"))
+    s.commit.refuse(0, IllegalMove("table.not-now", rule, what="X"))
     shown = s.seats[0].notice.text()
     expected = sections.table(game)[rule][0 if lang == "en" else 1]
     assert f"{'Rule' if lang == 'en' else 'Regola'}: {expected}" in shown

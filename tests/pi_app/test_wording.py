@@ -90,7 +90,7 @@ def test_a_refusal_names_a_player_as_the_table_does_not_by_seat_number(rig, lang
             state.apply(state.legal_moves()[0])
         with pytest.raises(IllegalMove) as info:
             state.apply(move)
-        s.refuse(0, info.value)
+        s.commit.refuse(0, info.value)
         text = s.seats[0].notice.text()
         assert player in text, text
         assert "seat" not in text and "posto" not in text and "player 0" not in text.lower(), text

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import rules
-from players.base import chance_move, pick
+from players.base import chance_move
 from rules.core import CHANCE, State
 
 
@@ -63,16 +63,3 @@ def test_weights_without_a_positive_total_are_refused() -> None:
 
     with pytest.raises(ValueError, match="positive finite total"):
         chance_move(Broken(1, 0, {}), random.Random(1))
-
-
-@pytest.mark.parametrize("length", [1, 2, 3, 7, 8, 9, 64, 100])
-def test_a_pick_is_the_one_random_choice_makes(length: int) -> None:
-    items = list(range(length))
-    mine, theirs = random.Random(length), random.Random(length)
-    assert [pick(mine, items) for _ in range(500)] == [theirs.choice(items) for _ in range(500)]
-    assert mine.random() == theirs.random()
-
-
-def test_nothing_to_pick_from_is_an_error() -> None:
-    with pytest.raises(IndexError):
-        pick(random.Random(1), [])
