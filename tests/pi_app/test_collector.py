@@ -8,7 +8,7 @@ import gc
 from typing import Any
 
 from pi_app.session import collector_waits
-from tests.pi_app.test_send_order import record_sends
+from tests.pi_app.test_send_order import seat2_about_to_pass
 
 
 def collections_during(action: Any) -> tuple[list[str], list[str]]:
@@ -56,12 +56,7 @@ def test_a_collector_switched_off_stays_off() -> None:
 
 
 def test_no_collection_between_an_input_and_its_frames(rig, fake_game):
-    r = rig(3)
-    s = r.open(fake_game)
-    r.press("seat1.ok")
-    r.press("seat1.ok")  # seat 1 passes: seat 2 to move
-    r.press("seat2.ok")
-    shared = record_sends(r)  # the action's list: collections, the input and the frames in order
+    r, s, shared = seat2_about_to_pass(rig, fake_game)  # the list: collections, the input, the frames
     real_handle = s.input.handle
 
     def handle(event: object) -> bool:

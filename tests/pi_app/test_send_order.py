@@ -30,13 +30,19 @@ def record_sends(r: Any) -> list[str]:
     return said
 
 
-def test_the_acting_seats_screen_goes_first_then_the_shared_one(rig, fake_game):
+def seat2_about_to_pass(rig: Any, fake_game: Any) -> tuple[Any, Any, list[str]]:
+    """Three seats; seat 1 has passed and seat 2 has picked pass: its next ●
+    is a move that changes every screen. The sends are recorded from here."""
     r = rig(3)
     s = r.open(fake_game)
     r.press("seat1.ok")
     r.press("seat1.ok")  # seat 1 passes: seat 2 to move
     r.press("seat2.ok")  # seat 2: pass ...
-    said = record_sends(r)
+    return r, s, record_sends(r)
+
+
+def test_the_acting_seats_screen_goes_first_then_the_shared_one(rig, fake_game):
+    r, s, said = seat2_about_to_pass(rig, fake_game)
     r.press("seat2.ok")  # ... confirmed: a move, and every screen changes
     assert s.state.to_move() == 2
     frames = [n for n in said if n != "commit"]
@@ -111,12 +117,7 @@ def test_the_acting_seats_frame_does_not_wait_for_the_other_layouts(rig, fake_ga
 
 
 def test_the_instructions_are_worded_after_the_acting_seats_frame(rig, fake_game):
-    r = rig(3)
-    s = r.open(fake_game)
-    r.press("seat1.ok")
-    r.press("seat1.ok")  # seat 1 passes: seat 2 to move
-    r.press("seat2.ok")
-    said = record_sends(r)
+    r, s, said = seat2_about_to_pass(rig, fake_game)
     real = s.adapter.instructions
 
     def instructions(*args, **kw):
