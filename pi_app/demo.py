@@ -33,7 +33,6 @@ from pi_app.review import SheetGame, write_sheet
 from pi_app.screens import Layout, font, problems
 from pi_app.session import Session
 from players import Budget
-from rules.core import Game
 
 MAX_GIF_FRAMES = 600
 DEMO_BUDGET = Budget(iterations=150, seconds=0.25)
@@ -77,23 +76,11 @@ class Night:
             defaults = {o.name: o.default for o in game.options}
             for combo in game.option_combinations():
                 changed = {k: v for k, v in combo.items() if v != defaults[k]}
-                if counts and changed and not self.adds_players(game, changed):
+                # an option that only opens another player count (Mordred's unofficial
+                # two players) is no setup at the official counts (Game.setups)
+                if counts and changed and (max(counts), combo) in game.setups():
                     plan.append((g, max(counts), changed))
         return plan
-
-    def adds_players(self, game: Game, options: dict[str, Any]) -> bool:
-        """Options that only open player counts the rulebook has not (an
-        unofficial two-player game): at its official counts they change nothing."""
-        official = set(game.player_counts)
-        for n in range(1, len(self.profile.seats) + 1):
-            if n in official:
-                continue
-            try:
-                game.new_game(n, self.seed, options)
-            except ValueError:
-                continue
-            return True
-        return False
 
     def play(self, game: str, players: int, options: dict[str, Any] | None = None) -> GameReport:
         options = dict(options or {})
