@@ -19,6 +19,7 @@ demo: $(STAMP)
 	$(BIN)/tablekeeper demo --out demo-out
 
 test: $(STAMP)
+	@bash .ci/system-packages
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2
 

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from bench.common import Row, main
-from pi_app.soak import Sample, from_json, growth, round_ends
+from pi_app.simulated.soak import Sample, from_json, growth, round_ends
 
 GAMES = 100
 QUICK_GAMES = 3

@@ -33,13 +33,14 @@ from bench.common import Row, main
 from bench.pi_model import InputCost
 from drivers.screens import I2cBuses, open_oled
 from drivers.sim.i2c import FakeI2cBus, Traffic
-from pi_app import adapters, hardware, profile
-from pi_app import presentation as presentation_module
-from pi_app.autoplay import choose, next_input
-from pi_app.journal import Journal
-from pi_app.registry import Registry
-from pi_app.screens import Layout, render
-from pi_app.session import Session
+from pi_app import games as table_games
+from pi_app.session import presentation as presentation_module
+from pi_app.session.loop import Session
+from pi_app.simulated.autoplay import choose, next_input
+from pi_app.store.journal import Journal
+from pi_app.store.registry import Registry
+from pi_app.table import hardware, profile
+from pi_app.ui.screens import Layout, render
 
 AREA = "latency"
 TARGET_P99_MS = 5.0
@@ -430,7 +431,7 @@ def measure(quick: bool) -> list[Row]:
     with tempfile.TemporaryDirectory(prefix="tk-bench-") as tmp:
         work = Path(tmp)
         glass: dict[str, dict[str, list[InputCost]]] = {"after": {}, "before": {}}
-        for game in (g for g in adapters.ADAPTERS if g in rules.GAMES):
+        for game in (g for g in table_games.ADAPTERS if g in rules.GAMES):
             counts = rules.get(game).player_counts
             for players in counts[:1] if quick else counts:
                 costs = Costs()

@@ -29,7 +29,7 @@ from typing import IO
 
 import rules
 from bench.common import Row, main
-from pi_app.journal import Journal, is_barrier
+from pi_app.store.journal import Journal, is_barrier
 from rules.core import CHANCE
 
 AREA = "start-up"

@@ -32,7 +32,7 @@ from pathlib import Path
 import rules
 from bench.bench_startup import ROOT, build_journal, said_to
 from bench.common import Row, main
-from pi_app.journal import Journal, is_barrier, pending
+from pi_app.store.journal import Journal, is_barrier, pending
 
 AREA = "web"
 ROUNDS = 20

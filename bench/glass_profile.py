@@ -35,10 +35,11 @@ from typing import Any
 
 import rules
 from bench.bench_session import BUS_BYTES_P99, inputs, on_the_bus, pct, started
-from pi_app import adapters, hardware, profile
-from pi_app.journal import Journal
-from pi_app.registry import Registry
-from pi_app.screens import Layout
+from pi_app import games as table_games
+from pi_app.store.journal import Journal
+from pi_app.store.registry import Registry
+from pi_app.table import hardware, profile
+from pi_app.ui.screens import Layout
 
 
 @dataclass
@@ -163,7 +164,7 @@ def cpu_report(names: list[str], quick: bool, first: list[Input]) -> str:
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     quick = "--quick" in sys.argv[1:]
-    names = args or [g for g in adapters.ADAPTERS if g in rules.GAMES]
+    names = args or [g for g in table_games.ADAPTERS if g in rules.GAMES]
     first = games(names, quick)
     print(bytes_report(first))
     print(cpu_report(names, quick, first))

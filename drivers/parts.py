@@ -7,7 +7,7 @@ the bad value and the choices; hardware that does not answer raises a
 
 Every part's settings (key, type, range, default) are declared once, in
 :data:`SETTINGS`: the profile checks a table profile against them
-(``pi_app.profile``) and the ``open_*`` functions below take their defaults
+(``pi_app.table.profile``) and the ``open_*`` functions below take their defaults
 from them, so a key the driver takes is a key the profile accepts.
 """
 
@@ -139,7 +139,7 @@ SETTINGS: dict[str, dict[str, tuple[Setting, ...]]] = {
                    Setting("active_high", bool, True),
                    Setting("colour", list, [1.0, 1.0, 1.0], 0, 1, size=3))},
     # Not a part: the computer player's budget per move ([computer] in a profile,
-    # pi_app.computer.budget), declared here so that it is checked like the parts'
+    # pi_app.session.computer.budget), declared here so that it is checked like the parts'
     # keys. None: players.DEFAULT_BUDGET's, the one place of the default.
     "computer": {"": (Setting("iterations", int, None, 1, 1_000_000, example=2000),
                       Setting("seconds", float, None, 0.05, 60, example=0.9))},

@@ -14,7 +14,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "waiting-for": ("Waiting: {seat}", "Attendi: {seat}"),
     "turn-of": ("Turn: {seat}", "Turno: {seat}"),
     "refused": ("REFUSED", "RIFIUTATO"),
-    # Holding ● (pi_app.input_map.InputMap.on_held): the short forms of the screens spelled out.
+    # Holding ● (pi_app.session.input_map.InputMap.on_held): the short forms of the screens spelled out.
     "legend": ("SHORT FORMS", "ABBREVIAZIONI"),
     "legend-none": ("Nothing is shortened in this game.", "In questo gioco nulla è abbreviato."),
     "rule": ("Rule: {rule}", "Regola: {rule}"),
@@ -81,7 +81,7 @@ catalogue.register({
                            "(◀ fino a 'indietro', ●) per scegliere di nuovo."),
     "table.not-this-seat": ("That is not for {seat}.", "Non è per {seat}."),
 })
-# A table that could not start, on every screen that answers (pi_app.startup).
+# A table that could not start, on every screen that answers (pi_app.table.startup).
 _TEXT.update({
     "startup.not-ready": ("TABLE NOT READY", "TAVOLO NON PRONTO"),
     "startup.retry": ("Trying again in {seconds} s", "Nuovo tentativo tra {seconds} s"),

@@ -4,7 +4,7 @@
 
 * ``examples/<file>.replay`` — ``tablekeeper replay`` of every ``examples/*.jsonl``;
 * ``demo-<lang>/<game>.transcript.txt`` and ``<game>.problems.txt`` — the demo
-  night's transcripts and cut-line lists (``pi_app.demo``), in English and Italian;
+  night's transcripts and cut-line lists (``pi_app.simulated.demo``), in English and Italian;
 * ``demo-<lang>/<game>.export.jsonl`` and ``<game>.export.replay`` — each demo
   game's journal exported (``tablekeeper journal export --format jsonl``) and
   that export replayed;
@@ -22,7 +22,7 @@ recorder, and prints ``identical`` or the first differences (exit status 1).
 ``compare DIR_A DIR_B`` compares two records already made.
 
 This file imports nothing of the project at module level and only the public
-API the recorded revisions share (``pi_app.demo.Night``, ``pi_app.export``,
+API the recorded revisions share (``pi_app.simulated.demo.Night``, ``pi_app.store.export``,
 ``pi_app.commands.replay``), so it can record revisions older than itself.
 """
 
@@ -85,10 +85,11 @@ def replayed(lines: list[str], name: str, replay, usage_error: type[Exception]) 
 
 
 def record_demo(out: Path, lang: str, only: str | None) -> list[Path]:
-    from pi_app import demo, export
     from pi_app.commands.replay import replay
     from pi_app.errors import UsageError
-    from pi_app.journal import Journal
+    from pi_app.simulated import demo
+    from pi_app.store import export
+    from pi_app.store.journal import Journal
     from players import Budget
 
     demo.DEMO_BUDGET = Budget(iterations=ITERATIONS, seconds=None)

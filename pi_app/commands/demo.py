@@ -1,4 +1,4 @@
-"""`tablekeeper demo`: a simulated game night (see pi_app.demo)."""
+"""`tablekeeper demo`: a simulated game night (see pi_app.simulated.demo)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pi_app.demo import Night, options_text, review_sheet, summary
+    from pi_app.simulated.demo import Night, options_text, review_sheet, summary
 
     if args.game is not None and args.game not in rules.GAMES:
         raise UsageError(f"unknown game {args.game!r}; registered games: {', '.join(rules.GAMES) or 'none'}")

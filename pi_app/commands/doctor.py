@@ -6,8 +6,8 @@ import argparse
 import math
 import sys
 
-from pi_app import profile
 from pi_app.errors import UsageError
+from pi_app.table import profile
 
 NAME = "doctor"
 HELP = "check a table: list its parts, test every screen, light, reader and button, name what fails"
@@ -27,14 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pi_app.doctor import Doctor
+    from pi_app.table.doctor import Doctor
 
     if not math.isfinite(args.listen) or args.listen < 0:
         raise UsageError(f"--listen {args.listen:g} is not a number of seconds to listen; give 0 or more "
                          "(0: do not wait for taps and presses)")
     prof = profile.load(profile.find(args.table))
     if args.read_test is not None:
-        from pi_app.doctor import read_test
+        from pi_app.table.doctor import read_test
 
         if not 1 <= args.tags <= 16:
             raise UsageError(f"--tags {args.tags} is not a number of tags on one pad; give 1 to 16")

@@ -1,7 +1,7 @@
 """`tablekeeper journal check | export`: read a journal without changing it.
 
 Maintainer tools, in English (the table's language is for the table). The
-logic lives in pi_app.export; this module only parses and prints.
+logic lives in pi_app.store.export; this module only parses and prints.
 """
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pi_app import export, paths
+from pi_app import paths
 from pi_app.errors import UsageError
-from pi_app.journal import Journal
+from pi_app.store import export
+from pi_app.store.journal import Journal
 
 NAME = "journal"
 HELP = "check a journal's games, or export one game's moves (read-only)"

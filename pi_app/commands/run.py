@@ -12,15 +12,18 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from pi_app import computer, hands, hardware, paths, profile, startup
-from pi_app.console import Console, read_commands
+from pi_app import paths
 from pi_app.errors import UsageError
-from pi_app.journal import Journal
-from pi_app.lobby import Lobby
-from pi_app.players import given_names, seat_named
-from pi_app.registry import Registry
-from pi_app.sdnotify import Watchdog
-from pi_app.session import SHOW_ALL, NothingToResume, Session
+from pi_app.names import given_names, seat_named
+from pi_app.session import computer
+from pi_app.session.lobby import Lobby
+from pi_app.session.loop import SHOW_ALL, NothingToResume, Session
+from pi_app.simulated import hands
+from pi_app.simulated.console import Console, read_commands
+from pi_app.store.journal import Journal
+from pi_app.store.registry import Registry
+from pi_app.table import hardware, profile, startup
+from pi_app.table.sdnotify import Watchdog
 from pi_app.web import address
 
 NAME = "run"
@@ -78,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         if startup.under_systemd():
             print(startup.gpio_library(), flush=True)
     except UsageError as exc:
-        if startup.under_systemd():  # keep trying, slower, and say why (pi_app/startup.py)
+        if startup.under_systemd():  # keep trying, slower, and say why (pi_app/table/startup.py)
             lang = args.lang or (prof.lang if prof else "en")
             startup.failed(state, str(exc), prof.screens() if prof else [], lang)
         raise
@@ -99,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             threading.Thread(target=read_commands, args=(sys.stdin, events, console), daemon=True,
                              name="console").start()
         # A simulated table with no console (a service) takes the same commands
-        # from a FIFO in its state directory (pi_app/hands.py); only the
+        # from a FIFO in its state directory (pi_app/simulated/hands.py); only the
         # commands and their answers are printed, into the system log.
         typist = console
         if simulated and args.no_console:

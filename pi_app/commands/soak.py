@@ -1,4 +1,4 @@
-"""`tablekeeper soak`: many simulated games in one process, measured (see pi_app.soak)."""
+"""`tablekeeper soak`: many simulated games in one process, measured (see pi_app.simulated.soak)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pi_app.soak import line, soak, to_json
+    from pi_app.simulated.soak import line, soak, to_json
 
     if args.games < 1:
         raise UsageError(f"--games {args.games}: give at least 1")

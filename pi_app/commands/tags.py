@@ -8,9 +8,11 @@ import sys
 from collections.abc import Iterator
 
 import rules
-from pi_app import adapters, hardware, paths, profile
+from pi_app import games as table_games
+from pi_app import paths
 from pi_app.errors import UsageError
-from pi_app.registry import Registry, RegistryError
+from pi_app.store.registry import Registry, RegistryError
+from pi_app.table import hardware, profile
 
 NAME = "tags"
 HELP = "enroll, list and forget the NFC tags of a game's cards and pieces"
@@ -65,7 +67,7 @@ def enroll(args: argparse.Namespace, registry: Registry, uids: Iterator[str] | N
     if players not in game.player_counts:
         counts = ", ".join(map(str, game.player_counts))
         raise UsageError(f"{args.game} is for {counts} players, not {players}")
-    adapter = adapters.for_game(args.game, players, args.lang)
+    adapter = table_games.for_game(args.game, players, args.lang)
     comps = adapter.components()
     if not comps:
         raise UsageError(f"{args.game} has no tagged components declared by its table adapter")

@@ -14,7 +14,7 @@ import threading
 
 from pi_app import paths
 from pi_app.errors import UsageError
-from pi_app.sdnotify import notify
+from pi_app.table.sdnotify import notify
 from pi_app.web.server import Server
 from pi_app.web.source import Source
 

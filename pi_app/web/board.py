@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from pi_app.adapters.base import TableAdapter
+from pi_app.games.base import TableAdapter
 from pi_app.web.words import w
 from rules.core import JSON
 

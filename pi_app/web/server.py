@@ -25,8 +25,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from urllib.parse import urlsplit
 
-from pi_app import export
-from pi_app.journal import JournalError
+from pi_app.store import export
+from pi_app.store.journal import JournalError
 from pi_app.web import pages
 from pi_app.web.source import Source
 from pi_app.web.story import Story

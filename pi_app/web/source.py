@@ -14,7 +14,7 @@ import threading
 import time
 from pathlib import Path
 
-from pi_app.journal import GameRecord, Journal, JournalError
+from pi_app.store.journal import GameRecord, Journal, JournalError
 from pi_app.web.story import Reader, Story
 
 NIGHT_GAP = 6 * 3600  # a game started this long after the one before begins another night

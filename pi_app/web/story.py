@@ -1,7 +1,7 @@
 """One game as the public may know it, read from the journal move by move.
 
 Everything kept here comes from the public view ``State.view(None)``, the
-public events and the moves as :mod:`pi_app.export` judges them: a move made
+public events and the moves as :mod:`pi_app.store.export` judges them: a move made
 or received in secret is kept only as "who, when, that it was secret" while
 the game is not over (its words are kept aside, told once the rules end the
 game). The state itself never leaves this module: the pages get
@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rules
-from pi_app import adapters, export
-from pi_app.adapters.base import TableAdapter, seat_name
-from pi_app.journal import Entry, GameRecord, Journal, JournalError
+from pi_app import games
+from pi_app.games.base import TableAdapter, seat_name
+from pi_app.store import export
+from pi_app.store.journal import Entry, GameRecord, Journal, JournalError
 from pi_app.web import scores
 from rules.core import CHANCE, JSON, Event, Move, State
 
@@ -118,12 +119,12 @@ class Reader:
             self._state = game.new_game(record.players, record.seed, record.options)
         except (TypeError, ValueError) as exc:
             raise JournalError(f"game {record.id}: {exc}") from None
-        self._adapter = adapters.for_game(record.game, record.players, self.lang, record.names)
+        self._adapter = games.for_game(record.game, record.players, self.lang, record.names)
         self._entries = []
         self._batch = []
         self.story = Story(record, self.lang, name=game.name or record.game,
                            score_name=scores.name(record.game, self.lang),
-                           labels=adapters.for_game(record.game, record.players, self.lang, record.names))
+                           labels=games.for_game(record.game, record.players, self.lang, record.names))
         self._score(0)
 
     def _step(self, entry: Entry, before: State, move: Move, events: list[Event], at: float) -> None:

@@ -5,7 +5,7 @@ In a booted container, from a clean clone of this branch's last commit:
 ``systemd/install.sh`` with the simulated table's profile; the service reaches
 READY=1 under the unit as it ships (no drop-in, no hardening taken away); a
 whole game of The King is Dead for two is played through the service's input
-FIFO (pi_app/hands.py), every input and answer in the system log; on the way
+FIFO (pi_app/simulated/hands.py), every input and answer in the system log; on the way
 the daemon is killed with SIGKILL (systemd restarts it), stopped with SIGSTOP
 (the watchdog restarts it) and the container is rebooted, and each time the
 game goes on from exactly the moves it had acknowledged; lgpio imports under
@@ -36,7 +36,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.lobby import choices
+from pi_app.session.lobby import choices
 from rules.core import JSON
 from tests.box import container
 from tests.box.container import Box, BoxError

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 import re
 
-from pi_app.adapters.artus_words import card_name
-from pi_app.autoplay import choose
-from pi_app.screens import SMALL, font, problems, wrap
+from pi_app.games.artus.words import card_name
+from pi_app.simulated.autoplay import choose
+from pi_app.ui.screens import SMALL, font, problems, wrap
 from rules.core import CHANCE
 
 #: what a card name looks like in any language: a range ("3-6") or a short

@@ -9,11 +9,12 @@ from typing import Self
 import pytest
 
 import rules
-from pi_app import adapters, hardware, profile
-from pi_app.autoplay import next_input
-from pi_app.journal import Journal
-from pi_app.registry import Registry
-from pi_app.session import Session
+from pi_app import games
+from pi_app.session.loop import Session
+from pi_app.simulated.autoplay import next_input
+from pi_app.store.journal import Journal
+from pi_app.store.registry import Registry
+from pi_app.table import hardware, profile
 from rules.core import Move
 from tests.pi_app.fakegame import GAME_ID, FakeAdapter, FakeGame
 
@@ -21,7 +22,7 @@ from tests.pi_app.fakegame import GAME_ID, FakeAdapter, FakeGame
 @pytest.fixture
 def fake_game(monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setitem(rules.GAMES, GAME_ID, FakeGame())
-    monkeypatch.setitem(adapters.ADAPTERS, GAME_ID, FakeAdapter)
+    monkeypatch.setitem(games.ADAPTERS, GAME_ID, FakeAdapter)
     return GAME_ID
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pi_app.adapters.base import Component, TableAdapter
+from pi_app.games.base import Component, TableAdapter
 from rules import catalogue
 from rules.core import CHANCE, Event, Game, IllegalMove, Move, Outcome, State
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from itertools import pairwise
 
 import rules
-from pi_app.autoplay import Input, next_input
-from pi_app.menu import BACK
+from pi_app.simulated.autoplay import Input, next_input
+from pi_app.ui.menu import BACK
 from rules.core import Move, State
 from rules.king_and_assassins.moves import Choose, End, Step
 

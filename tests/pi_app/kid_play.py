@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from pi_app.autoplay import choose
+from pi_app.simulated.autoplay import choose
 
 
 def play_moves(rig, rng: random.Random, count: int | None = None, max_inputs: int = 20000) -> int:

@@ -1,5 +1,5 @@
 """Play Mordred on the simulated table, input by input: players through
-:func:`pi_app.autoplay.next_input`, dice (when the profile has the table roll
+:func:`pi_app.simulated.autoplay.next_input`, dice (when the profile has the table roll
 them) entered with a seat's buttons on the shared screen's menu."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from pi_app.autoplay import button_toward
-from pi_app.menu import Cursor
+from pi_app.simulated.autoplay import button_toward
+from pi_app.ui.menu import Cursor
 from rules.core import Move
 from rules.mordred.moves import Attack, Build, EndTurn, Place
 

@@ -10,10 +10,10 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from pi_app.adapters.siege import HAND_DRAWS
-from pi_app.adapters.siege_words import card_name, hand_text
-from pi_app.autoplay import button_toward
-from pi_app.menu import Cursor
+from pi_app.games.siege.adapter import HAND_DRAWS
+from pi_app.games.siege.words import card_name, hand_text
+from pi_app.simulated.autoplay import button_toward
+from pi_app.ui.menu import Cursor
 from rules.core import CHANCE, Move
 from rules.siege.constants import SUPPLY
 from rules.siege.data import CARDS

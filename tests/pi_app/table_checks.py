@@ -6,8 +6,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pi_app.autoplay import take_turn
-from pi_app.screens import Layout, render
+from pi_app.simulated.autoplay import take_turn
+from pi_app.ui.screens import Layout, render
 
 
 def layout(session: Any, part: str) -> Layout:

@@ -8,9 +8,9 @@ import re
 import pytest
 
 import rules
-from pi_app import adapters
-from pi_app.adapters.king_is_dead import fits_one_line
-from pi_app.screens import Layout, problems, render
+from pi_app import games
+from pi_app.games.king_is_dead.adapter import fits_one_line
+from pi_app.ui.screens import Layout, problems, render
 from rules.core import Event
 
 GAME = "king-is-dead"
@@ -26,8 +26,8 @@ def finished(players: int, seed: int):
 
 
 def test_registered_with_components_for_enrolment():
-    adapter = adapters.for_game(GAME, 3)
-    assert adapters.has_own_adapter(GAME)
+    adapter = games.for_game(GAME, 3)
+    assert games.has_own_adapter(GAME)
     comps = adapter.components()
     assert sum(c.count for c in comps if c.seat == 1) == 8  # two Settlement cards
     assert adapter.enroll_prompt(adapter.component("garrison@2"), "en") == "the Garrison card of Player 2"
@@ -37,7 +37,7 @@ def test_registered_with_components_for_enrolment():
 
 
 def test_instructions_group_what_to_put_where():
-    adapter = adapters.for_game(GAME, 2)
+    adapter = games.for_game(GAME, 2)
     state = rules.get(GAME).new_game(2, 1)
     events = [Event("region_draw", {"region": "Deva", "colour": "blue"}),
               Event("region_draw", {"region": "Deva", "colour": "blue"}),
@@ -81,7 +81,7 @@ def test_final_screen_shows_reason_and_tie_break(players, decided_by, en, it):
     outcome = ended_with(players, decided_by)
     colours = {"scots": ("blue", "blu"), "welsh": ("red", "rossi"), "romano-british": ("yellow", "gialli")}
     second = colours.get(outcome.detail["decided_by"][1], ("", ""))
-    adapter = adapters.for_game(GAME, players)
+    adapter = games.for_game(GAME, players)
     big, lines = adapter.outcome_lines(outcome, "en")
     assert big.startswith("Winner")
     assert lines[0].startswith("by ") and lines[1] == en.format(second[0])
@@ -96,14 +96,14 @@ def test_final_screen_without_a_tie_names_what_decided():
     for players, seed in ((2, 0), (4, 0), (4, 2)):
         outcome = finished(players, seed).outcome()
         for lang in ("en", "it"):
-            big, lines = adapters.for_game(GAME, players).outcome_lines(outcome, lang)
+            big, lines = games.for_game(GAME, players).outcome_lines(outcome, lang)
             assert lines[1].split()[0] in ("Most", "Più", "Sets:", "Set:", "Tie-break:", "Spareggio:",
                                            "Parità:"), lines
             assert shown_whole(big, lines, 2)
 
 
 def test_a_card_tap_starts_its_play_and_nothing_else():
-    adapter = adapters.for_game(GAME, 2)
+    adapter = games.for_game(GAME, 2)
     state = rules.get(GAME).new_game(2, 4)
     while state.is_chance():
         state.apply(state.sample_chance())
@@ -122,14 +122,14 @@ def test_private_screen_shows_the_court_and_hand():
     state = rules.get(GAME).new_game(3, 5)
     while state.is_chance():
         state.apply(state.sample_chance())
-    big, lines = adapters.for_game(GAME, 3).private_lines(state, 1, "en")
+    big, lines = games.for_game(GAME, 3).private_lines(state, 1, "en")
     court = state.view(1)["seats"][1]["court"]
     assert big and all(str(n) in big for n in court.values() if n)
     assert lines[0].startswith("Sets: ") and lines[1].startswith("Hand: ") and "Crown" in lines[1]
 
 
 def test_a_pick_inside_an_action_is_reported_not_asked_for():
-    adapter = adapters.for_game(GAME, 2)
+    adapter = games.for_game(GAME, 2)
     game = rules.get(GAME)
     state = game.new_game(2, 4)
     while state.is_chance():
@@ -153,7 +153,7 @@ def test_a_pick_inside_an_action_is_reported_not_asked_for():
 def test_standing_lines_are_words_and_fit_or_page_all_game():
     """Scores and the whole order of region cards in whole words on the
     shared screen, crowns named, in both languages: fitting or paging."""
-    adapter = adapters.for_game(GAME, 4)
+    adapter = games.for_game(GAME, 4)
     state = rules.get(GAME).new_game(4, 3)
     rng = random.Random(3)
     seen = set()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-from pi_app.session import collector_waits
+from pi_app.session.loop import collector_waits
 from tests.pi_app.test_send_order import seat2_about_to_pass
 
 

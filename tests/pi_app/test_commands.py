@@ -134,7 +134,7 @@ def test_run_passes_game_options(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     args = ["run", "--game", KID, "--players", "3", "--state-dir", str(tmp_path), "--text"]
     assert main([*args, "--option", "mordred=true"]) == 0
-    from pi_app.journal import Journal
+    from pi_app.store.journal import Journal
 
     journal = Journal(tmp_path / "journal.sqlite")
     assert journal.current().options == {"mordred": True}

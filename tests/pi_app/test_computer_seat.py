@@ -10,14 +10,14 @@ import random
 import pytest
 
 import rules
-from pi_app import computer
-from pi_app import players as naming
-from pi_app.autoplay import take_turn
+from pi_app import names as naming
 from pi_app.cli import main
-from pi_app.console import Console
 from pi_app.errors import UsageError
-from pi_app.session import Session
-from pi_app.soak import secret_screens
+from pi_app.session import computer
+from pi_app.session.loop import Session
+from pi_app.simulated.autoplay import take_turn
+from pi_app.simulated.console import Console
+from pi_app.simulated.soak import secret_screens
 from players import Budget
 
 QUICK = Budget(iterations=8, seconds=None)
@@ -155,7 +155,7 @@ def test_run_computer_and_a_resumed_game_keeps_it(tmp_path, monkeypatch, capsys)
 
 
 def test_run_gives_the_computer_the_table_profiles_budget(tmp_path, monkeypatch, capsys):
-    from pi_app import profile
+    from pi_app.table import profile
 
     table = tmp_path / "t.toml"
     table.write_text(profile.find("sim").read_text().replace(

@@ -12,8 +12,8 @@ import pytest
 import rules
 from pi_app.cli import main
 from pi_app.commands.run import _show_changes
-from pi_app.console import Console
-from pi_app.screens import Layout
+from pi_app.simulated.console import Console
+from pi_app.ui.screens import Layout
 
 KID = "king-is-dead"
 pytestmark = pytest.mark.skipif(KID not in rules.GAMES, reason="The King is Dead engine not registered")

@@ -4,10 +4,10 @@ import pytest
 from PIL import Image
 
 import rules
-from pi_app import adapters
+from pi_app import games
 from pi_app.cli import main
-from pi_app.demo import Night, summary
-from pi_app.journal import Journal
+from pi_app.simulated.demo import Night, summary
+from pi_app.store.journal import Journal
 
 
 @pytest.mark.skipif("king-is-dead" not in rules.GAMES, reason="The King is Dead engine not registered")
@@ -34,7 +34,7 @@ def test_demo_game_writes_frames_gif_transcript(tmp_path):
 def test_demo_plans_every_other_option_once_at_the_most_seats(tmp_path):
     plan = Night(tmp_path).games()
     for game in rules.GAMES:
-        if game not in adapters.ADAPTERS:
+        if game not in games.ADAPTERS:
             continue
         counts = rules.get(game).player_counts
         mine = [(n, opts) for g, n, opts in plan if g == game]

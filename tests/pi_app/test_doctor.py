@@ -16,7 +16,7 @@ def test_doctor_on_the_simulated_table(capsys):
 def test_doctor_names_the_parts_that_do_not_answer(tmp_path, capsys):
     # A table whose seat 2 screen is real hardware: absent here.
     text = (tmp_path / "t.toml")
-    from pi_app import profile
+    from pi_app.table import profile
 
     sim = profile.find("sim").read_text()
     text.write_text(sim.replace('name = "seat2"\npad = { backend = "sim" }\nscreen = { backend = "dummy" }',
@@ -37,7 +37,7 @@ def test_doctor_refuses_a_listen_time_that_is_no_time(capsys):
 
 def test_doctor_says_a_hub_fault_once(tmp_path, capsys, caplog, monkeypatch):
     from drivers.hub import factory
-    from pi_app import profile
+    from pi_app.table import profile
 
     monkeypatch.setattr(factory, "STARTUP_WAIT", 0.1)
     sim = profile.find("sim").read_text()

@@ -11,8 +11,8 @@ import random
 import pytest
 
 import rules
-from pi_app.adapters.artus_words import card_name
-from pi_app.screens import render
+from pi_app.games.artus.words import card_name
+from pi_app.ui.screens import render
 from rules.core import CHANCE
 from tests.pi_app.artus_play import check_screens, hand_text, play_moves, step
 from tests.pi_app.table_checks import assert_refused as _assert_refused
@@ -172,7 +172,7 @@ def _in_play(seed: int = 3):
 
 @pytest.mark.parametrize("lang", ["en", "it"])
 def test_instructions_name_the_figures_and_seats(lang):
-    from pi_app.adapters.artus import ArtusAdapter, fits_big
+    from pi_app.games.artus.adapter import ArtusAdapter, fits_big
     from rules.core import Event
 
     adapter = ArtusAdapter(2, lang)
@@ -220,7 +220,7 @@ def test_a_cards_instruction_stays_on_the_shared_screen_while_its_player_draws(r
 @pytest.mark.parametrize(("lang", "down", "up"), [("en", "on its side", "marker up"),
                                                   ("it", "coricato", "in piedi")])
 def test_a_score_crossing_zero_turns_the_marker(lang, down, up):
-    from pi_app.adapters.artus import ArtusAdapter
+    from pi_app.games.artus.adapter import ArtusAdapter
     from rules.core import Event
 
     adapter = ArtusAdapter(2, lang)
@@ -260,7 +260,7 @@ def test_prince_taps_pick_the_figure(rig):
 
 
 def test_a_secret_input_is_hidden_from_the_transcript():
-    from pi_app.adapters.artus import ArtusAdapter
+    from pi_app.games.artus.adapter import ArtusAdapter
 
     adapter = ArtusAdapter(2)
     state = _in_play()

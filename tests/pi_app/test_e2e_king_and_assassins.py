@@ -11,11 +11,11 @@ import random
 import pytest
 
 import rules
-from pi_app.adapters.king_and_assassins import KingAndAssassinsAdapter
-from pi_app.autoplay import next_input
-from pi_app.demo import Night
-from pi_app.menu import CONFIRM
-from pi_app.screens import render
+from pi_app.games.king_and_assassins.adapter import KingAndAssassinsAdapter
+from pi_app.simulated.autoplay import next_input
+from pi_app.simulated.demo import Night
+from pi_app.ui.menu import CONFIRM
+from pi_app.ui.screens import render
 from rules.king_and_assassins.moves import Arrest, Attack, Choose, Draw, Eliminate, End, Reveal, Step
 from tests.pi_app.ka_play import GAME, escape_chooser, make, pick, play, script, send
 from tests.pi_app.table_checks import assert_refused as _assert_refused

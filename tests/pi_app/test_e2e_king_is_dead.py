@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 import rules
-from pi_app.screens import render
+from pi_app.ui.screens import render
 from tests.pi_app.kid_play import play_moves
 from tests.pi_app.table_checks import assert_refused, layout, pin_lit
 

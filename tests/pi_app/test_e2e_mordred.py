@@ -11,9 +11,9 @@ import random
 import pytest
 
 import rules
-from pi_app.adapters import for_game
-from pi_app.menu import Cursor
-from pi_app.screens import render
+from pi_app.games import for_game
+from pi_app.ui.menu import Cursor
+from pi_app.ui.screens import render
 from rules.mordred import scoring
 from rules.mordred.moves import Declare, Die, Roll
 from rules.mordred.tables import BUILDINGS, FACES, ROWS, TABLES

@@ -11,8 +11,8 @@ import random
 import pytest
 
 import rules
-from pi_app.adapters.siege_words import card_name, hand_text
-from pi_app.screens import render
+from pi_app.games.siege.words import card_name, hand_text
+from pi_app.ui.screens import render
 from rules.siege import moves as mv
 from rules.siege.data import CARDS
 from tests.pi_app.siege_play import check_screens, make, play_moves, step

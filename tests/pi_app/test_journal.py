@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.autoplay import choose
-from pi_app.journal import Journal, JournalError, Pending, is_barrier
+from pi_app.simulated.autoplay import choose
+from pi_app.store.journal import Journal, JournalError, Pending, is_barrier
 from rules.core import Event
 from tests.pi_app.fakegame import mv
 
@@ -118,7 +118,7 @@ def test_an_unfinished_siege_game_of_the_older_notation_resumes(rig):
 
 def test_refusals_are_kept_best_effort_and_read_back(tmp_path):
     """The night's report counts the refusals the table said (pi_app.web)."""
-    from pi_app.journal import Journal
+    from pi_app.store.journal import Journal
 
     path = tmp_path / "j.sqlite"
     journal = Journal(path)

@@ -12,14 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from pi_app import computer, hardware, profile
 from pi_app.cli import main
-from pi_app.console import Console
 from pi_app.errors import UsageError
-from pi_app.journal import Journal
-from pi_app.lobby import Lobby
-from pi_app.registry import Registry
-from pi_app.screens import plan, problems
+from pi_app.session import computer
+from pi_app.session.lobby import Lobby
+from pi_app.simulated.console import Console
+from pi_app.store.journal import Journal
+from pi_app.store.registry import Registry
+from pi_app.table import hardware, profile
+from pi_app.ui.screens import plan, problems
 
 SIM = profile.find("sim")
 

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from pi_app import screens
-from pi_app.menu import BACK, CONFIRM, Cursor, flatten, split
-from pi_app.registry import Registry, RegistryError
+from pi_app.store.registry import Registry, RegistryError
+from pi_app.ui import screens
+from pi_app.ui.menu import BACK, CONFIRM, Cursor, flatten, split
 from tests.pi_app.fakegame import mv
 
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 import rules
-from pi_app import players
+from pi_app import names as naming
 from pi_app.commands.run import parse_names
 from pi_app.errors import UsageError
-from pi_app.journal import _SCHEMA, SCHEMA_VERSION, Journal, JournalError
-from pi_app.lobby import Lobby
+from pi_app.session.lobby import Lobby
+from pi_app.store.journal import _SCHEMA, SCHEMA_VERSION, Journal, JournalError
 from tests.pi_app.table_checks import words_shown
 
 GAMES = [g for g in ("king-is-dead", "king-and-assassins", "mordred", "artus", "siege") if g in rules.GAMES]
@@ -123,12 +123,12 @@ def test_every_screen_of_every_game_uses_the_names_given(rig, game: str, lang: s
     r = rig(n)
     s = r.open(game, lang=lang, names=NAMES[:n])
     text = _shown(r, s)
-    defaults = {players.display_name(game, seat, lang) for seat in range(n)}
+    defaults = {naming.display_name(game, seat, lang) for seat in range(n)}
     numbered = [d for d in defaults if re.fullmatch(r"(Player|Giocatore) \d", d)]
     found = [d for d in numbered if d in text]
     assert not found, f"default names on the screens: {found}"
     assert any(name in text for name in NAMES[:n])
-    assert players.display_name(game, s.state.to_move() or 0, lang, NAMES) in s.shared_layout().text() \
+    assert naming.display_name(game, s.state.to_move() or 0, lang, NAMES) in s.shared_layout().text() \
         or s.state.outcome() is not None or s.state.is_chance()
 
 
@@ -211,12 +211,12 @@ def test_the_lobby_will_not_start_a_game_where_a_name_is_another_seats_role(rig)
 
 @pytest.mark.parametrize("lang", ["en", "it"])
 def test_the_lobbys_name_lines_fit_or_page_with_the_longest_name(rig, lang: str) -> None:
-    from pi_app.screens import problems
+    from pi_app.ui.screens import problems
 
     r = rig(2)
     r.open("siege")
     lobby = Lobby(r.table, lang)
-    lobby.give_name(0, "W" * players.MAX_NAME)
+    lobby.give_name(0, "W" * naming.MAX_NAME)
     lobby.give_name(1, "Attacker")
     lobby.index = lobby.options.index(("siege", 2))
     lobby.press("seat1.ok")

@@ -1,4 +1,4 @@
-"""One way of naming players in all five games (pi_app.players)."""
+"""One way of naming players in all five games (pi_app.names)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import re
 import pytest
 
 import rules
-from pi_app import players
-from pi_app.adapters import for_game
+from pi_app import names as naming
+from pi_app.games import for_game
 from rules.core import Event
 from rules.mordred import scoring
 
@@ -16,18 +16,18 @@ GAMES = [g for g in ("king-is-dead", "king-and-assassins", "mordred", "artus", "
 
 
 def test_roles_where_the_game_has_them_else_player_n() -> None:
-    assert players.display_name("siege", 0, "en") == "Attacker"
-    assert players.display_name("siege", 1, "it") == "Difensore"
-    assert players.display_name("king-and-assassins", 0, "en") == "King"
-    assert players.display_name("artus", 2, "en") == "Player 3"
-    assert players.display_name("mordred", 1, "it") == "Giocatore 2"
-    assert players.display_name("king-is-dead", None, "en") == "-"
+    assert naming.display_name("siege", 0, "en") == "Attacker"
+    assert naming.display_name("siege", 1, "it") == "Difensore"
+    assert naming.display_name("king-and-assassins", 0, "en") == "King"
+    assert naming.display_name("artus", 2, "en") == "Player 3"
+    assert naming.display_name("mordred", 1, "it") == "Giocatore 2"
+    assert naming.display_name("king-is-dead", None, "en") == "-"
 
 
 def test_a_lobby_name_and_a_computer_player() -> None:
-    assert players.display_name("artus", 0, "en", names=["Anna"]) == "Anna"
-    assert players.display_name("siege", 0, "en", computer=True) == "Attacker (computer)"
-    assert len(players.display_name("artus", 0, "en", names=["A" * 40])) == players.MAX_NAME
+    assert naming.display_name("artus", 0, "en", names=["Anna"]) == "Anna"
+    assert naming.display_name("siege", 0, "en", computer=True) == "Attacker (computer)"
+    assert len(naming.display_name("artus", 0, "en", names=["A" * 40])) == naming.MAX_NAME
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -37,7 +37,7 @@ def test_every_game_names_the_player_to_move_the_same_way(rig, game: str) -> Non
     to_move = s.state.to_move()
     shared = s.layouts()["shared.screen"]
     if isinstance(to_move, int) and to_move >= 0:
-        assert shared.title.startswith(f"Turn: {players.display_name(game, to_move, 'en')}"), shared
+        assert shared.title.startswith(f"Turn: {naming.display_name(game, to_move, 'en')}"), shared
     for layout in s.layouts().values():
         text = layout.text()
         assert not re.search(r"\b[Ss]eat \d\b", text) or game == "artus", text
@@ -53,7 +53,7 @@ def test_artus_keeps_seat_for_the_round_table_only(rig) -> None:
 
 
 def test_king_and_assassins_says_who_ends_the_turn_by_role() -> None:
-    from pi_app.adapters.king_and_assassins_words import event_lines
+    from pi_app.games.king_and_assassins.words import event_lines
 
     assert event_lines([Event("turn_ended", {"seat": 0})], "en") == ["King ends the turn"]
     assert event_lines([Event("turn_ended", {"seat": 1})], "it") == ["Assassino finisce il turno"]

@@ -6,8 +6,8 @@ import pytest
 
 import pi_app
 from drivers import parts
-from pi_app import profile
-from pi_app.profile import ProfileError
+from pi_app.table import profile
+from pi_app.table.profile import ProfileError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -159,7 +159,7 @@ def test_watcher_table_and_hub_hold_reach_the_drivers(tmp_path, monkeypatch):
     import queue
 
     from drivers.hub import factory
-    from pi_app import hardware
+    from pi_app.table import hardware
 
     path, _ = _broken(tmp_path, "[shared]", "[watcher]\nleave_hold = 0.4\nconfirm_polls = 3\n\n[shared]")
     prof = profile.load(path)
@@ -383,7 +383,7 @@ def test_a_bad_computer_budget_is_refused_with_line_and_fix(tmp_path, written, s
 
 
 def test_the_computer_budget_is_read_and_defaults_to_the_players_default(tmp_path):
-    from pi_app import computer
+    from pi_app.session import computer
     from players import DEFAULT_BUDGET, Budget
 
     text = profile.find("sim").read_text().replace("[shared]", "[computer]\niterations = 300\n\n[shared]", 1)

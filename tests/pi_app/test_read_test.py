@@ -6,8 +6,8 @@ import pytest
 
 from drivers.sim.rc522_emulator import COLLPOS_RECEIVED, RC522Chip
 from drivers.sim.readers import SimulatedReader, emulated_rc522
-from pi_app import read_test
 from pi_app.cli import main
+from pi_app.table import pad_test as read_test
 
 THREE = ["01A55A10", "01A55A30", "04C3D4E5F6A7B8"]
 
@@ -123,7 +123,7 @@ def test_doctor_read_test_refuses_what_is_not_there(capsys: pytest.CaptureFixtur
 
 def test_doctor_names_a_clone_chip(tmp_path, capsys) -> None:
     from drivers.sim.fake_spi import FakeSpiBus, fake_spidev
-    from pi_app import profile
+    from pi_app.table import profile
 
     bus = FakeSpiBus()
     bus.attach(RC522Chip(version=0x12), bus=0, device=0)

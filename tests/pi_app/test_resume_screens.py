@@ -11,11 +11,11 @@ import random
 import pytest
 
 import rules
-from pi_app import adapters
-from pi_app.autoplay import choose
-from pi_app.screens import Layout
+from pi_app import games
+from pi_app.simulated.autoplay import choose
+from pi_app.ui.screens import Layout
 
-GAMES = [g for g in rules.GAMES if g in adapters.ADAPTERS]
+GAMES = [g for g in rules.GAMES if g in games.ADAPTERS]
 MOVES = 60
 EVERY = 7  # moves between restarts
 

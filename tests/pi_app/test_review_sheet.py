@@ -4,28 +4,23 @@ headless, loads index.html and shows every game with its frames."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 import rules
-from pi_app import adapters
-from pi_app.demo import Night, review_sheet
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+from pi_app import games as table_games
+from pi_app.simulated.demo import Night, review_sheet
+from tests.system import need
 
 
 def test_the_review_sheet_loads_in_chromium_and_shows_every_game(tmp_path: Path) -> None:
-    if CHROMIUM is None:
-        pytest.fail("Debian's chromium is needed (listed in .ci/apt-packages)")
+    chromium = need("chromium", "chromium")
     night = Night(tmp_path, seed=2)
-    games = [g for g in adapters.ADAPTERS if g in rules.GAMES]
+    games = [g for g in table_games.ADAPTERS if g in rules.GAMES]
     reports = [night.play(g, min(rules.get(g).player_counts)) for g in games]
     sheet = review_sheet(reports, tmp_path)
     dom = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=20000",
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=20000",
          f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", sheet.as_uri()],
         capture_output=True, text=True, timeout=120, check=True).stdout
     body = re.search(r"<body[^>]*>", dom)

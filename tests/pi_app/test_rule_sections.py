@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from pi_app import adapters
+from pi_app import games
 from rules import sections
 from rules.core import IllegalMove
 from rules.datafile import DataError
@@ -26,10 +26,10 @@ def _quoted(game: str) -> set[str]:
     package = importlib.import_module(f"rules.{game.replace('-', '_')}")
     found: set[str] = set()
     names = [package.__name__ + "." + m.name for m in pkgutil.iter_modules(package.__path__)]
-    names.append(adapters.for_game(game, 2 if game != "mordred" else 3, "en").__module__)
+    names.append(games.for_game(game, 2 if game != "mordred" else 3, "en").__module__)
     words = {"king-and-assassins": "king_and_assassins_words", "artus": "artus_words", "siege": "siege_words"}
     if game in words:
-        names.append(f"pi_app.adapters.{words[game]}")
+        names.append(f"pi_app.games.{words[game]}")
     for name in names:
         module = importlib.import_module(name)
         for attr, value in vars(module).items():
@@ -37,7 +37,7 @@ def _quoted(game: str) -> set[str]:
                 found.add(value)
             if attr in ("CARD_RULES", "STEP_RULES", "CODE_RULES"):
                 found.update(value.values())
-    found.add(adapters.for_game(game, 2 if game != "mordred" else 3, "en").turn_rule)
+    found.add(games.for_game(game, 2 if game != "mordred" else 3, "en").turn_rule)
     return found
 
 

@@ -10,9 +10,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 import rules
-from pi_app import presentation, screens
-from pi_app.adapters import king_and_assassins_board as board
-from pi_app.screens import BIG_SIZES, SMALL, WIDTH, Layout, font, render, wrap
+from pi_app.games.king_and_assassins import board
+from pi_app.session import presentation
+from pi_app.ui import screens
+from pi_app.ui.screens import BIG_SIZES, SMALL, WIDTH, Layout, font, render, wrap
 
 FONTS = [font(size, bold=True) for size in BIG_SIZES] + [font(SMALL), font(SMALL, bold=True)]
 PI_APP = Path(screens.__file__).resolve().parent

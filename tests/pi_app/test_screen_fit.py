@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 import rules
-from pi_app import adapters, i18n
-from pi_app import players as players_
-from pi_app.demo import Night
-from pi_app.screens import Layout, pages, plan, problems, render
-from pi_app.session import ARROWS as ARROWS_FOOTER
+from pi_app import games as table_games
+from pi_app import i18n
+from pi_app import names as players_
+from pi_app.session.loop import ARROWS as ARROWS_FOOTER
+from pi_app.simulated.demo import Night
+from pi_app.ui.screens import Layout, pages, plan, problems, render
 from rules import catalogue, sections
 
 LANGS = ("en", "it")
@@ -35,7 +36,7 @@ def _game_of(code: str) -> list[str]:
 def _vocabulary(game: str, lang: str) -> tuple[str, ...]:
     """Every name a parameter of ``game`` can hold on a screen."""
     players = max(rules.get(game).player_counts)
-    adapter = adapters.for_game(game, players, lang)
+    adapter = table_games.for_game(game, players, lang)
     words = {c.name(lang) for c in adapter.components()}
     words |= {players_.display_name(game, s, lang, names=["W" * players_.MAX_NAME], computer=True)
               for s in range(players)}

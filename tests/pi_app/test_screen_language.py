@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from pi_app.demo import Night
+from pi_app.simulated.demo import Night
 
 GAMES = [g for g in ("king-is-dead", "king-and-assassins", "mordred", "artus", "siege") if g in rules.GAMES]
 # Words of one language only: its short function words and the table's own words.

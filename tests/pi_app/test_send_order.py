@@ -68,7 +68,7 @@ def test_a_move_and_the_chance_steps_drawn_after_it_are_one_commit(rig):
     """One fsync a tap: on an SD card each costs milliseconds before any frame."""
     import random
 
-    from pi_app.autoplay import choose
+    from pi_app.simulated.autoplay import choose
 
     r = rig(2)
     s = r.open("artus")

@@ -263,13 +263,13 @@ def test_shared_screen_pages_long_instructions(rig, fake_game):
 def test_a_game_without_its_own_adapter_plays_through_menus(rig, fake_game, monkeypatch):
     import random
 
-    from pi_app import adapters
-    from pi_app.autoplay import choose, next_input
+    from pi_app import games
+    from pi_app.simulated.autoplay import choose, next_input
 
-    monkeypatch.delitem(adapters.ADAPTERS, fake_game)  # only the generic adapter is left
+    monkeypatch.delitem(games.ADAPTERS, fake_game)  # only the generic adapter is left
     r = rig(3)
     s = r.open(fake_game)
-    assert type(s.adapter) is adapters.TableAdapter and s.adapter.components() == []
+    assert type(s.adapter) is games.TableAdapter and s.adapter.components() == []
     rng = random.Random(2)
     while s.state.outcome() is None:
         seat, target = s.state.to_move(), choose(s, rng)
@@ -283,7 +283,7 @@ def test_a_game_without_its_own_adapter_plays_through_menus(rig, fake_game, monk
 
 
 def test_a_screen_that_stops_answering_is_reported_not_fatal(rig, fake_game):
-    from pi_app.screens import render
+    from pi_app.ui.screens import render
 
     r = rig(2)
     s = r.open(fake_game)
@@ -306,7 +306,7 @@ def test_a_screen_that_stops_answering_is_reported_not_fatal(rig, fake_game):
 def test_a_piece_on_a_board_zone_picks_that_zone(rig, fake_game, tmp_path):
     import dataclasses
 
-    from pi_app.profile import PartSpec, ZoneSpec
+    from pi_app.table.profile import PartSpec, ZoneSpec
 
     r = rig(2)
     zones = tuple(ZoneSpec(n, PartSpec(f"zone.{n}.reader", "reader", {"backend": "sim"}))
@@ -328,7 +328,7 @@ def test_a_piece_on_a_board_zone_picks_that_zone(rig, fake_game, tmp_path):
 def test_a_rotary_encoder_steps_the_menu(rig, fake_game):
     import dataclasses
 
-    from pi_app.profile import PartSpec
+    from pi_app.table.profile import PartSpec
 
     r = rig(2)
     seat = dataclasses.replace(r.profile.seats[0], encoder=PartSpec("seat1.encoder", "encoder",

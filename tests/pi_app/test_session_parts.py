@@ -12,13 +12,14 @@ import pytest
 
 import rules
 from drivers.events import ButtonPressed
-from pi_app import adapters, profile
-from pi_app.commit import Commit
-from pi_app.input_map import InputMap
-from pi_app.journal import GameRecord, Journal
-from pi_app.presentation import ARROWS, Presentation
-from pi_app.registry import Registry
-from pi_app.scene import Scene
+from pi_app import games
+from pi_app.session.commit import Commit
+from pi_app.session.input_map import InputMap
+from pi_app.session.presentation import ARROWS, Presentation
+from pi_app.session.scene import Scene
+from pi_app.store.journal import GameRecord, Journal
+from pi_app.store.registry import Registry
+from pi_app.table import profile
 from rules.core import IllegalMove, Move, State
 from tests.pi_app.fakegame import mv
 
@@ -236,8 +237,8 @@ def test_notes_taken_before_the_words_change_nothing(game: str) -> None:
     instructions() alone (the journal's replay), with the same words."""
     g = rules.get(game)
     players = g.player_counts[-1]
-    alone = adapters.for_game(game, players, "en")
-    noted = adapters.for_game(game, players, "en")
+    alone = games.for_game(game, players, "en")
+    noted = games.for_game(game, players, "en")
     state = g.new_game(players, 11, {})
     rng = random.Random(11)
     for _ in range(150):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from pi_app.adapters.siege import SiegeAdapter
+from pi_app.games.siege.adapter import SiegeAdapter
 from rules.siege import moves as mv
 from tests.pi_app.siege_play import enter_chance, make, play_moves
 from tests.pi_app.table_checks import layout
@@ -80,7 +80,7 @@ def test_the_place_in_the_row_is_asked_and_told_at_the_table(rig):
 
 
 def test_the_shared_screen_says_where_a_played_card_goes() -> None:
-    from pi_app.adapters.siege_said import said
+    from pi_app.games.siege.said import said
 
     s = blank("play")
     give(s, A, "knight")
@@ -92,7 +92,7 @@ def test_the_shared_screen_says_where_a_played_card_goes() -> None:
 
 
 def test_a_reinforcements_place_is_asked_in_words() -> None:
-    from pi_app.adapters.siege_said import said
+    from pi_app.games.siege.said import said
 
     s = blank("die")
     s.hands[A] = {"archer": 1}

@@ -8,8 +8,8 @@ from __future__ import annotations
 from drivers.screens import I2cBuses, open_oled
 from drivers.sim.i2c import FakeI2cBus, Traffic
 from drivers.sim.oled_controller import OledController
-from pi_app.presentation import ARROWS
-from pi_app.screens import Layout, plan, problems, render
+from pi_app.session.presentation import ARROWS
+from pi_app.ui.screens import Layout, plan, problems, render
 
 TITLE = "Place a knight (5 left)"
 #: a short name in the largest font, then a long one set smaller on two lines

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_app import sdnotify
+from pi_app.table import sdnotify
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "tablekeeper.service"
@@ -123,8 +123,8 @@ def test_lobby_alive_follows_its_loop_and_the_reader_thread():
     lobby's loop turns and the reader thread runs."""
     import queue
 
-    from pi_app import hardware, profile
-    from pi_app.lobby import Lobby
+    from pi_app.session.lobby import Lobby
+    from pi_app.table import hardware, profile
 
     table = hardware.build(profile.load(profile.find("sim")), queue.Queue(), poll=True)
     try:
@@ -204,7 +204,7 @@ def test_a_box_without_keyboard_never_stops_trying():
     assert "StartLimitBurst" not in unit
     assert unit["Restart"] in (["on-failure"], ["always"])
     # The daemon's own wait after a failed start fits in the start timeout.
-    from pi_app import startup
+    from pi_app.table import startup
 
     assert int(unit["TimeoutStartSec"][0]) > startup.LONGEST_WAIT + 10
     assert "RestartSteps" not in unit  # systemd 254; Bookworm has 252
@@ -214,8 +214,8 @@ def test_a_failed_start_waits_longer_each_time_and_says_why(tmp_path, monkeypatc
     """Under systemd, a table that cannot start says what is wrong (STATUS=,
     the system log, every screen that opens) and waits 5, 10, 20, 40, then
     60 s before it exits; a start that reaches READY=1 clears the count."""
-    from pi_app import cli, startup
-
+    from pi_app import cli
+    from pi_app.table import startup
     notify = str(tmp_path / "notify")
     sock = _listener(notify)
     waits: list[float] = []
@@ -237,7 +237,7 @@ def test_a_failed_start_waits_longer_each_time_and_says_why(tmp_path, monkeypatc
     assert startup.failures(state) == 0
     sock.close()
     # The screens that answer say it too.
-    from pi_app import profile
+    from pi_app.table import profile
 
     shown = startup.show(profile.load(table).screens(), "seat1.pad: no reader", 5, "it")
     assert shown == ["seat1.screen", "seat2.screen", "seat3.screen", "seat4.screen", "shared.screen"]
@@ -248,7 +248,7 @@ def test_the_reason_stays_on_a_real_screen_after_the_daemon_lets_go(monkeypatch)
     from drivers import parts
     from drivers.screens import I2cBuses
     from drivers.sim.i2c import FakeI2cBus
-    from pi_app import startup
+    from pi_app.table import startup
 
     bus = FakeI2cBus({(0, 0x3C)})
     opened = []
@@ -260,7 +260,7 @@ def test_the_reason_stays_on_a_real_screen_after_the_daemon_lets_go(monkeypatch)
 
     real_open = parts.open_screen
     monkeypatch.setattr(parts, "open_screen", open_screen)
-    from pi_app.profile import PartSpec
+    from pi_app.table.profile import PartSpec
 
     spec = PartSpec("shared.screen", "screen", {"backend": "luma", "mux_channel": 0})
     assert startup.show([spec], "seat3.pad: reader hub not connected", 10, "en") == ["shared.screen"]
@@ -268,8 +268,8 @@ def test_the_reason_stays_on_a_real_screen_after_the_daemon_lets_go(monkeypatch)
 
 
 def test_from_a_shell_a_failed_start_exits_at_once(tmp_path, monkeypatch):
-    from pi_app import cli, startup
-
+    from pi_app import cli
+    from pi_app.table import startup
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
     monkeypatch.setattr(startup, "_sleep", lambda s: pytest.fail("waited from a shell"))
     table = tmp_path / "t.toml"

@@ -18,8 +18,8 @@ import threading
 from typing import Any
 
 from pi_app.cli import main
-from pi_app.console import Console, read_commands
-from pi_app.session import Session
+from pi_app.session.loop import Session
+from pi_app.simulated.console import Console, read_commands
 
 
 def install() -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_app.cli import main
-from pi_app.journal import Journal
+from pi_app.store.journal import Journal
 
 PLACES = ("insert", "commit", "after")
 

@@ -14,11 +14,11 @@ import shutil
 from pathlib import Path
 
 import rules
-from pi_app import hardware, profile
-from pi_app.autoplay import Input, choose, next_input
-from pi_app.journal import GameRecord, Journal
-from pi_app.registry import Registry, made_up_uid
-from pi_app.session import Session
+from pi_app.session.loop import Session
+from pi_app.simulated.autoplay import Input, choose, next_input
+from pi_app.store.journal import GameRecord, Journal
+from pi_app.store.registry import Registry, made_up_uid
+from pi_app.table import hardware, profile
 from rules.core import CHANCE, JSON, Move, State
 
 UNDO_RATE = 0.03  # a target move is now and then an undo (two presses of UNDO)

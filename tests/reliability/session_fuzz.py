@@ -24,14 +24,16 @@ from typing import Any
 
 import rules
 from drivers.events import ButtonPressed, TagArrived
-from pi_app import adapters, computer, hardware, profile
-from pi_app.adapters.base import TableAdapter
-from pi_app.autoplay import button_toward, next_input
+from pi_app import games
+from pi_app.games.base import TableAdapter
 from pi_app.i18n import t
-from pi_app.journal import Journal
-from pi_app.menu import Cursor
-from pi_app.registry import Registry
-from pi_app.session import SHOW_ALL, Session
+from pi_app.session import computer
+from pi_app.session.loop import SHOW_ALL, Session
+from pi_app.simulated.autoplay import button_toward, next_input
+from pi_app.store.journal import Journal
+from pi_app.store.registry import Registry
+from pi_app.table import hardware, profile
+from pi_app.ui.menu import Cursor
 from players import Budget
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
@@ -85,7 +87,7 @@ class Harness:
         self.registry = Registry(folder / "tags.sqlite")
         self.journal = Journal(folder / "journal.sqlite")
         self.table = hardware.build(self.profile, queue.Queue(), poll=False)
-        fresh = adapters.for_game(setup.game, setup.players, setup.lang)
+        fresh = games.for_game(setup.game, setup.players, setup.lang)
         self.session = Session.open(self.table, self.journal, self.registry, game=setup.game,
                                     players=setup.players, seed=setup.seed, options=setup.options,
                                     lang=setup.lang, new=True)
@@ -107,9 +109,9 @@ class Harness:
         """A few tags enrolled for each other game: known, but not here."""
         uids = []
         for game in rules.GAMES:
-            if game == self.setup.game or game not in adapters.ADAPTERS:
+            if game == self.setup.game or game not in games.ADAPTERS:
                 continue
-            comps = adapters.for_game(game, max(rules.GAMES[game].player_counts), "en").components()[:3]
+            comps = games.for_game(game, max(rules.GAMES[game].player_counts), "en").components()[:3]
             enrolled = self.registry.auto_enroll(game, [(c.id, 1) for c in comps])
             uids.extend(u for found in enrolled.values() for u in found)
         return uids

@@ -1,7 +1,7 @@
 """Simulated tables with real drivers behind a fault: RC522 pads on the fake SPI
 bus, pads behind the reader hub (real firmware over a pty), OLEDs on a fake I2C
 bus. Each is the shipped ``sim.toml`` with some parts swapped, built by
-``pi_app.hardware.build`` and played through the real session loop."""
+``pi_app.table.hardware.build`` and played through the real session loop."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from pathlib import Path
 from drivers.sim.fake_spi import FakeSpiBus
 from drivers.sim.rc522_emulator import COM_IRQ, RC522Chip
 from drivers.sim.readers import SimulatedReader
-from pi_app.profile import TABLES_DIR
-from pi_app.screens import render
+from pi_app.table.profile import TABLES_DIR
+from pi_app.ui.screens import render
 from tests.pi_app.conftest import Rig
 
 SIM_PAD = 'pad = { backend = "sim" }'

@@ -27,11 +27,12 @@ import pytest
 from PIL import Image
 
 import rules
-from pi_app import profile, session
 from pi_app.cli import main
-from pi_app.journal import Journal
-from pi_app.lobby import Lobby
-from pi_app.registry import Registry
+from pi_app.session import loop as session
+from pi_app.session.lobby import Lobby
+from pi_app.store.journal import Journal
+from pi_app.store.registry import Registry
+from pi_app.table import profile
 from rules import sections
 from rules.datafile import DataError
 from tests.reliability.test_journal_commands import play_into

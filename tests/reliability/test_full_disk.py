@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from pi_app import session as session_module
-from pi_app.journal import Journal, write_fault
-from pi_app.session import Session
+from pi_app.session import loop as session_module
+from pi_app.session.loop import Session
+from pi_app.store.journal import Journal, write_fault
 from tests.pi_app.conftest import Rig
 
 GAMES = [("siege", 2), ("king-and-assassins", 2), ("mordred", 3)]

@@ -30,9 +30,10 @@ from hypothesis import strategies as st
 
 import rules
 from drivers.hub import protocol
-from pi_app import cli, hardware, profile
+from pi_app import cli
 from pi_app.commands.replay import replay
 from pi_app.errors import UsageError
+from pi_app.table import hardware, profile
 from tests.drivers.test_hub_connection import synced_rig
 
 EXAMPLES = int(os.environ.get("TABLEKEEPER_FUZZ_EXAMPLES", "300"))

@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import rules
-from pi_app import adapters
+from pi_app import games as table_games
 from rules.core import IllegalMove, Move, State
 from tests.reliability.session_fuzz import (
     TABLES,
@@ -42,7 +42,7 @@ from tests.reliability.session_fuzz import (
     progress,
 )
 
-GAMES = [g for g in rules.GAMES if g in adapters.ADAPTERS]
+GAMES = [g for g in rules.GAMES if g in table_games.ADAPTERS]
 EXAMPLES = int(os.environ.get("TABLEKEEPER_FUZZ_EXAMPLES", "4"))
 STEPS = int(os.environ.get("TABLEKEEPER_FUZZ_STEPS", "150"))
 REPORT = os.environ.get("TABLEKEEPER_FUZZ_REPORT")
@@ -176,7 +176,7 @@ def test_a_secret_planted_on_a_screen_is_found(plant, found: str, monkeypatch: p
                                                tmp_path: Path) -> None:
     """Siege's hands, planted where the seat's own screen, the shared screen, a
     refusal or the table's instructions would show them to another seat."""
-    plant(monkeypatch, adapters.ADAPTERS["siege"])
+    plant(monkeypatch, table_games.ADAPTERS["siege"])
     rng = random.Random(7)
     h = Harness(tmp_path, Setup("siege", 2, {}, "sim", 7))
     try:
@@ -199,8 +199,8 @@ def test_a_secret_planted_on_a_screen_is_found(plant, found: str, monkeypatch: p
 def test_a_computer_screen_showing_its_own_hand_is_found(monkeypatch: pytest.MonkeyPatch,
                                                          tmp_path: Path) -> None:
     """A computer's screen faces the whole table: its own hand there is a leak."""
-    from pi_app.presentation import Presentation
-    from pi_app.screens import Layout
+    from pi_app.session.presentation import Presentation
+    from pi_app.ui.screens import Layout
 
     layout = Presentation.seat_layout
 

@@ -21,9 +21,9 @@ from drivers.hub import factory as hub_factory
 from drivers.sim.fake_spi import fake_rpi_gpio, fake_spidev
 from drivers.sim.i2c import FakeI2cBus
 from drivers.sim.rc522_emulator import RC522Chip
-from pi_app import presentation
-from pi_app.autoplay import choose
-from pi_app.screens import render
+from pi_app.session import presentation
+from pi_app.simulated.autoplay import choose
+from pi_app.ui.screens import render
 from tests.drivers.test_hub_pty import Relay
 from tests.pi_app.conftest import Rig
 from tests.reliability.tables import (

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 import rules
-from pi_app import adapters, export
 from pi_app.cli import main
 from pi_app.commands.replay import replay
-from pi_app.journal import GameRecord, Journal, is_barrier
+from pi_app.store import export
+from pi_app.store.journal import GameRecord, Journal, is_barrier
 from rules.core import State
 
 # (game, players, options): one of each game; the cut is where the unfinished copy stops
@@ -220,7 +220,7 @@ def test_a_secret_seat_is_its_drawer(played):
         if record.game != "siege":
             continue
         log = export.read(journal, journal.game(gid))
-        adapter = adapters.for_game("siege", 2, "en")
+        adapter = games.for_game("siege", 2, "en")
         for line in log.moves:
             # the adapter's own transcript word for such a draw agrees
             assert line.secret == (adapter.record_text(line.move, "en") == "a card drawn")

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.hardware import Table
+from pi_app.table.hardware import Table
 from rules.core import JSON
 from tests.reliability.daemon import Daemon, DaemonDied
 from tests.reliability.mirror import Mirror, Players, copy_journal, mirror_table, replay

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.adapters.king_and_assassins_words import piece_name
-from pi_app.adapters.siege_words import card_name, hand_text
+from pi_app.games.king_and_assassins.words import piece_name
+from pi_app.games.siege.words import card_name, hand_text
 from rules.core import JSON
 from tests.reliability.daemon import ROOT, Daemon
 from tests.reliability.mirror import Mirror, Players, copy_journal, mirror_table

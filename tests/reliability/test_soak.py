@@ -31,9 +31,9 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.journal import Journal
-from pi_app.registry import Registry
-from pi_app.soak import Sample, Tally, from_json, growth, round_ends
+from pi_app.simulated.soak import Sample, Tally, from_json, growth, round_ends
+from pi_app.store.journal import Journal
+from pi_app.store.registry import Registry
 
 SHORT_ROUNDS = 5
 WARM_UP_ROUNDS = 2
@@ -93,9 +93,9 @@ def test_games_back_to_back_lose_nothing_and_grow_nothing(tmp_path: Path) -> Non
 def rounds_of_short(rounds: int) -> int:
     """Games in ``rounds`` short rounds: one per game the lobby offers."""
     import rules
-    from pi_app import adapters
+    from pi_app import games as table_games
 
-    return rounds * len([g for g in rules.GAMES if g in adapters.ADAPTERS])
+    return rounds * len([g for g in rules.GAMES if g in table_games.ADAPTERS])
 
 
 def leaking(samples: list[Sample], blocks: int, kb: int) -> list[Sample]:

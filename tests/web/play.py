@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import rules
-from pi_app.journal import GameRecord, Journal, is_barrier, pending
+from pi_app.store.journal import GameRecord, Journal, is_barrier, pending
 from rules.core import Move, State
 
 

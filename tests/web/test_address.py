@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import os
 import queue
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from pi_app import hardware, profile
-from pi_app.lobby import Lobby
-from pi_app.screens import render
+from pi_app.session.lobby import Lobby
+from pi_app.table import hardware, profile
+from pi_app.ui.screens import render
 from pi_app.web import address
+from tests.system import need
 
 
 @pytest.fixture
@@ -66,8 +66,7 @@ def test_the_address_breaks_between_names() -> None:
 
 def zbar(img: Image.Image, folder: Path) -> str:
     """What zbarimg (a decoder we did not write) reads in ``img``, enlarged as a camera sees it."""
-    zbarimg = shutil.which("zbarimg")
-    assert zbarimg, "zbarimg is missing: install Debian's zbar-tools (in .ci/apt-packages)"
+    zbarimg = need("zbarimg", "zbar-tools")
     picture = folder / "qr.png"
     img.convert("L").resize((img.width * 4, img.height * 4)).save(picture)
     done = subprocess.run([zbarimg, "--quiet", "--raw", str(picture)], capture_output=True, text=True,

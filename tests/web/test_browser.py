@@ -19,7 +19,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from pi_app.journal import Journal
+from pi_app.store.journal import Journal
+from tests.system import need
 from tests.web.play import Table, web_process
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "web"
@@ -30,9 +31,8 @@ PHONE = (412, 915)  # CSS pixels of a common phone
 
 @pytest.fixture
 def browser() -> Iterator[webdriver.Chrome]:
-    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).exists()]
-    assert not missing, (f"{', '.join(missing)} missing: install Debian's chromium and chromium-driver "
-                         "(listed in .ci/apt-packages)")
+    need(CHROMIUM, "chromium")
+    need(CHROMEDRIVER, "chromium-driver")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

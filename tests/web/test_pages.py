@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from pi_app.journal import Journal
+from pi_app.store.journal import Journal
 from pi_app.web.server import App
 from pi_app.web.source import Source
 from tests.web.play import Table, get, wait_for_moves, web_process

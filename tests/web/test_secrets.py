@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from pi_app.journal import Journal
+from pi_app.store.journal import Journal
 from pi_app.web.server import App
 from pi_app.web.source import Source
 from rules.core import IllegalMove, Move, State

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 
 from pi_app.commands import web
 from tests.reliability.test_security import unit_settings
+from tests.system import need
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "tablekeeper-web.service"
@@ -24,8 +24,7 @@ MOST_EXPOSURE = 2.0  # systemd-analyze's scale: 0 safe .. 10 unsafe; a network s
 @pytest.fixture
 def local_unit(tmp_path: Path) -> Path:
     """The unit naming this checkout's tablekeeper, as install-web.sh installs it."""
-    systemd_analyze = shutil.which("systemd-analyze")
-    assert systemd_analyze, "systemd-analyze is missing: install Debian's systemd (in .ci/apt-packages)"
+    need("systemd-analyze", "systemd")
     exe = Path(sys.executable).with_name("tablekeeper")
     unit = tmp_path / "tablekeeper-web.service"
     unit.write_text(UNIT.read_text().replace("/opt/tablekeeper/venv/bin/tablekeeper", str(exe)))

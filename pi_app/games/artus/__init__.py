@@ -1,0 +1,1 @@
+"""How artus meets the table: its adapter and its words."""

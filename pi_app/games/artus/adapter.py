@@ -1,0 +1,471 @@
+"""Artus at the table (notation: rules/artus/NOTATION.md).
+
+Tagged components: each seat's 22 cards (tap one to play it, or, when the
+table enters chance, to reveal the card just drawn on the drawer's own pad)
+and the four Princes (tap a silver or bronze figure to pick it in the menu).
+The figure, the distance, the pile and the Knights to score are picked with
+◀ ● ▶. After each move the shared screen tells the table which figures to
+move where, and where the crown turns; hands and drawn cards appear only on
+their owner's screen.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from pi_app.games.artus import words as w
+from pi_app.games.base import Component, TableAdapter, seat_name
+from pi_app.ui.screens import HEIGHT, SMALL, fit_big, font, wrap
+from rules.artus.data import DATA
+from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
+
+
+class ArtusAdapter(TableAdapter):
+    game_id = "artus"
+    turn_rule = w.RULE_PLAY
+    tap_fields: ClassVar[dict[str, str]] = {"card": "card"}
+    field_labels: ClassVar[dict[str, tuple[str, str]]] = {
+        "card": ("Card", "Carta"),
+        "do": ("Action", "Azione"),
+        "seat": ("Figure", "Figura"),
+        "steps": ("Distance", "Distanza"),
+        "knights": ("Knights to score", "Cavalieri da contare"),
+        "pile": ("Draw from", "Pesca da"),
+    }
+
+    def __init__(self, players: int, lang: str = "en", names: Sequence[str] = ()) -> None:
+        super().__init__(players, lang, names)
+        # The public view of the state last asked about: menu labels name the
+        # figure on a seat, and the menu is drawn right after step_title.
+        self._seen: JSON | None = None
+        # Each seat's latest drawn card, for its own screen only.
+        self.drawn: dict[int, str] = {}
+        # The move count of a state whose instruction needs all the room
+        # below it but the prestige line.
+        self._quiet: int | None = None
+        # The last card's instruction and the turn it belongs to (who, round,
+        # cards played so far), said again while that player draws.
+        self._carry: tuple[tuple[int, int, int], list[str], list[str], str] | None = None
+        self._components: list[Component] | None = None
+        self._by_id: dict[str, Component] | None = None
+
+    def _see(self, state: State) -> JSON:
+        self._seen = state.view(None)
+        return self._seen
+
+    # -- components and taps ------------------------------------------------
+    def components(self) -> list[Component]:
+        if self._components is None:
+            self._components = self._make_components()
+        return list(self._components)
+
+    def component(self, component_id: str) -> Component | None:
+        if self._by_id is None:
+            self._by_id = {c.id: c for c in self.components()}
+        return self._by_id.get(component_id)
+
+    def _make_components(self) -> list[Component]:
+        out = []
+        for seat in range(self.players):
+            for cid, card in DATA.cards.items():
+                out.append(Component(f"{cid}@{seat + 1}", "card", cid, seat,
+                                     (w.card_name(cid, "en"), w.card_name(cid, "it")), count=card.count))
+        for colour, (en, it) in w.COLOURS.items():  # two figures of each colour: the same tag id
+            out.append(Component(f"prince:{colour}", "prince", colour, None,
+                                 (f"{en} prince", f"principe {it}"), count=2))
+        return out
+
+    def enroll_prompt(self, comp: Component, lang: str) -> str:
+        if comp.kind == "card":
+            owner = seat_name(comp.seat, lang, "artus")
+            return (f"the {comp.name('en')} card of {owner}" if lang == "en"
+                    else f"la carta {comp.name('it')} del {owner}")
+        return (f"each {comp.name('en')} figure" if lang == "en" else f"ogni figura {comp.name('it')}")
+
+    def tap(self, state: State, seat: int, comp: Component, moves: Sequence[Move],
+            field: str | None) -> list[Move]:
+        if comp.kind == "prince":
+            figures = self._see(state)["figures"]
+            out = []
+            for m in moves:
+                data = m.to_json()
+                seat_of = data.get("seat")
+                if data.get("type") == "play" and isinstance(seat_of, int) and figures[seat_of] == comp.value:
+                    out.append(m)
+            return out
+        return super().tap(state, seat, comp, moves, field)
+
+    def refusal(self, state: State, seat: int, comp: Component, moves: Sequence[Move]) -> IllegalMove:
+        view = state.view(seat)
+        if comp.kind == "prince":
+            return IllegalMove("table.artus.figure-not-now", w.RULE_PLAY, figure=comp.name(self.lang))
+        if view["phase"] == "place":
+            return IllegalMove("artus.phase.placing", w.RULE_SETUP)
+        if view["phase"] == "draw":
+            return IllegalMove("artus.phase.must-choose-pile", w.RULE_HAND)
+        if comp.value not in view["hand"]:
+            played = comp.value in view["played"][seat]
+            code = "table.artus.card-played" if played else "table.artus.card-in-pile"
+            return IllegalMove(code, w.RULE_PLAY, card=comp.name(self.lang))
+        return super().refusal(state, seat, comp, moves)
+
+    def hides_input(self, state: State, seat: int, component: str | None) -> bool:
+        # A tap while a card is drawn names the card; a card refused as not
+        # in hand tells what the hand lacks.
+        if component is None:
+            return False
+        if state.is_chance():
+            return True
+        comp = self.component(component)
+        if comp is None or comp.kind != "card" or comp.seat != seat:
+            return False
+        view = state.view(seat)
+        return comp.value not in view["hand"] and comp.value not in view["played"][seat]
+
+    def chance_seat(self, state: State) -> int | None:
+        drawing = state.view(None)["drawing"]
+        return drawing["player"] if drawing else None
+
+    def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
+        # Only the drawer's own card reveals a draw: it goes to that hand.
+        drawer = self.chance_seat(state)
+        if comp.kind != "card" or drawer is None or comp.seat != drawer:
+            return []
+        return [m for m in moves if m.to_json().get("card") == comp.value]
+
+    # -- words ------------------------------------------------------------------
+    def field_label(self, field: str | None, lang: str) -> str:
+        if field == "seat" and self._seen is not None and self._seen["phase"] == "place":
+            return "Empty seat" if lang == "en" else "Posto libero"
+        return super().field_label(field, lang)
+
+    def value_label(self, field: str | None, value: Any, lang: str) -> str:
+        i = w.lang_index(lang)
+        if field == "card" and isinstance(value, str):
+            return w.card_name(value, lang)
+        if field == "do" and value in w.DOS:
+            return w.DOS[value][i]
+        if field == "pile" and value in w.PILES:
+            return (f"{w.PILES[value][0]} pile", f"Mazzo {w.PILES[value][1]}")[i]
+        if field == "steps" and isinstance(value, int):
+            return (f"{value} forward", f"{value} avanti")[i] if value > 0 else \
+                   (f"{-value} back", f"{-value} indietro")[i]
+        if field == "knights" and isinstance(value, list):
+            return ("seats ", "posti ")[i] + ", ".join(str(v) for v in value)
+        if field == "seat" and isinstance(value, int):
+            return self._seat_label(value, lang)
+        return super().value_label(field, value, lang)
+
+    def _seat_label(self, seat: int, lang: str) -> str:
+        word = ("seat", "posto")[w.lang_index(lang)]
+        view = self._seen
+        if view is None:
+            return f"{word} {seat}"
+        figure = view["figures"][seat]
+        if figure is None:
+            return f"{word.capitalize()} {seat} ({w.signed(view['values'][seat])})"
+        return _sentence(f"{w.figure_on(figure, seat == view['king'], lang)}, {word} {seat}")
+
+    def _figure(self, seat: int, lang: str) -> str:
+        view = self._seen
+        return w.figure_on(view["figures"][seat], seat == view["king"], lang) if view else "?"
+
+    def move_text(self, move: JSON, lang: str) -> str:
+        i = w.lang_index(lang)
+        kind = move.get("type")
+        if kind == "card":
+            return ("a card drawn", "carta pescata")[i]  # the card itself is the drawer's secret
+        if kind == "draw":
+            return self.value_label("pile", move.get("pile"), lang)
+        if kind == "place":
+            return (f"Knight on seat {move.get('seat')}", f"Cavaliere sul posto {move.get('seat')}")[i]
+        if kind != "play":
+            return super().move_text(move, lang)
+        card = w.card_name(str(move.get("card")), lang)
+        seat, do = move.get("seat"), move.get("do")
+        if do == "move" and isinstance(seat, int) and isinstance(move.get("steps"), int):
+            dest = (seat + move["steps"]) % DATA.seats
+            # Asked about after the move (an undo), the figure stands on dest.
+            empty = self._seen is not None and self._seen["figures"][seat] is None
+            return f"{card}: {self._figure(dest if empty else seat, lang)} {seat}→{dest}"
+        if do == "ring" and isinstance(seat, int):
+            return f"{card}: {('ring on', 'anello a')[i]} {self._figure(seat, lang)} {seat}"
+        if move.get("knights"):
+            return f"{card}: {self.value_label('knights', move['knights'], lang)}"
+        if do == "penalty":
+            penalty = DATA.cards[move["card"]].penalty if move.get("card") in DATA.cards else None
+            return f"{card}: {('penalty', 'penalità')[i]} {penalty}"
+        return card
+
+    def step_title(self, state: State, lang: str) -> str:
+        view = self._see(state)
+        i = w.lang_index(lang)
+        if view["phase"] == "place":
+            left = view["placing"].count(view["to_move"])
+            return (f"Place a knight ({left} left)", f"Piazza cavaliere ({left})")[i]
+        if view["phase"] == "draw":
+            return ("Draw: choose a pile", "Pesca: scegli il mazzo")[i]
+        per_turn = DATA.modes[view["mode"]].plays_per_turn
+        if per_turn > 1:
+            k = per_turn - view["plays_left"] + 1
+            return (f"Play card {k} of {per_turn}", f"Gioca carta {k} di {per_turn}")[i]
+        return ("Play a card", "Gioca una carta")[i]
+
+    def chance_title(self, state: State, lang: str) -> str:
+        view = self._see(state)
+        drawing = view["drawing"]
+        if not drawing:
+            return super().chance_title(state, lang)
+        who = w.player(drawing["player"], lang, self.names)
+        pile = w.PILES[drawing["pile"]][w.lang_index(lang)]
+        return f"{who}'s draw: a {pile} card" if lang == "en" else f"Pescata di {who}: carta {pile}"
+
+    # -- screens ------------------------------------------------------------------
+    def private_lines(self, state: State, seat: int, lang: str) -> tuple[str, list[str]]:
+        view = state.view(seat)
+        en = lang == "en"
+        hand = ", ".join(w.card_name(c, lang) for c in view["hand"])  # whole names: the screen pages
+        hand = hand or ("no cards" if en else "nessuna carta")
+        # One small line, so that a hand of six gets the big font's room.
+        score = view["scores"][seat]
+        line = f"Prestige {score}" if en else f"Punti {score}"
+        drawing = view["drawing"]
+        if drawing and drawing["player"] == seat:
+            pile = w.PILES[drawing["pile"]][w.lang_index(lang)]
+            big = f"Tap the {pile} card you drew" if en else f"Tocca la carta {pile} pescata"
+            return big, [hand]
+        new = self.drawn.get(seat)
+        if new is not None and new in view["hand"]:
+            line += f" · {'new' if en else 'nuova'} {w.card_name(new, lang)}"
+        return hand, [line]
+
+    def public_lines(self, state: State, lang: str) -> list[str]:
+        view = self._see(state)
+        en = lang == "en"
+        # Every player's prestige must fit one line beside an instruction: the
+        # short form, spelled out by the legend held ● shows (legend()).
+        scores = " ".join(f"{w.player_short(p, lang)}:{s}" for p, s in enumerate(view["scores"]))
+        if self._quiet == len(state.history):
+            return [scores]  # a long instruction needs the room
+        if view["phase"] == "deal":
+            return [scores, "Opening hands being drawn" if en else "Pesca delle mani iniziali"]
+        if view["phase"] == "place":
+            left = len(view["placing"])
+            return [scores, f"Placing: {left} knight{'s' if left != 1 else ''} left" if en
+                    else f"Piazzamento: ancora {left}"]
+        king = view["king"]
+        status = (f"Round {view['round']}/{view['rounds']}, King on {king}" if en
+                  else f"Round {view['round']}/{view['rounds']}, Re al {king}")
+        rings = ", ".join((f"{r} on seat {s}" if en else f"{r} al posto {s}")
+                          for s, r in view["rings"].items() if int(s) != king)
+        return [scores, status, ("Rings: " if en else "Anelli: ") + (rings or ("none" if en else "nessuno"))]
+
+    def legend(self, state: State, lang: str) -> list[str]:
+        # The prestige row and compact instructions' one short form.
+        return [f"{w.player_short(p, lang)} = {w.player(p, lang, self.names)}" for p in range(self.players)]
+
+    def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
+        en = lang == "en"
+        names = ", ".join(w.player(p, lang, self.names) for p in outcome.winners)
+        if len(outcome.winners) == 1:
+            big = f"Winner: {names}" if en else f"Vince {names}"
+        else:
+            big = f"Winners: {names}" if en else f"Vincono {names}"
+        reason = "Most prestige wins" if en else "Più prestigio vince"
+        scores = " · ".join(f"{w.player(int(p), lang, self.names)} {s}" for p, s in outcome.scores.items())
+        return big, [scores, reason]
+
+    # -- what the table must do -----------------------------------------------------
+    def take_notes(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State) -> None:
+        self._notes(before, events)
+
+    def _notes(self, before: State, events: Sequence[Event]) -> bool:
+        """Each seat's newest card (its waiting screen names it); True while the opening hands are dealt."""
+        dealing = before.view(None)["phase"] == "deal"
+        for ev in events:
+            if ev.type == "card_received":
+                if not dealing:
+                    self.drawn[ev.params["player"]] = ev.params["card"]
+            elif ev.audience is None and ev.type == "card_played":
+                self.drawn.pop(ev.params["player"], None)
+        return dealing
+
+    def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
+                     lang: str) -> list[str]:
+        dealing = self._notes(before, events)
+        verbose: list[str] = []
+        compact: list[str] = []
+        points: dict[int, int] = {}
+        markers: list[tuple[str, str]] = []
+        drawn: Counter[tuple[int, str]] = Counter()
+        for ev in events:
+            p = dict(ev.params)
+            if ev.type == "card_received" or ev.audience is not None or ev.type == "card_played":
+                continue
+            if ev.type == "card_drawn":
+                drawn[(p["player"], p["pile"])] += 1
+            elif ev.type == "prestige":
+                points[p["player"]] = points.get(p["player"], 0) + p["points"]
+                if (p["score"] - p["points"] < 0) != (p["score"] < 0):
+                    # Below 0 the scoring marker lies on its side (rulebook, prestige track).
+                    who, down = p["player"], p["score"] < 0
+                    markers.append((w.marker(who, down, lang), w.marker(who, down, lang, short=True)))
+                if p.get("reason") == "scoring card":
+                    self._said_score(p, lang, verbose, compact)
+                elif p.get("reason") == "penalty":
+                    who = w.player(p["player"], lang, self.names)
+                    text = f"{who} {('penalty', 'penalità')[w.lang_index(lang)]}"
+                    verbose.append(text)
+                    compact.append(text)
+            else:
+                self._said(ev.type, p, lang, verbose, compact)
+        tail = ""
+        if points and verbose:
+            tail = " (" + ", ".join(f"{w.player_short(q, lang)} {w.signed(n)}"
+                                    for q, n in points.items()) + ")"
+        draws = self._said_draws(drawn, dealing, lang)
+        self._quiet = None
+        if verbose:
+            self._carry = (_turn_key(after), verbose, compact, tail)
+        elif draws and self._carry is not None and self._carry[0] == _turn_key(before):
+            # Choosing a pile follows the card at once: the table may still be
+            # moving figures, so the card's instruction stays with the draw.
+            _, verbose, compact, tail = self._carry
+        if not verbose:
+            return [_sentence("; ".join(draws))] if draws else []
+        # A draw is also on the drawer's own screen: it gives way first; then
+        # the marker's side, which the prestige line's sign shows anyway.
+        marks = [m[0] for m in markers], [m[1] for m in markers]
+        for full, short in (([*verbose, *marks[0], *draws], [*compact, *marks[1], *draws]),
+                            ([*verbose, *marks[0]], [*compact, *marks[1]]), (verbose, compact)):
+            said = self._pack(after, full, short, tail, lang)
+            if said is not None:
+                return said
+        # Nothing fits whole: the rest still on one small line, the big line
+        # as large as its room allows.
+        self._quiet = len(after.history)
+        for k in range(len(compact) - 1, 0, -1):
+            rest = _sentence("; ".join(compact[k:]))
+            if len(wrap(rest, font(SMALL))) == 1:
+                return [rest, _sentence("; ".join(compact[:k]) + tail)]
+        return [_sentence("; ".join(compact) + tail)]
+
+    def _said(self, kind: str, p: dict, lang: str, verbose: list[str], compact: list[str]) -> None:
+        """One public event as a sentence and as a short form, or nothing."""
+        en = lang == "en"
+        if kind in ("figure_moved", "displaced"):
+            a, b = p["from"], p["to"]
+            long, short = w.figure_name(p, lang), w.figure_name(p, lang, short=True)
+            if p.get("figure") == "king":  # there is one King; the crown always turns with him
+                short = "King+crown" if en else "Re+corona"
+            if kind == "figure_moved":
+                verbose.append(f"Move {long} from seat {a} to seat {b}" if en
+                               else f"Sposta {long} dal posto {a} al posto {b}")
+                compact.append(f"{'Move' if en else 'Sposta'} {short} {a}→{b}")
+            else:
+                verbose.append(f"bump {long} from seat {a} to seat {b}" if en
+                               else f"sposta {long} dal posto {a} al {b}")
+                compact.append(f"bump {short} {a}→{b}" if en else f"{short} {a}→{b}")
+        elif kind == "table_rotated":
+            to = p["to"]
+            # The short forms say it with the King's move or crowning.
+            verbose.append(f"turn the crown to seat {to}" if en else f"ruota la corona al posto {to}")
+        elif kind == "ring_added":
+            long, short = w.figure_name(p, lang), w.figure_name(p, lang, short=True)
+            verbose.append(f"Put a ring on {long} (seat {p['seat']})" if en
+                           else f"Metti un anello su {long} (posto {p['seat']})")
+            compact.append(f"{'ring on' if en else 'anello a'} {short} {p['seat']}")
+        elif kind == "crowned":
+            old, back = p["old_king"], p["rings_returned"]
+            verbose.append(f"new King! take {back} rings off seat {old}" if en
+                           else f"nuovo Re! togli {back} anelli dal posto {old}")
+            compact.append(f"crown →{p['seat']}, {back} rings off {old}" if en
+                           else f"corona →{p['seat']}, −{back} anelli al {old}")
+        elif kind == "point_tiles":
+            who = w.player(p["player"], lang, self.names)
+            take = p["change"] > 0
+            text = (f"{who} {'takes' if take else 'returns'} a 50 tile" if en
+                    else f"{who} {'prende' if take else 'rende'} un 50")
+            verbose.append(text)
+            compact.append(text)
+        elif kind == "placed":
+            who = w.player(p["player"], lang, self.names)
+            text = f"{who}: knight on seat {p['seat']}" if en else f"{who}: cavaliere sul posto {p['seat']}"
+            verbose.append(text)
+            compact.append(text)
+        elif kind == "game_over":
+            verbose.append("Game over" if en else "Fine partita")
+            compact.append("Game over" if en else "Fine partita")
+
+    def _said_score(self, p: dict, lang: str, verbose: list[str], compact: list[str]) -> None:
+        who = w.player(p["player"], lang, self.names)
+        seats = ", ".join(str(s) for s in p.get("knights", []))
+        en = lang == "en"
+        verbose.append(f"{who} scores knights on {seats}" if en else f"{who} conta i cavalieri su {seats}")
+        compact.append(f"{who} {'scores' if en else 'conta'} {seats}")
+
+    def _said_draws(self, drawn: Counter[tuple[int, str]], dealing: bool, lang: str) -> list[str]:
+        en = lang == "en"
+        if not drawn:
+            return []
+        if dealing and len(drawn) > 1:
+            return ["Take the cards shown on your screen" if en else "Prendi le carte del tuo schermo"]
+        out = []
+        for (player, pile), n in drawn.items():
+            who, name = w.player_short(player, lang), w.PILES[pile][w.lang_index(lang)]
+            if n == 1:
+                out.append(f"{who} draws a {name} card" if en else f"{who} pesca carta {name}")
+            else:
+                out.append(f"{who} draws {n} {name} cards" if en else f"{who} pesca {n} carte {name}")
+        return out
+
+    def _pack(self, after: State, verbose: list[str], compact: list[str], tail: str,
+              lang: str) -> list[str] | None:
+        """The instruction as the shared screen's big line: in sentences when
+        they fit beside the standing lines, else short; else the first parts
+        big and the rest on one small line under the prestige line; else big
+        over all the room the prestige line leaves. None when nothing fits."""
+        small = self.public_lines(after, lang)
+        forms = ((verbose, tail), (verbose, ""), (compact, tail), (compact, ""))
+        for parts, end in forms:
+            text = _sentence("; ".join(parts) + end)
+            if fits_big(text, small):
+                return [text]
+        # The rest goes below the prestige line (the session draws it after
+        # the standing lines): only those two then, each on one line, so that
+        # a bump or a crowning is never pushed off the screen.
+        one_line = len(wrap(small[0], font(SMALL))) == 1
+        for k in range(len(compact) - 1, 0, -1):
+            main, rest = _sentence("; ".join(compact[:k]) + tail), _sentence("; ".join(compact[k:]))
+            if one_line and len(wrap(rest, font(SMALL))) == 1 and fits_big(main, [small[0], rest]):
+                self._quiet = len(after.history)
+                return [rest, main]
+        for parts, end in forms[2:]:
+            text = _sentence("; ".join(parts) + end)
+            if fits_big(text, small[:1]):
+                self._quiet = len(after.history)
+                return [text]
+        return None
+
+
+def _turn_key(state: State) -> tuple[int, int, int]:
+    view = state.view(None)
+    return view["turn"], view["round"], sum(len(p) for p in view["played"])
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def fits_big(text: str, small_lines: list[str]) -> bool:
+    """Whether a screen with a title draws ``text`` whole as its big line
+    above ``small_lines`` (the room pi_app.ui.screens.render leaves it)."""
+    n = sum(len(wrap(line, font(SMALL))) for line in small_lines)
+    room = HEIGHT - (SMALL + 3) - min(n, 2) * (SMALL + 1)
+    _, lines = fit_big(text, room)
+    return len(" ".join(lines).split()) == len(text.split())
+
+
+ADAPTER = ArtusAdapter

@@ -1,0 +1,143 @@
+"""Artus's words at the table, in English and Italian: card names (long for
+menus, short for hands), figures, piles, players, and the table's refusals.
+
+Players are named as in every game (pi_app.names: "Player 1"), so that
+"seat" always means one of the 28 seats of the round table, as in the
+rulebook and the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pi_app import names as naming
+from rules import catalogue
+from rules.artus import messages as msg
+from rules.artus.data import DATA, Card
+
+EN, IT = 0, 1
+
+COLOURS: dict[str, tuple[str, str]] = {"silver": ("silver", "argento"), "bronze": ("bronze", "bronzo")}
+PILES: dict[str, tuple[str, str]] = {
+    "knight": ("Knight", "Cavaliere"),
+    "king": ("King", "Re"),
+    "scoring": ("Scoring", "Punteggio"),
+}
+DOS: dict[str, tuple[str, str]] = {
+    "move": ("Move a figure", "Muovi figura"),
+    "ring": ("Add a ring", "Aggiungi anello"),
+    "score": ("Score", "Conteggia"),
+    "penalty": ("Penalty", "Penalità"),
+}
+EFFECTS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    # effect -> ((long en, long it), (short en, short it))
+    "all": (("Score all", "Conteggia tutti"), ("S:all", "P:tutti")),
+    "all-opposite": (("Score all, reversed", "Tutti, opposto"), ("S:rev", "P:opp")),
+    "green-yellow-red": (("Score green-yellow-red", "Verde-giallo-rosso"), ("S:GYR", "P:VGR")),
+    "carpet": (("Score the carpet", "Conteggia tappeto"), ("S:carp", "P:tapp")),
+    "three-red": (("Score three red", "Tre rossi"), ("S:3red", "P:3ros")),
+}
+
+
+def lang_index(lang: str) -> int:
+    return IT if lang == "it" else EN
+
+
+def player(p: int, lang: str, names: Sequence[str] = ()) -> str:
+    return naming.display_name("artus", p, lang, names)
+
+
+def player_short(p: int, lang: str) -> str:
+    """For the row of every player's prestige only (pi_app.names)."""
+    return naming.short_name("artus", p, lang)
+
+
+def _range(card: Card) -> str:
+    return f"{'±' if card.both_ways else ''}{card.lo}-{card.hi}"
+
+
+def card_name(cid: str, lang: str, short: bool = False) -> str:
+    """``knight-3-6`` -> "Knight 3-6" (short "Kn3-6"); unknown ids as they are."""
+    card = DATA.cards.get(cid)
+    i = lang_index(lang)
+    if card is None:
+        return cid
+    colour = COLOURS.get(card.colour or "", ("", ""))[i]
+    if card.action == "knight":
+        return (("Kn", "Ca")[i] if short else ("Knight ", "Cavaliere ")[i]) + _range(card)
+    if card.action == "royal":
+        tail = (colour[0] if short else f" {colour}") if colour else ""
+        return (("Kg", "Re")[i] if short else ("King ", "Re ")[i]) + _range(card) + tail
+    if card.action == "ring":
+        if short:
+            return ("Ring", "An")[i] + (f"-{colour[0]}" if colour else "")
+        return ("Ring", "Anello")[i] + (f" {colour}" if colour else "")
+    if card.action == "choice":
+        return ("Choice", "Scelta")[i] if short else ("Choice card", "Carta a scelta")[i]
+    long, brief = EFFECTS[card.effect or "all"]
+    return brief[i] if short else long[i]
+
+
+def figure_name(params: dict, lang: str, short: bool = False) -> str:
+    """A figure named by an engine event's label (``figure``, ``colour``,
+    ``owner``): "P2's knight", "the silver prince", "the bronze King"."""
+    i = lang_index(lang)
+    kind = params.get("figure")
+    if kind == "knight":
+        who = (player_short if short else player)(int(params.get("owner") or 0), lang)
+        if short:
+            return (f"{who} knight", f"cav. {who}")[i]
+        return (f"{who}'s knight", f"il cavaliere di {who}")[i]
+    colour = params.get("colour", "")
+    c = COLOURS.get(colour, (colour, colour))[i]
+    if kind == "king":
+        if short:
+            return (f"{c} King", f"Re {c}")[i]
+        return (f"the {c} King", f"il Re {_of(c)}")[i]
+    if short:
+        return (f"{c} prince", f"princ. {c}")[i]
+    return (f"the {c} prince", f"il principe {_of(c)}")[i]
+
+
+def _of(colour: str) -> str:
+    return "d'argento" if colour == "argento" else f"di {colour}"
+
+
+def figure_on(figure: str | None, king: bool, lang: str) -> str:
+    """A figure code from a view (``k1``, ``silver``) as a short name."""
+    if figure is None:
+        return ("empty", "vuoto")[lang_index(lang)]
+    if figure.startswith("k"):
+        return figure_name({"figure": "knight", "owner": int(figure[1:])}, lang, short=True)
+    return figure_name({"figure": "king" if king else "prince", "colour": figure}, lang, short=True)
+
+
+def marker(p: int, down: bool, lang: str, short: bool = False) -> str:
+    """The scoring marker of a player whose prestige crossed 0."""
+    who = (player_short if short else player)(p, lang)
+    if lang == "it":
+        if short:
+            return f"segn. {who} {'coricato' if down else 'in piedi'}"
+        return f"segnalino di {who} {'coricato' if down else 'di nuovo in piedi'}"
+    if short:
+        return f"{who} marker {'on its side' if down else 'up'}"
+    return f"lay {who}'s marker on its side" if down else f"stand {who}'s marker up"
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n) if n else "±0"
+
+
+# Refusals only the table can give (a tap of a card or a figure), in the
+# same catalogue as the engine's so they read alike on a seat's screen.
+catalogue.register({
+    "table.artus.card-played": ("{card} was already played: tap a card in your hand.",
+                                "{card} è già stata giocata: tocca una carta della tua mano."),
+    "table.artus.card-in-pile": ("{card} is not in your hand (still in its pile): tap a card you hold.",
+                                 "{card} non è in mano (è nel mazzo): tocca una carta che hai."),
+    "table.artus.figure-not-now": ("No move now takes the {figure}: pick a card first, or use the menu.",
+                                   "Nessuna mossa ora usa {figure}: scegli prima una carta, o usa il menu."),
+})
+RULE_PLAY = msg.R_PLAY
+RULE_SETUP = msg.R_SETUP
+RULE_HAND = msg.R_HAND

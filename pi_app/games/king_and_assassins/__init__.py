@@ -1,0 +1,1 @@
+"""How king and assassins meets the table: its adapter and its words."""

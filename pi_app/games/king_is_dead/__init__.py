@@ -1,0 +1,1 @@
+"""How king is dead meets the table: its adapter and its words."""

@@ -1,0 +1,1 @@
+"""How mordred meets the table: its adapter and its words."""

@@ -1,0 +1,1 @@
+"""How siege meets the table: its adapter and its words."""

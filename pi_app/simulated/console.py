@@ -1,0 +1,275 @@
+"""The terminal console of a simulated table: typed taps and presses in,
+every screen that changed out, as text that fits an 80x24 terminal (as
+pictures with ``run --pictures``). What changes while a line is being typed
+waits under the prompt until the line is sent, so nothing is printed over it.
+
+Commands::
+
+    tap seat1 garrison        a seat's card, piece or region, by the name its screen
+                              shows (any case; "Aquae Sulis", "aquae-sulis" alike)
+    tap attacker knight       a seat by its player's name too ("player1", "king")
+    tap seat1 04A1B2C3D4E5F6  a raw UID (unknown tags are reported, not guessed)
+    press seat1 ok            left | ok | right of a seat; "press undo"
+    hold seat2 right          holds it a second (at the lobby: to give a name)
+    name 2 Anna               at the lobby: seat 2's player is called Anna ("name 2" undoes it)
+    show                      every screen now
+    sync [WORD]               prints "= WORD" once all typed before it is done (for scripts)
+    help, quit
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from pi_app import names
+from pi_app.session.loop import SHOW_ALL, STOP, Typed
+from pi_app.store.registry import Registry
+from pi_app.table.hardware import Table
+from pi_app.ui.screens import Layout, ascii_art, render
+
+HELP = __doc__.split("Commands::", 1)[1].rstrip() if __doc__ else ""
+PROMPT = "> "
+COLUMNS = 80
+
+
+def norm(text: str) -> str:
+    """One spelling for every tag name: case, spaces, - and _ ignored."""
+    return re.sub(r"[\s_\-]+", "", text.lower())
+
+
+class ConsoleError(ValueError):
+    pass
+
+
+class Console:
+    def __init__(self, table: Table, registry: Registry, game: str, components: list,
+                 out: TextIO | None = None, pictures: bool = True, interactive: bool = False) -> None:
+        self.table = table
+        self.registry = registry
+        self.game = game
+        self.components = components
+        self.out = out or sys.stdout
+        self.pictures = pictures
+        #: seats in the game now (the first ones of the profile); None: all
+        self.players: int | None = None
+        self.lang = "en"
+        self._printed: dict[str, str] = {}  # per screen, the words last printed
+        self._held: list[str] = []  # printed once the line being typed is sent
+        self._lock = threading.Lock()
+        #: a person at a terminal: a prompt, and lines wrapped to COLUMNS
+        #: (a script or a pipe gets neither, one screen line per line)
+        self.interactive = interactive
+        #: set once a prompt is up: output then waits for the next command
+        self.prompting = False
+        self.ready = threading.Event()  # the first screens are out
+        #: the players' names given at the lobby, by seat, in the game now
+        self.names: tuple[str, ...] = ()
+        #: at the lobby: gives seat N (0-based) a name, returns what to say;
+        #: None during a game, which keeps the names it started with
+        self.on_name: Callable[[int, str], str] | None = None
+
+    # -- commands -> hardware ------------------------------------------------
+    def execute(self, line: str) -> bool:
+        """Run one typed command; False on quit. Errors are printed."""
+        words = line.split()
+        if not words:
+            return True
+        cmd, args = words[0].lower(), words[1:]
+        try:
+            if cmd in ("quit", "exit", "q"):
+                return False
+            if cmd == "help":
+                print(HELP, file=self.out)
+            elif cmd == "tap":
+                reader, uid = self.tap_target(args)
+                self.table.tap(reader, uid)
+            elif cmd == "press":
+                self.table.press(self.button(args))
+            elif cmd == "hold":
+                self.table.hold(self.button(args))
+            elif cmd == "name":
+                self.name(args)
+            elif cmd == "show":
+                self.table.queue.put(SHOW_ALL)
+            elif cmd == "sync":
+                # Typed lines run in order with the events they cause, so this
+                # line runs after everything typed before it has been handled.
+                print("= " + " ".join(args), file=self.out, flush=True)
+            else:
+                raise ConsoleError(f"unknown command {cmd!r}; type help")
+        except ConsoleError as exc:
+            print(f"! {exc}", file=self.out)
+        return True
+
+    def name(self, args: list[str]) -> None:
+        if self.on_name is None:
+            raise ConsoleError("names are given at the lobby, before a game starts (or with run --name); "
+                               "this game keeps the names it began with")
+        if not args:
+            raise ConsoleError("name SEAT NAME, e.g. name 2 Anna (name 2: the seat's own name again)")
+        number = args[0].lower().removeprefix("seat")
+        seats = len(self.table.profile.seats)
+        if not number.isdigit() or not 1 <= int(number) <= seats:
+            raise ConsoleError(f"no seat {args[0]!r}; seats 1..{seats}")
+        try:
+            print(self.on_name(int(number) - 1, " ".join(args[1:])), file=self.out, flush=True)
+        except ValueError as exc:
+            raise ConsoleError(str(exc)) from None
+
+    def seat(self, word: str) -> str:
+        # A seat beyond the game's players has its parts on the table, but
+        # the game ignores them: say so rather than drop the input silently.
+        seats = [s.name for s in self.table.profile.seats][: self.players]
+        for i, name in enumerate(seats):
+            known = {norm(name)} | ({norm(a) for a in names.aliases(self.game, i, self.names)} if self.game
+                                    else set())
+            if norm(word) in known and f"{name}.pad" in self.table.readers:
+                return name
+        raise ConsoleError(f"no seat {word!r} in this game; seats: "
+                           + ", ".join(n for n in seats if f"{n}.pad" in self.table.readers))
+
+    def zone(self, words: list[str]) -> tuple[str, int] | None:
+        """A board zone named by the first word(s): (its reader, words used)."""
+        for zone in self.table.profile.zones:
+            n = len(zone.name.split())
+            named = [w.lower() for w in words[:n]] == zone.name.lower().split()
+            if named and zone.reader.name in self.table.readers:
+                return zone.reader.name, n
+        return None
+
+    def tap_target(self, args: list[str]) -> tuple[str, str]:
+        if len(args) < 2:
+            raise ConsoleError("write: tap SEAT THING, e.g. tap seat1 garrison (or tap ZONE THING)")
+        zone = self.zone(args)
+        if zone is not None:
+            reader, used = zone
+            comp = self.resolve(" ".join(args[used:]), -1)
+            if comp is None:
+                raise ConsoleError(f"nothing called {' '.join(args[used:])!r}")
+            uids = self.registry.uids_of(self.game, comp.id)
+            if not uids:
+                raise ConsoleError(f"{comp.id} has no tag enrolled")
+            return reader, uids[0]
+        seat_name = self.seat(args[0])
+        seat = [s.name for s in self.table.profile.seats].index(seat_name)
+        thing = " ".join(args[1:])
+        comp = self.resolve(thing, seat)
+        if comp is None:
+            clean = thing.replace(":", "").upper()
+            if len(clean) >= 8 and all(c in "0123456789ABCDEF" for c in clean):
+                return f"{seat_name}.pad", clean
+            shown = sorted({c.name(self.lang) for c in self.components})
+            raise ConsoleError(f"nothing called {thing!r}; try one of: {', '.join(shown)} or a hex UID")
+        uids = self.registry.uids_of(self.game, comp.id)
+        if not uids:
+            raise ConsoleError(f"{comp.id} has no tag enrolled; run: tablekeeper tags enroll {self.game}")
+        return f"{seat_name}.pad", uids[0]
+
+    def resolve(self, thing: str, seat: int) -> object | None:
+        """A typed name to a component: the seat's own card first, then any
+        component by id, value or the name a screen shows, in either
+        language (case, spaces, - and _ ignored)."""
+        key = norm(thing)
+
+        def called(comp: Any) -> set[str]:
+            return {norm(comp.value), norm(comp.name("en")), norm(comp.name("it"))}
+
+        for comp in self.components:
+            if comp.seat == seat and key in called(comp):
+                return comp
+        for comp in self.components:
+            if norm(comp.id) == key or (comp.seat is None and key in called(comp)):
+                return comp
+        for comp in self.components:  # another seat's card, by id ("garrison@2")
+            if key in called(comp):
+                return comp
+        return None
+
+    def button(self, args: list[str]) -> str:
+        if args == ["undo"]:
+            return self.table.profile.undo.name
+        if len(args) != 2 or args[1] not in ("left", "ok", "right"):
+            raise ConsoleError("write: press SEAT left|ok|right, or press undo")
+        return f"{self.seat(args[0])}.{args[1]}"
+
+    # -- screens -> terminal -------------------------------------------------
+    def show(self, layouts: dict[str, Layout], lights: dict[str, str]) -> None:
+        """Print the screens that say something new (a screen redrawn with
+        the same words is not printed again), and the game's seats' lights;
+        while a prompt is up, held until the next command is sent."""
+        out: list[str] = []
+        seats = [s.name for s in self.table.profile.seats][: self.players]
+        for name, layout in layouts.items():
+            words = ascii_art(render(layout)) if self.pictures else layout.text()
+            if self._printed.get(name) == words:
+                continue
+            self._printed[name] = words
+            who = ""
+            seat = name.split(".")[0]
+            if self.game and seat in seats:
+                who = f" ({names.display_name(self.game, seats.index(seat), self.lang, self.names)})"
+            out.append(f"┌─ {name}{who} " + "─" * max(0, 40 - len(name) - len(who)))
+            if self.pictures:
+                out.append(words)
+            elif self.interactive:
+                for line in words.splitlines():
+                    out += textwrap.wrap(line, COLUMNS - 1, initial_indent="│ ",
+                                         subsequent_indent="│   ") or ["│"]
+            else:
+                out += [f"│ {line}" for line in words.splitlines()]
+        if not out:
+            return
+        own = {n: s for n, s in lights.items() if self.players is None or n.split(".")[0] in seats}
+        out.append("└─ lights " + " ".join(f"{n.split('.')[0]}:{s}" for n, s in own.items()))
+        with self._lock:
+            if self.prompting:
+                self._held += out
+                return
+        print("\n".join(out), file=self.out, flush=True)
+        self.ready.set()
+
+    def flush(self, prompt: bool = True) -> None:
+        """Print what was held while the prompt was up; then (``prompt``)
+        the prompt again, or (not) let output through as it comes."""
+        with self._lock:
+            held, self._held = self._held, []
+            self.prompting = prompt
+        if held:
+            print("\n".join(held), file=self.out, flush=True)
+        if prompt and self.interactive:
+            print(PROMPT, end="", file=self.out, flush=True)
+
+
+def read_commands(stream: TextIO, events: Any, console: Console | None = None) -> None:
+    """The console thread: only queues what is typed (the loop runs it, in
+    order with the hardware's events) and STOP at the end of the input.
+    With a ``console``, a prompt; what the line caused is printed once the
+    table has handled it, then the prompt again."""
+    if console is not None:
+        console.ready.wait(timeout=5)
+        console.flush()
+    for line in stream:
+        if console is not None:
+            console.flush(prompt=False)  # what came while it was typed, before what it causes
+        typed = Typed(line)
+        events.put(typed)
+        typed.done.wait(timeout=30)
+        if console is not None:
+            _settle(events)
+            console.flush()
+    events.put(STOP)
+
+
+def _settle(events: queue.Queue, limit: float = 2.0) -> None:
+    """Wait (a little) until the loop has taken every event queued so far."""
+    end = time.monotonic() + limit
+    while not events.empty() and time.monotonic() < end:
+        time.sleep(0.01)
+    time.sleep(0.05)  # the last one taken is being handled

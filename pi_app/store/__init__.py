@@ -1,0 +1,1 @@
+"""What the table keeps on disk: the journal, the tag registry, exports."""
