@@ -7,6 +7,9 @@ queues) the events: deterministic, for tests and for a caller with its own loop.
 Debounce: a tag arrives once it has been seen in ``confirm_polls`` consecutive
 polls spanning at least ``arrive_hold`` seconds, and leaves once it has been
 missing as long (``leave_hold``); anything shorter is a flicker and no event.
+A tag on its way in is looked at again the moment its hold is up, not at the
+next round (:meth:`Watcher.next_due`): a laid tag is an event one hold after
+the poll that first saw it.
 Events carry the time the change was first seen. A reader whose ``poll`` raises
 is reported once (ReaderFault), retried with a growing back-off, and reported
 again when it answers (ReaderRecovered); its tags are kept meanwhile and
@@ -35,9 +38,13 @@ _EPS = 1e-6  # clock readings are floats: 0.35 - 0.15 is a hair under 0.2
 class WatcherSettings:
     """Timings, in seconds unless named otherwise."""
 
-    interval: float = 0.05  # between polling rounds on the background thread
+    # A tag laid on a pad is an event within interval + arrive_hold + two
+    # polls' time (bench_session's tag rows: about 50 ms at the p99 on a Pi
+    # 4 and a Zero 2 W); a tag in the field for less than arrive_hold, or
+    # seen in one poll and not the next, never is.
+    interval: float = 0.02  # between polling rounds on the background thread
     confirm_polls: int = 2  # consecutive polls a change must be seen in
-    arrive_hold: float = 0.05  # and for at least this long before a tag arrives
+    arrive_hold: float = 0.03  # and for at least this long before a tag arrives
     leave_hold: float = 0.25  # a tag must be missing this long before it leaves
     retry_interval: float = 0.5  # first retry of a faulty reader
     max_retry_interval: float = 5.0  # the back-off doubles up to this
@@ -114,6 +121,7 @@ class Watcher:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._round_at: float | None = None  # when the last round began
 
     # -- queries -----------------------------------------------------------------
 
@@ -146,6 +154,7 @@ class Watcher:
         """Poll each due reader once; queue and return the events, in order."""
         with self._lock:
             events: list[HardwareEvent] = []
+            self._round_at = self._clock() if now is None else now
             for state in self._states.values():
                 at = self._clock() if now is None else now
                 if state.fault is not None and at < state.next_try:
@@ -229,11 +238,26 @@ class Watcher:
             self._thread.join(timeout)
             self._thread = None
 
+    def next_due(self, now: float | None = None) -> float:
+        """Seconds from ``now`` to the next round: ``interval`` after the last
+        one began, or sooner, when a tag seen arriving will have been seen
+        for ``arrive_hold`` (it is confirmed then rather than up to a round
+        later). 0 when a round is due now or none has run."""
+        with self._lock:
+            at = self._clock() if now is None else now
+            if self._round_at is None:
+                return 0.0
+            due = self._round_at + self.settings.interval
+            for state in self._states.values():
+                for change in state.arriving.values():
+                    if change.polls + 1 >= self.settings.confirm_polls:  # the next poll may confirm it
+                        due = min(due, change.since + self.settings.arrive_hold)
+            return max(0.0, due - at)
+
     def _run(self) -> None:
         while not self._stop.is_set():
-            started = self._clock()
             self.step()
-            self._stop.wait(max(0.0, self.settings.interval - (self._clock() - started)))
+            self._stop.wait(self.next_due())
 
     def close(self) -> None:
         """Stop polling and close every reader."""

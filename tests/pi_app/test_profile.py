@@ -6,6 +6,7 @@ import pytest
 
 import pi_app
 from drivers import parts
+from drivers.watcher import WatcherSettings
 from pi_app.table import profile
 from pi_app.table.profile import ProfileError
 
@@ -167,7 +168,7 @@ def test_watcher_table_and_hub_hold_reach_the_drivers(tmp_path, monkeypatch):
     table = hardware.build(prof, queue.Queue(), poll=False, seats=2)
     try:
         assert table.watcher.settings.leave_hold == 0.4 and table.watcher.settings.confirm_polls == 3
-        assert table.watcher.settings.arrive_hold == 0.05  # left out: the default
+        assert table.watcher.settings.arrive_hold == WatcherSettings().arrive_hold  # left out: the default
     finally:
         table.close()
     assert profile.load(profile.find("sim")).watcher == {}

@@ -82,7 +82,8 @@ def test_presentation_lays_out_a_state_without_journal_or_input(sim, fake_game) 
     assert (lights["seat1.light"].state, lights["seat2.light"].state) == ("on", "off")
 
 
-def test_presentation_sends_the_acting_seat_first_and_only_what_changed(sim, fake_game) -> None:
+def test_presentation_sends_the_acting_seat_first_then_the_seat_to_move_and_only_what_changed(
+        sim, fake_game) -> None:
     scene = scene_of(sim, fake_game, rolled(fake_game))
     order: list[str] = []
     screens = {name: Glass() for name in ("seat1.screen", "seat2.screen", "shared.screen")}
@@ -91,7 +92,8 @@ def test_presentation_sends_the_acting_seat_first_and_only_what_changed(sim, fak
     shown = Presentation(scene, screens, {})
     scene.acting = 1
     shown.redraw()
-    assert order == ["seat2.screen", "shared.screen", "seat1.screen"]
+    assert scene.state.to_move() == 0
+    assert order == ["seat2.screen", "seat1.screen", "shared.screen"]
     order.clear()
     shown.redraw()
     assert order == []  # nothing changed, nothing sent
