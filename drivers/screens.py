@@ -1,7 +1,8 @@
 """128x64 OLED screens on luma.oled: SSD1306 or SH1106, on I2C (0x3C/0x3D, optionally behind
 a TCA9548A multiplexer) or SPI. A screen sends a frame only when it differs from the last one,
-and then only the changed column window of each changed page (:mod:`drivers.oled_devices`):
-a full frame is 1,024 bytes, about 25 ms on a 400 kHz I2C bus.
+and then only the changed column window of each changed page (:mod:`drivers.oled_devices`),
+each window's data in one I2C transaction: a full frame is 1,024 bytes, about 24 ms on a
+400 kHz I2C bus.
 
 Build one with :func:`open_oled` (real) or :func:`drivers.sim.screens.simulated_oled`
 (luma's dummy device, every frame kept); both give an :class:`OledScreen`.
@@ -70,6 +71,11 @@ class MuxedBus:
         with self.mux.lock:
             self.mux.select(self.channel)
             self.mux.bus.write_i2c_block_data(address, register, data)
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        with self.mux.lock:
+            self.mux.select(self.channel)
+            self.mux.bus.i2c_rdwr(*messages)
 
     def close(self) -> None:
         pass  # the shared bus is closed by its owner
@@ -256,7 +262,7 @@ def open_oled(
     from luma.core.error import Error as LumaError
     from luma.oled.device import sh1106, ssd1306
 
-    from drivers.oled_devices import Sh1106, Ssd1306
+    from drivers.oled_devices import PageI2c, Sh1106, Ssd1306
 
     _check(name, driver, address, width, height)
     if rotate not in (0, 1, 2, 3):
@@ -274,8 +280,9 @@ def open_oled(
             where = f"/dev/spidev{spi_port}.{spi_device} (D/C GPIO{gpio_dc}, RST GPIO{gpio_rst})"
             serial = spi(port=spi_port, device=spi_device, gpio_DC=gpio_dc, gpio_RST=gpio_rst)
         else:
-            from luma.core.interface.serial import i2c as luma_i2c
+            from luma.core.interface.serial import i2c as luma_blocks
 
+            luma_i2c = luma_blocks if full_frames else PageI2c  # luma's own: 32-byte blocks
             buses = i2c or I2cBuses()
             if mux_channel is None and mux_address is not None:
                 raise ValueError(f"screen {name}: mux_address is set but mux_channel is not")
