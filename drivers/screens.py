@@ -24,6 +24,9 @@ DRIVERS = ("ssd1306", "sh1106")
 I2C_ADDRESSES = (0x3C, 0x3D)
 MUX_ADDRESSES = tuple(range(0x70, 0x78))
 SIZE = (128, 64)
+#: SPI clock per controller: the datasheets' shortest clock cycle at 3.3 V
+#: (SH1106 250 ns, SSD1306 100 ns), rounded down to a speed luma accepts
+SPI_HZ = {"sh1106": 4_000_000, "ssd1306": 8_000_000}
 
 
 class Tca9548a:
@@ -244,6 +247,9 @@ def open_oled(
     spi_device: int = 1,
     gpio_dc: int = 24,
     gpio_rst: int = 25,
+    cs_pin: int | None = None,
+    spi_hz: int | None = None,
+    spi_resets: set[int] | None = None,
     rotate: int = 0,
     width: int = 128,
     height: int = 64,
@@ -256,7 +262,13 @@ def open_oled(
     (and ``mux_address``, default 0x70) behind a TCA9548A, whose channel is
     selected before each frame. Screens sharing a bus should share one ``i2c``
     (:class:`I2cBuses`). ``interface="spi"``: ``/dev/spidev<spi_port>.<spi_device>``
-    with D/C and RST on the given GPIO pins. ``full_frames``: luma's own classes,
+    with D/C and RST on the given GPIO pins, at ``spi_hz`` (default: the
+    controller's, :data:`SPI_HZ`); with ``cs_pin`` the chip select is that
+    GPIO (luma's ``gpio_cs_spi``; the device's own CE line is then not driven),
+    so several screens share one SPI bus, one D/C line (read only while a
+    screen is selected) and one RST line. Screens sharing a RST line should
+    share ``spi_resets``: the line is pulsed for the first only, since a
+    pulse resets every screen on it. ``full_frames``: luma's own classes,
     which send every page of every frame (the benchmark compares them).
     """
     from luma.core.error import Error as LumaError
@@ -275,10 +287,20 @@ def open_oled(
     lock = None
     try:
         if interface == "spi":
-            from luma.core.interface.serial import spi
+            from luma.core.interface.serial import gpio_cs_spi, spi
 
             where = f"/dev/spidev{spi_port}.{spi_device} (D/C GPIO{gpio_dc}, RST GPIO{gpio_rst})"
-            serial = spi(port=spi_port, device=spi_device, gpio_DC=gpio_dc, gpio_RST=gpio_rst)
+            reset: int | None = gpio_rst
+            if spi_resets is not None:
+                reset = None if gpio_rst in spi_resets else gpio_rst  # pulsed: it would reset the others
+                spi_resets.add(gpio_rst)
+            options = {"port": spi_port, "device": spi_device, "gpio_DC": gpio_dc, "gpio_RST": reset,
+                       "bus_speed_hz": spi_hz or SPI_HZ[driver]}
+            if cs_pin is None:
+                serial = spi(**options)
+            else:
+                where = f"SPI{spi_port} chip select GPIO{cs_pin} (D/C GPIO{gpio_dc}, RST GPIO{gpio_rst})"
+                serial = gpio_cs_spi(**options, gpio_CS=cs_pin)
         else:
             from luma.core.interface.serial import i2c as luma_blocks
 

@@ -225,3 +225,82 @@ def test_spi_screen_on_fake_spidev_and_gpio(driver: str) -> None:
         assert len(oled.data) == first  # unchanged: nothing sent
         assert screen.show(frame("changed"))
         assert first < len(oled.data) < first + 1024
+
+
+# -- SPI screens behind GPIO chip selects ---------------------------------------------------------
+
+
+class _SpiOled:
+    """An emulated controller on the fake SPI bus: D/C read from the fake GPIO
+    while it is selected; a low RST line powers it up afresh (RAM and set-up lost)."""
+
+    def __init__(self, kind: str, gpio: FakeGpio, dc: int) -> None:
+        from drivers.sim.oled_controller import OledController
+
+        self.chip = OledController(kind)
+        self.gpio, self.dc = gpio, dc
+        self.spi_hz = 0
+
+    def xfer2(self, data: list[int]) -> list[int]:
+        self.chip.write(0x40 if self.gpio.levels.get(self.dc) else 0x00, list(data))
+        return [0] * len(data)
+
+
+def _spi_table(gpio: FakeGpio, shared_resets: bool) -> tuple[list[_SpiOled], list]:
+    bus = FakeSpiBus()
+    oleds = []
+    real_output = gpio.output
+
+    def output(pin: int, value: int) -> None:
+        if pin == 25 and not value:
+            for o in oleds:
+                o.chip.power_on()
+        real_output(pin, value)
+
+    sys.modules["RPi.GPIO"].output = output  # what luma calls  # type: ignore[attr-defined]
+    resets: set[int] | None = set() if shared_resets else None
+    screens = []
+    with fake_spidev(bus):
+        for n, cs in enumerate((16, 26)):
+            oled = _SpiOled("sh1106", gpio, 24)
+            oleds.append(oled)
+            bus.attach_gpio_cs(oled, lambda cs=cs: gpio.levels.get(cs) == 0, bus=1)  # type: ignore[arg-type]
+            screens.append(open_oled(f"seat{n + 1}.screen", driver="sh1106", interface="spi", spi_port=1,
+                                     spi_device=0, cs_pin=cs, gpio_dc=24, gpio_rst=25, spi_resets=resets))
+    return oleds, screens
+
+
+def test_spi_screens_share_the_bus_d_c_and_reset_with_a_gpio_chip_select_each() -> None:
+    with fake_rpi_gpio() as gpio:
+        oleds, screens = _spi_table(gpio, shared_resets=True)
+        shown = []
+        for n, screen in enumerate(screens):
+            frame = Image.new("1", (128, 64))
+            ImageDraw.Draw(frame).text((4, 4 + 20 * n), f"screen {n + 1}", fill=1)
+            screen.show(frame)
+            shown.append(frame)
+        assert [o.chip.on for o in oleds] == [True, True]
+        assert [o.chip.glass().tobytes() for o in oleds] == [f.tobytes() for f in shown]
+        assert "chip select GPIO16" in screens[0].where
+
+
+def test_a_shared_reset_line_pulsed_for_each_screen_would_blank_the_ones_before() -> None:
+    """Why the builder shares spi_resets: without it, opening the second
+    screen resets the first, which then shows nothing."""
+    with fake_rpi_gpio() as gpio:
+        oleds, _ = _spi_table(gpio, shared_resets=False)
+        assert [o.chip.on for o in oleds] == [False, True]
+
+
+def test_spi_clock_is_the_controllers_unless_set() -> None:
+    from drivers.screens import SPI_HZ
+
+    assert SPI_HZ == {"sh1106": 4_000_000, "ssd1306": 8_000_000}
+    bus = FakeSpiBus()
+    with fake_rpi_gpio() as gpio, fake_spidev(bus):
+        bus.attach_gpio_cs(_SpiOled("sh1106", gpio, 24), lambda: gpio.levels.get(16) == 0, bus=1)  # type: ignore[arg-type]
+        open_oled("seat1.screen", driver="sh1106", interface="spi", spi_port=1, spi_device=0, cs_pin=16)
+        assert bus.settings(1, 0)["max_speed_hz"] == 4_000_000
+        open_oled("seat1.screen", driver="sh1106", interface="spi", spi_port=1, spi_device=0, cs_pin=16,
+                  spi_hz=2_000_000)
+        assert bus.settings(1, 0)["max_speed_hz"] == 2_000_000
