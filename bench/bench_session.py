@@ -32,8 +32,13 @@ from typing import Any
 import rules
 from bench import pi_model, tag_to_event
 from bench.common import Row, main
-from bench.pi_model import InputCost, Point
+from bench.pi_model import Frame, InputCost
 from drivers.screens import I2cBuses, open_oled
+
+try:
+    from drivers.screens import SPI_HZ
+except ImportError:  # a tree before SPI screens had their own clock
+    SPI_HZ = {"sh1106": 4_000_000, "ssd1306": 8_000_000}
 from drivers.sim.i2c import FakeI2cBus, Traffic
 from pi_app import games as table_games
 from pi_app.session import presentation as presentation_module
@@ -58,6 +63,9 @@ POINTS = {"ack": "input to acknowledged on the acting seat",
           "all": "input to all changed glass"}
 BUS_BYTES_P99 = 600.0  # issue 21's bytes target, dropped by issue 35; glass_profile still counts against it
 TAG_LANDINGS = 200  # tags laid at random moments, per board and factor
+#: the tree measured sends each bus's frames from a thread of its own (drivers.screens.BusSender);
+#: the benchmark's bus is not threaded (it counts each frame as it is sent), the model overlaps them
+SENDER_PER_BUS = bool(getattr(I2cBuses(), "threaded", False))
 
 
 def pct(values: list[float], p: float) -> float:
@@ -272,19 +280,19 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
 
 def input_cost(cpu: float, before: Traffic, seen: dict[str, list[tuple[float, int, int, int]]],
                acting: str) -> InputCost:
-    """One input's points since ``cpu`` (thread time) and ``before`` (the
-    bus's totals): the acting seat's first and last frames, and the last frame."""
-
-    def point(at: tuple[float, int, int, int]) -> Point:
-        return Point(at[0] - cpu, at[1] - before.transactions, at[2] - before.bytes, at[3])
-
+    """One input's frames since ``cpu`` (thread time) and ``before`` (the
+    bus's totals), in the order sent, and its points."""
+    sent = sorted(((at, name) for name, fs in seen.items() for at in fs), key=lambda s: s[0][1:3])
     cost = InputCost()
-    mine = seen.get(acting)
+    tx, nbytes = before.transactions, before.bytes
+    for (at_cpu, at_tx, at_bytes, commits), name in sent:
+        cost.frames.append(Frame(name, at_cpu - cpu, at_tx - tx, at_bytes - nbytes, commits))
+        tx, nbytes = at_tx, at_bytes
+    mine = [i for i, f in enumerate(cost.frames) if f.screen == acting]
     if mine:
-        cost.points["ack"], cost.points["acting"] = point(mine[0]), point(mine[-1])
-    frames = [f for fs in seen.values() for f in fs]
-    if frames:
-        cost.points["all"] = point(max(frames, key=lambda f: f[1:3]))
+        cost.points["ack"], cost.points["acting"] = mine[0], mine[-1]
+    if cost.frames:
+        cost.points["all"] = len(cost.frames) - 1
     return cost
 
 
@@ -372,6 +380,7 @@ def glass_rows(glass: dict[str, list[InputCost]], here: pi_model.Here) -> list[R
         rows += traffic_rows(game, costs)
         for board in boards[:2]:
             rows += board_rows(game, board, costs, here)
+    rows += spi_rows(everything, boards[:2], here)
     rows += cpu_rows(everything)
     return rows
 
@@ -381,7 +390,7 @@ def cpu_rows(costs: list[InputCost]) -> list[Row]:
     (this thread's clock, the fake bus's Python included)."""
     out = []
     for key, what in POINTS.items():
-        ms = [c.points[key].cpu * 1e3 for c in costs if key in c.points]
+        ms = [c.frames[c.points[key]].cpu * 1e3 for c in costs if key in c.points]
         if not ms:
             continue
         out.append(Row(GLASS, f"all games: CPU here, {what}, median", statistics.median(ms), "ms"))
@@ -394,7 +403,8 @@ def traffic_rows(game: str, costs: list[InputCost]) -> list[Row]:
     out = []
     for what in ("bytes", "transactions"):
         for key in ("ack", "all"):
-            values = [float(getattr(c.points[key], what)) for c in costs if key in c.points]
+            values = [float(sum(getattr(f, what) for f in c.frames[:c.points[key] + 1]))
+                      for c in costs if key in c.points]
             if not values:
                 continue
             label = "to the acting seat's acknowledgement" if key == "ack" else "per input"
@@ -405,21 +415,41 @@ def traffic_rows(game: str, costs: list[InputCost]) -> list[Row]:
 
 def board_rows(game: str, board: pi_model.Board, costs: list[InputCost], here: pi_model.Here) -> list[Row]:
     targets = TARGETS_MS.get(board.name, {})
+    overlapped = SENDER_PER_BUS
     out = []
     for key, what in POINTS.items():
-        points = [c.points[key] for c in costs if key in c.points]
-        if not points:
+        mine = [c for c in costs if key in c.points]
+        if not mine:
             continue
-        at = {end: pct([pi_model.seconds(p, board, here, f) * 1e3 for p in points], 0.99)
+        at = {end: pct([pi_model.seconds(c, key, board, here, f, overlapped) * 1e3 for c in mine], 0.99)
               for end, f in board.ends().items()}
-        split = {name: pct([pi_model.parts(p, board, here, board.central)[name] * 1e3 for p in points], 0.99)
+        split = {name: pct([pi_model.parts(c, key, board, here, board.central)[name] * 1e3 for c in mine],
+                           0.99)
                  for name in ("CPU", "kernel", "bus", "journal")}
-        median = statistics.median(pi_model.seconds(p, board, here, board.central) * 1e3 for p in points)
+        median = statistics.median(pi_model.seconds(c, key, board, here, board.central, overlapped) * 1e3
+                                   for c in mine)
         note = (f"at the factor's fast end {at['fast end']:.1f}, slow end {at['slow end']:.1f}; median "
                 f"{median:.1f}; parts at p99: " + ", ".join(f"{k} {v:.1f}" for k, v in split.items())
-                + f"; {len(points)} of {len(costs)} inputs")
+                + f"; {len(mine)} of {len(costs)} inputs; "
+                + ("a sender per bus (bus and drawing overlap)" if overlapped else "each frame waited for"))
         out.append(Row(GLASS, f"{game}: {board.name}, {what}, p99", at["central"], "ms", targets.get(key),
                        note=note))
+    return out
+
+
+def spi_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_model.Here) -> list[Row]:
+    """The same inputs with the screens on SPI (SH1106 at its 4 MHz): a
+    choice for a table with the pins to spare, not the reference table's."""
+    out = []
+    for board in boards:
+        for key in ("acting", "all"):
+            mine = [c for c in costs if key in c.points]
+            ms = [pi_model.seconds(c, key, board, here, board.central, SENDER_PER_BUS,
+                                   spi_hz=SPI_HZ["sh1106"]) * 1e3 for c in mine]
+            out.append(Row(GLASS, f"all games, SPI screens: {board.name}, {POINTS[key]}, p99", pct(ms, 0.99),
+                           "ms", note="modelled from the same windows: pixel and command bytes at 4 MHz, "
+                                      "no address or control bytes; not the reference table's bus "
+                                      "(hardware/wiring.md, Which bus the screens use)"))
     return out
 
 

@@ -199,10 +199,13 @@ def measure_here(quick: bool) -> Here:
 
 
 @dataclass
-class Point:
-    """Where an input was when a frame went out: CPU seconds here since the
-    event, transactions and bytes on the bus, journal commits returned."""
+class Frame:
+    """One frame an input sent: to which screen, the CPU seconds here since
+    the event once it was sent (luma's Python included), its own
+    transactions and bytes on the bus, and the journal commits returned
+    before it."""
 
+    screen: str
     cpu: float
     transactions: int
     bytes: int
@@ -211,27 +214,63 @@ class Point:
 
 @dataclass
 class InputCost:
-    """What one input cost here, at the points a player sees: ``ack`` the
-    acting seat's first frame, ``acting`` its last (its frame complete),
-    ``all`` the input's last frame (every changed screen complete). A point
-    is missing when no frame went out for it."""
+    """What one input cost here: its frames in the order sent, and which of
+    them the player sees at each point: ``ack`` the acting seat's first
+    frame, ``acting`` its last (its frame complete), ``all`` the last one
+    (every changed screen complete). A point is missing when no frame went out for it."""
 
-    points: dict[str, Point] = field(default_factory=dict)
-
-
-def seconds(point: Point, board: Board, here: Here, factor: float) -> float:
-    """Modelled seconds from the event on the queue to ``point`` on ``board``
-    at CPU factor ``factor``: the loop woken, the CPU, the commits, the bus
-    and each transaction's kernel work."""
-    cpu = point.cpu * factor
-    kernel = (here.wakeup_us + point.transactions * here.transaction_us) * 1e-6 * factor
-    bus = wire_seconds(point.transactions, point.bytes, board.i2c_hz)
-    return cpu + kernel + bus + point.commits * SD_COMMIT_SECONDS
+    frames: list[Frame] = field(default_factory=list)
+    points: dict[str, int] = field(default_factory=dict)  # point -> index in frames
 
 
-def parts(point: Point, board: Board, here: Here, factor: float) -> dict[str, float]:
-    """The same, split: CPU, kernel, bus, journal (seconds)."""
-    return {"CPU": point.cpu * factor,
-            "kernel": (here.wakeup_us + point.transactions * here.transaction_us) * 1e-6 * factor,
-            "bus": wire_seconds(point.transactions, point.bytes, board.i2c_hz),
-            "journal": point.commits * SD_COMMIT_SECONDS}
+def spi_seconds(transactions: int, wire_bytes: int, hz: float) -> float:
+    """The same windows on an SPI screen at ``hz``: the pixel and command
+    bytes only (no address or control byte: D/C is a line of its own), 8
+    clocks each."""
+    return max(0, wire_bytes - 2 * transactions) * 8 / hz
+
+
+def timeline(cost: InputCost, board: Board, here: Here, factor: float, overlapped: bool,
+             spi_hz: float | None = None) -> list[float]:
+    """When each frame is on its screen, in modelled seconds from the event
+    on the queue. The loop thread's time is its CPU (times ``factor``), the
+    commits before, and a wake-up; each frame then holds the bus for its
+    wire time and its transactions' kernel work. ``overlapped``: a sender
+    per bus sends while the loop draws on (the bus and the loop each wait
+    only for themselves); else the loop waits for each frame's bus. With
+    ``spi_hz`` the screens are on SPI at that clock instead (what a table
+    with the pins to spare could choose: hardware/wiring.md)."""
+    ends = []
+    bus_free = 0.0
+    waited = 0.0  # bus time the loop spent waiting (sequential)
+    for f in cost.frames:
+        ready = f.cpu * factor + f.commits * SD_COMMIT_SECONDS + here.wakeup_us * 1e-6 * factor
+        on_wire = (spi_seconds(f.transactions, f.bytes, spi_hz) if spi_hz
+                   else wire_seconds(f.transactions, f.bytes, board.i2c_hz))
+        wire = on_wire + f.transactions * here.transaction_us * 1e-6 * factor
+        if overlapped:
+            start = max(ready, bus_free)
+        else:
+            start = ready + waited
+            waited += wire
+        bus_free = start + wire
+        ends.append(bus_free)
+    return ends
+
+
+def seconds(cost: InputCost, point: str, board: Board, here: Here, factor: float, overlapped: bool,
+            spi_hz: float | None = None) -> float:
+    return timeline(cost, board, here, factor, overlapped, spi_hz)[cost.points[point]]
+
+
+def parts(cost: InputCost, point: str, board: Board, here: Here, factor: float) -> dict[str, float]:
+    """Up to ``point``, split (seconds): CPU, kernel, bus, journal; the bus
+    and kernel of every frame sent until then (what a loop that waits for
+    each frame spends on them)."""
+    upto = cost.frames[:cost.points[point] + 1]
+    last = upto[-1]
+    tx = sum(f.transactions for f in upto)
+    return {"CPU": last.cpu * factor,
+            "kernel": (here.wakeup_us + tx * here.transaction_us) * 1e-6 * factor,
+            "bus": wire_seconds(tx, sum(f.bytes for f in upto), board.i2c_hz),
+            "journal": last.commits * SD_COMMIT_SECONDS}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import queue
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -84,13 +85,67 @@ class MuxedBus:
         pass  # the shared bus is closed by its owner
 
 
-class I2cBuses:
-    """Opens each I2C bus and each multiplexer once, for all the screens on them."""
+class BusSender:
+    """Sends the frames of one bus's screens from a thread of its own, in the
+    order they were shown, so that the session draws the next screen's frame
+    while this one's is on the wire: the kernel holds no Python lock during
+    a transfer (smbus2's and spidev's ioctls release it), and a 400 kHz I2C
+    frame is some 20 ms of wire. :meth:`wait` returns once all are sent."""
 
-    def __init__(self, opener: Callable[[int], Any] | None = None) -> None:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=f"{self.name} sender", daemon=True)
+                self._thread.start()
+        self._jobs.put(job)
+
+    def wait(self) -> None:
+        self._jobs.join()
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            try:
+                if job is None:
+                    return
+                job()  # a job catches its own screen's faults (OledScreen._send)
+            finally:
+                self._jobs.task_done()
+
+    def close(self) -> None:
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._jobs.put(None)
+            thread.join(timeout=5.0)
+
+
+class I2cBuses:
+    """Opens each I2C bus and each multiplexer once, for all the screens on
+    them; with ``threaded``, each bus (an SPI one too) has a
+    :class:`BusSender` its screens send through (default: on the real
+    buses, not on the ``opener``'s, whose tests count what a ``show`` sent)."""
+
+    def __init__(self, opener: Callable[[int], Any] | None = None, threaded: bool | None = None) -> None:
         self._opener = opener
         self._buses: dict[int, Any] = {}
         self._muxes: dict[tuple[int, int], Tca9548a] = {}
+        self.threaded = opener is None if threaded is None else threaded
+        self._senders: dict[str, BusSender] = {}
+
+    def sender(self, bus: str) -> BusSender | None:
+        """The sender of ``bus`` ("i2c-1", "spi-0"); None when not threaded."""
+        if not self.threaded:
+            return None
+        if bus not in self._senders:
+            self._senders[bus] = BusSender(bus)
+        return self._senders[bus]
 
     def bus(self, port: int) -> Any:
         if port not in self._buses:
@@ -115,6 +170,9 @@ class I2cBuses:
         return self._muxes[key]
 
     def close(self) -> None:
+        for sender in self._senders.values():
+            sender.close()  # what is queued is sent first
+        self._senders.clear()
         for bus in self._buses.values():
             close = getattr(bus, "close", None)
             if close is not None:
@@ -156,6 +214,7 @@ class OledScreen:
         where: str = "",
         before_frame: Callable[[], None] | None = None,
         lock: Any = None,
+        sender: BusSender | None = None,
     ) -> None:
         self.name = name
         self.device = device
@@ -169,10 +228,14 @@ class OledScreen:
         self.text = ""
         self.frames_sent = 0
         self.frames_skipped = 0
+        self._sender = sender
+        self._error: ScreenError | None = None  # a frame the sender failed to send
 
     def show(self, frame: Image.Image, text: str = "") -> bool:
         """Send ``frame`` unless it is the frame already shown; True when sent.
-        ``text`` is what the frame says, kept as :attr:`text` once it shows."""
+        ``text`` is what the frame says, kept as :attr:`text` once it shows.
+        With a sender it is queued and this returns at once: :meth:`flush`
+        waits for it and raises what sending it raised."""
         if frame.size != self.size:
             raise ValueError(
                 f"screen {self.name}: the frame is {frame.size[0]}x{frame.size[1]},"
@@ -185,6 +248,12 @@ class OledScreen:
             self.text = text  # the same pixels: the new words describe them as well
             self.frames_skipped += 1
             return False
+        if self._sender is not None:
+            self._last = data
+            self.text = text
+            self.frames_sent += 1
+            self._sender.submit(lambda: self._send(frame))
+            return True
         with self._lock:
             self._last = None  # if sending fails half-way, the next show must send again
             try:
@@ -199,6 +268,28 @@ class OledScreen:
         self.text = text
         self.frames_sent += 1
         return True
+
+    def _send(self, frame: Image.Image) -> None:
+        """On the sender's thread: one frame to the device; a failure is kept for :meth:`flush`."""
+        try:
+            with self._lock:
+                if self._before_frame is not None:
+                    self._before_frame()
+                self.device.display(frame)
+        except Exception as err:
+            self._last = None  # sent again whole at the next show
+            if self._error is None:
+                self._error = err if isinstance(err, ScreenError) else ScreenError(self._failure(err))
+
+    def flush(self) -> None:
+        """Wait until every frame shown is on the screen; raise the first
+        ScreenError sending one raised (the next frame is then sent whole)."""
+        if self._sender is None:
+            return
+        self._sender.wait()
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
 
     def _failure(self, err: Exception) -> str:
         no = getattr(err, "errno", None)
@@ -216,6 +307,8 @@ class OledScreen:
 
     def close(self) -> None:
         with contextlib.suppress(Exception):  # already gone: nothing left to clean
+            self.flush()
+        with contextlib.suppress(Exception):
             self.device.cleanup()
 
 
@@ -261,9 +354,10 @@ def open_oled(
     ``interface="i2c"``: on ``/dev/i2c-<port>`` at ``address``; with ``mux_channel``
     (and ``mux_address``, default 0x70) behind a TCA9548A, whose channel is
     selected before each frame. Screens sharing a bus should share one ``i2c``
-    (:class:`I2cBuses`). ``interface="spi"``: ``/dev/spidev<spi_port>.<spi_device>``
-    with D/C and RST on the given GPIO pins, at ``spi_hz`` (default: the
-    controller's, :data:`SPI_HZ`); with ``cs_pin`` the chip select is that
+    (:class:`I2cBuses`: when threaded, its sender per bus sends their frames;
+    a screen opened alone sends on the caller's thread). ``interface="spi"``:
+    ``/dev/spidev<spi_port>.<spi_device>`` with D/C and RST on the given GPIO
+    pins, at ``spi_hz`` (default: the controller's, :data:`SPI_HZ`); with ``cs_pin`` the chip select is that
     GPIO (luma's ``gpio_cs_spi``; the device's own CE line is then not driven),
     so several screens share one SPI bus, one D/C line (read only while a
     screen is selected) and one RST line. Screens sharing a RST line should
@@ -285,6 +379,7 @@ def open_oled(
     cls = classes[0] if driver == "ssd1306" else classes[1]
     before_frame: Callable[[], None] | None = None
     lock = None
+    sender: BusSender | None = None
     try:
         if interface == "spi":
             from luma.core.interface.serial import gpio_cs_spi, spi
@@ -296,6 +391,7 @@ def open_oled(
                 spi_resets.add(gpio_rst)
             options = {"port": spi_port, "device": spi_device, "gpio_DC": gpio_dc, "gpio_RST": reset,
                        "bus_speed_hz": spi_hz or SPI_HZ[driver]}
+            sender = i2c.sender(f"spi-{spi_port}") if i2c is not None else None
             if cs_pin is None:
                 serial = spi(**options)
             else:
@@ -305,7 +401,8 @@ def open_oled(
             from luma.core.interface.serial import i2c as luma_blocks
 
             luma_i2c = luma_blocks if full_frames else PageI2c  # luma's own: 32-byte blocks
-            buses = i2c or I2cBuses()
+            buses = i2c or I2cBuses(threaded=False)
+            sender = i2c.sender(f"i2c-{port}") if i2c is not None else None
             if mux_channel is None and mux_address is not None:
                 raise ValueError(f"screen {name}: mux_address is set but mux_channel is not")
             if mux_channel is None:
@@ -334,4 +431,4 @@ def open_oled(
                 " simulated table"
             )
         raise ScreenError(f"screen {name}: cannot open the {driver} on {interface}: {err}{hint}") from err
-    return OledScreen(name, device, where=where, before_frame=before_frame, lock=lock)
+    return OledScreen(name, device, where=where, before_frame=before_frame, lock=lock, sender=sender)

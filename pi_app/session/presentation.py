@@ -202,9 +202,21 @@ class Presentation:
         first.append(self.profile.shared_screen.name)
         return [n for n in dict.fromkeys(first) if n in names] + [n for n in names if n not in first]
 
+    def failed(self, name: str, exc: ScreenError) -> None:
+        """Screen ``name`` did not take its frame: said on the shared screen
+        (and in the log, the shared screen itself can say it nowhere else),
+        sent again once it answers."""
+        sc = self.scene
+        self.layouts_sent.pop(name, None)  # so it is sent again once it answers
+        if name not in sc.faults:
+            log.warning("%s", exc)
+            sc.faults[name] = str(exc)
+            self.layouts_sent.pop(self.profile.shared_screen.name, None)
+
     def redraw(self) -> None:
         sc = self.scene
         changed = {}
+        shown: list[str] = []
         # each screen's layout is worked out just before it is sent: the acting
         # seat's frame does not wait for the others' layouts
         for name in self.send_order(self.screen_names()):
@@ -224,11 +236,16 @@ class Presentation:
             try:
                 screen.show(frame(layout), text=layout.text())
             except ScreenError as exc:  # a screen that stops answering is reported, not fatal
-                self.layouts_sent.pop(name, None)  # so it is sent again once it answers
-                if name not in sc.faults:
-                    log.warning("%s", exc)  # the shared screen itself can say it nowhere else
-                    sc.faults[name] = str(exc)
-                    self.layouts_sent.pop(self.profile.shared_screen.name, None)
+                self.failed(name, exc)
+                continue
+            shown.append(name)
+        # A bus's sender sends while the next screen is laid out and drawn;
+        # redraw returns once every frame is on its screen.
+        for name in shown:
+            try:
+                getattr(self.screens[name], "flush", lambda: None)()
+            except ScreenError as exc:
+                self.failed(name, exc)
                 continue
             if sc.faults.pop(name, None) is not None:
                 self.layouts_sent.pop(self.profile.shared_screen.name, None)

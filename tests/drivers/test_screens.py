@@ -304,3 +304,82 @@ def test_spi_clock_is_the_controllers_unless_set() -> None:
         open_oled("seat1.screen", driver="sh1106", interface="spi", spi_port=1, spi_device=0, cs_pin=16,
                   spi_hz=2_000_000)
         assert bus.settings(1, 0)["max_speed_hz"] == 2_000_000
+
+
+# -- a sender per bus -----------------------------------------------------------------------------
+
+
+class _SlowBus(FakeI2cBus):
+    """A fake bus whose wire is held until ``free`` is set: a frame on the wire."""
+
+    def __init__(self) -> None:
+        import threading
+
+        super().__init__(set())
+        self.free = threading.Event()
+        self.fail_next = False
+
+    def i2c_rdwr(self, *messages) -> None:
+        assert self.free.wait(5.0)
+        if self.fail_next:
+            self.fail_next = False
+            raise OSError(121, "Remote I/O error")
+        super().i2c_rdwr(*messages)
+
+
+def _two_screens(bus: FakeI2cBus) -> tuple[I2cBuses, list]:
+    from drivers.sim.oled_controller import OledController
+
+    buses = I2cBuses(opener=lambda port: bus, threaded=True)
+    chips = []
+    for channel in (0, 1):
+        chip = OledController("sh1106", seed=channel)
+        bus.attach(channel, 0x3C, chip)
+        chips.append(chip)
+    bus.free.set()  # the constructors' set-up
+    screens = [open_oled(f"seat{c + 1}.screen", driver="sh1106", mux_channel=c, i2c=buses) for c in (0, 1)]
+    for screen in screens:
+        screen.flush()
+    return buses, list(zip(screens, chips, strict=True))
+
+
+def _words(text: str) -> Image.Image:
+    frame = Image.new("1", (128, 64))
+    ImageDraw.Draw(frame).text((4, 20), text, fill=1)
+    return frame
+
+
+def test_a_bus_sender_sends_while_the_caller_draws_the_next_frame() -> None:
+    bus = _SlowBus()
+    buses, pairs = _two_screens(bus)
+    try:
+        bus.free.clear()  # the wire is busy from now on
+        frames = [_words("first"), _words("second")]
+        for (screen, _), frame in zip(pairs, frames, strict=True):
+            assert screen.show(frame) is True  # queued: returns with the wire still held
+        assert [chip.glass().tobytes() == f.tobytes() for (_, chip), f in zip(pairs, frames, strict=True)] \
+            == [False, False]
+        bus.free.set()
+        for screen, _ in pairs:
+            screen.flush()
+        assert [chip.glass().tobytes() for _, chip in pairs] == [f.tobytes() for f in frames]
+    finally:
+        buses.close()
+
+
+def test_a_frame_the_sender_could_not_send_is_reported_at_flush_and_sent_whole_next() -> None:
+    bus = _SlowBus()
+    buses, pairs = _two_screens(bus)
+    screen, chip = pairs[0]
+    try:
+        bus.fail_next = True
+        assert screen.show(_words("lost")) is True
+        with pytest.raises(ScreenError, match=r"seat1\.screen"):
+            screen.flush()
+        screen.flush()  # reported once
+        again = _words("again")
+        screen.show(again)
+        screen.flush()
+        assert chip.glass().tobytes() == again.tobytes()
+    finally:
+        buses.close()
