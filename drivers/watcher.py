@@ -10,7 +10,8 @@ missing as long (``leave_hold``); anything shorter is a flicker and no event.
 A tag on its way in is looked at again the moment its hold is up, not at the
 next round (:meth:`Watcher.next_due`): a laid tag is an event one hold after
 the poll that first saw it.
-Events carry the time the change was first seen. A reader whose ``poll`` raises
+Events carry the time the change was first seen (an arrival: the end of the
+poll that first read the tag). A reader whose ``poll`` raises
 is reported once (ReaderFault), retried with a growing back-off, and reported
 again when it answers (ReaderRecovered); its tags are kept meanwhile and
 compared with what it sees once it is back.
@@ -39,11 +40,12 @@ class WatcherSettings:
     """Timings, in seconds unless named otherwise."""
 
     # A tag laid on a pad is an event within interval + arrive_hold + two
-    # polls' time (bench_session's tag rows, on the timed emulator: about
-    # 57 ms at the p99 on a Pi 4, 62 on a Zero 2 W, against 114 and 120 at
-    # 0.05 and 0.05); a tag in the field for less than arrive_hold, or seen
-    # in one poll and not the next, never is. Two RC522s polled empty at
-    # this rate take about 3% of a Pi 4's core, 10% of a Zero 2 W's.
+    # polls' time (bench_session's tag rows, on the timed emulator: 55 ms at
+    # the p99 on a Pi 4, 66 on a Zero 2 W, against 122 and 135 with rounds
+    # of 50 ms and a 50 ms hold); a tag in the field for less than
+    # arrive_hold, or seen in one poll and not the next, never is. Two
+    # RC522s polled empty at this rate take about 3% of a Pi 4's core, 10%
+    # of a Zero 2 W's.
     interval: float = 0.015  # between polling rounds on the background thread
     confirm_polls: int = 2  # consecutive polls a change must be seen in
     arrive_hold: float = 0.025  # and for at least this long before a tag arrives
