@@ -380,7 +380,7 @@ def glass_rows(glass: dict[str, list[InputCost]], here: pi_model.Here) -> list[R
         rows += traffic_rows(game, costs)
         for board in boards[:2]:
             rows += board_rows(game, board, costs, here)
-    rows += spi_rows(everything, boards[:2], here)
+    rows += what_if_rows(everything, boards[:2], here)
     rows += cpu_rows(everything)
     return rows
 
@@ -437,13 +437,18 @@ def board_rows(game: str, board: pi_model.Board, costs: list[InputCost], here: p
     return out
 
 
-def spi_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_model.Here) -> list[Row]:
-    """The same inputs with the screens on SPI (SH1106 at its 4 MHz): a
-    choice for a table with the pins to spare, not the reference table's."""
+def what_if_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_model.Here) -> list[Row]:
+    """The same inputs sent otherwise: with the loop waiting for each frame
+    (no sender per bus), and with the screens on SPI (SH1106 at its 4 MHz:
+    a choice for a table with the pins to spare, not the reference table's)."""
     out = []
     for board in boards:
         for key in ("acting", "all"):
             mine = [c for c in costs if key in c.points]
+            waited = [pi_model.seconds(c, key, board, here, board.central, False) * 1e3 for c in mine]
+            out.append(Row(GLASS, f"all games, each frame waited for: {board.name}, {POINTS[key]}, p99",
+                           pct(waited, 0.99), "ms",
+                           note="the same frames, the loop waiting for each on the bus"))
             ms = [pi_model.seconds(c, key, board, here, board.central, SENDER_PER_BUS,
                                    spi_hz=SPI_HZ["sh1106"]) * 1e3 for c in mine]
             out.append(Row(GLASS, f"all games, SPI screens: {board.name}, {POINTS[key]}, p99", pct(ms, 0.99),
