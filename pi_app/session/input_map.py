@@ -19,7 +19,7 @@ from pi_app.session.commit import Commit
 from pi_app.session.scene import Scene
 from pi_app.store.registry import Registry
 from pi_app.ui.menu import Cursor, flatten
-from pi_app.ui.screens import Layout
+from pi_app.ui.screens import BAR_ITEMS, TAPPED, Layout
 from rules.core import IllegalMove, Move
 
 
@@ -48,6 +48,20 @@ class InputMap:
         else:
             return False
         return True
+
+    def pressed_item(self, event: object) -> str | None:
+        """Which item of the acting seat's button bar ``event`` presses, to
+        acknowledge it at once (pi_app.ui.screens.pressed): a button's own,
+        ◀ or ▶ for a turn, the whole bar for a tag; None for anything else
+        (a release, a hold, a tag lifted)."""
+        if isinstance(event, TagArrived):
+            return TAPPED
+        if isinstance(event, ButtonPressed):
+            role = event.button.rsplit(".", 1)[-1]
+            return role if role in BAR_ITEMS else None
+        if isinstance(event, EncoderTurned) and event.steps:
+            return "right" if event.steps > 0 else "left"
+        return None
 
     def seat_of(self, part: str) -> int | None:
         seat = self.profile.seat_of_part(part)

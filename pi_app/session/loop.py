@@ -254,9 +254,13 @@ class Session:
         return n
 
     def handle(self, event: object) -> None:
-        """One event, one way through: input, commit, then the screens."""
+        """One event, one way through: the acting seat's acknowledgement,
+        input, commit, then the screens."""
         with collector_waits():
             self.acting = self.input.acting_seat(event)
+            item = self.input.pressed_item(event)
+            if self.acting is not None and item is not None and self.acting not in self.computers:
+                self.presentation.acknowledge(self.acting, item)  # before the move is worked out
             if self.input.handle(event):
                 pass
             elif isinstance(event, ReaderFault):
