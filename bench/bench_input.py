@@ -114,6 +114,8 @@ class Live(Probe):
             events += work.apply(draw)
             moves.append(draw)
         sc.state = work
+        if seat is not None and hasattr(sc.seats[seat], "memory"):
+            sc.seats[seat].memory.note(move.to_json())  # as commit does: the seat's menus start there
         sc.adapter.take_notes(before, moves, events, work)
         sc.clear_menus()
         sc.chance_cursor = None
@@ -148,7 +150,8 @@ def snapshot(scene: Scene, seat: int) -> tuple[Any, ...]:
     ui = scene.seats[seat]
     cursor = ui.cursor
     aliases = [k for k, v in vars(scene.adapter).items() if v is cursor and cursor is not None]
-    kept = {k: copy.copy(v) for k, v in vars(scene).items() if k.startswith("menu_memory")}
+    memory = getattr(ui, "memory", None)  # what the seat chose last: noted as a move is asked for
+    kept = dict(memory.chosen) if memory is not None else None
     return (clone(cursor), ui.notice, scene.undo_pending, scene.shared_notice, aliases, kept)
 
 
@@ -167,8 +170,8 @@ def restore(scene: Scene, seat: int, snap: tuple[Any, ...]) -> None:
     ui.notice, scene.undo_pending, scene.shared_notice = notice, undo, shared
     for k in aliases:
         setattr(scene.adapter, k, ui.cursor)
-    for k, v in kept.items():
-        setattr(scene, k, copy.copy(v))
+    if kept is not None:
+        ui.memory.chosen = dict(kept)
 
 
 def key(scene: Scene, seat: int) -> Any:
@@ -185,8 +188,17 @@ def inputs_for(scene: Scene, seat: int, target: Move) -> list[Input]:
     name = scene.seats[seat].name
     out: list[Input] = [("press", f"{name}.{b}", "") for b in ("left", "right", "ok")]
     named = values(target.to_json())
-    comps = [c for c in scene.adapter.components()
-             if c.seat in (None, seat) and (c.value in named or c.kind.startswith("assassin"))]
+    adapter, state = scene.adapter, scene.state
+    root = scene.cursor_for(seat).stack[0][0]
+
+    def leads(comp: Any) -> bool:  # the tap keeps the move in its menu (a figure that stands for a seat)
+        try:
+            return target in adapter.tap(state, seat, comp, root, None)
+        except (KeyError, ValueError, TypeError):
+            return False
+
+    comps = [c for c in adapter.components()
+             if c.seat in (None, seat) and (c.value in named or leads(c))]
     out += [("tap", f"{name}.pad", c.id) for c in comps]
     for zone in scene.profile.zones:
         if zone.name in named:

@@ -2,14 +2,18 @@
 
 Moves are grouped by their JSON fields: at each level the menu branches on the
 first field (in notation order) whose values differ among the moves left, so
-"type" usually comes first, then the card, the region, the colour... When one
-move is left the menu asks to confirm it. Nothing here knows a game.
+"type" usually comes first, then the card, the region, the colour... Each
+level starts on the choice its ``prefer`` names (the one the player made
+last time there). When one move is left it is played at once unless
+``confirms`` says it asks for ● first (undo cannot take it back, or it
+reveals something); without ``confirms`` every move asks. Nothing here knows
+a game.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +21,7 @@ from rules.core import Move
 
 BRANCH, CONFIRM, BACK = "branch", "confirm", "back"
 MISSING = None  # the value of a field a move does not have
+UNSET = object()  # no choice remembered: a level starts on its first option
 
 
 def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
@@ -84,6 +89,10 @@ class Cursor:
     # split() of each level, computed once: the screen asks for it several times per redraw
     _splits: dict[int, tuple[tuple[Move, ...], tuple[str | None, list[Option]]]] = field(
         default_factory=dict, repr=False, compare=False)
+    #: whether a move asks for ● before it is played; None: every move does
+    confirms: Callable[[Move], bool] | None = field(default=None, repr=False, compare=False)
+    #: the value a level branching on a field starts on, given its moves (UNSET: the first)
+    prefer: Callable[[str, tuple[Move, ...]], Any] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def over(cls, moves: Sequence[Move]) -> Cursor:
@@ -126,24 +135,78 @@ class Cursor:
         self.stack[-1] = (moves, (index + delta) % len(self.options()))
 
     def narrow(self, moves: Sequence[Move]) -> None:
-        """Go down to a subset (a chosen option, or a tapped card's branch)."""
+        """Go down to a subset (a chosen option, or a tapped card's branch),
+        on the option the level prefers."""
         self.stack.append((tuple(moves), 0))
+        self.start()
+
+    def start(self) -> None:
+        """Put this level on the option ``prefer`` names, if it has one."""
+        name = self.field()
+        if self.prefer is None or name is None:
+            return
+        value = self.prefer(name, self.moves)
+        if value is UNSET:
+            return
+        want = _key(value)
+        for i, opt in enumerate(self.options()):
+            if opt.kind == BRANCH and _key(opt.value) == want:
+                self.stack[-1] = (self.moves, i)
+                return
+
+    def single(self, opt: Option) -> Move | None:
+        """The one move an option stands for, else None."""
+        return opt.moves[0] if opt.moves and all(m == opt.moves[0] for m in opt.moves) else None
 
     def back(self) -> None:
         if len(self.stack) > 1:
             self.stack.pop()
 
     def select(self) -> Move | None:
-        """● on the highlighted option: the move when it is confirmed, else
-        None after stepping down (or back up)."""
+        """● on the highlighted option: the move when it is confirmed (or
+        needs no confirming), else None after stepping down (or back up).
+        An option with no moves (a piece that cannot move) selects nothing."""
         opt = self.current()
         if opt.kind == CONFIRM:
             return opt.moves[0]
         if opt.kind == BACK:
             self.back()
-        else:
+        elif opt.moves:
+            move = self.single(opt)
+            if move is not None and self.confirms is not None and not self.confirms(move):
+                return move
             self.narrow(opt.moves)
         return None
 
     def position(self) -> tuple[int, int]:
         return self.index % len(self.options()) + 1, len(self.options())
+
+
+@dataclass
+class Memory:
+    """What a seat chose last, for its menus to start on: for the same
+    subject (the piece or card, a field of ``subjects``), else at all. It
+    holds the seat's own moves of the game as journalled, so a game resumed
+    or undone starts its menus where the table did."""
+
+    subjects: tuple[str, ...] = ()
+    chosen: dict[tuple[str, Any], Any] = field(default_factory=dict)
+
+    def note(self, move: Any) -> None:
+        """``move`` (its JSON) was played by the seat."""
+        flat = flatten(move)
+        about = [(f, _key(flat[f])) for f in self.subjects if f in flat]
+        for name, value in flat.items():
+            self.chosen[(name, None)] = value
+            for subject in about:
+                self.chosen[(name, subject)] = value
+
+    def prefer(self, name: str, moves: tuple[Move, ...]) -> Any:
+        flat = [flatten(m.to_json()) for m in moves]
+        for f in self.subjects:
+            values = {_key(x.get(f, MISSING)) for x in flat}
+            if len(values) == 1 and flat and f in flat[0]:
+                hit = self.chosen.get((name, (f, values.pop())), UNSET)
+                if hit is not UNSET:
+                    return hit
+        return self.chosen.get((name, None), UNSET)

@@ -31,19 +31,18 @@ def record_sends(r: Any) -> list[str]:
 
 
 def seat2_about_to_pass(rig: Any, fake_game: Any) -> tuple[Any, Any, list[str]]:
-    """Three seats; seat 1 has passed and seat 2 has picked pass: its next ●
-    is a move that changes every screen. The sends are recorded from here."""
+    """Three seats; seat 1 has passed and seat 2's menu stands on pass: its
+    next ● is a move that changes every screen. The sends are recorded from here."""
     r = rig(3)
     s = r.open(fake_game)
-    r.press("seat1.ok")
-    r.press("seat1.ok")  # seat 1 passes: seat 2 to move
-    r.press("seat2.ok")  # seat 2: pass ...
+    r.press("seat1.ok")  # seat 1 passes (undo takes it back: no confirm): seat 2 to move
+    assert s.state.to_move() == 1 and s.cursor_for(1).current().value == "pass"
     return r, s, record_sends(r)
 
 
 def test_the_acting_seats_screen_goes_first_then_the_shared_one(rig, fake_game):
     r, s, said = seat2_about_to_pass(rig, fake_game)
-    r.press("seat2.ok")  # ... confirmed: a move, and every screen changes
+    r.press("seat2.ok")  # ... pass: a move, and every screen changes
     assert s.state.to_move() == 2
     frames = [n for n in said if n != "commit"]
     assert frames == ["seat2.screen", "shared.screen", "seat1.screen", "seat3.screen"], frames
@@ -53,11 +52,10 @@ def test_no_screen_shows_a_move_before_its_commit_returned(rig, fake_game):
     r = rig(2)
     s = r.open(fake_game)
     r.press("seat1.right")
-    r.press("seat1.ok")
-    r.press("seat1.ok")
+    r.press("seat1.ok")  # into "play": the cards
     said = record_sends(r)
     moves = len(s.state.history)
-    r.press("seat1.ok")  # the move
+    r.press("seat1.ok")  # the move: card one
     assert len(s.state.history) > moves
     assert said[0] == "commit" and said.count("commit") >= 1, said
     last_commit = max(i for i, n in enumerate(said) if n == "commit")
@@ -95,9 +93,7 @@ def test_a_move_and_the_chance_steps_drawn_after_it_are_one_commit(rig):
 def test_the_acting_seats_frame_does_not_wait_for_the_other_layouts(rig, fake_game):
     r = rig(3)
     s = r.open(fake_game)
-    r.press("seat1.ok")
     r.press("seat1.ok")  # seat 2 to move
-    r.press("seat2.ok")
     said = record_sends(r)
     shown = s.presentation  # the part that lays the screens out
     real_seat, real_shared = shown.seat_layout, shown.shared_layout
