@@ -160,6 +160,8 @@ def clone(cursor: Any) -> Any:
         return None
     new = copy.copy(cursor)
     new.stack = list(cursor.stack)
+    if isinstance(getattr(cursor, "_home", None), dict):
+        new._home = dict(cursor._home)
     return new
 
 

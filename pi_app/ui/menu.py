@@ -89,10 +89,14 @@ class Cursor:
     # split() of each level, computed once: the screen asks for it several times per redraw
     _splits: dict[int, tuple[tuple[Move, ...], tuple[str | None, list[Option]]]] = field(
         default_factory=dict, repr=False, compare=False)
+    #: by depth, the choice each level started on (where "back" is placed from)
+    _home: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
     #: whether a move asks for ● before it is played; None: every move does
     confirms: Callable[[Move], bool] | None = field(default=None, repr=False, compare=False)
-    #: the value a level branching on a field starts on, given its moves (UNSET: the first)
-    prefer: Callable[[str, tuple[Move, ...]], Any] | None = field(default=None, repr=False, compare=False)
+    #: the values a level branching on a field may start on, best first, given its moves
+    #: (none there: the first option)
+    prefer: Callable[[str, tuple[Move, ...]], list[Any]] | None = field(
+        default=None, repr=False, compare=False)
 
     @classmethod
     def over(cls, moves: Sequence[Move]) -> Cursor:
@@ -123,8 +127,15 @@ class Cursor:
         else:
             opts = list(self._split()[1])
         if len(self.stack) > 1:
-            opts.append(Option(BACK))
+            opts.insert(self._back_at(len(opts)), Option(BACK))
         return opts
+
+    def _back_at(self, n: int) -> int:
+        """Where "back" goes among a level's ``n`` choices: across the ring
+        from the one the level started on, so that the choices on either
+        side of it are each one press away."""
+        home, far = self._home.get(len(self.stack), 0), (n + 1) // 2
+        return home + far if home + far <= n else home + far - n
 
     def current(self) -> Option:
         opts = self.options()
@@ -142,16 +153,17 @@ class Cursor:
 
     def start(self) -> None:
         """Put this level on the option ``prefer`` names, if it has one."""
+        depth = len(self.stack)
+        self._home[depth] = 0
         name = self.field()
         if self.prefer is None or name is None:
             return
-        value = self.prefer(name, self.moves)
-        if value is UNSET:
-            return
-        want = _key(value)
-        for i, opt in enumerate(self.options()):
-            if opt.kind == BRANCH and _key(opt.value) == want:
-                self.stack[-1] = (self.moves, i)
+        branches = [opt for opt in self.options() if opt.kind != BACK]
+        where = {_key(opt.value): i for i, opt in reversed(list(enumerate(branches))) if opt.kind == BRANCH}
+        for value in self.prefer(name, self.moves):
+            if _key(value) in where:
+                self._home[depth] = home = where[_key(value)]
+                self.stack[-1] = (self.moves, self.options().index(branches[home]))
                 return
 
     def single(self, opt: Option) -> Move | None:
@@ -160,6 +172,7 @@ class Cursor:
 
     def back(self) -> None:
         if len(self.stack) > 1:
+            self._home.pop(len(self.stack), None)
             self.stack.pop()
 
     def select(self) -> Move | None:
@@ -185,9 +198,11 @@ class Cursor:
 @dataclass
 class Memory:
     """What a seat chose last, for its menus to start on: for the same
-    subject (the piece or card, a field of ``subjects``), else at all. It
-    holds the seat's own moves of the game as journalled, so a game resumed
-    or undone starts its menus where the table did."""
+    subject (the piece or card, a field of ``subjects``); else what it chose
+    last time after the choice it made last (a man placed after a row
+    declared); else its last choice at all. It holds the seat's own moves
+    of the game as journalled, so a game resumed or undone starts its menus
+    where the table did."""
 
     subjects: tuple[str, ...] = ()
     chosen: dict[tuple[str, Any], Any] = field(default_factory=dict)
@@ -197,16 +212,22 @@ class Memory:
         flat = flatten(move)
         about = [(f, _key(flat[f])) for f in self.subjects if f in flat]
         for name, value in flat.items():
+            last = self.chosen.get((name, None), UNSET)
+            if last is not UNSET:
+                self.chosen[(name, ("after", _key(last)))] = value
             self.chosen[(name, None)] = value
             for subject in about:
                 self.chosen[(name, subject)] = value
 
-    def prefer(self, name: str, moves: tuple[Move, ...]) -> Any:
+    def prefer(self, name: str, moves: tuple[Move, ...]) -> list[Any]:
+        """The values a level branching on ``name`` may start on, best first."""
+        out = []
         flat = [flatten(m.to_json()) for m in moves]
         for f in self.subjects:
             values = {_key(x.get(f, MISSING)) for x in flat}
             if len(values) == 1 and flat and f in flat[0]:
-                hit = self.chosen.get((name, (f, values.pop())), UNSET)
-                if hit is not UNSET:
-                    return hit
-        return self.chosen.get((name, None), UNSET)
+                out.append(self.chosen.get((name, (f, values.pop())), UNSET))
+        last = self.chosen.get((name, None), UNSET)
+        if last is not UNSET:
+            out += [self.chosen.get((name, ("after", _key(last))), UNSET), last]
+        return [v for v in out if v is not UNSET]

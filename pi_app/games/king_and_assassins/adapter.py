@@ -90,7 +90,7 @@ class TurnMenu(Cursor):
         opts = super().options()
         if self.field() == "piece" and all(isinstance(m, Step) for m in self.moves) \
                 and not any(m.to_json().get("piece") == KING for m in self.moves):
-            at = len(opts) - (1 if opts and opts[-1].kind == BACK else 0)
+            at = next((i for i, o in enumerate(opts) if o.kind == BACK), len(opts))
             opts.insert(at, Option(BRANCH, "piece", KING_IDLE))
         return opts
 
