@@ -131,9 +131,12 @@ class Cursor:
         return opts
 
     def _back_at(self, n: int) -> int:
-        """Where "back" goes among a level's ``n`` choices: across the ring
-        from the one the level started on, so that the choices on either
-        side of it are each one press away."""
+        """Where "back" goes among a level's ``n`` choices: in a seat's menu
+        (one that remembers, ``prefer``) across the ring from the one the
+        level started on, so that the choices on either side of it are each
+        one press away; else last (a die's faces stay in order)."""
+        if self.prefer is None:
+            return n
         home, far = self._home.get(len(self.stack), 0), (n + 1) // 2
         return home + far if home + far <= n else home + far - n
 

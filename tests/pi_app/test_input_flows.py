@@ -15,7 +15,8 @@ def test_a_move_undo_takes_back_is_played_by_its_press_and_another_asks_to_confi
     cursor.confirms = lambda m: m.to_json()["colour"] == "blue"
     assert cursor.select() is None  # north: its colours
     assert cursor.select() == mv(type="place", region="north", colour="red")  # no confirm
-    cursor.step(-1)  # round to blue
+    while cursor.current().value != "blue":
+        cursor.step(1)
     assert cursor.select() is None and cursor.current().kind == CONFIRM  # blue asks first
     assert cursor.select() == mv(type="place", region="north", colour="blue")
 
@@ -46,8 +47,12 @@ def test_a_level_starts_on_the_seats_last_choice_for_that_subject_then_at_all():
 def test_back_stands_across_the_ring_from_where_a_level_starts():
     many = [mv(type="go", to=n) for n in range(4)]
     cursor = Cursor.over([mv(type="pass"), *many])
+    cursor.prefer = Memory().prefer  # a seat's menu
     cursor.step(1)
     cursor.select()
     kinds = [o.kind for o in cursor.options()]
     assert kinds == [BRANCH, BRANCH, BACK, BRANCH, BRANCH]
     assert cursor.index == 0  # the first choice; its neighbours either way are choices too
+    dice = Cursor.over([mv(type="roll", first=1, second=n) for n in range(1, 4)] + [mv(type="roll", first=2)])
+    dice.select()  # a menu that remembers nothing (a die entered): back stays last
+    assert [o.kind for o in dice.options()] == [BRANCH, BRANCH, BRANCH, BACK]
