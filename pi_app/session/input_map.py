@@ -127,13 +127,10 @@ class InputMap:
         elif role == "ok":
             opt = cursor.current()
             move = cursor.select()
-            if move is not None and not self.play(seat, move):
+            if move is not None and not self.commit.play(seat, move):
                 off_refused(cursor)
             elif opt.kind == BRANCH and not opt.moves:  # a piece listed to say it cannot act
                 self.commit.refuse(seat, sc.adapter.idle(sc.state, seat, opt))
-
-    def play(self, seat: int, move: Move) -> bool:
-        return self.commit.play(seat, move)
 
     def chance_press(self, seat: int, role: str) -> None:
         sc = self.scene
@@ -200,7 +197,7 @@ class InputMap:
             return
         one = cursor.single(Option(BRANCH, moves=tuple(subset)))
         if one is not None and not (sc.adapter.tap_confirms and sc.adapter.confirms(sc.state, one)):
-            self.play(seat, one)  # the tap itself chose the move
+            self.commit.play(seat, one)  # the tap itself chose the move
         else:
             # A tap whose move undo cannot take back (a card played in Siege
             # draws the next) waits for ● as a menu does: a card tapped by
@@ -243,7 +240,7 @@ class InputMap:
         if not subset:
             self.commit.refuse(seat, self.zone_refusal(seat, comp, zone.name, cursor.moves))
         elif len(subset) == 1:
-            self.play(seat, subset[0])
+            self.commit.play(seat, subset[0])
         else:
             cursor.narrow(subset)
 
