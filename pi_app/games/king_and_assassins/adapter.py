@@ -380,7 +380,8 @@ class KingAndAssassinsAdapter(TableAdapter):
         cells: list[str] = []
         pieces = view["pieces"]
         if opt.kind == BRANCH and (opt.field in ("piece", "target") or (opt.field or "").startswith("pick")):
-            cells.append(pieces.get(opt.value, {}).get("cell", ""))
+            piece = KING if opt.value == KING_IDLE else opt.value  # a King who cannot move: where he is
+            cells.append(pieces.get(piece, {}).get("cell", ""))
         elif opt.kind == BRANCH and opt.field == "cell":
             cells.append(str(opt.value))
         shared = {m.to_json().get("piece") for m in cursor.moves}
