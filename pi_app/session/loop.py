@@ -184,6 +184,7 @@ class Session:
             state, adapter, said = rebuild(journal, current, lang, draws=table.profile.chance == "draw")
             session = cls(table, journal, registry, current, state, lang, adapter)
             session.resumed = True
+            session.scene.recall(journal.entries(current))
             session.scene.note(t("resumed", lang, moves=len(state.history) - session.implied))
             if said:  # the shared screen as before the cut: what the table was last told to do
                 session.log = said

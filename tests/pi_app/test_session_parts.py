@@ -167,9 +167,18 @@ def test_input_maps_presses_to_a_move_without_screens(sim, fake_game, tmp_path: 
     keys.handle(ButtonPressed("seat1.right", 0.0))
     assert cursor.current() != first and not ledger.played
     keys.handle(ButtonPressed("seat1.left", 0.0))
-    while (move := cursor.current()).kind != "confirm":
-        keys.handle(ButtonPressed("seat1.ok", 0.0))  # down the menu to a move
-        assert not ledger.played
+    assert cursor.current() == first
+    keys.handle(ButtonPressed("seat1.ok", 0.0))  # a move undo takes back: played by its ●
+    assert ledger.played == [(0, first.moves[0])]
+    # a move that tells a secret: down the menu to its confirm, played by the next ●
+    ledger.played.clear()
+    scene.seats[0].cursor = None
+    cursor = scene.cursor_for(0)
+    while cursor.current().value != "peek":
+        keys.handle(ButtonPressed("seat1.right", 0.0))
+    keys.handle(ButtonPressed("seat1.ok", 0.0))
+    move = cursor.current()
+    assert move.kind == "confirm" and not ledger.played
     keys.handle(ButtonPressed("seat1.ok", 0.0))
     assert ledger.played == [(0, move.moves[0])]
 
