@@ -25,7 +25,7 @@ from typing import Any, Generic, TypeVar
 
 import rules
 from drivers.events import ReaderFault, ReaderRecovered
-from pi_app.errors import UsageError
+from pi_app.errors import NothingToResume, UsageError
 from pi_app.games.base import TableAdapter
 from pi_app.i18n import t
 from pi_app.session import computer
@@ -85,10 +85,6 @@ def collector_waits() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-class NothingToResume(UsageError):
-    """The journal holds no unfinished game and none was asked for."""
 
 
 T = TypeVar("T")
