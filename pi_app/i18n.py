@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import catalogue
-
-LANGS = ("en", "it")
+from rules.catalogue import LANGS
 
 _TEXT: dict[str, tuple[str, str]] = {
     "your-turn": ("Your turn", "Tocca a te"),

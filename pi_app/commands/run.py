@@ -25,6 +25,7 @@ from pi_app.store.registry import Registry
 from pi_app.table import hardware, profile, startup
 from pi_app.table.sdnotify import Watchdog
 from pi_app.web import address
+from rules.catalogue import LANGS
 
 NAME = "run"
 HELP = "run the table: resume the journal's game or start one (simulated table off a Pi, with a console)"
@@ -36,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", help="game id to start (default: resume the unfinished game)")
     parser.add_argument("--players", type=int, help="number of players, with --game")
     parser.add_argument("--seed", type=int, default=None, help="seed of the game (default: from the clock)")
-    parser.add_argument("--lang", choices=("en", "it"),
+    parser.add_argument("--lang", choices=LANGS,
                         help="language of the screens (default: the profile's)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. --option mordred=true (JSON values)")

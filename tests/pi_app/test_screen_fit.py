@@ -20,8 +20,8 @@ from pi_app.session.loop import ARROWS as ARROWS_FOOTER
 from pi_app.simulated.demo import Night
 from pi_app.ui.screens import Layout, pages, plan, problems, render
 from rules import catalogue, sections
+from rules.catalogue import LANGS
 
-LANGS = ("en", "it")
 GAMES = [g for g in ("king-is-dead", "king-and-assassins", "mordred", "artus", "siege") if g in rules.GAMES]
 
 
