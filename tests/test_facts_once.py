@@ -102,3 +102,15 @@ def test_the_daemons_errors_are_one_family_in_one_module() -> None:
     # the daemon's hardware error is the drivers' too: one except takes both
     assert issubclass(errors.HardwareError, DriverError)
     assert issubclass(errors.HardwareError, errors.UsageError)
+
+
+def test_a_table_refusal_reads_as_a_sentence_whichever_module_came_first() -> None:
+    """``table.*`` sentences are registered with the package, not only once
+    pi_app.i18n happens to be imported (a fresh interpreter: nothing else loaded)."""
+    import subprocess
+    import sys
+
+    code = ("import pi_app.errors; from rules.core import IllegalMove; "
+            "print(IllegalMove('table.not-your-turn', '', to_move='King', seat='Assassin').message('it'))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "È il turno di King, non di Assassin."

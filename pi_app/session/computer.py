@@ -21,7 +21,6 @@ from pi_app.errors import UsageError
 from pi_app.i18n import pick
 from pi_app.ui.screens import Layout
 from players import DEFAULT_BUDGET, Budget, Ismcts
-from rules import catalogue
 from rules.core import IllegalMove, Move, State
 
 WORDS = {
@@ -34,11 +33,7 @@ WORDS = {
 }
 
 # A tap on a computer's pad that is not its move: said without naming the
-# card, which may be one of its face-down cards.
-catalogue.register({
-    "table.computer-not-this": ("Not this one: the computer's move is on the shared screen.",
-                                "Non questo: la mossa del computer è sullo schermo comune."),
-})
+# card, which may be one of its face-down cards (pi_app.i18n words it).
 NOT_THIS = IllegalMove("table.computer-not-this", "")
 
 
