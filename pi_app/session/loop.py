@@ -27,12 +27,11 @@ import rules
 from drivers.events import ReaderFault, ReaderRecovered
 from pi_app.errors import NothingToResume, UsageError
 from pi_app.games.base import TableAdapter
-from pi_app.i18n import t
 from pi_app.session import computer
 from pi_app.session.commit import Commit, rebuild
 from pi_app.session.input_map import InputMap
 from pi_app.session.presentation import ARROWS, FLASH_SECONDS, Presentation
-from pi_app.session.scene import Record, Scene, Seat
+from pi_app.session.scene import Notice, Record, Scene, Seat
 from pi_app.store.journal import GameRecord, Journal, Pending
 from pi_app.store.registry import Registry
 from pi_app.table.hardware import Table
@@ -152,7 +151,7 @@ class Session:
                            implied=len(state.history) - journal.move_count(record.id))
         # the way a tap goes: input -> commit -> presentation, each handed the next
         self.presentation = Presentation(self.scene, table.screens, table.lights)
-        self.commit = Commit(self.scene, journal, registry, self.presentation.flash)
+        self.commit = Commit(self.scene, journal, registry, self.presentation.flash, self.presentation.tell)
         self.input = InputMap(self.scene, registry, self.commit)
         self.heartbeat = time.monotonic()
         #: runs a typed console line; False means quit
@@ -180,7 +179,8 @@ class Session:
             state, adapter, said = rebuild(journal, current, lang, draws=table.profile.chance == "draw")
             session = cls(table, journal, registry, current, state, lang, adapter)
             session.resumed = True
-            session.scene.note(t("resumed", lang, moves=len(state.history) - session.implied))
+            moves = len(state.history) - session.implied
+            session.presentation.tell(Notice("resumed", params={"moves": moves}))
             if said:  # the shared screen as before the cut: what the table was last told to do
                 session.log = said
             # A power cut may fall between a move and what follows it in the
@@ -201,7 +201,7 @@ class Session:
             journal.end(current)
         record = journal.start(game, players, seed, state.options, names)
         session = cls(table, journal, registry, record, state, lang)
-        session.scene.note(t("started", lang, game=session.game.name or game))
+        session.presentation.tell(Notice("started", params={"game": session.game.name or game}))
         session.commit.auto_chance()
         return session
 
@@ -228,7 +228,7 @@ class Session:
                 self.tick()
             except Exception:  # a fault in one event must not stop the table
                 traceback.print_exc(file=sys.stderr)
-                self.shared_notice = Layout(title=t("internal-error", self.lang), alert=True)
+                self.presentation.tell(Notice("internal-error"))
                 with contextlib.suppress(Exception):  # the fault may be in drawing itself
                     self.redraw()
         self.commit.write_journal()  # a last try before the table stops
@@ -301,10 +301,7 @@ class Session:
         sc.computer_moves[seat] = move
         sc.seats[seat].cursor = None
         secret = computer.is_secret(sc.state, move)
-        text = None if secret else sc.adapter.move_text(move.to_json(), sc.lang)
-        sc.computer_line = computer.said(sc.player(seat), text, sc.lang)
-        sc.log = [*sc.log, sc.computer_line]
-        sc.transcript.append(Record("said", None, sc.log[-1], extra={"lines": sc.log[-1:]}))
+        self.presentation.tell(Notice("computer-move", seat, move=None if secret else move.to_json()))
 
     # -- the parts' own calls, under the session's names --------------------------------
     def cursor_for(self, seat: int) -> Cursor:

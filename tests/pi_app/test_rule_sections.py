@@ -26,10 +26,8 @@ def _quoted(game: str) -> set[str]:
     package = importlib.import_module(f"rules.{game.replace('-', '_')}")
     found: set[str] = set()
     names = [package.__name__ + "." + m.name for m in pkgutil.iter_modules(package.__path__)]
-    names.append(games.for_game(game, 2 if game != "mordred" else 3, "en").__module__)
-    words = {"king-and-assassins": "king_and_assassins_words", "artus": "artus_words", "siege": "siege_words"}
-    if game in words:
-        names.append(f"pi_app.games.{words[game]}")
+    table = importlib.import_module(f"pi_app.games.{game.replace('-', '_')}")  # the game's table code
+    names += [f"{table.__name__}.{m.name}" for m in pkgutil.iter_modules(table.__path__)]
     for name in names:
         module = importlib.import_module(name)
         for attr, value in vars(module).items():
