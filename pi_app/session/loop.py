@@ -21,7 +21,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import rules
 from drivers.events import ReaderFault, ReaderRecovered
@@ -32,10 +32,9 @@ from pi_app.session.commit import Commit, rebuild
 from pi_app.session.input_map import InputMap
 from pi_app.session.presentation import ARROWS, FLASH_SECONDS, Presentation
 from pi_app.session.scene import Notice, Record, Scene, Seat
-from pi_app.store.journal import GameRecord, Journal, Pending
+from pi_app.store.journal import GameRecord, Journal
 from pi_app.store.registry import Registry
 from pi_app.table.hardware import Table
-from pi_app.table.profile import Profile
 from pi_app.ui.menu import Cursor
 from pi_app.ui.screens import Layout
 from players import Player
@@ -86,61 +85,10 @@ def collector_waits() -> Iterator[None]:
             gc.enable()
 
 
-T = TypeVar("T")
-
-
-class _Kept(Generic[T]):
-    """``session.<name>`` read and written where a part keeps it, so callers
-    (the console, the demo, tests) go on writing ``session.state``."""
-
-    def __init__(self, part: str, name: str | None = None) -> None:
-        self.part, self.name = part, name
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = self.name or name
-
-    def __get__(self, obj: Any, owner: type | None = None) -> T:
-        if obj is None:
-            return self  # type: ignore[return-value]
-        return getattr(getattr(obj, self.part), str(self.name))
-
-    def __set__(self, obj: Any, value: T) -> None:
-        setattr(getattr(obj, self.part), str(self.name), value)
-
-
 class Session:
-    # what the parts keep, under the names callers have always used
-    profile = _Kept[Profile]("scene")
-    record = _Kept[GameRecord]("scene")
-    game = _Kept[rules.Game]("scene")
-    state = _Kept[State]("scene")
-    implied = _Kept[int]("scene")
-    lang = _Kept[str]("scene")
-    adapter = _Kept[TableAdapter]("scene")
-    seats = _Kept[list[Seat]]("scene")
-    chance_cursor = _Kept["Cursor | None"]("scene")
-    undo_pending = _Kept[bool]("scene")
-    pending_text = _Kept[str]("scene")
-    shared_notice = _Kept["Layout | None"]("scene")
-    faults = _Kept[dict[str, str]]("scene")
-    journal_fault = _Kept["str | None"]("scene")
-    log = _Kept[list[str]]("scene")
-    transcript = _Kept[list[Record]]("scene")
-    flash_until = _Kept[dict[int, float]]("scene")
-    page_seconds = _Kept["float | None"]("scene")
-    page = _Kept[int]("scene")
-    _page_at = _Kept[float]("scene", "page_at")
-    screen_page = _Kept[int]("scene")
-    _screen_page_at = _Kept[float]("scene", "screen_page_at")
-    acting = _Kept["int | None"]("scene")
-    computers = _Kept[dict[int, Player]]("scene")
-    computer_moves = _Kept[dict[int, Move]]("scene")
-    computer_line = _Kept["str | None"]("scene")
-    new_game_requested = _Kept[bool]("scene")
-    backlog = _Kept[list[Pending]]("commit")
-    _end_due = _Kept[bool]("commit", "end_due")
-    _layouts = _Kept[dict[str, Layout]]("presentation", "layouts_sent")
-    observer = _Kept["Callable[[dict[str, Layout]], None] | None"]("presentation")
+    """The game at the table. What its parts keep is theirs: the game and
+    what the screens say in ``scene``, the journal's backlog in ``commit``,
+    the frames sent in ``presentation``; callers reach them there."""
 
     def __init__(self, table: Table, journal: Journal, registry: Registry, record: GameRecord,
                  state: State, lang: str, adapter: TableAdapter | None = None) -> None:
@@ -179,10 +127,10 @@ class Session:
             state, adapter, said = rebuild(journal, current, lang, draws=table.profile.chance == "draw")
             session = cls(table, journal, registry, current, state, lang, adapter)
             session.resumed = True
-            moves = len(state.history) - session.implied
+            moves = len(state.history) - session.scene.implied
             session.presentation.tell(Notice("resumed", params={"moves": moves}))
             if said:  # the shared screen as before the cut: what the table was last told to do
-                session.log = said
+                session.scene.log = said
             # A power cut may fall between a move and what follows it in the
             # journal: the chance steps Tablekeeper draws, or the game's end.
             session.commit.after_moves(state.copy(), [], [])
@@ -201,7 +149,7 @@ class Session:
             journal.end(current)
         record = journal.start(game, players, seed, state.options, names)
         session = cls(table, journal, registry, record, state, lang)
-        session.presentation.tell(Notice("started", params={"game": session.game.name or game}))
+        session.presentation.tell(Notice("started", params={"game": session.scene.game.name or game}))
         session.commit.auto_chance()
         return session
 
@@ -220,7 +168,7 @@ class Session:
             if event == STOP:
                 stop.set()
                 break
-            if self.new_game_requested:
+            if self.scene.new_game_requested:
                 break
             try:
                 if event is not None:
@@ -252,13 +200,13 @@ class Session:
     def handle(self, event: object) -> None:
         """One event, one way through: input, commit, then the screens."""
         with collector_waits():
-            self.acting = self.input.acting_seat(event)
+            self.scene.acting = self.input.acting_seat(event)
             if self.input.handle(event):
                 pass
             elif isinstance(event, ReaderFault):
-                self.faults[event.reader] = event.error
+                self.scene.faults[event.reader] = event.error
             elif isinstance(event, ReaderRecovered):
-                self.faults.pop(event.reader, None)
+                self.scene.faults.pop(event.reader, None)
             elif event == SHOW_ALL:
                 self.presentation.forget()
             elif isinstance(event, Typed):
@@ -273,7 +221,8 @@ class Session:
 
     def tick(self) -> None:
         now = time.monotonic()
-        due = self.journal_fault is not None and now - self.commit.journal_tried >= JOURNAL_RETRY_SECONDS
+        due = (self.scene.journal_fault is not None
+               and now - self.commit.journal_tried >= JOURNAL_RETRY_SECONDS)
         if due and self.commit.write_journal():
             self.redraw()  # the shared screen's "not saved" line goes
         self.presentation.tick(now)
@@ -286,8 +235,8 @@ class Session:
     # -- computer players ----------------------------------------------------------------
     def seat_computers(self, players: dict[int, Player]) -> None:
         """Make these seats computer players (before the game's first redraw)."""
-        self.computers = dict(players)
-        self.computer_moves.clear()
+        self.scene.computers = dict(players)
+        self.scene.computer_moves.clear()
         self.computer_turn()
 
     def computer_turn(self) -> None:

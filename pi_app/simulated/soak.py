@@ -285,8 +285,8 @@ class Soak:
         session = Session.open(self.table, self.journal, self.registry, game=game, players=players,
                                seed=self.seed + place, options=options, lang=self.lang)
         session.seat_computers(computer.players_for(computers, self.seed + place, SOAK_BUDGET))
-        session.page_seconds = 3.0  # as the daemon: the shared screen pages its instructions
-        comps = [(c.id, c.count) for c in session.adapter.components()]
+        session.scene.page_seconds = 3.0  # as the daemon: the shared screen pages its instructions
+        comps = [(c.id, c.count) for c in session.scene.adapter.components()]
         uids = {c: u[0] for c, u in self.registry.auto_enroll(game, comps).items()}
         session.set_lights()
         session.redraw()
@@ -309,11 +309,11 @@ class Soak:
                     raise RuntimeError(f"{game} for {players}: {', '.join(shown)} would change with the "
                                        f"computer's secrets (seat {seat + 1}): a screen shows them")
 
-        while session.state.outcome() is None:
+        while session.scene.state.outcome() is None:
             take_turn(session, rng, send, attempts=self.attempts)
-        while not session.new_game_requested:  # a refusal still shown takes a press of its own
-            send(Input("press", f"{session.seats[0].name}.ok"))
-        return len(session.state.history)
+        while not session.scene.new_game_requested:  # a refusal still shown takes a press of its own
+            send(Input("press", f"{session.scene.seats[0].name}.ok"))
+        return len(session.scene.state.history)
 
     def settle(self) -> None:
         """Let the last refusal's flash end: its thread is gpiozero's and ends
@@ -353,14 +353,14 @@ def secret_screens(session: Session, seat: int, rng: random.Random) -> list[str]
     """The screens that would say something else if ``seat``'s secrets were
     dealt afresh (``State.perturb_secrets``): each would show them. For a
     computer's seat its own screen counts too: nobody sits behind it."""
-    other = session.state.perturb_secrets(seat, rng)
+    other = session.scene.state.perturb_secrets(seat, rng)
     if other is None:
         return []
     shown = session.layouts()
-    real = session.state
+    real = session.scene.state
     try:
-        session.state = other
+        session.scene.state = other
         dealt = session.layouts()
     finally:
-        session.state = real
+        session.scene.state = real
     return sorted(name for name in shown if shown[name] != dealt[name])

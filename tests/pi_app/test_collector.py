@@ -84,7 +84,7 @@ def test_no_collection_between_an_input_and_its_frames(rig, fake_game):
             shared.append("gc")
 
     order, _ = collections_during(seen_in)
-    assert s.state.to_move() == 2
+    assert s.scene.state.to_move() == 2
     frames = [n for n in order if n.endswith(".screen")]
     assert len(frames) == 4, order
     start, end = order.index("input"), max(order.index(n) for n in frames)

@@ -59,14 +59,14 @@ def test_a_refusal_names_the_section_in_the_screens_language(rig, game: str, lan
         pytest.skip(f"{game} not registered")
     r = rig(3 if game == "mordred" else 2)
     s = r.open(game, lang=lang)
-    rule = s.adapter.turn_rule
+    rule = s.scene.adapter.turn_rule
     s.commit.refuse(0, IllegalMove("table.not-now", rule, what="X"))
-    shown = s.seats[0].notice.text()
+    shown = s.scene.seats[0].notice.text()
     expected = sections.table(game)[rule][0 if lang == "en" else 1]
     assert f"{'Rule' if lang == 'en' else 'Regola'}: {expected}" in shown
     if lang == "en":  # (Artus's Italian rulebook keeps the English "Gameplay")
         assert rule == expected or rule not in shown, "the Italian heading on an English screen"
-    assert s.transcript[-1].extra["rule"] == expected
+    assert s.scene.transcript[-1].extra["rule"] == expected
 
 
 def test_siege_hand_limit_cites_the_setup_section_that_states_it() -> None:

@@ -44,7 +44,7 @@ def seat2_about_to_pass(rig: Any, fake_game: Any) -> tuple[Any, Any, list[str]]:
 def test_the_acting_seats_screen_goes_first_then_the_shared_one(rig, fake_game):
     r, s, said = seat2_about_to_pass(rig, fake_game)
     r.press("seat2.ok")  # ... confirmed: a move, and every screen changes
-    assert s.state.to_move() == 2
+    assert s.scene.state.to_move() == 2
     frames = [n for n in said if n != "commit"]
     assert frames == ["seat2.screen", "shared.screen", "seat1.screen", "seat3.screen"], frames
 
@@ -56,9 +56,9 @@ def test_no_screen_shows_a_move_before_its_commit_returned(rig, fake_game):
     r.press("seat1.ok")
     r.press("seat1.ok")
     said = record_sends(r)
-    moves = len(s.state.history)
+    moves = len(s.scene.state.history)
     r.press("seat1.ok")  # the move
-    assert len(s.state.history) > moves
+    assert len(s.scene.state.history) > moves
     assert said[0] == "commit" and said.count("commit") >= 1, said
     last_commit = max(i for i, n in enumerate(said) if n == "commit")
     assert all(n == "commit" for n in said[:last_commit + 1]), said
@@ -82,12 +82,12 @@ def test_a_move_and_the_chance_steps_drawn_after_it_are_one_commit(rig):
     s.journal.append_many = append_many
     rng = random.Random(2)
     drawn = 0
-    while len(s.state.history) < 120 and s.state.outcome() is None:
-        seat = s.state.to_move()
-        before = len(s.state.history)
+    while len(s.scene.state.history) < 120 and s.scene.state.outcome() is None:
+        seat = s.scene.state.to_move()
+        before = len(s.scene.state.history)
         commits.append(0)
         r.make(seat, choose(s, rng), after=lambda _r: commits.append(0))
-        drawn += len(s.state.history) - before > 1
+        drawn += len(s.scene.state.history) - before > 1
     assert drawn, "no move was followed by a chance step"
     assert max(commits) == 1, commits
 
@@ -118,14 +118,14 @@ def test_the_acting_seats_frame_does_not_wait_for_the_other_layouts(rig, fake_ga
 
 def test_the_instructions_are_worded_after_the_acting_seats_frame(rig, fake_game):
     r, s, said = seat2_about_to_pass(rig, fake_game)
-    real = s.adapter.instructions
+    real = s.scene.adapter.instructions
 
     def instructions(*args, **kw):
         said.append("words")
         return real(*args, **kw)
 
-    s.adapter.instructions = instructions
+    s.scene.adapter.instructions = instructions
     r.press("seat2.ok")  # a move: every screen changes
     assert [n for n in said if n != "commit"] == ["seat2.screen", "words", "shared.screen", "seat1.screen",
                                                    "seat3.screen"], said
-    assert s.transcript[-1].kind == "said" and s.transcript[-1].extra["lines"] == s.log
+    assert s.scene.transcript[-1].kind == "said" and s.scene.transcript[-1].extra["lines"] == s.scene.log

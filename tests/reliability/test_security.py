@@ -53,7 +53,7 @@ class Played:
                 self.lines.append(mirror.line(inp))
                 mirror.apply(inp)
                 self.screens.append(mirror.seat_screens())
-                self.states.append(mirror.session.state.copy())  # type: ignore[union-attr]
+                self.states.append(mirror.session.scene.state.copy())  # type: ignore[union-attr]
             self.moves: list[JSON] = mirror.history()
         finally:
             mirror.close()
