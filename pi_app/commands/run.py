@@ -225,7 +225,7 @@ def _show_changes(session: Session, console: Console) -> None:
 
     def show(changed: dict[str, Any]) -> None:
         lights = {name: light.state for name, light in session.table.lights.items()}
-        if shared in changed and session.paging() and not console.pictures:
+        if shared in changed and session.presentation.paging() and not console.pictures:
             # Text has room for every instruction at once: no page turns to reprint.
             lay = changed[shared]
             changed = {**changed, shared: replace(lay, title=lay.title.rsplit(" · ", 1)[0], big="",

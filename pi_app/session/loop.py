@@ -35,10 +35,9 @@ from pi_app.session.scene import Notice, Record, Scene, Seat
 from pi_app.store.journal import GameRecord, Journal
 from pi_app.store.registry import Registry
 from pi_app.table.hardware import Table
-from pi_app.ui.menu import Cursor
 from pi_app.ui.screens import Layout
 from players import Player
-from rules.core import Event, Move, State
+from rules.core import State
 
 __all__ = ["ARROWS", "FLASH_SECONDS", "JOURNAL_RETRY_SECONDS", "SHOW_ALL", "STOP",
            "NothingToResume", "Record", "Seat", "Session", "Typed", "rebuild"]
@@ -252,34 +251,13 @@ class Session:
         secret = computer.is_secret(sc.state, move)
         self.presentation.tell(Notice("computer-move", seat, move=None if secret else move.to_json()))
 
-    # -- the parts' own calls, under the session's names --------------------------------
-    def cursor_for(self, seat: int) -> Cursor:
-        return self.scene.cursor_for(seat)
-
-    def player(self, seat: int | None) -> str:
-        return self.scene.player(seat)
-
-    def play(self, seat: int | None, move: Move) -> bool:
-        return self.commit.play(seat, move)
-
-    def apply(self, seat: int | None, move: Move, commit: bool = True) -> list[Event] | None:
-        return self.commit.apply(seat, move, commit)
-
-    def seat_layout(self, seat: int) -> Layout:
-        return self.presentation.seat_layout(seat)
-
-    def shared_layout(self) -> Layout:
-        return self.presentation.shared_layout()
-
+    # -- what the loop does after each input, also asked for by the console and tests -----
     def layouts(self) -> dict[str, Layout]:
+        """Every screen's layout now (presentation's)."""
         return self.presentation.layouts()
-
-    def paging(self) -> bool:
-        return self.presentation.paging()
 
     def redraw(self) -> None:
         self.presentation.redraw()
 
     def set_lights(self) -> None:
         self.presentation.set_lights()
-

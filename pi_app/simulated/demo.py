@@ -132,7 +132,7 @@ class Night:
                 if hidden:
                     secret.update(range(first, len(session.scene.transcript)))
                 what = "(secret)" if hidden else f"{inp.kind} {inp.what or inp.part}"
-                lines.append(f"  {session.player(seat or 0)}: {what}")
+                lines.append(f"  {session.scene.player(seat or 0)}: {what}")
                 # The whole game in at most MAX_GIF_FRAMES frames: when full,
                 # keep every other frame and take half as many from now on.
                 stride[1] += 1
@@ -146,7 +146,7 @@ class Night:
                 nonlocal said
                 for i, rec in enumerate(session.scene.transcript[said:], start=said):
                     # Players as the screens name them, never a seat number.
-                    who = session.player(rec.seat) if rec.seat is not None else "table"
+                    who = session.scene.player(rec.seat) if rec.seat is not None else "table"
                     text = "(secret)" if i in secret and rec.kind in ("refused", "unknown-tag") else rec.text
                     lines.append(f"{rec.kind:>11} | {who:9} | {text}")
                     if rec.kind == "refused" or rec.kind == "unknown-tag":

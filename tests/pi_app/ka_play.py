@@ -27,7 +27,7 @@ def step_towards(rig, seat: int, target: Move, taps: bool = True) -> Input:
     """The next input towards ``target``; backs out of a menu branch that
     does not hold it (after a tap that led elsewhere)."""
     s = rig.session
-    cursor = s.cursor_for(seat)
+    cursor = s.scene.cursor_for(seat)
     if target not in cursor.moves:
         options = cursor.options()
         want = next(i for i, o in enumerate(options) if o.kind == BACK)

@@ -87,14 +87,14 @@ def test_the_computer_screen_and_the_shared_screen_while_it_moves(rig):
     s.seat_computers(computer.players_for({0}, 3, QUICK))
     s.redraw()
     move = s.scene.computer_moves[0]
-    mine = s.seat_layout(0)
+    mine = s.presentation.seat_layout(0)
     assert mine.title == "Player 1 (computer)" and mine.big == "computer"
     assert "Its move: see the shared screen" in mine.lines
-    shared = s.shared_layout()
+    shared = s.presentation.shared_layout()
     assert shared.title == "Turn: Player 1 (computer)"
     assert shared.big == f"Player 1 (computer): {s.scene.adapter.move_text(move.to_json(), 'en')}"
     # The other seat waits for the computer, which is named as one.
-    assert s.seat_layout(1).title == "Waiting: Player 1 (computer)"
+    assert s.presentation.seat_layout(1).title == "Waiting: Player 1 (computer)"
     # ◀ ▶ on its seat do nothing; a wrong card on its pad is refused without naming it; ● plays it.
     n = len(s.scene.state.history)
     r.press("seat1.left")

@@ -85,7 +85,7 @@ def test_the_paging_shared_screen_is_not_reprinted_as_its_pages_turn(rig):
     s.scene.page_seconds = 0.001
     _show_changes(s, console)
     s.pump()
-    assert s.paging(), "the setup instructions page on the shared screen"
+    assert s.presentation.paging(), "the setup instructions page on the shared screen"
     for _ in range(5):
         time.sleep(0.002)
         s.scene.page_at = 0.0

@@ -167,7 +167,7 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     r.press("seat2.ok")
     assert "Citizen 8 is an assassin: swap in an assassin token" in text(s, SHARED)
     r.tap(1, "assassin-token")  # the token now on its cell stands for it
-    assert {m.to_json().get("piece") for m in s.cursor_for(1).moves} == {"citizen8"}
+    assert {m.to_json().get("piece") for m in s.scene.cursor_for(1).moves} == {"citizen8"}
     make(r, Attack("citizen8"))
     assert "wounds the king (1/2)" in text(s, SHARED)
     make(r, Attack("citizen8"))
@@ -259,7 +259,7 @@ def test_three_arrests_and_the_last_assassin_announced_to_all(rig):
             # The target chosen by tapping its token, the knight from the menu.
             first = False
             r.tap(0, f"token:{move.target}")
-            assert {m.to_json()["type"] for m in s.cursor_for(0).moves} == {"arrest"}
+            assert {m.to_json()["type"] for m in s.scene.cursor_for(0).moves} == {"arrest"}
         make(r, move)
         if isinstance(move, Arrest) and s.scene.state.outcome() is None:
             short = "Citizen " + move.target.removeprefix("citizen")
@@ -383,11 +383,11 @@ def test_a_reveal_from_the_menu_of_an_innocent_is_refused_on_the_assassin_player
     s = r.open(GAME, seed=4)
     pick(r, ["citizen2", "citizen7", "citizen11"])
     make(r, End())
-    reveals = [m.piece for m in s.cursor_for(1).moves if isinstance(m, Reveal)]
+    reveals = [m.piece for m in s.scene.cursor_for(1).moves if isinstance(m, Reveal)]
     assert reveals == CITIZENS  # every citizen offered, not only the three
     wrong = Reveal("citizen1")
     for _ in range(30):  # ◀ ● ▶ to the confirm of the wrong reveal
-        opt = s.cursor_for(1).current()
+        opt = s.scene.cursor_for(1).current()
         if opt.kind == CONFIRM and opt.moves[0] == wrong:
             break
         send(r, next_input(s, 1, wrong, taps=False))

@@ -272,7 +272,7 @@ def test_undo_a_build_but_never_a_roll(rig):
         m.to_json()["type"] == "build" for m in s.scene.state.legal_moves()))
     before = s.scene.state.to_json()
     build = next(m for m in s.scene.state.legal_moves() if m.to_json()["type"] == "build")
-    s.play(s.scene.state.to_move(), build)
+    s.commit.play(s.scene.state.to_move(), build)
     assert s.scene.state.to_json() != before
     r.press("shared.undo")
     assert layout(s, "shared.screen").title == "UNDO?"

@@ -83,7 +83,7 @@ def test_an_older_game_resumes_after_the_upgrade(rig) -> None:
     db.close()
     again = r.open("siege")
     assert again.resumed and len(again.scene.state.history) == moves and again.scene.state.to_json() == state
-    assert again.scene.record.names == () and again.player(0) == "Attacker"
+    assert again.scene.record.names == () and again.scene.player(0) == "Attacker"
 
 
 @pytest.mark.parametrize(("names", "fault"), [
@@ -128,7 +128,8 @@ def test_every_screen_of_every_game_uses_the_names_given(rig, game: str, lang: s
     found = [d for d in numbered if d in text]
     assert not found, f"default names on the screens: {found}"
     assert any(name in text for name in NAMES[:n])
-    assert naming.display_name(game, s.scene.state.to_move() or 0, lang, NAMES) in s.shared_layout().text() \
+    shared = s.presentation.shared_layout().text()
+    assert naming.display_name(game, s.scene.state.to_move() or 0, lang, NAMES) in shared \
         or s.scene.state.outcome() is not None or s.scene.state.is_chance()
 
 
@@ -148,7 +149,7 @@ def test_a_restarted_table_shows_the_same_names(rig) -> None:
     r.close()
     again = r.open("mordred")  # resumed from the journal, as after a power cut
     assert again.resumed and again.scene.record.names == ("Anna", "", "Lucia")
-    assert again.player(1) == "Player 2" and again.player(2) == "Lucia"
+    assert again.scene.player(1) == "Player 2" and again.scene.player(2) == "Lucia"
     after = "\n".join(lay.text() for lay in again.layouts().values())
     assert "Anna" in after
 

@@ -121,27 +121,27 @@ def test_holding_ok_spells_out_the_short_forms_until_it_is_let_go(rig, lang: str
     r = rig(3)
     s = r.open("artus", lang=lang, new=True)
     s.handle(ButtonHeld("seat2.ok", 0.0))
-    notice = s.seat_layout(1)
+    notice = s.presentation.seat_layout(1)
     first = {"en": "P1 = Player 1", "it": "G1 = Giocatore 1"}[lang]
     assert notice.title == {"en": "SHORT FORMS", "it": "ABBREVIAZIONI"}[lang]
     assert first in notice.lines and len(notice.lines) == 3
-    assert s.seat_layout(0).title != notice.title  # only the seat that held ●
+    assert s.presentation.seat_layout(0).title != notice.title  # only the seat that held ●
     # Read at the player's pace: still there a minute on while ● is down ...
     later = time.monotonic() + 60
     with monkeypatch.context() as clock:
         clock.setattr(time, "monotonic", lambda: later)
         s.tick()
-    assert s.seat_layout(1) == notice
+    assert s.presentation.seat_layout(1) == notice
     s.handle(ButtonReleased("seat1.ok", 0.0))  # another seat letting go changes nothing here
-    assert s.seat_layout(1) == notice
+    assert s.presentation.seat_layout(1) == notice
     # ... and gone the moment it is let go, back to the seat's own screen.
     s.handle(ButtonReleased("seat2.ok", 0.0))
-    assert s.scene.seats[1].notice is None and s.seat_layout(1).title != notice.title
+    assert s.scene.seats[1].notice is None and s.presentation.seat_layout(1).title != notice.title
     # A game with nothing shortened says so instead of an empty screen.
     r2 = rig(3)
     m = r2.open("mordred", lang=lang, new=True)
     m.handle(ButtonHeld("seat1.ok", 0.0))
-    assert m.seat_layout(0).lines == ({"en": "Nothing is shortened in this game.",
+    assert m.presentation.seat_layout(0).lines == ({"en": "Nothing is shortened in this game.",
                                        "it": "In questo gioco nulla è abbreviato."}[lang],)
 
 
@@ -156,7 +156,7 @@ def test_a_real_hold_of_ok_on_its_pin_reaches_the_session(rig) -> None:
     pin.drive_low()
     time.sleep(hold + 0.3)
     s.pump()
-    assert s.seat_layout(0).title == "SHORT FORMS"  # while ● is down
+    assert s.presentation.seat_layout(0).title == "SHORT FORMS"  # while ● is down
     pin.drive_high()
     s.pump()
-    assert s.seat_layout(0).title != "SHORT FORMS"  # gone as it is let go
+    assert s.presentation.seat_layout(0).title != "SHORT FORMS"  # gone as it is let go

@@ -117,7 +117,7 @@ class Mirror:
         in the daemon, so it is left out)."""
         assert self.session is not None
         s = self.session
-        return {self.table.profile.seats[i].screen.name: s.seat_layout(i).text().splitlines()
+        return {self.table.profile.seats[i].screen.name: s.presentation.seat_layout(i).text().splitlines()
                 for i in range(len(s.scene.seats))}
 
 

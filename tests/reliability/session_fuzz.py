@@ -326,7 +326,7 @@ def check_refusals(h: Harness, before: Session, inp: Input, rng: random.Random) 
                 continue
             other = twin(before, state)
             other.handle(inp.event())
-            said, would = s.seat_layout(seat).text(), other.seat_layout(seat).text()
+            said, would = s.presentation.seat_layout(seat).text(), other.presentation.seat_layout(seat).text()
             if said != would:
                 raise Leak(f"after {inp}, {seat_screen(s, seat)} says {said!r}, but {would!r} when seat "
                            f"{owner + 1}'s secrets are dealt afresh")

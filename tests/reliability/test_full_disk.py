@@ -41,11 +41,11 @@ def play(session: Session, rng: random.Random, moves: int) -> None:
             return
         seat = session.scene.state.to_move()
         assert seat is not None and seat >= 0
-        assert session.play(seat, rng.choice(session.scene.state.legal_moves()))
+        assert session.commit.play(seat, rng.choice(session.scene.state.legal_moves()))
 
 
 def shared_text(session: Session) -> str:
-    return session.shared_layout().text()
+    return session.presentation.shared_layout().text()
 
 
 def shown(rig: Rig) -> str:
@@ -206,7 +206,7 @@ def test_undo_waits_until_the_backlog_is_written(table, tmp_path):
     undoable(s, rng)
     before = s.scene.state.to_json()
     rig.press("shared.undo")
-    assert s.shared_layout().title == "No undo until saved" and not s.scene.undo_pending
+    assert s.presentation.shared_layout().title == "No undo until saved" and not s.scene.undo_pending
     assert s.scene.state.to_json() == before
     free_space(s.journal)
     rig.press("shared.undo")  # written first, then undo asks as always
@@ -227,7 +227,7 @@ def test_an_undo_the_disk_refuses_changes_nothing(table, tmp_path):
     with failing(s, "DELETE", "database or disk is full"):
         rig.press("shared.undo")
     assert s.scene.state.to_json() == before
-    assert s.shared_layout().title == "Undo failed: disk full"
+    assert s.presentation.shared_layout().title == "Undo failed: disk full"
     rig.close()
     resumed_equals(tmp_path / "journal.sqlite", s)
 
@@ -268,5 +268,5 @@ def test_a_fault_that_is_not_the_disk_still_refuses_the_move(table):
     before = s.scene.state.to_json()
     seat = s.scene.state.to_move()
     with pytest.raises(sqlite3.IntegrityError):
-        s.play(seat, s.scene.state.legal_moves()[0])
+        s.commit.play(seat, s.scene.state.legal_moves()[0])
     assert s.scene.state.to_json() == before and not s.commit.backlog
