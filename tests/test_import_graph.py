@@ -212,3 +212,12 @@ def test_the_folder_rule_finds_a_game_named_outside_its_folder() -> None:
     assert _game_of("pi_app.games.siege.words") == "siege"
     assert _game_of("rules.king_and_assassins.state") == "king_and_assassins"
     assert _game_of("pi_app.games.base") is None and _game_of("rules.core") is None
+
+
+def test_commit_and_input_do_not_import_presentation() -> None:
+    """What happened goes one way: input and commit record it (a Notice) and
+    presentation alone words it; neither reaches back for its words."""
+    edges = graph()
+    for part in ("pi_app.session.commit", "pi_app.session.input_map"):
+        assert "pi_app.session.presentation" not in edges[part], part
+        assert "pi_app.i18n" not in edges[part], f"{part} words something itself"

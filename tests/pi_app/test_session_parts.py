@@ -228,6 +228,8 @@ def test_a_moves_words_come_in_the_transcript_before_what_follows_it(sim, fake_g
     assert commit.play(None, mv(type="roll", value=5))
     assert commit.play(0, mv(type="pass"))
     assert len(worded) == 1  # the roll's words, when the pass's move record was added; the pass's: not yet
+    # the pass's line is in the transcript already, in its place: only its words wait
+    assert [r.kind for r in scene._transcript][-2:] == ["move", "said"] and len(worded) == 1
     assert not commit.play(1, mv(type="play", card="nine"))  # refused
     assert [r.kind for r in scene.transcript] == ["chance", "said", "move", "said", "refused"]
     assert scene.transcript[-2].extra["lines"] == scene.log
