@@ -96,7 +96,7 @@ def test_an_unfinished_siege_game_of_the_older_notation_resumes(rig):
     players named the Horn of Joshua's wall, with the older engine's
     snapshot. It resumes where it was: the older engine's picks made, the
     fields that engine knew as it recorded them, and the game goes on."""
-    older = json.loads((Path(__file__).parents[1] / "rules/siege/older/journal-23.json").read_text())
+    older = json.loads((Path(__file__).parents[2] / "rules/siege/older/journal-23.json").read_text())
     j = Journal(rig(2).tmp / "journal.sqlite")
     rec = j.start("siege", older["players"], older["seed"], {})
     entries, last = older["entries"], json.dumps(older["snapshot"], sort_keys=True)

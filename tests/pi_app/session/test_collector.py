@@ -8,7 +8,7 @@ import gc
 from typing import Any
 
 from pi_app.session.loop import collector_waits
-from tests.pi_app.test_send_order import seat2_about_to_pass
+from tests.pi_app.session.test_send_order import seat2_about_to_pass
 
 
 def collections_during(action: Any) -> tuple[list[str], list[str]]:
