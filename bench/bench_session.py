@@ -127,14 +127,14 @@ def timed_parts(costs: Costs, session: Session) -> Iterator[None]:
 
 def settled(session: Session) -> bool:
     """Every screen was sent its current layout, every light says what it should."""
-    if session._layouts != Session.layouts(session):  # not the timed one
+    if session.presentation.layouts_sent != Session.layouts(session):  # not the timed one
         return False
-    to_move, outcome = session.state.to_move(), session.state.outcome()
-    for ui in session.seats:
-        light = session.table.lights.get(session.profile.seats[ui.index].light.name)
+    to_move, outcome = session.scene.state.to_move(), session.scene.state.outcome()
+    for ui in session.scene.seats:
+        light = session.table.lights.get(session.scene.profile.seats[ui.index].light.name)
         if light is None:
             continue
-        if ui.index in session.flash_until:
+        if ui.index in session.scene.flash_until:
             if light.state != "flash":
                 return False
             continue
@@ -159,7 +159,7 @@ def started(table: hardware.Table, journal: Journal, registry: Registry, game: s
     """A new game on the table with its screens and lights drawn, and one
     enrolled tag per component (component id -> uid)."""
     session = Session.open(table, journal, registry, game=game, players=players, seed=seed, new=True)
-    comps = [(c.id, c.count) for c in session.adapter.components()]
+    comps = [(c.id, c.count) for c in session.scene.adapter.components()]
     uids = {c: u[0] for c, u in registry.auto_enroll(game, comps).items()}
     session.set_lights()
     session.redraw()
@@ -171,11 +171,11 @@ def inputs(session: Session, table: hardware.Table, uids: dict[str, str], rng: r
     """A seeded game's inputs, one at a time: each is put on the table and
     waits in the queue; the caller pumps it and this yields the seat that
     acts next. Ends with the game, or when ``more()`` says so."""
-    while session.state.outcome() is None and more():
-        seat = session.state.to_move()
+    while session.scene.state.outcome() is None and more():
+        seat = session.scene.state.to_move()
         target = choose(session, rng)
-        n = len(session.state.history)
-        while len(session.state.history) == n:
+        n = len(session.scene.state.history)
+        while len(session.scene.state.history) == n:
             inp = next_input(session, seat, target, taps=rng.random() < 0.6)
             if inp.kind == "tap":
                 table.tap(inp.part, uids[inp.what])
@@ -257,7 +257,8 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
                 before = bus.total() if bus else None
                 seen.clear()
                 commits[0] = 0
-                acting = session.profile.seats[seat].screen.name if seat is not None and seat >= 0 else ""
+                seats = session.scene.profile.seats
+                acting = seats[seat].screen.name if seat is not None and seat >= 0 else ""
                 start, cpu = time.perf_counter(), time.thread_time()
                 session.pump()
                 costs.inputs.append(time.perf_counter() - start)
@@ -266,11 +267,11 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
                     glass.append(input_cost(cpu, before, seen, acting))
                 costs.frames += sum(s.frames_sent for s in screens) - sent
                 costs.stale += not settled(session)
-        if session.state.outcome() is None:
+        if session.scene.state.outcome() is None:
             costs.cut += 1
         else:
             costs.games += 1
-        costs.moves += len(session.state.history)
+        costs.moves += len(session.scene.state.history)
     finally:
         table.close()
         registry.close()

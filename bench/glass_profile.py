@@ -82,15 +82,15 @@ def play(game: str, players: int, seed: int, work: Path, limit: int | None,
         rng = random.Random(seed)
         for seat in inputs(session, table, uids, rng, lambda: limit is None or len(out) < limit):
             before = {k: t.bytes for k, t in bus.traffic.items()}
-            shown = dict(session._layouts)
+            shown = dict(session.presentation.layouts_sent)
             start, stop = each(len(out)) if each else (lambda: None, lambda: None)
-            mark.update(acting=session.profile.seats[seat].screen.name if seat is not None and seat >= 0
+            mark.update(acting=session.scene.profile.seats[seat].screen.name if seat is not None and seat >= 0
                         else "", cpu=None, stop=stop, t0=time.thread_time())
             start()
             session.pump()
             mark["stop"]()
             got = Input(game, mark["cpu"])
-            for name, layout in session._layouts.items():
+            for name, layout in session.presentation.layouts_sent.items():
                 if shown.get(name) == layout:
                     continue
                 sent = sum(t.bytes - before.get(k, 0) for k, t in bus.traffic.items()

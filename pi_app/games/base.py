@@ -226,6 +226,11 @@ class TableAdapter:
         ``cursor`` is the seat's menu on its turn. None: words only."""
         return None
 
+    def board_svg(self, view: JSON) -> tuple[str, tuple[str, ...]] | None:
+        """The board of the public ``view`` drawn for the web pages (SVG),
+        with the view's keys it shows; None: the pages lay the view out as it is."""
+        return None
+
     def record_text(self, move: JSON, lang: str) -> str:
         """A played move as the table's transcript keeps it; a secret choice
         says only that it was made."""

@@ -14,12 +14,11 @@ from typing import Any
 
 from drivers.events import ButtonHeld, ButtonPressed, ButtonReleased, EncoderTurned, TagArrived
 from pi_app.games.base import Component
-from pi_app.i18n import t
 from pi_app.session.commit import Commit
-from pi_app.session.scene import Scene
+from pi_app.session.scene import Notice, Scene
 from pi_app.store.registry import Registry
 from pi_app.ui.menu import BACK, BRANCH, CONFIRM, Cursor, Option, flatten
-from pi_app.ui.screens import BAR_ITEMS, TAPPED, Layout
+from pi_app.ui.screens import BAR_ITEMS, TAPPED
 from rules.core import IllegalMove, Move
 
 
@@ -82,12 +81,10 @@ class InputMap:
         """● held: the seat's screen spells out the short forms the screens
         use for as long as ● stays down (read at the player's own pace, gone
         the moment the finger lifts). The press that began the hold has acted."""
-        sc = self.scene
         seat = self.seat_of(button)
         if seat is None or button.rsplit(".", 1)[-1] != "ok":
             return
-        lines = sc.adapter.legend(sc.state, sc.lang) or [t("legend-none", sc.lang)]
-        sc.seats[seat].notice = Layout(title=t("legend", sc.lang), lines=tuple(lines))
+        self.commit.tell(Notice("legend", seat))
 
     def on_released(self, button: str) -> None:
         """● let go after a hold: the legend goes; any other notice (a
@@ -96,8 +93,7 @@ class InputMap:
         seat = self.seat_of(button)
         if seat is None or button.rsplit(".", 1)[-1] != "ok":
             return
-        notice = sc.seats[seat].notice
-        if notice is not None and notice.title == t("legend", sc.lang):
+        if sc.seats[seat].notice is not None and sc.seats[seat].notice_kind == "legend":
             sc.seats[seat].notice = None
 
     def on_button(self, button: str) -> None:
@@ -111,7 +107,7 @@ class InputMap:
         role = button.rsplit(".", 1)[-1]
         if sc.undo_pending:
             sc.undo_pending = False
-            sc.shared_notice = Layout(title=t("undo-cancelled", sc.lang))
+            self.commit.tell(Notice("undo-cancelled"))
             return
         ui = sc.seats[seat]
         if ui.notice is not None:

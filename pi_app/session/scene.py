@@ -2,9 +2,10 @@
 notice, what the shared screen says, the transcript.
 
 The session's three parts share it: input (pi_app.session.input_map) moves cursors
-and asks for moves, commit (pi_app.session.commit) changes the game and says what
-happened, presentation (pi_app.session.presentation) only reads it to lay out the
-screens and set the lights. None of them holds the table's state alone, so
+and asks for moves, commit (pi_app.session.commit) changes the game and records
+what happened (a Notice), presentation (pi_app.session.presentation) words what
+happened into the notices and the transcript, and reads the rest to lay out
+the screens and set the lights. None of them holds the table's state alone, so
 each can be built and tested over a Scene made from a bare game state.
 """
 
@@ -20,11 +21,12 @@ from pi_app import games
 from pi_app import names as naming
 from pi_app.games.base import TableAdapter
 from pi_app.store.journal import Entry, GameRecord
+from pi_app.store.registry import Tag
 from pi_app.table.profile import Profile
 from pi_app.ui.menu import Cursor, Memory
 from pi_app.ui.screens import Layout
 from players import Player
-from rules.core import Move, State
+from rules.core import IllegalMove, Move, State
 
 
 @dataclass
@@ -35,6 +37,23 @@ class Seat:
     notice: Layout | None = None
     #: the seat's last choices, for its menus to start on (pi_app.ui.menu.Memory)
     memory: Memory = field(default_factory=Memory)
+    notice_kind: str | None = None  # what the notice tells (Notice.kind)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What happened, as input, commit and the loop record it: a kind, the
+    seat it concerns and what it is about (a refusal's IllegalMove, a move's
+    JSON, a tag). Only presentation turns it into words
+    (``Presentation.tell``): a seat's notice, the shared screen's, the
+    instructions, the transcript."""
+
+    kind: str  # see Presentation.tell for every kind
+    seat: int | None = None
+    error: IllegalMove | None = None
+    move: Any = None  # a move's JSON
+    tag: Tag | None = None
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -72,7 +91,7 @@ class Scene:
         #: everything said, as read through :attr:`log` and :attr:`transcript`
         self._log: list[str] = []
         self._transcript: list[Record] = []
-        self._words_due: Callable[[], list[str]] | None = None
+        self._words_due: tuple[Callable[[], list[str]], Record] | None = None
         self.flash_until: dict[int, float] = {}  # seats whose light blinks a refusal
         #: in the daemon, the shared screen pages through a long list of
         #: instructions (the setup) every so many seconds; None: no paging
@@ -101,15 +120,19 @@ class Scene:
     # adds to the log or the transcript first has them worded, so the
     # transcript keeps its order.
     def say_later(self, words: Callable[[], list[str]]) -> None:
-        """The instructions are ``words()``, worded when first read."""
+        """The instructions are ``words()``, worded when first read; their
+        line in the transcript is added now, in its place."""
         self.say_due()
-        self._words_due = words
+        said = Record("said", None, "")
+        self._transcript.append(said)
+        self._words_due = (words, said)
 
     def say_due(self) -> None:
         due, self._words_due = self._words_due, None
         if due is not None:
-            self._log = due()
-            self._transcript.append(Record("said", None, " | ".join(self._log), extra={"lines": self._log}))
+            words, said = due
+            self._log = words()
+            said.text, said.extra = " | ".join(self._log), {"lines": self._log}
 
     @property
     def log(self) -> list[str]:

@@ -20,14 +20,10 @@ from drivers import parts
 from drivers.base import HardwareError as DriverError
 from drivers.base import TagReader
 from drivers.watcher import Watcher, WatcherSettings
-from pi_app.errors import UsageError
+from pi_app.errors import HardwareError
 from pi_app.table.profile import Profile, ReaderSpec
 
 PRESS_GAP = 0.1  # simulated seconds between a simulated player's presses
-
-
-class HardwareError(UsageError):
-    """A part that cannot be built: names the part and what to check."""
 
 
 # -- readers ---------------------------------------------------------------------

@@ -23,13 +23,13 @@ from typing import Any
 from drivers import parts
 from drivers.hub.connection import MAX_HOLD_MS
 from drivers.watcher import WatcherSettings
-from pi_app.errors import UsageError
+from pi_app.errors import ProfileError
 from pi_app.names import MAX_NAME, seat_named
+from rules.catalogue import LANGS
 
 TABLES_DIR = Path(__file__).resolve().parent.parent / "tables"
 
 BUTTON_ROLES = ("left", "ok", "right")
-LANGS = ("en", "it")
 CHANCE_MODES = ("draw", "table")
 
 PIN_FACTORIES = ("mock", "default")
@@ -48,10 +48,6 @@ _WATCHER_KEYS = {f.name: False for f in fields(WatcherSettings)}
 # [players]: the names the lobby offers each seat to step through (pi_app.session.lobby)
 _TOP_KEYS["players"] = False
 _PLAYERS_KEYS = {"names": False}
-
-
-class ProfileError(UsageError):
-    """A profile that cannot be used: every problem with its line and fix."""
 
 
 class PartSpec(Mapping[str, Any]):

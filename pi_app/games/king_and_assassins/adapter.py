@@ -23,6 +23,7 @@ from PIL import Image
 
 from pi_app.games.base import Component, TableAdapter
 from pi_app.games.king_and_assassins.board import draw_board
+from pi_app.games.king_and_assassins.svg import ka_board
 from pi_app.games.king_and_assassins.words import (
     CODE,
     DIR_LABELS,
@@ -391,6 +392,11 @@ class KingAndAssassinsAdapter(TableAdapter):
             data = opt.moves[0].to_json()
             cells += [pieces.get(data.get(k), {}).get("cell", "") for k in ("piece", "target")]
         return list(dict.fromkeys(c for c in cells if c))
+
+    def board_svg(self, view: JSON) -> tuple[str, tuple[str, ...]] | None:
+        if "rows" in view and "pieces" in view:
+            return ka_board(view), ("rows", "pieces", "gates")
+        return None
 
 
 def _revealed_on_board(state: State) -> list[str]:

@@ -26,10 +26,9 @@ from pi_app.games.siege.said import at_most_two, said
 from pi_app.i18n import pick
 from pi_app.ui.menu import Cursor
 from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
-from rules.siege.constants import HAND_LIMIT, R_FEED, R_HAND, R_TURN, SUPPLY
+from rules.siege.constants import HAND_LIMIT, R_FEED, R_HAND, R_TURN, SIDES, SUPPLY
 from rules.siege.data import CARDS, DATA
 
-SIDES = ("attacker", "defender")
 #: chance phases whose drawn card goes into the drawer's hand (a secret)
 HAND_DRAWS = ("setup_draw", "draw")
 

@@ -10,7 +10,7 @@ from drivers.watcher import WatcherSettings
 from pi_app.table import profile
 from pi_app.table.profile import ProfileError
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_bundled_profiles_load():

@@ -44,7 +44,7 @@ def seat2_about_to_pass(rig: Any, fake_game: Any) -> tuple[Any, Any, list[str]]:
     r = rig(3)
     s = r.open(fake_game)
     r.press("seat1.ok")  # seat 1 passes (undo takes it back: no confirm): seat 2 to move
-    assert s.state.to_move() == 1 and s.cursor_for(1).current().value == "pass"
+    assert s.scene.state.to_move() == 1 and s.scene.cursor_for(1).current().value == "pass"
     return r, s, record_sends(r)
 
 
@@ -58,7 +58,7 @@ def only_the_bar_differs(before: Any, after: Any) -> bool:
 def test_the_acting_seat_sees_its_input_taken_then_the_commit_then_the_next_seat(rig, fake_game):
     r, s, said = seat2_about_to_pass(rig, fake_game)
     r.press("seat2.ok")  # ... pass: a move, and every screen changes
-    assert s.state.to_move() == 2
+    assert s.scene.state.to_move() == 2
     assert said == ["seat2.screen", "commit", "seat2.screen", "seat3.screen", "shared.screen",
                     "seat1.screen"], said
 
@@ -77,7 +77,7 @@ def test_the_acknowledgement_is_the_pressed_item_and_nothing_else(rig, fake_game
 
 def test_each_button_presses_its_own_item(rig, fake_game):
     r = rig(2)
-    s = r.open(fake_game)
+    r.open(fake_game)
     boxes = {}
     for button in ("left", "right", "ok"):
         before = r.table.frames("seat1.screen")[-1]
@@ -130,10 +130,10 @@ def test_no_screen_shows_a_move_before_its_commit_returned(rig, fake_game):
     r.press("seat1.right")
     r.press("seat1.ok")  # into "play": the cards
     said = record_sends(r)
-    moves = len(s.state.history)
+    moves = len(s.scene.state.history)
     shown = r.table.frames("seat1.screen")[-1]
     r.press("seat1.ok")  # the move: card one
-    assert len(s.state.history) > moves
+    assert len(s.scene.state.history) > moves
     assert said[:2] == ["seat1.screen", "commit"], said  # its acknowledgement, then the commit
     assert only_the_bar_differs(shown, r.table.frames("seat1.screen")[-2])  # which shows no move
     last_commit = max(i for i, n in enumerate(said) if n == "commit")
@@ -158,12 +158,12 @@ def test_a_move_and_the_chance_steps_drawn_after_it_are_one_commit(rig):
     s.journal.append_many = append_many
     rng = random.Random(2)
     drawn = 0
-    while len(s.state.history) < 120 and s.state.outcome() is None:
-        seat = s.state.to_move()
-        before = len(s.state.history)
+    while len(s.scene.state.history) < 120 and s.scene.state.outcome() is None:
+        seat = s.scene.state.to_move()
+        before = len(s.scene.state.history)
         commits.append(0)
         r.make(seat, choose(s, rng), after=lambda _r: commits.append(0))
-        drawn += len(s.state.history) - before > 1
+        drawn += len(s.scene.state.history) - before > 1
     assert drawn, "no move was followed by a chance step"
     assert max(commits) == 1, commits
 
@@ -192,14 +192,14 @@ def test_the_acting_seats_frame_does_not_wait_for_the_other_layouts(rig, fake_ga
 
 def test_the_instructions_are_worded_after_the_acting_seats_frame(rig, fake_game):
     r, s, said = seat2_about_to_pass(rig, fake_game)
-    real = s.adapter.instructions
+    real = s.scene.adapter.instructions
 
     def instructions(*args, **kw):
         said.append("words")
         return real(*args, **kw)
 
-    s.adapter.instructions = instructions
+    s.scene.adapter.instructions = instructions
     r.press("seat2.ok")  # a move: every screen changes
     assert [n for n in said if n != "commit"] == ["seat2.screen", "seat2.screen", "seat3.screen", "words",
                                                    "shared.screen", "seat1.screen"], said
-    assert s.transcript[-1].kind == "said" and s.transcript[-1].extra["lines"] == s.log
+    assert s.scene.transcript[-1].kind == "said" and s.scene.transcript[-1].extra["lines"] == s.scene.log

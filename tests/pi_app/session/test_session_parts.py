@@ -201,7 +201,8 @@ def test_commit_applies_journals_refuses_and_undoes_without_screens(sim, fake_ga
     record = journal.start(fake_game, 2, 1, state.options)
     scene = Scene(sim, record, state, "en")
     flashed: list[int] = []
-    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), flashed.append)
+    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), flashed.append,
+                    Presentation(scene, {}, {}).tell)
     assert commit.play(None, mv(type="roll", value=5))
     assert commit.play(0, mv(type="pass"))
     assert [e.move for e in journal.entries(record)] == [{"type": "roll", "value": 5}, {"type": "pass"}]
@@ -229,7 +230,8 @@ def test_commit_tells_the_instructions_the_state_as_it_was_before_the_move(sim, 
     record = journal.start(game, players, 7, state.options)
     scene = scene_of(sim, game, state, players)
     scene.record = record
-    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), lambda seat: None)
+    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), lambda seat: None,
+                    Presentation(scene, {}, {}).tell)
     told: list[dict] = []
     real = scene.adapter.instructions
 
@@ -259,7 +261,8 @@ def test_a_moves_words_come_in_the_transcript_before_what_follows_it(sim, fake_g
     state = rules.get(fake_game).new_game(2, 1, {})
     record = journal.start(fake_game, 2, 1, state.options)
     scene = Scene(sim, record, state, "en")
-    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), lambda seat: None)
+    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), lambda seat: None,
+                    Presentation(scene, {}, {}).tell)
     worded: list[int] = []
     real = scene.adapter.instructions
 
@@ -271,6 +274,8 @@ def test_a_moves_words_come_in_the_transcript_before_what_follows_it(sim, fake_g
     assert commit.play(None, mv(type="roll", value=5))
     assert commit.play(0, mv(type="pass"))
     assert len(worded) == 1  # the roll's words, when the pass's move record was added; the pass's: not yet
+    # the pass's line is in the transcript already, in its place: only its words wait
+    assert [r.kind for r in scene._transcript][-2:] == ["move", "said"] and len(worded) == 1
     assert not commit.play(1, mv(type="play", card="nine"))  # refused
     assert [r.kind for r in scene.transcript] == ["chance", "said", "move", "said", "refused"]
     assert scene.transcript[-2].extra["lines"] == scene.log
