@@ -32,17 +32,25 @@ def next_input(session: Session, seat: int, target: Move, taps: bool = True) -> 
     adapter = session.scene.adapter
     cursor = session.scene.seats[seat].cursor or Cursor.over(session.scene.state.legal_moves())
     data = target.to_json()
-    by_field = {f: kind for kind, f in adapter.tap_fields.items()}
+    if len(cursor.stack) == 1 and target not in cursor.moves:
+        # A move no menu offers (an arrested assassin's reveal) is made by a tap alone.
+        for comp in adapter.components():
+            if comp.seat in (None, seat) and target in adapter.tap(session.scene.state, seat, comp,
+                                                                    cursor.moves, cursor.field()):
+                return Input("tap", f"{name}.pad", comp.id)
+    by_field: dict[str, set[str]] = {}  # a field and every kind of component whose tap chooses it
+    for kind, f in adapter.tap_fields.items():
+        by_field.setdefault(f, set()).add(kind)
     field = cursor.field()
     probe_fields = [field] if len(cursor.stack) > 1 or field != "type" else []
     if len(cursor.stack) == 1:
         probe_fields += [f for f in by_field if f in data and f != field]
     for f in probe_fields if taps else []:
-        kind = by_field.get(f or "")
-        if kind is None or f not in data:
+        kinds = by_field.get(f or "")
+        if not kinds or f not in data:
             continue
         for comp in adapter.components():
-            if comp.kind == kind and comp.value == data[f] and comp.seat in (None, seat):
+            if comp.kind in kinds and comp.value == data[f] and comp.seat in (None, seat):
                 narrowed = adapter.tap(session.scene.state, seat, comp, cursor.moves, field)
                 if narrowed and target in narrowed and (len(narrowed) == 1 or f == field):
                     return Input("tap", f"{name}.pad", comp.id)
