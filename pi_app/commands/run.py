@@ -8,7 +8,6 @@ import queue
 import signal
 import sys
 import threading
-import time
 from dataclasses import replace
 from typing import Any
 
@@ -17,7 +16,7 @@ from pi_app.errors import UsageError
 from pi_app.names import given_names, seat_named
 from pi_app.session import computer
 from pi_app.session.lobby import Lobby
-from pi_app.session.loop import SHOW_ALL, NothingToResume, Session
+from pi_app.session.loop import SHOW_ALL, NothingToResume, Session, fresh_seed
 from pi_app.simulated import hands
 from pi_app.simulated.console import Console, read_commands
 from pi_app.store.journal import Journal
@@ -35,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default: reference on a Pi, sim elsewhere)")
     parser.add_argument("--game", help="game id to start (default: resume the unfinished game)")
     parser.add_argument("--players", type=int, help="number of players, with --game")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the game (default: from the clock)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the game, for replays and tests "
+                        "(default: 64 bits from the operating system's entropy, hidden while the game runs)")
     parser.add_argument("--lang", choices=("en", "it"),
                         help="language of the screens (default: the profile's)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         game, players, new = args.game, args.players, args.new
         seats_file = paths.state_dir(args.state_dir) / "computers.json"
         while not stop.is_set():
-            seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
+            seed = args.seed if args.seed is not None else fresh_seed()
             unfinished = journal.current()
             try:
                 session = Session.open(table, journal, registry, game=game, players=players, seed=seed,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import queue
+import secrets
 import sys
 import threading
 import time
@@ -89,6 +90,13 @@ def collector_waits() -> Iterator[None]:
 
 class NothingToResume(UsageError):
     """The journal holds no unfinished game and none was asked for."""
+
+
+def fresh_seed() -> int:
+    """A new game's seed: 64 bits from the operating system's entropy, so
+    that no one can work out the draws (the clock, or a scan of a small
+    space, would give them away). Signed, to fit SQLite's INTEGER column."""
+    return secrets.randbits(64) - (1 << 63)
 
 
 T = TypeVar("T")
