@@ -22,7 +22,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import os
+import shutil
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -35,6 +38,8 @@ from pi_app.names import MAX_NAME
 from rules.core import JSON, Event, Move, State
 
 SCHEMA_VERSION = 3
+#: below this much free space a journal is refused at start: a game's moves take far less
+MIN_FREE_BYTES = 1 << 20
 _SCHEMA = """
 CREATE TABLE games (
     id INTEGER PRIMARY KEY,
@@ -95,9 +100,20 @@ class JournalWriteError(JournalError):
     read-only); the transaction rolled back and nothing was written."""
 
     def __init__(self, path: Path, reason: str, detail: str) -> None:
-        super().__init__(f"journal {path} cannot be written: {reason} ({detail}); free space on the "
-                         "disk or give --state-dir a directory on another one", reason)
+        fix = _WRITE_FIXES.get(reason, _WRITE_FIXES["I/O error"]).format(dir=path.parent)
+        super().__init__(f"journal {path} cannot be written: {reason} ({detail}); {fix}", reason)
         self.reason = reason
+
+
+#: what to do about each way the storage refuses a write
+_WRITE_FIXES = {
+    "disk full": "free space on the disk (old logs: sudo journalctl --vacuum-size=20M) or give --state-dir "
+                 "a directory on another one",
+    "read-only": "make the journal and {dir} writable by the user the table runs as (sudo chown -R "
+                 "tablekeeper: {dir}) or remount the disk read-write",
+    "I/O error": "the storage is failing: copy {dir} to another disk and give --state-dir that copy, or "
+                 "replace the SD card",
+}
 
 
 # SQLite's primary result codes for storage that refuses a write.
@@ -243,6 +259,8 @@ class Journal:
                 self.db.close()
             if isinstance(exc, JournalError):
                 raise
+            if not self.readonly and write_fault(exc) is not None:  # the storage, not the file: say so
+                raise JournalWriteError(self.path, str(write_fault(exc)), str(exc)) from None
             raise unusable(exc) from None
         except OSError as exc:
             raise unopenable(exc) from None
@@ -308,6 +326,30 @@ class Journal:
                 version += 1
                 self.db.execute(f"PRAGMA user_version={version}")
         self._validate()
+
+    def check_writable(self) -> None:
+        """Refuse, at start, a journal the table could not write a move to:
+        the file, the reason and the fix, rather than a first move refused."""
+        for where in (self.path, self.path.parent):
+            if not os.access(where, os.W_OK):
+                st = where.stat()
+                raise JournalError(
+                    f"journal {self.path} cannot be written: {where} is read-only for this user (uid "
+                    f"{os.geteuid()}; it belongs to uid {st.st_uid}, mode {stat.filemode(st.st_mode)}); "
+                    f"give it to the user the table runs as (sudo chown -R tablekeeper: {self.path.parent}) "
+                    "or give --state-dir a directory it may write in", "read-only")
+        free = shutil.disk_usage(self.path.parent).free
+        if free < MIN_FREE_BYTES:
+            raise JournalError(
+                f"journal {self.path} cannot be written: disk full ({free // 1024} KiB free, "
+                f"{MIN_FREE_BYTES // 1024} KiB needed); free space on the disk (old logs: sudo journalctl "
+                "--vacuum-size=20M) or give --state-dir a directory on another one", "disk full")
+        try:
+            with self._writing():  # a write of what is there: the storage answers as for a move
+                version = self.db.execute("PRAGMA user_version").fetchone()[0]
+                self.db.execute(f"PRAGMA user_version={int(version)}")
+        except JournalWriteError as exc:
+            raise JournalError(f"{exc} (found at start)", exc.reason) from None
 
     def close(self) -> None:
         self.db.close()
