@@ -72,6 +72,9 @@ class InputMap:
         seat = self.seat_of(button)
         if seat is None or button.rsplit(".", 1)[-1] != "ok":
             return
+        if sc.journal_fault is not None and not sc.unsaved_ok:
+            self.commit.play_on_unsaved()  # the players' explicit choice, from any seat
+            return
         lines = sc.adapter.legend(sc.state, sc.lang) or [t("legend-none", sc.lang)]
         sc.seats[seat].notice = Layout(title=t("legend", sc.lang), lines=tuple(lines))
 
@@ -94,6 +97,8 @@ class InputMap:
         seat = self.seat_of(button)
         if seat is None:
             return
+        if sc.journal_fault is not None and not sc.unsaved_ok:
+            return  # the screens show why the game waits: a press would act on a menu no one sees
         role = button.rsplit(".", 1)[-1]
         if sc.undo_pending:
             sc.undo_pending = False

@@ -137,6 +137,7 @@ class Session:
     shared_notice = _Kept["Layout | None"]("scene")
     faults = _Kept[dict[str, str]]("scene")
     journal_fault = _Kept["str | None"]("scene")
+    unsaved_ok = _Kept[bool]("scene")
     log = _Kept[list[str]]("scene")
     transcript = _Kept[list[Record]]("scene")
     flash_until = _Kept[dict[int, float]]("scene")
@@ -197,7 +198,7 @@ class Session:
                 session.log = said
             # A power cut may fall between a move and what follows it in the
             # journal: the chance steps Tablekeeper draws, or the game's end.
-            session.commit.after_moves(state.copy(), [], [])
+            session.commit.catch_up()
             return session
         if game is None or players is None:
             raise NothingToResume("no game to resume; choose one with --game ID --players N "
@@ -286,8 +287,9 @@ class Session:
     def tick(self) -> None:
         now = time.monotonic()
         due = self.journal_fault is not None and now - self.commit.journal_tried >= JOURNAL_RETRY_SECONDS
-        if due and self.commit.write_journal():
-            self.redraw()  # the shared screen's "not saved" line goes
+        if due and self.commit.try_again():
+            self.set_lights()
+            self.redraw()  # the screens' "not saved" goes; a move that waited is told
         self.presentation.tick(now)
 
     def alive(self) -> bool:

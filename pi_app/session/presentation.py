@@ -54,9 +54,23 @@ def frame(layout: Layout) -> Image.Image:
     return _kept_frame(layout).copy()
 
 
+#: JournalWriteError.reason -> what the players can do about it
+JOURNAL_FIXES = {"disk full": "journal-fix-full", "I/O error": "journal-fix-io",
+                 "read-only": "journal-fix-readonly"}
+
+
 def journal_line(reason: str, lang: str) -> str:
     """The shared screen's line for moves the disk has not taken yet."""
     return t("journal-unsaved", lang, reason=t(JOURNAL_FAULTS.get(reason, "journal-io"), lang))
+
+
+def refused_layout(reason: str, lang: str) -> Layout:
+    """Every screen while the journal refuses a move: why, what to do, and
+    that the table tries again by itself."""
+    why = t("move-unsaved-why", lang, reason=t(JOURNAL_FAULTS.get(reason, "journal-io"), lang))
+    return Layout(title=t("move-unsaved", lang), alert=True, lines=(
+        why, t(JOURNAL_FIXES.get(reason, "journal-fix-io"), lang), t("unsaved-retrying", lang),
+        t("unsaved-hold", lang)))
 
 
 class Presentation:
@@ -73,6 +87,15 @@ class Presentation:
 
     # -- layouts -------------------------------------------------------------------
     def seat_layout(self, seat: int) -> Layout:
+        sc = self.scene
+        if sc.journal_fault is not None and not sc.unsaved_ok:
+            return refused_layout(sc.journal_fault, sc.lang)
+        layout = self._seat_layout(seat)
+        if sc.unsaved_ok:  # until the journal catches up
+            return replace(layout, lines=(t("game-unsaved", sc.lang), *layout.lines))
+        return layout
+
+    def _seat_layout(self, seat: int) -> Layout:
         sc = self.scene
         ui = sc.seats[seat]
         lang = sc.lang
@@ -123,6 +146,8 @@ class Presentation:
     def shared_layout(self) -> Layout:
         sc = self.scene
         lang = sc.lang
+        if sc.journal_fault is not None and not sc.unsaved_ok:
+            return refused_layout(sc.journal_fault, lang)
         if sc.undo_pending:
             return Layout(title=t("undo-ask", lang), big=sc.pending_text,
                           lines=(t("undo-confirm", lang),), alert=True)
