@@ -30,6 +30,7 @@ import urllib.request
 from pathlib import Path
 
 import rules
+from bench.bench_memory import unit_memory_max_mb
 from bench.bench_startup import ROOT, build_journal, said_to
 from bench.common import Row, main
 from pi_app.store.journal import Journal, is_barrier, pending
@@ -139,7 +140,9 @@ def measure(quick: bool) -> list[Row]:
         Row(AREA, "resident memory at READY=1", at_ready, "MB",
             note=f"VmRSS of the whole process (what it adds beside the daemon); bare python: {bare:.1f} MB"),
         Row(AREA, f"resident memory after {rounds} rounds of every page and {len(delays)} moves", after_moves,
-            "MB", note=f"after the pages alone: {served:.1f} MB; one event stream open throughout"),
+            "MB", unit_memory_max_mb("tablekeeper-web.service"),
+            note=f"after the pages alone: {served:.1f} MB; one event stream open throughout; target: the "
+            "unit's MemoryMax"),
         Row(AREA, "a move written to the event that tells the page, median", statistics.median(delays), "s",
             TARGET_UPDATE_S, note=f"worst {max(delays):.3f} s of {len(delays)} moves of a new "
                                   f"{rules.get(NEXT_GAME).name} game; the process looks every 0.1 s"),

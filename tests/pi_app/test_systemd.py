@@ -340,3 +340,14 @@ def test_a_refused_journal_at_start_waits_and_says_why(tmp_path, monkeypatch):
     assert "(failed start 1 in a row; trying again in 5 s)" in status
     assert len(shown) == 3 and "schema version 99" in shown[0]
     sock.close()
+
+
+def test_both_units_cap_their_memory_above_what_a_night_takes():
+    """A runaway (a 100 MB input line took the daemon to 654 MB) is stopped by
+    the unit, not the system; bench/bench_memory.py and bench_web.py measure
+    the peak against the same MemoryMax."""
+    from bench.bench_memory import unit_memory_max_mb
+
+    daemon, web = unit_memory_max_mb("tablekeeper.service"), unit_memory_max_mb("tablekeeper-web.service")
+    assert 80 < daemon <= 256  # above the bench's 80 MB peak target, far below a Pi Zero 2 W's 512 MB
+    assert 40 < web <= 128
