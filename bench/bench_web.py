@@ -114,10 +114,11 @@ def measure(quick: bool) -> list[Row]:
                         seat = None if chance else state.to_move()
                         move = state.sample_chance() if chance else rng.choice(state.legal_moves())
                         n = len(state.history)
+                        state_before = state.copy()
                         events_ = state.apply(move)
                         written = time.perf_counter()
                         journal.append_many(record, [pending(n, seat, move, chance,
-                                                             is_barrier(chance, events_), state)])
+                                                             is_barrier(state_before, move, events_), state)])
                         while not events.readline().startswith(b"data:"):
                             pass
                         delays.append(time.perf_counter() - written)

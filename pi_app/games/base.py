@@ -134,10 +134,11 @@ class TableAdapter:
         return None
 
     def chance_seat(self, state: State) -> int | None:
-        """The seat a chance step is secret to (a card drawn into its hand):
-        at a table that enters chance, only that seat's tap reveals it and no
-        menu of outcomes is shown on the shared screen. None: a public step."""
-        return None
+        """The seat a chance step is secret to (a card drawn into its hand),
+        as the rules say (``State.secret_seat``): at a table that enters
+        chance, only that seat's tap reveals it and no menu of outcomes is
+        shown on the shared screen. None: a public step."""
+        return state.secret_seat() if state.is_chance() else None
 
     def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
         """At a chance step, the outcomes a tapped component reveals."""
@@ -220,16 +221,18 @@ class TableAdapter:
         ``cursor`` is the seat's menu on its turn. None: words only."""
         return None
 
-    def record_text(self, move: JSON, lang: str) -> str:
-        """A played move as the table's transcript keeps it; a secret choice
-        says only that it was made."""
-        return self.move_text(move, lang)
+    def record_text(self, move: JSON, lang: str, secret: bool = False) -> str:
+        """A played move as the table's transcript keeps it; a ``secret`` one
+        (``State.secrecy``, the rules' answer) says only that it was made."""
+        return self.secret_text(move, lang) if secret else self.move_text(move, lang)
 
-    def undo_barrier(self, move: JSON) -> bool:
-        """True for a move undo never crosses even when all it did was
-        public: when whether it revealed a secret is itself a secret (an
-        arrest that may have caught a hidden assassin)."""
-        return False
+    def looking_at(self, state: State) -> None:
+        """The state the next move's words are about (the one before it),
+        for an adapter whose words read it; a replay says so before each move."""
+
+    def secret_text(self, move: JSON, lang: str) -> str:
+        """A secret move's words while the game runs: that it was made."""
+        return "a card drawn" if lang == "en" else "carta pescata"
 
     def legend(self, state: State, lang: str) -> list[str]:
         """Each short form the screens of ``state`` may show, spelled out
@@ -238,8 +241,9 @@ class TableAdapter:
 
     def hides_input(self, state: State, seat: int, component: str | None) -> bool:
         """True when a seat's input now (a tap of ``component``, or a press)
-        would betray its secret, so a transcript says only that it acted."""
-        return False
+        would betray its secret, so a transcript says only that it acted: by
+        default, while the rules say its move now is secret."""
+        return state.secret_seat() == seat
 
 
 def _values(data: Any) -> list[Any]:

@@ -21,7 +21,7 @@ from pi_app.i18n import t
 from pi_app.session import computer
 from pi_app.session.presentation import JOURNAL_FAULTS, journal_line
 from pi_app.session.scene import Record, Scene
-from pi_app.store.journal import Entry, GameRecord, Journal, JournalWriteError, Pending, is_barrier, pending
+from pi_app.store.journal import Entry, GameRecord, Journal, JournalWriteError, Pending, pending
 from pi_app.store.registry import Registry
 from pi_app.ui.screens import Layout
 from rules import sections
@@ -77,8 +77,8 @@ class Commit:
         # On disk first: a move the table is told about is never lost. A disk
         # that refuses it (full, failing) leaves the game as it was, unless the
         # players chose to go on unsaved: then it waits in the backlog.
-        barrier = is_barrier(chance, events) or sc.adapter.undo_barrier(move.to_json())
-        self.backlog.append(pending(n, seat, move, chance, barrier, work))
+        secrecy = sc.state.secrecy(move, events)  # the rules' one answer, for the journal and the words
+        self.backlog.append(pending(n, seat, move, chance, not secrecy.undoable, work))
         if commit:
             try:
                 self.write_journal()
@@ -86,9 +86,9 @@ class Commit:
                 self.backlog.pop()
                 raise
         sc.state = work
-        sc.transcript.append(Record(
-            "chance" if chance else "move", seat, sc.adapter.record_text(move.to_json(), sc.lang),
-            move.to_json(), {"events": [e.to_json() for e in events if e.audience is None]}))
+        words = sc.adapter.record_text(move.to_json(), sc.lang, secrecy.secret)
+        sc.transcript.append(Record("chance" if chance else "move", seat, words, move.to_json(),
+                                    {"events": [e.to_json() for e in events if e.audience is None]}))
         return events
 
     def after_moves(self, before: State, moves: list[Move], events: list[Event]) -> bool:

@@ -6,8 +6,9 @@ the unfinished game is rebuilt by replaying its moves from its seed; a
 journal that cannot be read or replayed is refused, naming the file and what
 is wrong, and is never modified.
 
-Undo removes the last move, unless it is a *barrier*: a chance outcome, or a
-move whose events revealed a secret (an event with an audience).
+Undo removes the last move, unless it is a *barrier*, as the rules say
+(``State.secrecy``): a chance outcome, a move whose events revealed a secret
+(an event with an audience), or one whose undoing would tell a secret.
 
 A write that fails because the disk is full, the storage answers with an I/O
 error or the file system went read-only raises :class:`JournalWriteError`,
@@ -193,9 +194,11 @@ def check_names(names: Any, players: int) -> tuple[str, ...]:
     return kept if any(kept) else ()
 
 
-def is_barrier(chance: bool, events: Sequence[Event]) -> bool:
-    """Undo may not go back across a chance outcome or a revealed secret."""
-    return chance or any(ev.audience is not None for ev in events)
+def is_barrier(before: State, move: Move, events: Sequence[Event]) -> bool:
+    """Undo may not go back across ``move`` (played on ``before``, giving
+    ``events``): the rules' answer, ``State.secrecy`` (chance, a revealed
+    secret, a move whose undoing would tell one)."""
+    return not before.secrecy(move, events).undoable
 
 
 class Journal:

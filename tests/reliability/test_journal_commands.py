@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import rules
+from pi_app import games
 from pi_app.cli import main
 from pi_app.commands.replay import replay
 from pi_app.store import export
@@ -37,8 +38,10 @@ def play_into(journal: Journal, game_id: str, players: int, seed: int, options: 
         seat, chance = state.to_move(), state.is_chance()
         move = state.sample_chance() if chance else rng.choice(state.legal_moves())
         n = len(state.history)
+        before = state.copy()
         events = state.apply(move)
-        journal.append(record, n, None if chance else seat, move, chance, is_barrier(chance, events), state)
+        barrier = is_barrier(before, move, events)
+        journal.append(record, n, None if chance else seat, move, chance, barrier, state)
     if state.outcome() is not None:
         journal.end(record)
     return record, state
@@ -214,16 +217,16 @@ def test_export_defaults_to_the_latest_game(played, capsys):
 
 
 def test_a_secret_seat_is_its_drawer(played):
-    path, games = played
+    path, played_games = played
     journal = Journal(path, readonly=True)
-    for gid, (record, _) in games.items():
+    for gid, (record, _) in played_games.items():
         if record.game != "siege":
             continue
         log = export.read(journal, journal.game(gid))
         adapter = games.for_game("siege", 2, "en")
         for line in log.moves:
-            # the adapter's own transcript word for such a draw agrees
-            assert line.secret == (adapter.record_text(line.move, "en") == "a card drawn")
+            # the transcript's words read the same answer
+            assert line.secret == (adapter.record_text(line.move, "en", line.secret) == "a card drawn")
             if line.secret:
                 assert line.seat in (0, 1) and line.chance
     journal.close()
