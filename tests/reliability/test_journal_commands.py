@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import rules
-from pi_app import games
+from pi_app import games as table_games
 from pi_app.cli import main
 from pi_app.commands.replay import replay
 from pi_app.store import export
@@ -223,7 +223,7 @@ def test_a_secret_seat_is_its_drawer(played):
         if record.game != "siege":
             continue
         log = export.read(journal, journal.game(gid))
-        adapter = games.for_game("siege", 2, "en")
+        adapter = table_games.for_game("siege", 2, "en")
         for line in log.moves:
             # the transcript's words read the same answer
             assert line.secret == (adapter.record_text(line.move, "en", line.secret) == "a card drawn")
