@@ -45,7 +45,7 @@ from pi_app.ui.screens import Layout
 @dataclass
 class Input:
     game: str
-    acting_cpu: float | None  # thread CPU seconds from pump() to the acting seat's frame
+    acting_cpu: float | None  # thread CPU seconds from pump() to the acting seat's frame (not its ack)
     by_change: dict[str, int] = field(default_factory=dict)  # "menu>waiting" etc. -> bytes
 
 
@@ -71,7 +71,9 @@ def play(game: str, players: int, seed: int, work: Path, limit: int | None,
         for name, screen in table.screens.items():
             def show(frame: Any, text: str = "", real: Any = screen.show, name: str = name) -> bool:
                 sent = real(frame, text)
-                if sent and name == mark["acting"] and mark["cpu"] is None:
+                # the acting seat's frame, not its acknowledgement (sent while the screen is acknowledged)
+                acked = name in getattr(session.presentation, "acknowledged", ())
+                if sent and name == mark["acting"] and mark["cpu"] is None and not acked:
                     mark["cpu"] = time.thread_time() - mark["t0"]
                     mark["stop"]()
                     mark["stop"] = lambda: None

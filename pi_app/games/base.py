@@ -55,8 +55,8 @@ class TableAdapter:
     game_id: ClassVar[str] = ""
     #: the rulebook section a move out of turn breaks, for the refusal
     turn_rule: ClassVar[str] = ""
-    #: a tap that makes a whole move is confirmed with ● (where that move is
-    #: the player's whole turn, as a card played in Siege), else played at once
+    #: a tap that makes a whole move is confirmed with ● when :meth:`confirms`
+    #: says so (a card played in Siege draws the next one), else played at once
     tap_confirms: ClassVar[bool] = False
     #: (english, italian) for field names and values in menus
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {}
@@ -128,6 +128,12 @@ class TableAdapter:
             except IllegalMove as exc:
                 return exc
         return IllegalMove("table.not-now", self.turn_rule, what=comp.name(self.lang))
+
+    def idle(self, state: State, seat: int, option: Any) -> IllegalMove:
+        """Why a menu option listed with no moves (a piece that cannot move
+        now) does nothing when chosen."""
+        what = self.value_label(option.field, option.value, self.lang)
+        return IllegalMove("table.not-now", self.turn_rule, what=what)
 
     def probe(self, state: State, seat: int, comp: Component) -> Move | None:
         """The move a tap of ``comp`` would start, to be checked by the engine."""
@@ -233,6 +239,26 @@ class TableAdapter:
     def secret_text(self, move: JSON, lang: str) -> str:
         """A secret move's words while the game runs: that it was made."""
         return "a card drawn" if lang == "en" else "carta pescata"
+
+    def confirms(self, state: State, move: Move) -> bool:
+        """True when ``move`` asks for ● before it is played: undo cannot
+        take it back (the rules' answer, ``State.secrecy``; or a chance step
+        follows it), it ends the game, or it reveals what was hidden
+        (:meth:`reveals`). Any other move is played by the input that
+        chooses it: one press of undo takes it back."""
+        if self.reveals(move):
+            return True
+        work = state.copy()
+        try:
+            events = work.apply(move)
+        except IllegalMove:
+            return True  # refused on ●, where the refusal is read
+        return (work.is_chance() or work.outcome() is not None
+                or not state.secrecy(move, events).undoable)
+
+    def reveals(self, move: Move) -> bool:
+        """True for a move that shows what was hidden (a secret identity)."""
+        return False
 
     def legend(self, state: State, lang: str) -> list[str]:
         """Each short form the screens of ``state`` may show, spelled out

@@ -86,6 +86,8 @@ class Commit:
                 self.backlog.pop()
                 raise
         sc.state = work
+        if seat is not None and not chance:
+            sc.seats[seat].memory.note(move.to_json())  # its menus start there next time
         words = sc.adapter.record_text(move.to_json(), sc.lang, secrecy.secret)
         sc.transcript.append(Record("chance" if chance else "move", seat, words, move.to_json(),
                                     {"events": [e.to_json() for e in events if e.audience is None]}))
@@ -238,6 +240,7 @@ class Commit:
         sc.state, sc.adapter, _ = rebuild(self.journal, sc.record, sc.lang,
                                           draws=sc.profile.chance == "draw")
         sc.implied = len(sc.state.history) - self.journal.move_count(sc.record.id)
+        sc.recall(self.journal.entries(sc.record))
         text = t("undo-done", sc.lang, move=sc.adapter.move_text(entry.move, sc.lang))
         sc.clear_menus()
         sc.log = [text]

@@ -18,8 +18,8 @@ from pi_app.i18n import t
 from pi_app.session.commit import Commit
 from pi_app.session.scene import Scene
 from pi_app.store.registry import Registry
-from pi_app.ui.menu import Cursor, flatten
-from pi_app.ui.screens import Layout
+from pi_app.ui.menu import BACK, BRANCH, CONFIRM, Cursor, Option, flatten
+from pi_app.ui.screens import BAR_ITEMS, TAPPED, Layout
 from rules.core import IllegalMove, Move
 
 
@@ -48,6 +48,20 @@ class InputMap:
         else:
             return False
         return True
+
+    def pressed_item(self, event: object) -> str | None:
+        """Which item of the acting seat's button bar ``event`` presses, to
+        acknowledge it at once (pi_app.ui.screens.pressed): a button's own,
+        ◀ or ▶ for a turn, the whole bar for a tag; None for anything else
+        (a release, a hold, a tag lifted)."""
+        if isinstance(event, TagArrived):
+            return TAPPED
+        if isinstance(event, ButtonPressed):
+            role = event.button.rsplit(".", 1)[-1]
+            return role if role in BAR_ITEMS else None
+        if isinstance(event, EncoderTurned) and event.steps:
+            return "right" if event.steps > 0 else "left"
+        return None
 
     def seat_of(self, part: str) -> int | None:
         seat = self.profile.seat_of_part(part)
@@ -130,9 +144,12 @@ class InputMap:
         elif role == "right":
             cursor.step(1)
         elif role == "ok":
+            opt = cursor.current()
             move = cursor.select()
-            if move is not None:
-                self.commit.play(seat, move)
+            if move is not None and not self.commit.play(seat, move):
+                off_refused(cursor)
+            elif opt.kind == BRANCH and not opt.moves:  # a piece listed to say it cannot act
+                self.commit.refuse(seat, sc.adapter.idle(sc.state, seat, opt))
 
     def chance_press(self, seat: int, role: str) -> None:
         sc = self.scene
@@ -197,11 +214,13 @@ class InputMap:
         if not subset:
             self.commit.refuse(seat, sc.adapter.refusal(sc.state, seat, comp, cursor.moves))
             return
-        if len(subset) == 1 and not sc.adapter.tap_confirms:
-            self.commit.play(seat, subset[0])  # the tap itself chose the move
+        one = cursor.single(Option(BRANCH, moves=tuple(subset)))
+        if one is not None and not (sc.adapter.tap_confirms and sc.adapter.confirms(sc.state, one)):
+            self.commit.play(seat, one)  # the tap itself chose the move
         else:
-            # A tap that is the whole turn (a card played in Siege) waits for
-            # ● as a menu does: a card tapped by mistake costs nothing.
+            # A tap whose move undo cannot take back (a card played in Siege
+            # draws the next) waits for ● as a menu does: a card tapped by
+            # mistake costs nothing.
             cursor.narrow(subset)
 
     def tapped(self, seat: int, uid: str) -> Component | None:
@@ -289,6 +308,18 @@ class InputMap:
         return IllegalMove("table.not-your-turn", sc.adapter.turn_rule,
                            to_move=sc.player(to_move) if to_move is not None else "-",
                            seat=sc.player(seat))
+
+
+def off_refused(cursor: Cursor) -> None:
+    """After a refused move the menu leaves it, so that the next ● does not
+    ask for the same refusal: from its confirm back to the choices, and on
+    to the next one."""
+    if cursor.current().kind == CONFIRM and len(cursor.stack) > 1:
+        cursor.back()
+    if len(cursor.options()) > 1:
+        cursor.step(1)
+        if cursor.current().kind == BACK:
+            cursor.step(1)
 
 
 def chosen_fields(moves: tuple[Move, ...], root: tuple[Move, ...]) -> dict[str, Any]:

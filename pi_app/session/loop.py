@@ -193,6 +193,7 @@ class Session:
             state, adapter, said = rebuild(journal, current, lang, draws=table.profile.chance == "draw")
             session = cls(table, journal, registry, current, state, lang, adapter)
             session.resumed = True
+            session.scene.recall(journal.entries(current))
             session.scene.note(t("resumed", lang, moves=len(state.history) - session.implied))
             if said:  # the shared screen as before the cut: what the table was last told to do
                 session.log = said
@@ -263,9 +264,13 @@ class Session:
         return n
 
     def handle(self, event: object) -> None:
-        """One event, one way through: input, commit, then the screens."""
+        """One event, one way through: the acting seat's acknowledgement,
+        input, commit, then the screens."""
         with collector_waits():
             self.acting = self.input.acting_seat(event)
+            item = self.input.pressed_item(event)
+            if self.acting is not None and item is not None and self.acting not in self.computers:
+                self.presentation.acknowledge(self.acting, item)  # before the move is worked out
             if self.input.handle(event):
                 pass
             elif isinstance(event, ReaderFault):

@@ -22,7 +22,7 @@ from pi_app.i18n import t
 from pi_app.session import computer
 from pi_app.session.scene import Scene
 from pi_app.ui.menu import BACK, CONFIRM, Cursor
-from pi_app.ui.screens import SMALL, Layout, font, pages, render, wrap
+from pi_app.ui.screens import SMALL, Layout, font, pages, pressed, render, wrap
 from rules.core import CHANCE
 
 FLASH_SECONDS = 0.8
@@ -84,6 +84,8 @@ class Presentation:
         self.observer: Callable[[dict[str, Layout]], None] | None = None
         self.screens_tried = time.monotonic()
         self.faults_checked: set[str] = set()  # the faults retry_screens last saw
+        #: screens showing an input's acknowledgement: sent their layout's own frame at the next redraw
+        self.acknowledged: set[str] = set()
 
     # -- layouts -------------------------------------------------------------------
     def seat_layout(self, seat: int) -> Layout:
@@ -193,38 +195,82 @@ class Presentation:
         return self.shared_layout()
 
     # -- the glass -----------------------------------------------------------------
+    def acknowledge(self, seat: int, item: str) -> None:
+        """The seat sees at once that its input was taken, before it is
+        worked out: the frame its screen shows with ``item`` of the button
+        bar pressed (pi_app.ui.screens.pressed: one or two pages of bus).
+        It claims nothing about the input: the seat's next frame, sent once
+        the move is checked and on disk, says what it meant. Only a screen
+        showing a button bar is acknowledged; a screen that is not answering
+        is left to redraw."""
+        name = self.profile.seats[seat].screen.name
+        layout = self.layouts_sent.get(name)
+        screen = self.screens.get(name)
+        if layout is None or not layout.footer or screen is None or name in self.scene.faults:
+            return
+        self.acknowledged.add(name)  # even half-sent, the next redraw sends the layout's own frame
+        try:
+            screen.show(pressed(layout, frame(layout), item), text=layout.text())
+        except ScreenError:
+            self.layouts_sent.pop(name, None)  # redraw reports it and sends it again once it answers
+
     def send_order(self, names: list[str]) -> list[str]:
-        """Feedback first: the acting seat's screen, then the shared screen,
-        then the other seats' (on one I2C bus they go one after another)."""
-        acting = self.scene.acting
+        """Feedback first: the acting seat's screen, then the seat to move
+        next (it has something to do), then the shared screen, then the
+        other seats' (on one I2C bus they go one after another)."""
+        sc = self.scene
+        acting = sc.acting
         first = [] if acting is None else [self.profile.seats[acting].screen.name]
+        to_move = sc.state.to_move()
+        if isinstance(to_move, int) and 0 <= to_move < len(self.profile.seats):
+            first.append(self.profile.seats[to_move].screen.name)
         first.append(self.profile.shared_screen.name)
-        return [n for n in first if n in names] + [n for n in names if n not in first]
+        return [n for n in dict.fromkeys(first) if n in names] + [n for n in names if n not in first]
+
+    def failed(self, name: str, exc: ScreenError) -> None:
+        """Screen ``name`` did not take its frame: said on the shared screen
+        (and in the log, the shared screen itself can say it nowhere else),
+        sent again once it answers."""
+        sc = self.scene
+        self.layouts_sent.pop(name, None)  # so it is sent again once it answers
+        if name not in sc.faults:
+            log.warning("%s", exc)
+            sc.faults[name] = str(exc)
+            self.layouts_sent.pop(self.profile.shared_screen.name, None)
 
     def redraw(self) -> None:
         sc = self.scene
         changed = {}
+        shown: list[str] = []
         # each screen's layout is worked out just before it is sent: the acting
         # seat's frame does not wait for the others' layouts
         for name in self.send_order(self.screen_names()):
             layout = self.layout_of(name)
             if sc.screen_page and pages(layout) > 1:
                 layout = replace(layout, page=sc.screen_page)
-            if self.layouts_sent.get(name) == layout:
+            same = self.layouts_sent.get(name) == layout
+            if same and name not in self.acknowledged:
                 continue
+            self.acknowledged.discard(name)
             self.layouts_sent[name] = layout
-            changed[name] = layout
+            if not same:
+                changed[name] = layout
             screen = self.screens.get(name)
             if screen is None:
                 continue
             try:
                 screen.show(frame(layout), text=layout.text())
             except ScreenError as exc:  # a screen that stops answering is reported, not fatal
-                self.layouts_sent.pop(name, None)  # so it is sent again once it answers
-                if name not in sc.faults:
-                    log.warning("%s", exc)  # the shared screen itself can say it nowhere else
-                    sc.faults[name] = str(exc)
-                    self.layouts_sent.pop(self.profile.shared_screen.name, None)
+                self.failed(name, exc)
+                continue
+            shown.append(name)
+        # A bus's sender sends while the next screen is laid out and drawn;
+        # redraw returns once every frame is on its screen.
+        for name in shown:
+            try:
+                getattr(self.screens[name], "flush", lambda: None)()
+            except ScreenError as exc:
+                self.failed(name, exc)
                 continue
             if sc.faults.pop(name, None) is not None:
                 self.layouts_sent.pop(self.profile.shared_screen.name, None)

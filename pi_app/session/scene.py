@@ -11,7 +11,7 @@ each can be built and tested over a Scene made from a bare game state.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,9 +19,9 @@ import rules
 from pi_app import games
 from pi_app import names as naming
 from pi_app.games.base import TableAdapter
-from pi_app.store.journal import GameRecord
+from pi_app.store.journal import Entry, GameRecord
 from pi_app.table.profile import Profile
-from pi_app.ui.menu import Cursor
+from pi_app.ui.menu import Cursor, Memory
 from pi_app.ui.screens import Layout
 from players import Player
 from rules.core import Move, State
@@ -33,6 +33,8 @@ class Seat:
     name: str  # the profile's seat name: its parts are "<name>.pad" ...
     cursor: Cursor | None = None
     notice: Layout | None = None
+    #: the seat's last choices, for its menus to start on (pi_app.ui.menu.Memory)
+    memory: Memory = field(default_factory=Memory)
 
 
 @dataclass
@@ -58,7 +60,8 @@ class Scene:
         self.implied = implied
         self.lang = lang
         self.adapter = adapter or games.for_game(record.game, record.players, lang, record.names)
-        self.seats = [Seat(i, profile.seats[i].name) for i in range(record.players)]
+        subjects = tuple(dict.fromkeys(self.adapter.tap_fields.values()))
+        self.seats = [Seat(i, profile.seats[i].name, memory=Memory(subjects)) for i in range(record.players)]
         self.chance_cursor: Cursor | None = None  # the shared screen's menu of a chance step
         self.undo_pending = False  # undo pressed once: the shared screen asks to confirm
         self.pending_text = ""  # the move that undo would take back, in words
@@ -137,8 +140,24 @@ class Scene:
         ui = self.seats[seat]
         if ui.cursor is None:
             move = self.computer_moves.get(seat)
-            ui.cursor = Cursor.over([move]) if move is not None else self.adapter.menu(self.state, seat)
+            if move is not None:
+                ui.cursor = Cursor.over([move])
+            else:
+                ui.cursor = self.adapter.menu(self.state, seat)
+                state, adapter = self.state, self.adapter
+                ui.cursor.confirms = lambda m: adapter.confirms(state, m)
+                ui.cursor.prefer = ui.memory.prefer
+                ui.cursor.start()
         return ui.cursor
+
+    def recall(self, entries: Iterable[Entry]) -> None:
+        """Each seat's menus remember its own moves among ``entries`` (the
+        journal's, after a resume or an undo), as they did while played."""
+        for ui in self.seats:
+            ui.memory.chosen.clear()
+        for entry in entries:
+            if entry.seat is not None and 0 <= entry.seat < len(self.seats) and not entry.chance:
+                self.seats[entry.seat].memory.note(entry.move)
 
     def player(self, seat: int | None) -> str:
         """The player at ``seat`` as the screens name them (pi_app.names)."""

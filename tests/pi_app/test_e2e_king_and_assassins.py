@@ -14,7 +14,7 @@ import rules
 from pi_app.games.king_and_assassins.adapter import KingAndAssassinsAdapter
 from pi_app.simulated.autoplay import next_input
 from pi_app.simulated.demo import Night
-from pi_app.ui.menu import CONFIRM
+from pi_app.ui.menu import BRANCH, CONFIRM
 from pi_app.ui.screens import render
 from rules.king_and_assassins.moves import Arrest, Attack, Choose, Draw, Eliminate, End, Reveal, Step
 from tests.pi_app.ka_play import GAME, escape_chooser, make, pick, play, script, send
@@ -149,11 +149,11 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     assert_refused(r, 1, lambda: r.press("seat2.ok"), contains="turn")
     # The king, boxed in by his knights: the engine's reason, with its rule.
     assert_refused(r, 0, lambda: r.tap(0, "token:king"), contains="J9 is taken by Knight 6")
-    # Knight 6 steps aside by tap and menu: tap the token, pick North, confirm.
-    r.tap(0, "token:knight6")  # its one move: shown to confirm, not played by the tap
-    assert s.layouts()[KING_SCREEN].big == "Knight 6 North ↑"  # whole words, no compass letter
-    r.press("seat1.ok")
+    # Knight 6 steps aside by a tap: its one move, played at once (undo takes it back).
+    r.tap(0, "token:knight6")
     assert s.state.view(None)["pieces"]["knight6"]["cell"] == "J8"
+    # as a confirm screen would say it: whole words, no compass letter
+    assert s.adapter.move_text(Step("knight6", "N").to_json(), "en") == "Knight 6 North ↑"
     for move in (Step("knight6", "N"), Step("knight6", "W"), End()):
         make(r, move)
     # The Assassin player's citizen walks down; a reveal of an innocent card is refused.
@@ -403,7 +403,7 @@ def test_an_assassin_token_stands_for_the_revealed_assassins_for_both_players():
     pieces = {"king": "J10", "knight1": "D4", "citizen1": "E4", "citizen4": "C4", "citizen2": "H6"}
     state = scenario(pieces, revealed=("citizen1", "citizen2"))
     # The King player: the one revealed assassin next to a knight, as the target.
-    assert adapter.tap(state, 0, token, state.legal_moves(), None) == [Eliminate("knight1", "citizen1")] * 2
+    assert adapter.tap(state, 0, token, state.legal_moves(), None) == [Eliminate("knight1", "citizen1")]
     state = scenario({**pieces, "knight1": "A4"}, revealed=("citizen1", "citizen2"))
     assert adapter.tap(state, 0, token, state.legal_moves(), None) == []
     assert "Citizen 1 is moved by the Assassin player" in adapter.refusal(
@@ -412,3 +412,60 @@ def test_an_assassin_token_stands_for_the_revealed_assassins_for_both_players():
     state = scenario(pieces, revealed=("citizen1", "citizen2"), turn="assassin")
     found = adapter.tap(state, 1, token, adapter.menu(state, 1).moves, None)
     assert {m.to_json()["piece"] for m in found} == {"citizen1", "citizen2"}
+
+
+def test_the_reveal_menu_lists_only_citizens_not_arrested():
+    """An arrested citizen is off the board: the Assassin player's menu does
+    not offer to reveal him (an arrested assassin's own card still may)."""
+    adapter = KingAndAssassinsAdapter(2, "en")
+    pieces = {"king": "J10", "knight1": "D4", "citizen4": "E4", "citizen5": "H6", "citizen1": "B2"}
+    state = scenario(pieces, card=1)
+    state.apply(Arrest("knight1", "citizen4"))
+    state.apply(End())
+    reveals = [m.piece for m in adapter.menu(state, 1).moves if isinstance(m, Reveal)]
+    assert "citizen4" not in reveals and {"citizen1", "citizen5"} <= set(reveals)
+
+
+def test_after_a_refused_reveal_the_cursor_moves_off_it(rig):
+    """● on an innocent's reveal is refused; the menu then stands on another
+    citizen, so the next ● does not ask for the same refusal."""
+    r = rig(2)
+    s = r.open(GAME, seed=4)
+    pick(r, ["citizen2", "citizen7", "citizen11"])
+    make(r, End())
+    wrong = Reveal("citizen1")
+    for _ in range(30):  # ◀ ● ▶ to the confirm of the wrong reveal
+        opt = s.cursor_for(1).current()
+        if opt.kind == CONFIRM and opt.moves[0] == wrong:
+            break
+        send(r, next_input(s, 1, wrong, taps=False))
+    assert_refused(r, 1, lambda: r.press("seat2.ok"), contains="not one of your three assassins")
+    opt = s.cursor_for(1).current()
+    assert opt.kind == BRANCH and wrong not in opt.moves
+    assert s.layouts()[ASSASSIN_SCREEN].big == "Citizen 2"
+    r.press("seat2.ok")  # the next ●: Citizen 2's reveal to confirm, no refusal
+    assert s.seats[1].notice is None and s.cursor_for(1).current().moves == (Reveal("citizen2"),)
+
+
+def test_a_boxed_in_king_is_listed_as_unable_to_move(rig):
+    """The King boxed in by his knights stays in the King player's list of
+    pieces, saying that he cannot move; ● on him says why."""
+    r = rig(2)
+    s = r.open(GAME, seed=11)
+    pick(r, ["citizen8", "citizen9", "citizen10"])
+    assert not any(isinstance(m, Step) and m.piece == "king" for m in s.state.legal_moves())
+    for _ in range(20):  # to the list of pieces that may step
+        cursor = s.cursor_for(0)
+        if cursor.field() == "piece":
+            break
+        opt = cursor.current()
+        r.press("seat1.ok" if opt.kind == BRANCH and all(isinstance(m, Step) for m in opt.moves)
+                else "seat1.right")
+    shown = []
+    for _ in range(len(s.cursor_for(0).options())):
+        shown.append(s.layouts()[KING_SCREEN].big)
+        if shown[-1] == "The King cannot move":
+            break
+        r.press("seat1.right")
+    assert shown[-1] == "The King cannot move", shown
+    assert_refused(r, 0, lambda: r.press("seat1.ok"), contains="J9 is taken by Knight 6")

@@ -27,9 +27,8 @@ def _quoted(game: str) -> set[str]:
     found: set[str] = set()
     names = [package.__name__ + "." + m.name for m in pkgutil.iter_modules(package.__path__)]
     names.append(games.for_game(game, 2 if game != "mordred" else 3, "en").__module__)
-    words = {"king-and-assassins": "king_and_assassins_words", "artus": "artus_words", "siege": "siege_words"}
-    if game in words:
-        names.append(f"pi_app.games.{words[game]}")
+    if game in ("king-and-assassins", "artus", "siege"):
+        names.append(f"pi_app.games.{game.replace('-', '_')}.words")
     for name in names:
         module = importlib.import_module(name)
         for attr, value in vars(module).items():

@@ -50,12 +50,18 @@ def test_menu_steps_and_confirms(rig, fake_game):
     assert screen(s, 0).big == "play"
     r.press("seat1.ok")  # into "play": the cards
     assert screen(s, 0).lines[0].startswith("card")
-    r.press("seat1.ok")  # card one -> one move left: confirm
-    assert "confirm" in screen(s, 0).lines[0]
-    r.press("seat1.ok")
+    r.press("seat1.ok")  # card one: played at once, as undo takes it back
     assert s.state.to_move() == 1
     assert s.state.scores[0] == 1
     assert r.table.lights["seat2.light"].is_lit
+    # a move that tells a secret (undo cannot take it back) asks for ● first
+    while screen(s, 1).big != "peek":
+        r.press("seat2.right")
+    r.press("seat2.ok")
+    assert "confirm" in screen(s, 1).lines[0]
+    assert s.state.to_move() == 1
+    r.press("seat2.ok")
+    assert s.state.to_move() == 0
 
 
 def test_back_option_returns_up(rig, fake_game):
@@ -63,7 +69,12 @@ def test_back_option_returns_up(rig, fake_game):
     s = r.open(fake_game)
     r.press("seat1.right")
     r.press("seat1.ok")
-    r.press("seat1.left")  # wraps to the last option: back
+    # "back" stands across the ring from where the level starts: the
+    # choices on either side of that one are each one press away
+    cards = len(s.cursor_for(0).options()) - 1
+    assert screen(s, 0).big != "back"
+    for _ in range((cards + 1) // 2):
+        r.press("seat1.right")
     assert "back" in screen(s, 0).big
     r.press("seat1.ok")
     assert screen(s, 0).big == "play"
@@ -74,8 +85,8 @@ def test_tap_plays_a_card_and_used_card_is_refused(rig, fake_game):
     s = r.open(fake_game)
     r.tap(0, "one@1")
     assert s.state.scores[0] == 1
-    r.press("seat2.ok")  # seat 2: pass, confirm
-    r.press("seat2.ok")
+    r.press("seat2.ok")  # seat 2: pass, played at once
+    assert s.state.to_move() == 0
     before = s.state.to_json()
     flashes = r.table.lights["seat1.light"].flashes
     r.tap(0, "one@1")
@@ -145,9 +156,10 @@ def test_undo_with_confirmation_and_barriers(rig, fake_game):
     assert s.state.scores[0] == 0 and s.state.to_move() == 0
     assert len(s.journal.entries(s.record)) == 1
     # a revealed secret is a barrier too
-    r.press("seat1.left")  # wraps to "peek"
+    while screen(s, 0).big != "peek":
+        r.press("seat1.left")
     r.press("seat1.ok")
-    r.press("seat1.ok")
+    r.press("seat1.ok")  # its confirm: a secret told cannot be taken back
     assert s.state.to_move() == 1
     r.press("shared.undo")
     assert "secret" in shared(s).title

@@ -8,6 +8,7 @@ import dataclasses
 import random
 
 from pi_app.games.siege.adapter import SiegeAdapter
+from pi_app.games.siege.words import card_name, hand_text
 from rules.siege import moves as mv
 from tests.pi_app.siege_play import enter_chance, make, play_moves
 from tests.pi_app.table_checks import layout
@@ -118,3 +119,23 @@ def test_a_soldier_stepping_down_from_a_tower_is_placed_in_words() -> None:
     assert adapter.menu(s, A).moves and adapter.step_title(s, "en") == "Swordsman: where?"
     n = len(s.rows[A]["r1"])
     assert _labels(adapter, s, A)[-1] == f"Place to row 1 #{n + 1}"
+
+
+def test_after_a_tap_the_screen_names_the_card_tapped_not_the_hand(rig):
+    """The tapped card is the subject: its choices are shown under its own
+    name, where the first level shows the whole hand to choose from."""
+    r = rig(2)
+    s = r.open(GAME, seed=3)
+    rng = random.Random(3)
+    play_moves(r, rng, until=lambda: s.state.to_move() == A and s.state.view(None)["phase"] == "play"
+               and not s.state.card_played)
+    hand = s.state.view(A)["hand"]
+    moves = [m.to_json() for m in s.state.legal_moves()]
+    kinds = {c: {m["type"] for m in moves if m.get("card") == c} for c in hand}
+    card = next(c for c in hand if len(kinds[c]) > 1)  # a card with a choice of what to do with it
+    assert len(set(hand)) > 1
+    assert layout(s, "seat1.screen").lines[0].startswith(hand_text(hand, "en"))
+    r.tap(A, f"{card}@1")
+    lines = layout(s, "seat1.screen").lines
+    assert lines[0].startswith(card_name(card, "en")), lines
+    assert hand_text(hand, "en") not in " ".join(lines)

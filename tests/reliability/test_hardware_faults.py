@@ -367,13 +367,12 @@ def test_stuck_button_is_one_press(sim_rig: Rig) -> None:
     assert "Player 1's turn" in s.layouts()["seat2.screen"].text()
     wait_held(rig, "seat2.ok")
     assert rig.table.lights["seat2.light"].flashes == flashes + 1
-    # Seat 1 plays on and holds ● down on its confirmation: one move, however long.
+    # Seat 1 plays on and holds ● down on the choice that makes its move: one move, however long.
     rig.tap(0, "garrison@1")
-    rig.press("seat1.ok")  # a region
-    rig.press("seat1.ok")  # a follower: the move is offered to confirm
-    assert "confirm" in s.layouts()["seat1.screen"].text()
+    rig.press("seat1.ok")  # a region: its followers
+    assert s.seats[0].cursor is not None and s.seats[0].cursor.field() == "colour"
     moves = history(rig)
-    push(rig, "seat1.ok")
+    push(rig, "seat1.ok")  # a follower: the move (undo takes it back: no confirm)
     assert history(rig) == moves + 1
     state = s.state.to_json()
     wait_held(rig, "seat1.ok")
