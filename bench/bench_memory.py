@@ -31,6 +31,17 @@ EARLY = 10  # the issue's "from game 10"
 GROWTH_TOLERANCE_MB = 2.0
 
 
+def unit_memory_max_mb(unit: str = "tablekeeper.service") -> float:
+    """The unit's MemoryMax= in MB (it takes K, M or G)."""
+    root = Path(__file__).resolve().parents[1]
+    for line in (root / "systemd" / unit).read_text().splitlines():
+        if line.startswith("MemoryMax="):
+            value = line.partition("=")[2].strip()
+            scale = {"K": 1 / 1024, "M": 1.0, "G": 1024.0}[value[-1].upper()]
+            return float(value[:-1]) * scale
+    raise ValueError(f"systemd/{unit} has no MemoryMax=")
+
+
 def night(games: int) -> list[Sample]:
     """``games`` games in a new process; one sample after each."""
     with tempfile.TemporaryDirectory(prefix="tk-bench-memory-") as tmp:
@@ -53,6 +64,8 @@ def measure(quick: bool) -> list[Row]:
     rows = [
         Row("memory", f"daemon, peak resident after {last.game} games", last.hwm_kb / mb, "MB", 80.0,
             note=note or "VmHWM of a process playing one game after another on the simulated table"),
+        Row("memory", "daemon, peak resident against the unit's MemoryMax", last.hwm_kb / mb, "MB",
+            unit_memory_max_mb(), note="systemd/tablekeeper.service"),
         Row("memory", f"resident after game {at_early.game}", at_early.rss_kb / mb, "MB"),
         Row("memory", f"resident after game {last.game}", last.rss_kb / mb, "MB"),
     ]

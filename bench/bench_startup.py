@@ -66,8 +66,9 @@ def build_journal(path: Path) -> str:
         for n, move in enumerate(moves):
             seat = state.to_move()
             chance = seat == CHANCE
+            before = state.copy()
             events = state.apply(move)
-            barrier = is_barrier(chance, events)
+            barrier = is_barrier(before, move, events)
             journal.append(record, n, None if chance else seat, move, chance, barrier, state)
     finally:
         journal.close()

@@ -30,6 +30,7 @@ import urllib.request
 from pathlib import Path
 
 import rules
+from bench.bench_memory import unit_memory_max_mb
 from bench.bench_startup import ROOT, build_journal, said_to
 from bench.common import Row, main
 from pi_app.store.journal import Journal, is_barrier, pending
@@ -113,10 +114,11 @@ def measure(quick: bool) -> list[Row]:
                         seat = None if chance else state.to_move()
                         move = state.sample_chance() if chance else rng.choice(state.legal_moves())
                         n = len(state.history)
+                        state_before = state.copy()
                         events_ = state.apply(move)
                         written = time.perf_counter()
                         journal.append_many(record, [pending(n, seat, move, chance,
-                                                             is_barrier(chance, events_), state)])
+                                                             is_barrier(state_before, move, events_), state)])
                         while not events.readline().startswith(b"data:"):
                             pass
                         delays.append(time.perf_counter() - written)
@@ -139,7 +141,9 @@ def measure(quick: bool) -> list[Row]:
         Row(AREA, "resident memory at READY=1", at_ready, "MB",
             note=f"VmRSS of the whole process (what it adds beside the daemon); bare python: {bare:.1f} MB"),
         Row(AREA, f"resident memory after {rounds} rounds of every page and {len(delays)} moves", after_moves,
-            "MB", note=f"after the pages alone: {served:.1f} MB; one event stream open throughout"),
+            "MB", unit_memory_max_mb("tablekeeper-web.service"),
+            note=f"after the pages alone: {served:.1f} MB; one event stream open throughout; target: the "
+            "unit's MemoryMax"),
         Row(AREA, "a move written to the event that tells the page, median", statistics.median(delays), "s",
             TARGET_UPDATE_S, note=f"worst {max(delays):.3f} s of {len(delays)} moves of a new "
                                   f"{rules.get(NEXT_GAME).name} game; the process looks every 0.1 s"),

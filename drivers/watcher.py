@@ -35,6 +35,19 @@ log = logging.getLogger(__name__)
 _EPS = 1e-6  # clock readings are floats: 0.35 - 0.15 is a hair under 0.2
 
 
+#: what a real table can use, per setting (seconds; polls for confirm_polls):
+#: beyond these a tap is never felt (a hold of minutes), or the readers are
+#: polled so fast that nothing else runs
+LIMITS: dict[str, tuple[float, float]] = {
+    "interval": (0.005, 1.0),
+    "confirm_polls": (1, 20),
+    "arrive_hold": (0.0, 2.0),
+    "leave_hold": (0.0, 10.0),
+    "retry_interval": (0.05, 60.0),
+    "max_retry_interval": (0.05, 600.0),
+}
+
+
 @dataclass(frozen=True)
 class WatcherSettings:
     """Timings, in seconds unless named otherwise."""
@@ -83,6 +96,12 @@ class WatcherSettings:
                 raise ValueError(f"watcher {name} must not be negative, got {value}")
             if not math.isfinite(value):  # nan never compares: no tag would ever arrive
                 raise ValueError(f"watcher {name} must be a finite number of seconds, got {value}")
+        for name, (low, high) in LIMITS.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                unit = "polls" if name == "confirm_polls" else "seconds"
+                raise ValueError(f"watcher {name} = {value} is outside {low:g} to {high:g} {unit}, "
+                                 "the range a table can use")
 
 
 @dataclass

@@ -52,9 +52,20 @@ class JournalWriteError(JournalError):
     read-only); the transaction rolled back and nothing was written."""
 
     def __init__(self, path: Path, reason: str, detail: str) -> None:
-        super().__init__(f"journal {path} cannot be written: {reason} ({detail}); free space on the "
-                         "disk or give --state-dir a directory on another one", reason)
+        fix = _WRITE_FIXES.get(reason, _WRITE_FIXES["I/O error"]).format(dir=path.parent)
+        super().__init__(f"journal {path} cannot be written: {reason} ({detail}); {fix}", reason)
         self.reason = reason
+
+
+#: what to do about each way the storage refuses a write
+_WRITE_FIXES = {
+    "disk full": "free space on the disk (old logs: sudo journalctl --vacuum-size=20M) or give --state-dir "
+                 "a directory on another one",
+    "read-only": "make the journal and {dir} writable by the user the table runs as (sudo chown -R "
+                 "tablekeeper: {dir}) or remount the disk read-write",
+    "I/O error": "the storage is failing: copy {dir} to another disk and give --state-dir that copy, or "
+                 "replace the SD card",
+}
 
 
 class HardwareError(UsageError, DriverError):

@@ -11,7 +11,15 @@ An engine subclasses :class:`State` and implements the underscored hooks:
 * ``_apply(move)``      change ``self`` (already a private copy) and return events;
 * ``_view(seat)``       what ``seat`` (or the public, ``None``) may know;
 * ``_outcome()``        ``None`` while playing, else an :class:`Outcome`;
-* ``_to_json()``        the engine's own fields, JSON-ready.
+* ``_to_json()``        the engine's own fields, JSON-ready;
+* ``_secret_seat()``    the seat whose move (or draw) due now the others may
+  not know, or ``None`` (the default);
+* ``_undoable(move)``   False for a public move undo may still not cross.
+
+What is secret is said here, once, for every reader: :meth:`State.secrecy`
+(after boardgame.io's ``redact`` and ``undoable`` on a move) is what the
+journal's undo barrier, the exports, the spectator page, the computer seat
+and the table's screens all ask.
 
 The base class makes ``apply`` atomic: the move is checked, then applied to a
 copy which replaces this state only when everything succeeded, so an illegal
@@ -31,7 +39,7 @@ from rules import catalogue
 from rules.notation import JSON, Move
 
 __all__ = ["CHANCE", "JSON", "Event", "Game", "IllegalMove", "Move", "Option", "Outcome", "Role", "Score",
-           "State"]
+           "Secrecy", "State"]
 
 #: ``to_move()`` returns this when dice, a draw or a reveal comes next.
 CHANCE = -1
@@ -113,6 +121,24 @@ class Outcome:
         }
 
 
+@dataclass(frozen=True)
+class Secrecy:
+    """What a move played tells the other seats.
+
+    ``holder``: the seat that makes or receives the move in secret (a card
+    drawn into its hand, the assassins it picks), whose words no one else may
+    read while the game runs; ``None`` for a move made in front of the table.
+    ``undoable``: whether undo may take the move back (never across chance, a
+    revealed secret, or a move whose undoing would tell one)."""
+
+    holder: int | None = None
+    undoable: bool = True
+
+    @property
+    def secret(self) -> bool:
+        return self.holder is not None
+
+
 class State:
     """One game in progress. See the module docstring for the hooks."""
 
@@ -177,6 +203,27 @@ class State:
 
     def outcome(self) -> Outcome | None:
         return self._outcome()
+
+    def secret_seat(self) -> int | None:
+        """The seat whose move (or draw) due now is secret to the others."""
+        return self._secret_seat()
+
+    def secrecy(self, move: Move, events: Sequence[Event] | None = None) -> Secrecy:
+        """Whether ``move``, played now (this state is the one before it), is
+        secret to the other seats and whether undo may cross it. ``events``:
+        what applying it gave, if the caller has them (else tried on a copy).
+
+        A draw whose events only some seats see is secret to them whatever
+        the engine says; any event with an audience, like every chance step,
+        is a barrier to undo."""
+        if events is None:
+            events = self.copy().apply(move)
+        chance = self._to_move() == CHANCE
+        private = [e.audience for e in events if e.audience]
+        holder = self._secret_seat()
+        if holder is None and chance and private:
+            holder = private[0][0]
+        return Secrecy(holder, not chance and not private and self._undoable(move))
 
     def copy(self) -> State:
         return copy.deepcopy(self)
@@ -267,6 +314,12 @@ class State:
 
     def _to_json(self) -> JSON:
         raise NotImplementedError
+
+    def _secret_seat(self) -> int | None:
+        return None
+
+    def _undoable(self, move: Move) -> bool:
+        return True
 
 
 @dataclass(frozen=True)

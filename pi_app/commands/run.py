@@ -8,7 +8,6 @@ import queue
 import signal
 import sys
 import threading
-import time
 from dataclasses import replace
 from typing import Any
 
@@ -17,9 +16,10 @@ from pi_app.errors import UsageError
 from pi_app.names import given_names, seat_named
 from pi_app.session import computer
 from pi_app.session.lobby import Lobby
-from pi_app.session.loop import SHOW_ALL, NothingToResume, Session
+from pi_app.session.loop import SHOW_ALL, NothingToResume, Session, fresh_seed
 from pi_app.simulated import hands
 from pi_app.simulated.console import Console, read_commands
+from pi_app.store import lock
 from pi_app.store.journal import Journal
 from pi_app.store.registry import Registry
 from pi_app.table import hardware, profile, startup
@@ -36,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default: reference on a Pi, sim elsewhere)")
     parser.add_argument("--game", help="game id to start (default: resume the unfinished game)")
     parser.add_argument("--players", type=int, help="number of players, with --game")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the game (default: from the clock)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the game, for replays and tests "
+                        "(default: 64 bits from the operating system's entropy, hidden while the game runs)")
     parser.add_argument("--lang", choices=LANGS,
                         help="language of the screens (default: the profile's)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -59,7 +60,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     state = paths.state_dir(args.state_dir)
     prof: profile.Profile | None = None
+    held = None
+    table = None
+    journal = registry = None
     try:
+        held = lock.hold(state)  # before anything is opened: the other daemon has the table and the journal
         prof = profile.load(profile.find(args.table))
         if (args.game is None) != (args.players is None):
             raise UsageError("--game and --players go together: --game ID --players N")
@@ -81,20 +86,27 @@ def run(args: argparse.Namespace) -> int:
         table = hardware.build(prof, events, poll=not simulated)
         if startup.under_systemd():
             print(startup.gpio_library(), flush=True)
+        journal = Journal(paths.journal_path(args.state_dir))
+        journal.check_writable()
+        registry = Registry(paths.registry_path(args.state_dir))
     except UsageError as exc:
+        for part in (registry, journal, table):
+            if part is not None:
+                part.close()
         if startup.under_systemd():  # keep trying, slower, and say why (pi_app/table/startup.py)
             lang = args.lang or (prof.lang if prof else "en")
-            startup.failed(state, str(exc), prof.screens() if prof else [], lang)
+            # the screens are another daemon's while it holds the lock
+            screens = prof.screens() if prof and not isinstance(exc, lock.StateLocked) else []
+            startup.failed(state, str(exc), screens, lang)
+        if held is not None:
+            held.close()
         raise
-    journal = registry = None
     stop = threading.Event()
     # What runs the table now (the lobby or a game): the watchdog pings only
     # while its loop turns; between the two, only while the table's threads run.
     current: list[Session | Lobby | None] = [None]
     watchdog = Watchdog(lambda: table.alive() if current[0] is None else current[0].alive())
     try:
-        journal = Journal(paths.journal_path(args.state_dir))
-        registry = Registry(paths.registry_path(args.state_dir))
         console = None
         if simulated and not args.no_console:
             console = Console(table, registry, "", [], pictures=args.pictures and not args.text,
@@ -114,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         game, players, new = args.game, args.players, args.new
         seats_file = paths.state_dir(args.state_dir) / "computers.json"
         while not stop.is_set():
-            seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
+            seed = args.seed if args.seed is not None else fresh_seed()
             unfinished = journal.current()
             try:
                 session = Session.open(table, journal, registry, game=game, players=players, seed=seed,
@@ -185,6 +197,8 @@ def run(args: argparse.Namespace) -> int:
             journal.close()
         if registry is not None:
             registry.close()
+        if held is not None:
+            held.close()
     return 0
 
 

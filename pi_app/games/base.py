@@ -140,10 +140,11 @@ class TableAdapter:
         return None
 
     def chance_seat(self, state: State) -> int | None:
-        """The seat a chance step is secret to (a card drawn into its hand):
-        at a table that enters chance, only that seat's tap reveals it and no
-        menu of outcomes is shown on the shared screen. None: a public step."""
-        return None
+        """The seat a chance step is secret to (a card drawn into its hand),
+        as the rules say (``State.secret_seat``): at a table that enters
+        chance, only that seat's tap reveals it and no menu of outcomes is
+        shown on the shared screen. None: a public step."""
+        return state.secret_seat() if state.is_chance() else None
 
     def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
         """At a chance step, the outcomes a tapped component reveals."""
@@ -231,31 +232,34 @@ class TableAdapter:
         with the view's keys it shows; None: the pages lay the view out as it is."""
         return None
 
-    def record_text(self, move: JSON, lang: str) -> str:
-        """A played move as the table's transcript keeps it; a secret choice
-        says only that it was made."""
-        return self.move_text(move, lang)
+    def record_text(self, move: JSON, lang: str, secret: bool = False) -> str:
+        """A played move as the table's transcript keeps it; a ``secret`` one
+        (``State.secrecy``, the rules' answer) says only that it was made."""
+        return self.secret_text(move, lang) if secret else self.move_text(move, lang)
 
-    def undo_barrier(self, move: JSON) -> bool:
-        """True for a move undo never crosses even when all it did was
-        public: when whether it revealed a secret is itself a secret (an
-        arrest that may have caught a hidden assassin)."""
-        return False
+    def looking_at(self, state: State) -> None:
+        """The state the next move's words are about (the one before it),
+        for an adapter whose words read it; a replay says so before each move."""
+
+    def secret_text(self, move: JSON, lang: str) -> str:
+        """A secret move's words while the game runs: that it was made."""
+        return "a card drawn" if lang == "en" else "carta pescata"
 
     def confirms(self, state: State, move: Move) -> bool:
         """True when ``move`` asks for ● before it is played: undo cannot
-        take it back (a chance step or a secret follows it, or
-        :meth:`undo_barrier`), it ends the game, or it reveals what was
-        hidden (:meth:`reveals`). Any other move is played by the input that
+        take it back (the rules' answer, ``State.secrecy``; or a chance step
+        follows it), it ends the game, or it reveals what was hidden
+        (:meth:`reveals`). Any other move is played by the input that
         chooses it: one press of undo takes it back."""
-        if self.undo_barrier(move.to_json()) or self.reveals(move):
+        if self.reveals(move):
             return True
         work = state.copy()
         try:
             events = work.apply(move)
         except IllegalMove:
             return True  # refused on ●, where the refusal is read
-        return work.is_chance() or work.outcome() is not None or any(e.audience is not None for e in events)
+        return (work.is_chance() or work.outcome() is not None
+                or not state.secrecy(move, events).undoable)
 
     def reveals(self, move: Move) -> bool:
         """True for a move that shows what was hidden (a secret identity)."""
@@ -268,8 +272,9 @@ class TableAdapter:
 
     def hides_input(self, state: State, seat: int, component: str | None) -> bool:
         """True when a seat's input now (a tap of ``component``, or a press)
-        would betray its secret, so a transcript says only that it acted."""
-        return False
+        would betray its secret, so a transcript says only that it acted: by
+        default, while the rules say its move now is secret."""
+        return state.secret_seat() == seat
 
 
 def _values(data: Any) -> list[Any]:

@@ -19,7 +19,7 @@ from pi_app import games
 from pi_app.games.base import TableAdapter
 from pi_app.session import computer
 from pi_app.session.scene import Notice, Scene
-from pi_app.store.journal import Entry, GameRecord, Journal, JournalWriteError, Pending, is_barrier, pending
+from pi_app.store.journal import Entry, GameRecord, Journal, JournalWriteError, Pending, pending
 from pi_app.store.registry import Registry
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
@@ -32,9 +32,14 @@ class Commit:
         self.registry = registry
         self.flash = flash  # blinks a refused seat's light (presentation)
         self.tell = tell  # puts what happened into words (presentation)
-        #: moves accepted while the journal could not be written (disk full):
-        #: kept in order, written all at once as soon as the disk takes them
+        #: moves accepted while the journal could not be written, once the
+        #: players chose to go on unsaved: kept in order, written all at once
+        #: as soon as the disk takes them
         self.backlog: list[Pending] = []
+        #: plays again the move the journal refused (the table retries it),
+        #: while the game is still the state it was refused on
+        self.retry: Callable[[], bool] | None = None
+        self.retry_on: State | None = None
         self.end_due = False  # the game ended; the journal does not say so yet
         self.journal_tried = 0.0
 
@@ -47,7 +52,9 @@ class Commit:
         events = self.apply(seat, move, commit=False)
         if events is None:
             return False
-        self.after_moves(before, [move], events)
+        if not self.after_moves(before, [move], events):
+            self.retry, self.retry_on = (lambda: self.play(seat, move)), self.scene.state
+            return False
         return True
 
     def apply(self, seat: int | None, move: Move, commit: bool = True) -> list[Event] | None:
@@ -65,10 +72,10 @@ class Commit:
                 self.refuse(seat, exc)
             return None
         # On disk first: a move the table is told about is never lost. A disk
-        # that refuses it (full, failing) leaves it in the backlog, in memory,
-        # and the game goes on; any other fault leaves the game as it was.
-        barrier = is_barrier(chance, events) or sc.adapter.undo_barrier(move.to_json())
-        self.backlog.append(pending(n, seat, move, chance, barrier, work))
+        # that refuses it (full, failing) leaves the game as it was, unless the
+        # players chose to go on unsaved: then it waits in the backlog.
+        secrecy = sc.state.secrecy(move, events)  # the rules' one answer, for the journal and the words
+        self.backlog.append(pending(n, seat, move, chance, not secrecy.undoable, work))
         if commit:
             try:
                 self.write_journal()
@@ -79,12 +86,15 @@ class Commit:
         if seat is not None and not chance:
             sc.seats[seat].memory.note(move.to_json())  # its menus start there next time
         self.tell(Notice("chance" if chance else "move", seat, move=move.to_json(),
-                         params={"events": [e.to_json() for e in events if e.audience is None]}))
+                         params={"events": [e.to_json() for e in events if e.audience is None],
+                                 "secret": secrecy.secret}))
         return events
 
-    def after_moves(self, before: State, moves: list[Move], events: list[Event]) -> None:
+    def after_moves(self, before: State, moves: list[Move], events: list[Event]) -> bool:
         """The chance steps this table draws itself, the game's end, all in
-        one journal commit with ``moves``; then what the table is to do."""
+        one journal commit with ``moves``; then what the table is to do.
+        False when the journal refused the commit: the game is as ``before``
+        (unless the players chose to go on unsaved) and the screens say why."""
         sc = self.scene
         moves, events = list(moves), list(events)
         unsaved, told = len(self.backlog) - len(moves), len(sc.transcript) - len(moves)
@@ -100,11 +110,17 @@ class Commit:
         if sc.state.outcome() is not None:
             self.end_due = True  # the game's end in the same commit
         try:
-            self.write_journal()  # the move and its draws: one commit, before any frame
-        except Exception:  # not the disk refusing (that keeps the backlog): as if never played
+            saved = self.write_journal()  # the move and its draws: one commit, before any frame
+        except Exception:  # not the disk refusing: as if never played
             del self.backlog[max(unsaved, 0):], sc.transcript[max(told, 0):]
             sc.state, self.end_due = before, end_due
             raise
+        if not saved and not sc.unsaved_ok:  # refused: as if never played, and said
+            del self.backlog[max(unsaved, 0):], sc.transcript[max(told, 0):]
+            sc.state, self.end_due = before, end_due
+            self.tell(Notice("journal-refused", params={"reason": str(sc.journal_fault)}))
+            return False
+        self.retry = None
         if moves:
             # what a seat's screen reads now; the words once the acting seat's frame is out (Scene.say_later)
             adapter, after, lang = sc.adapter, sc.state, sc.lang
@@ -116,11 +132,44 @@ class Commit:
         # the computer to move thinks once the acting seat's frame is out (Session.handle)
         sc.computer_moves.clear()
         sc.computer_due = True
+        return True
 
     def auto_chance(self) -> None:
         """Draw the chance steps due now, when the profile lets Tablekeeper."""
         if self.scene.profile.chance == "draw" and self.scene.state.is_chance():
-            self.after_moves(self.scene.state, [], [])  # apply() leaves it as it is
+            self.catch_up()
+
+    def catch_up(self) -> bool:
+        """What follows the last move in the journal (the draws Tablekeeper
+        makes, the game's end), written; retried like a move when refused."""
+        if self.after_moves(self.scene.state.copy(), [], []):  # apply() leaves it as it is
+            return True
+        self.retry, self.retry_on = self.catch_up, self.scene.state
+        return False
+
+    def try_again(self) -> bool:
+        """The table's own retry (every second): the move the journal refused,
+        or the moves waiting in memory. True when the journal took them."""
+        sc = self.scene
+        if self.backlog or self.end_due:
+            return self.write_journal()
+        if self.retry is not None and self.retry_on is sc.state:
+            return self.retry()
+        # what was refused is gone (undone, another move taken since): nothing waits
+        self.retry = self.retry_on = None
+        sc.journal_fault, sc.unsaved_ok = None, False
+        return True
+
+    def play_on_unsaved(self) -> None:
+        """The players chose to go on while the journal refuses: the refused
+        move counts now, kept in memory until the journal takes it."""
+        sc = self.scene
+        if sc.journal_fault is None or sc.unsaved_ok:
+            return
+        sc.unsaved_ok = True
+        self.tell(Notice("unsaved-chosen"))
+        if self.retry is not None and self.retry_on is sc.state:
+            self.retry()
 
     def write_journal(self) -> bool:
         """Write the backlog (and the game's end, when due) in one transaction;
@@ -134,9 +183,11 @@ class Commit:
             self.journal.append_many(sc.record, self.backlog, end=self.end_due)
         except JournalWriteError as exc:
             if sc.journal_fault is None:
-                print(f"tablekeeper: {exc}; the game goes on in memory, retrying", file=sys.stderr,
-                      flush=True)
-                self.tell(Notice("journal-unsaved", params={"reason": exc.reason}))
+                going = ("the moves wait in memory" if sc.unsaved_ok else
+                         "the move is not accepted; hold ● on any seat to play on unsaved")
+                print(f"tablekeeper: {exc}; {going}; retrying every second", file=sys.stderr, flush=True)
+                if sc.unsaved_ok:
+                    self.tell(Notice("journal-unsaved", params={"reason": exc.reason}))
             sc.journal_fault = exc.reason
             return False
         if sc.journal_fault is not None:
@@ -145,6 +196,7 @@ class Commit:
         self.backlog.clear()
         self.end_due = False
         sc.journal_fault = None
+        sc.unsaved_ok = False  # caught up: the next refusal asks again
         return True
 
     # -- undo ----------------------------------------------------------------------

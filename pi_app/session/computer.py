@@ -75,10 +75,9 @@ def players_for(seats: set[int], seed: int, budget: Budget = DEFAULT_BUDGET) -> 
 
 
 def is_secret(state: State, move: Move) -> bool:
-    """A move the table may not be told: one whose effects only some seats
-    see (the assassins chosen). Tried on a copy."""
-    events = state.copy().apply(move)
-    return any(e.audience is not None for e in events)
+    """A move the table may not be told (the assassins chosen): the rules'
+    answer, ``State.secrecy``."""
+    return state.secrecy(move).secret
 
 
 def seat_layout(seat: int, name: str, to_move: int | None, lang: str) -> Layout:

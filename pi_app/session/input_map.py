@@ -84,6 +84,10 @@ class InputMap:
         seat = self.seat_of(button)
         if seat is None or button.rsplit(".", 1)[-1] != "ok":
             return
+        sc = self.scene
+        if sc.journal_fault is not None and not sc.unsaved_ok:
+            self.commit.play_on_unsaved()  # the players' explicit choice, from any seat
+            return
         self.commit.tell(Notice("legend", seat))
 
     def on_released(self, button: str) -> None:
@@ -104,6 +108,8 @@ class InputMap:
         seat = self.seat_of(button)
         if seat is None:
             return
+        if sc.journal_fault is not None and not sc.unsaved_ok:
+            return  # the screens show why the game waits: a press would act on a menu no one sees
         role = button.rsplit(".", 1)[-1]
         if sc.undo_pending:
             sc.undo_pending = False

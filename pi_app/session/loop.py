@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import queue
+import secrets
 import sys
 import threading
 import time
@@ -84,6 +85,13 @@ def collector_waits() -> Iterator[None]:
             gc.enable()
 
 
+def fresh_seed() -> int:
+    """A new game's seed: 64 bits from the operating system's entropy, so
+    that no one can work out the draws (the clock, or a scan of a small
+    space, would give them away). Signed, to fit SQLite's INTEGER column."""
+    return secrets.randbits(64) - (1 << 63)
+
+
 class Session:
     """The game at the table. What its parts keep is theirs: the game and
     what the screens say in ``scene``, the journal's backlog in ``commit``,
@@ -133,7 +141,7 @@ class Session:
                 session.scene.log = said
             # A power cut may fall between a move and what follows it in the
             # journal: the chance steps Tablekeeper draws, or the game's end.
-            session.commit.after_moves(state.copy(), [], [])
+            session.commit.catch_up()
             return session
         if game is None or players is None:
             raise NothingToResume("no game to resume; choose one with --game ID --players N "
@@ -228,8 +236,9 @@ class Session:
         now = time.monotonic()
         due = (self.scene.journal_fault is not None
                and now - self.commit.journal_tried >= JOURNAL_RETRY_SECONDS)
-        if due and self.commit.write_journal():
-            self.redraw()  # the shared screen's "not saved" line goes
+        if due and self.commit.try_again():
+            self.set_lights()
+            self.redraw()  # the screens' "not saved" goes; a move that waited is told
         self.presentation.tick(now)
 
     def alive(self) -> bool:

@@ -62,9 +62,23 @@ def frame(layout: Layout) -> Image.Image:
     return _kept_frame(layout).copy()
 
 
+#: JournalWriteError.reason -> what the players can do about it
+JOURNAL_FIXES = {"disk full": "journal-fix-full", "I/O error": "journal-fix-io",
+                 "read-only": "journal-fix-readonly"}
+
+
 def journal_line(reason: str, lang: str) -> str:
     """The shared screen's line for moves the disk has not taken yet."""
     return t("journal-unsaved", lang, reason=t(JOURNAL_FAULTS.get(reason, "journal-io"), lang))
+
+
+def refused_layout(reason: str, lang: str) -> Layout:
+    """Every screen while the journal refuses a move: why, what to do, and
+    that the table tries again by itself."""
+    why = t("move-unsaved-why", lang, reason=t(JOURNAL_FAULTS.get(reason, "journal-io"), lang))
+    return Layout(title=t("move-unsaved", lang), alert=True, lines=(
+        why, t(JOURNAL_FIXES.get(reason, "journal-fix-io"), lang), t("unsaved-retrying", lang),
+        t("unsaved-hold", lang)))
 
 
 class Presentation:
@@ -87,8 +101,8 @@ class Presentation:
         sc = self.scene
         lang, kind, seat = sc.lang, notice.kind, notice.seat
         if kind in ("move", "chance"):
-            sc.transcript.append(Record(kind, seat, sc.adapter.record_text(notice.move, lang), notice.move,
-                                        {"events": notice.params["events"]}))
+            words = sc.adapter.record_text(notice.move, lang, notice.params.get("secret", False))
+            sc.transcript.append(Record(kind, seat, words, notice.move, {"events": notice.params["events"]}))
         elif kind == "refused":
             self.refused(notice)
         elif kind == "unknown-tag":
@@ -113,8 +127,12 @@ class Presentation:
             sc.shared_notice = Layout(title=t(kind, lang))
         elif kind in ("undo-unsaved", "internal-error"):
             sc.shared_notice = Layout(title=t(kind, lang), alert=True)
-        elif kind == "journal-unsaved":
+        elif kind == "journal-unsaved":  # a move kept in memory, the players having chosen to go on
             sc.transcript.append(Record("note", None, journal_line(notice.params["reason"], lang)))
+        elif kind == "journal-refused":  # a move the journal did not take: as if never played
+            sc.transcript.append(Record("refused", None, journal_line(notice.params["reason"], lang)))
+        elif kind == "unsaved-chosen":
+            sc.transcript.append(Record("note", None, t("unsaved-chosen", lang)))
         elif kind in ("started", "resumed"):
             sc.note(t(kind, lang, **notice.params))
         elif kind == "computer-move":  # notice.move None: a secret one, which the table is not told
@@ -161,6 +179,15 @@ class Presentation:
 
     # -- layouts -------------------------------------------------------------------
     def seat_layout(self, seat: int) -> Layout:
+        sc = self.scene
+        if sc.journal_fault is not None and not sc.unsaved_ok:
+            return refused_layout(sc.journal_fault, sc.lang)
+        layout = self._seat_layout(seat)
+        if sc.unsaved_ok:  # until the journal catches up
+            return replace(layout, lines=(t("game-unsaved", sc.lang), *layout.lines))
+        return layout
+
+    def _seat_layout(self, seat: int) -> Layout:
         sc = self.scene
         ui = sc.seats[seat]
         lang = sc.lang
@@ -211,6 +238,8 @@ class Presentation:
     def shared_layout(self) -> Layout:
         sc = self.scene
         lang = sc.lang
+        if sc.journal_fault is not None and not sc.unsaved_ok:
+            return refused_layout(sc.journal_fault, lang)
         if sc.undo_pending:
             return Layout(title=t("undo-ask", lang), big=sc.pending_text,
                           lines=(t("undo-confirm", lang),), alert=True)

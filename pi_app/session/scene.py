@@ -86,7 +86,10 @@ class Scene:
         self.pending_text = ""  # the move that undo would take back, in words
         self.shared_notice: Layout | None = None
         self.faults: dict[str, str] = {}  # part -> why it stopped answering
-        self.journal_fault: str | None = None  # why moves are kept in memory, not on disk
+        self.journal_fault: str | None = None  # why the journal refused the last write
+        #: the players chose to go on while the journal refuses (a held ●): moves
+        #: wait in memory, every screen marks the game unsaved until it catches up
+        self.unsaved_ok = False
         #: the shared screen's instructions (what the table is to do now) and
         #: everything said, as read through :attr:`log` and :attr:`transcript`
         self._log: list[str] = []

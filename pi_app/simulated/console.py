@@ -25,7 +25,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from pi_app import names
@@ -247,6 +247,31 @@ class Console:
             print(PROMPT, end="", file=self.out, flush=True)
 
 
+#: the longest line a console or the FIFO takes: a command is a few words; a
+#: longer line is refused in words and never held whole in memory
+MAX_LINE = 1000
+
+
+def bounded_lines(stream: TextIO, limit: int = MAX_LINE) -> Iterator[str | None]:
+    """The lines of ``stream``; None in place of a line longer than
+    ``limit`` characters, whose rest is read and dropped a piece at a time."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if line.endswith("\n") or len(line) <= limit:  # whole: at most the limit and its newline
+            yield line
+            continue
+        while line and not line.endswith("\n"):
+            line = stream.readline(64 * 1024)
+        yield None
+
+
+def too_long(limit: int = MAX_LINE) -> str:
+    return (f"line refused: longer than {limit} characters; a command is a few words, "
+            "e.g. tap seat1 garrison (type help for the list)")
+
+
 def read_commands(stream: TextIO, events: Any, console: Console | None = None) -> None:
     """The console thread: only queues what is typed (the loop runs it, in
     order with the hardware's events) and STOP at the end of the input.
@@ -255,7 +280,10 @@ def read_commands(stream: TextIO, events: Any, console: Console | None = None) -
     if console is not None:
         console.ready.wait(timeout=5)
         console.flush()
-    for line in stream:
+    for line in bounded_lines(stream):
+        if line is None:
+            print(too_long(), flush=True)
+            continue
         if console is not None:
             console.flush(prompt=False)  # what came while it was typed, before what it causes
         typed = Typed(line)

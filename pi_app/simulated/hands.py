@@ -26,6 +26,7 @@ from typing import Any
 
 from pi_app.errors import UsageError
 from pi_app.session.loop import Typed
+from pi_app.simulated.console import bounded_lines, too_long
 
 NAME = "console"
 QUIT = ("quit", "exit", "q")  # a service is stopped by systemctl, not by its input
@@ -58,7 +59,10 @@ def _serve(path: Path, events: Any) -> None:
     while True:
         # Opening blocks until a writer opens its end; its lines end at its close.
         with open(path, encoding="utf-8", errors="replace") as fifo:
-            for line in fifo:
+            for line in bounded_lines(fifo):
+                if line is None:
+                    print(f"! {too_long()}", file=sys.stdout, flush=True)
+                    continue
                 command = line.strip()
                 if not command:
                     continue

@@ -5,30 +5,28 @@ speak English whatever the table's language, and they only ever read the
 journal (:class:`~pi_app.store.journal.Journal` with ``readonly=True``).
 
 Secrets. While a game is not over, its export must not tell what a seat made
-or received in secret. How each game marks it, as read here:
+or received in secret. Which moves those are is the rules' answer,
+``State.secrecy`` (each engine's ``_secret_seat``), the same one the journal's
+undo barrier, the page, the computer seat and the table's words read:
 
-* a chance step drawn *into one seat's hand* is secret to that seat: the
-  adapter's ``chance_seat(state)`` names the drawer (the table lets only the
-  drawer's own pad reveal it). Artus: every ``card`` (opening hands and
-  refills); Siege: the Attacker's setup ``draw``s and every ``draw`` from a
-  normal deck (an event card drawn is played face up at once, so public).
-* a seat's own move is secret when the adapter's ``hides_input(state, seat,
-  None)`` says a press now would betray that seat's secret: King &
-  Assassins' ``choose`` (the three assassins).
-* any game, with or without an adapter of its own: a chance step whose
-  events have an ``audience`` (``Event.audience``, a card only its drawer
-  sees) is secret to that audience.
+* a chance step drawn *into one seat's hand* is secret to that seat: Artus's
+  every ``card`` (opening hands and refills); Siege's Attacker's setup
+  ``draw``s and every ``draw`` from a normal deck (an event card drawn is
+  played face up at once, so public);
+* a seat's own move is secret while the rules say its choice is: King &
+  Assassins' ``choose`` (the three assassins);
+* any game: a chance step whose events have an ``audience`` (a card only its
+  drawer sees) is secret to that audience.
 
 Everything else is public: it happened in front of the whole table (dice, a
 round card turned over, a card played face up, King & Assassins' arrest,
 whose *consequence* may be secret but whose move is not). The journal's
 ``barrier`` column is not used: it marks what undo may not cross, and every
 public die is a barrier too. ``State.view(seat)`` agrees with this reading:
-Artus's and Siege's hands are filled by those draws, King & Assassins' secret
-is the pick; Mordred has perfect information; in The King is Dead a seat's
-cards still held follow from the cards it played face up (the rules only ask
-players to remember them), so its export, like ``tablekeeper replay`` and the
-table's transcript, lists every card played.
+Mordred has perfect information; in The King is Dead a seat's cards still
+held follow from the cards it played face up (the rules only ask players to
+remember them), so its export, like ``tablekeeper replay`` and the table's
+transcript, lists every card played.
 
 The seed decides every draw Tablekeeper makes (``sample_chance``), so an
 unfinished game's export leaves it out too. Once the game is over (the rules
@@ -151,7 +149,8 @@ def read(journal: Journal, record: GameRecord) -> GameLog:
     def step(entry: Entry, before: State, move: Move, events: list[Event]) -> None:
         chance = before.to_move() == CHANCE
         seat = entry.seat if not chance else None
-        drawer = secret_seat(adapter, before, seat, chance, events)
+        adapter.looking_at(before)
+        drawer = secret_seat(before, move, events)
         secret = drawer is not None
         words = (_secret_words(adapter, entry.move, chance) if secret
                  else adapter.record_text(entry.move, LANG))
@@ -163,19 +162,10 @@ def read(journal: Journal, record: GameRecord) -> GameLog:
     return GameLog(record, state, lines)
 
 
-def secret_seat(adapter: TableAdapter, before: State, seat: int | None, chance: bool,
-                events: Sequence[Event]) -> int | None:
+def secret_seat(before: State, move: Move, events: Sequence[Event]) -> int | None:
     """The seat that made or received this move in secret, or None for a
-    public move (the reading in this module's docstring)."""
-    if chance:
-        drawer = adapter.chance_seat(before)
-        if drawer is not None:
-            return drawer
-        private = [e.audience for e in events if e.audience]
-        return private[0][0] if private else None
-    if seat is not None and adapter.hides_input(before, seat, None):
-        return seat
-    return None
+    public move: the rules' answer (``State.secrecy``)."""
+    return before.secrecy(move, events).holder
 
 
 def _secret_words(adapter: TableAdapter, move: JSON, chance: bool) -> str:

@@ -6,8 +6,9 @@ the unfinished game is rebuilt by replaying its moves from its seed; a
 journal that cannot be read or replayed is refused, naming the file and what
 is wrong, and is never modified.
 
-Undo removes the last move, unless it is a *barrier*: a chance outcome, or a
-move whose events revealed a secret (an event with an audience).
+Undo removes the last move, unless it is a *barrier*, as the rules say
+(``State.secrecy``): a chance outcome, a move whose events revealed a secret
+(an event with an audience), or one whose undoing would tell a secret.
 
 A write that fails because the disk is full, the storage answers with an I/O
 error or the file system went read-only raises :class:`JournalWriteError`,
@@ -22,7 +23,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import os
+import shutil
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -35,6 +39,8 @@ from pi_app.names import MAX_NAME
 from rules.core import JSON, Event, Move, State
 
 SCHEMA_VERSION = 3
+#: below this much free space a journal is refused at start: a game's moves take far less
+MIN_FREE_BYTES = 1 << 20
 _SCHEMA = """
 CREATE TABLE games (
     id INTEGER PRIMARY KEY,
@@ -158,9 +164,11 @@ def check_names(names: Any, players: int) -> tuple[str, ...]:
     return kept if any(kept) else ()
 
 
-def is_barrier(chance: bool, events: Sequence[Event]) -> bool:
-    """Undo may not go back across a chance outcome or a revealed secret."""
-    return chance or any(ev.audience is not None for ev in events)
+def is_barrier(before: State, move: Move, events: Sequence[Event]) -> bool:
+    """Undo may not go back across ``move`` (played on ``before``, giving
+    ``events``): the rules' answer, ``State.secrecy`` (chance, a revealed
+    secret, a move whose undoing would tell one)."""
+    return not before.secrecy(move, events).undoable
 
 
 class Journal:
@@ -224,6 +232,8 @@ class Journal:
                 self.db.close()
             if isinstance(exc, JournalError):
                 raise
+            if not self.readonly and write_fault(exc) is not None:  # the storage, not the file: say so
+                raise JournalWriteError(self.path, str(write_fault(exc)), str(exc)) from None
             raise unusable(exc) from None
         except OSError as exc:
             raise unopenable(exc) from None
@@ -289,6 +299,30 @@ class Journal:
                 version += 1
                 self.db.execute(f"PRAGMA user_version={version}")
         self._validate()
+
+    def check_writable(self) -> None:
+        """Refuse, at start, a journal the table could not write a move to:
+        the file, the reason and the fix, rather than a first move refused."""
+        for where in (self.path, self.path.parent):
+            if not os.access(where, os.W_OK):
+                st = where.stat()
+                raise JournalError(
+                    f"journal {self.path} cannot be written: {where} is read-only for this user (uid "
+                    f"{os.geteuid()}; it belongs to uid {st.st_uid}, mode {stat.filemode(st.st_mode)}); "
+                    f"give it to the user the table runs as (sudo chown -R tablekeeper: {self.path.parent}) "
+                    "or give --state-dir a directory it may write in", "read-only")
+        free = shutil.disk_usage(self.path.parent).free
+        if free < MIN_FREE_BYTES:
+            raise JournalError(
+                f"journal {self.path} cannot be written: disk full ({free // 1024} KiB free, "
+                f"{MIN_FREE_BYTES // 1024} KiB needed); free space on the disk (old logs: sudo journalctl "
+                "--vacuum-size=20M) or give --state-dir a directory on another one", "disk full")
+        try:
+            with self._writing():  # a write of what is there: the storage answers as for a move
+                version = self.db.execute("PRAGMA user_version").fetchone()[0]
+                self.db.execute(f"PRAGMA user_version={int(version)}")
+        except JournalWriteError as exc:
+            raise JournalError(f"{exc} (found at start)", exc.reason) from None
 
     def close(self) -> None:
         self.db.close()

@@ -354,6 +354,8 @@ def load(path: str | Path) -> Profile:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise ProfileError(f"{path}:{line}: not UTF-8 text (byte {exc.start}); a table profile is TOML "
                            "saved as UTF-8, like hardware/tables/sim.toml") from None
+    # A BOM (Windows' Notepad saves one) is read as what it is, not a syntax error at line 1.
+    text = text.removeprefix("\ufeff")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

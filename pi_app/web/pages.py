@@ -118,7 +118,8 @@ def moves(story: Story, steps: list[dict]) -> str:
             what = escape(w(key, lang, seat=who))
         else:
             what = f"<b>{escape(who)}</b> {escape(s['words'])}"
-        at = time.strftime("%H:%M:%S", time.localtime(s["at"]))
+        # To the minute while the game runs: a page is no clock of the draws.
+        at = time.strftime("%H:%M:%S" if story.over else "%H:%M", time.localtime(s["at"]))
         items.append(f'<li value="{s["n"]}"><time>{at}</time> {what}</li>')
     return f'<ol reversed class="moves">{"".join(items)}</ol>'
 

@@ -132,7 +132,8 @@ class Reader:
         adapter = self._adapter
         chance = before.to_move() == CHANCE
         seat = entry.seat if not chance else None
-        drawer = export.secret_seat(adapter, before, seat, chance, events)
+        adapter.looking_at(before)
+        drawer = export.secret_seat(before, move, events)
         secret = drawer is not None
         # a secret move's values, kept for the page once the game is over
         words = (export.secret_values(adapter, entry.move, self.lang) if secret

@@ -539,6 +539,10 @@ class ArtusState(State):
             view["hand"] = list(self.hands[seat])
         return view
 
+    def _secret_seat(self) -> int | None:
+        drawing = self._drawing()  # every card drawn goes into the drawer's hand
+        return drawing["player"] if drawing else None
+
     def _drawing(self) -> JSON | None:
         if self._to_move() != CHANCE:
             return None

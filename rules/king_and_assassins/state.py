@@ -320,6 +320,13 @@ class KAState(Legality, State):
             {"round": self.round, "wounds": self.wounds},
         )
 
+    def _secret_seat(self) -> int | None:
+        return ASSASSIN_SEAT if self.phase == "choose" else None  # the three assassins, picked unseen
+
+    def _undoable(self, move: Move) -> bool:
+        # Undoing an arrest would tell, by working or not, whether it caught an assassin.
+        return not isinstance(move, mv.Arrest)
+
     def _to_json(self) -> JSON:
         name = self.board.name
         return {

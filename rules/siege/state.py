@@ -947,6 +947,12 @@ class SiegeState(Table, State):
             detail={"day": self.day, "turn": self.turn, "walls_left": len(self.walls())},
         )
 
+    def _secret_seat(self) -> int | None:
+        # The Attacker's setup draws and every draw from a normal deck go into a
+        # hand; an event card drawn is played face up at once.
+        secret = self.phase == "setup_draw" or (self.phase == "draw" and self.deck == "normal")
+        return self.seat if secret else None
+
     def _to_json(self) -> JSON:
         skip = ("players", "seed", "options", "history")
         return _copy_fields({k: v for k, v in self.__dict__.items() if k not in skip})

@@ -28,6 +28,7 @@ import json
 import os
 import random
 import shutil
+import sqlite3
 import subprocess
 import threading
 import time
@@ -330,6 +331,9 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
                    "inputs in the system log": len(typed), "restarts in all": sum(
                        int(f["restarts seen"]) for f in faults)})
 
+    report["a second daemon"] = _second_daemon_is_refused(box)
+    report["a refused journal"] = _refused_journal_backs_off(box)
+
     # -- a part missing at boot: the unit keeps trying and says why ---------------------
     missing = (ROOT / "hardware" / "tables" / "sim.toml").read_text().replace(  # no /dev/spidev0.0 here
         'pad = { backend = "sim" }', 'pad = { backend = "rc522", bus = 0, device = 0 }', 1)
@@ -354,6 +358,56 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
     assert not (box.root / "opt" / "tablekeeper").exists() and not unit_file.exists()
     assert (box.root / "var" / "lib" / "tablekeeper" / "journal.sqlite").exists()
     _write_report(report)
+
+
+def _second_daemon_is_refused(box: Box) -> str:
+    """`tablekeeper run` on the service's state directory while it runs: refused
+    at once, naming the service's PID; the service goes on."""
+    pid, _ = _main_pid(box)
+    out = box.sh("/opt/tablekeeper/venv/bin/tablekeeper run --table /etc/tablekeeper/table.toml --no-console "
+                 "--state-dir /var/lib/tablekeeper", limit=60, check=False)
+    assert out.returncode == 2, out.stdout + out.stderr
+    said = f"another Tablekeeper (PID {pid}) is already running on /var/lib/tablekeeper"
+    assert said in out.stderr, out.stderr
+    props = box.unit(UNIT, "ActiveState", "MainPID")
+    assert props["ActiveState"] == "active" and int(props["MainPID"]) == pid, props
+    return out.stderr.strip()
+
+
+def _refused_journal_backs_off(box: Box) -> str:
+    """A journal of a future schema under systemd: STATUS= says why, the
+    starts wait 5, then 10 s (no restart every 2 s); the journal is left as it
+    was, and the table runs again once it is moved back."""
+    state = "/var/lib/tablekeeper"
+    # stopped cleanly, the journal is one file (no -wal left to pair with another)
+    box.sh(f"systemctl stop {UNIT} && test ! -e {state}/journal.sqlite-wal "
+           f"&& mv {state}/journal.sqlite {state}/journal.kept")
+    future = box.root / "var" / "lib" / "tablekeeper" / "journal.sqlite"
+    db = sqlite3.connect(future)
+    db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+    db.execute("PRAGMA user_version=99")
+    db.commit()
+    db.close()
+    box.sh(f"chown tablekeeper: {state}/journal.sqlite")
+    written = future.read_bytes()
+    started = time.monotonic()
+    box.sh(f"systemctl start --no-block {UNIT}")
+    while True:
+        props = box.unit(UNIT, "ActiveState", "StatusText", "NRestarts")
+        assert props["ActiveState"] != "failed", props
+        if "failed start 2 in a row; trying again in 10 s" in props["StatusText"]:
+            break
+        assert time.monotonic() - started < 60, props
+        time.sleep(0.5)
+    took = time.monotonic() - started
+    refused = f"journal {state}/journal.sqlite is refused: schema version 99"
+    assert props["StatusText"].startswith(refused), props
+    assert int(props["NRestarts"]) == 1 and took >= 5, (props, took)  # 5 s waited, not a tight loop
+    assert future.read_bytes() == written  # refused, never changed
+    box.sh(f"systemctl stop {UNIT} && mv {state}/journal.kept {state}/journal.sqlite "
+           f"&& systemctl start {UNIT}", limit=120)
+    _wait_active(box, after_pid=0, limit=60)
+    return f"{props['StatusText']} (after {took:.1f} s, {props['NRestarts']} restart)"
 
 
 def _watchdog_said(box: Box) -> bool:

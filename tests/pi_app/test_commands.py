@@ -71,7 +71,7 @@ def test_run_refuses_a_state_dir_that_is_a_file(tmp_path, capsys):
     state.write_text("")
     assert main(["run", "--state-dir", str(state)]) == 2
     err = capsys.readouterr().err
-    assert f"journal {state / 'journal.sqlite'} cannot be opened" in err
+    assert f"the state directory {state} cannot be locked" in err  # the first thing run takes
     assert "give --state-dir a directory" in err
 
 

@@ -1,8 +1,13 @@
-"""A full disk while journaling: the game goes on in memory, the shared
-screen says so, every later move and tick (at most about once a second)
-tries again, and once the disk takes them every move is written, in order,
-once. SQLite itself says "database or disk is full": ``PRAGMA
-max_page_count`` caps the journal's connection at the pages it has."""
+"""A full disk while journaling: a move counts only once it is on disk.
+
+The move the journal refuses is not accepted: the game stays as it was,
+every screen says why and what to do, and the table tries the move again
+by itself (each tick, at most about once a second) until the disk takes it.
+Players who would rather go on hold ● on any seat: then the moves wait in
+memory, every screen marks the game unsaved, every later move and tick tries
+again, and once the disk takes them every move is written, in order, once.
+SQLite itself says "database or disk is full": ``PRAGMA max_page_count``
+caps the journal's connection at the pages it has."""
 
 from __future__ import annotations
 
@@ -10,12 +15,14 @@ import contextlib
 import errno
 import random
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from drivers.events import ButtonHeld
 from pi_app.session import loop as session_module
 from pi_app.session.loop import Session
 from pi_app.store.journal import Journal, write_fault
@@ -42,6 +49,29 @@ def play(session: Session, rng: random.Random, moves: int) -> None:
         seat = session.scene.state.to_move()
         assert seat is not None and seat >= 0
         assert session.commit.play(seat, rng.choice(session.scene.state.legal_moves()))
+
+
+def refused_move(s: Session, rng: random.Random, tries: int = 40) -> None:
+    """Play until the journal refuses a move (the first that needs a page)."""
+    for _ in range(tries):
+        seat = s.scene.state.to_move()
+        assert seat is not None and seat >= 0
+        if not s.commit.play(seat, rng.choice(s.scene.state.legal_moves())):
+            assert s.scene.journal_fault is not None
+            return
+    raise AssertionError("the journal took every move")
+
+
+def play_on_unsaved(rig: Rig, seat: int = 2) -> None:
+    """The players' explicit choice: ● held on a seat."""
+    assert rig.table is not None
+    rig.table.queue.put(ButtonHeld(f"seat{seat}.ok", time.monotonic()))
+    rig.session.pump()
+
+
+def screens_text(rig: Rig) -> dict[str, str]:
+    assert rig.table is not None
+    return {name: screen.text for name, screen in rig.table.screens.items()}
 
 
 def shared_text(session: Session) -> str:
@@ -119,16 +149,15 @@ def test_a_full_disk_keeps_the_game_and_writes_every_move_once_freed(table, tmp_
     assert s.scene.journal_fault is None and not s.commit.backlog
     fill_disk(s.journal)
     written = len(s.scene.state.history)
-    for _ in range(40):  # the first move that needs a new page finds the disk full
-        play(s, rng, 1)
-        if s.scene.journal_fault is not None:
-            break
+    refused_move(s, rng)  # the first move that needs a new page finds the disk full
     assert s.scene.journal_fault == "disk full"
+    play_on_unsaved(rig)
     play(s, rng, 15)
     assert s.scene.state.outcome() is None  # the seeds leave the game going
     assert "journal not saved: disk full, retrying" in shared_text(s)
     s.redraw()  # as the loop does after every event
     assert "journal not saved: disk full" in shown(rig)
+    assert all("Game not saved yet" in text for name, text in screens_text(rig).items() if "seat" in name)
     # nothing half-written: another reader sees a sound journal without the backlog
     moves, _ = on_disk(path, s)
     assert len(moves) + len(s.commit.backlog) == len(s.scene.state.history) and len(moves) >= written
@@ -153,8 +182,9 @@ def test_every_later_move_retries(table, tmp_path):
     rng = random.Random(2)
     play(s, rng, 3)
     fill_disk(s.journal)
-    while s.scene.journal_fault is None:
-        play(s, rng, 1)
+    refused_move(s, rng)
+    play_on_unsaved(rig)
+    play(s, rng, 1)
     free_space(s.journal)
     play(s, rng, 1)  # no tick needed: the next move writes the backlog with itself
     assert not s.commit.backlog and s.scene.journal_fault is None
@@ -167,6 +197,8 @@ def test_the_end_of_a_game_waits_for_its_moves(table, tmp_path):
     rng = random.Random(3)
     play(s, rng, 4)
     fill_disk(s.journal)
+    refused_move(s, rng)
+    play_on_unsaved(rig)
     for _ in range(1000):
         play(s, rng, 1)
         if s.scene.state.outcome() is not None:
@@ -201,8 +233,8 @@ def test_undo_waits_until_the_backlog_is_written(table, tmp_path):
     rng = random.Random(4)
     undoable(s, rng)
     fill_disk(s.journal)
-    while s.scene.journal_fault is None:
-        play(s, rng, 1)
+    refused_move(s, rng)
+    play_on_unsaved(rig)
     undoable(s, rng)
     before = s.scene.state.to_json()
     rig.press("shared.undo")
@@ -240,8 +272,14 @@ def test_a_disk_io_error_is_said_in_italian_too(table, tmp_path):
     s.scene.lang = "it"
     rng = random.Random(8)
     with failing(s, "INSERT INTO moves", "disk I/O error"):
-        play(s, rng, 3)
-        assert s.scene.journal_fault == "I/O error" and s.commit.backlog
+        refused_move(s, rng)
+        assert s.scene.journal_fault == "I/O error" and not s.commit.backlog
+        s.redraw()
+        assert all("Mossa non salvata" in text and "errore del disco" in text and "scheda SD" in text
+                   for text in screens_text(rig).values())
+        play_on_unsaved(rig)
+        play(s, rng, 2)
+        assert s.commit.backlog
         assert "partita non salvata: errore del disco, riprovo" in shared_text(s)
     play(s, rng, 1)
     assert not s.commit.backlog and "non salvata" not in shared_text(s)
@@ -270,3 +308,53 @@ def test_a_fault_that_is_not_the_disk_still_refuses_the_move(table):
     with pytest.raises(sqlite3.IntegrityError):
         s.commit.play(seat, s.scene.state.legal_moves()[0])
     assert s.scene.state.to_json() == before and not s.commit.backlog
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_a_move_the_journal_refuses_is_not_accepted_and_is_retried(table, tmp_path, monkeypatch, game,
+                                                                    players):
+    """Before, the move was accepted in memory and lost with a kill -9."""
+    rig, s = table(game, players)
+    path = tmp_path / "journal.sqlite"
+    rng = random.Random(5)
+    play(s, rng, 6)
+    fill_disk(s.journal)
+    before, history = s.scene.state.to_json(), len(s.scene.state.history)
+    refused_move(s, rng)
+    refused_at = s.scene.state.to_json()
+    assert s.scene.journal_fault == "disk full" and not s.commit.backlog
+    moves, _ = on_disk(path, s)  # the game is what the journal holds: nothing to lose
+    assert moves == [m.to_json() for m in s.scene.state.history]
+    assert len(s.scene.state.history) >= history and s.scene.state.to_json()["seed"] == before["seed"]
+    s.redraw()
+    for name, text in screens_text(rig).items():  # every screen: why, what to do, the retry, the choice
+        assert "Move not saved" in text and "disk full" in text, name
+        assert "Free space on the SD card" in text and "Trying again every second" in text, name
+        assert "Hold ● to play on unsaved" in text, name
+    rig.press("seat1.ok")  # a press acts on no menu while the screens say why
+    rig.press("seat2.right")
+    assert s.scene.state.to_json() == refused_at
+    monkeypatch.setattr(session_module, "JOURNAL_RETRY_SECONDS", 0.0)
+    s.tick()  # the disk is still full: still refused, still as it was
+    assert s.scene.state.to_json() == refused_at and s.scene.journal_fault == "disk full"
+    free_space(s.journal)
+    s.tick()  # the table's own retry: the move counts now
+    assert s.scene.journal_fault is None and len(s.scene.state.history) > len(refused_at["history"])
+    assert not any("Move not saved" in text for text in screens_text(rig).values())
+    moves, _ = on_disk(path, s)
+    assert moves == [m.to_json() for m in s.scene.state.history]
+    rig.close()
+    resumed_equals(path, s)
+
+
+def test_an_undo_drops_the_move_that_waited(table, tmp_path, monkeypatch):
+    """A refused move is retried only on the game it was refused on."""
+    _, s = table("mordred", 3)
+    rng = random.Random(2)
+    play(s, rng, 3)
+    fill_disk(s.journal)
+    refused_move(s, rng)
+    s.scene.state = s.scene.state.copy()  # as after an undo: another game state than the refused move's
+    monkeypatch.setattr(session_module, "JOURNAL_RETRY_SECONDS", 0.0)
+    s.tick()
+    assert s.scene.journal_fault is None and s.commit.retry is None

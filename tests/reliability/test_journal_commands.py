@@ -38,8 +38,10 @@ def play_into(journal: Journal, game_id: str, players: int, seed: int, options: 
         seat, chance = state.to_move(), state.is_chance()
         move = state.sample_chance() if chance else rng.choice(state.legal_moves())
         n = len(state.history)
+        before = state.copy()
         events = state.apply(move)
-        journal.append(record, n, None if chance else seat, move, chance, is_barrier(chance, events), state)
+        barrier = is_barrier(before, move, events)
+        journal.append(record, n, None if chance else seat, move, chance, barrier, state)
     if state.outcome() is not None:
         journal.end(record)
     return record, state
@@ -223,8 +225,8 @@ def test_a_secret_seat_is_its_drawer(played):
         log = export.read(journal, journal.game(gid))
         adapter = table_games.for_game("siege", 2, "en")
         for line in log.moves:
-            # the adapter's own transcript word for such a draw agrees
-            assert line.secret == (adapter.record_text(line.move, "en") == "a card drawn")
+            # the transcript's words read the same answer
+            assert line.secret == (adapter.record_text(line.move, "en", line.secret) == "a card drawn")
             if line.secret:
                 assert line.seat in (0, 1) and line.chance
     journal.close()

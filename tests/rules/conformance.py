@@ -17,6 +17,10 @@ A seeded random playout in which, step by step:
   another seat's secrets are dealt afresh (``State.perturb_secrets``);
 * ``State.sample_unseen(seat)`` (what a computer player searches) keeps
   ``seat``'s view and is the same whatever the other seats' secrets are;
+* what the rules say is secret (``State.secrecy``) holds: a secret move's
+  holder is a seat (the one to move, unless a draw); every chance step and
+  every event with an audience is a barrier to undo, and a draw only some
+  seats see is secret;
 * the game ends within ``Game.max_moves``, with a well-formed outcome;
 
 and at the end the state's JSON rebuilds an equal state by replaying its log.
@@ -158,6 +162,29 @@ def _check_views(game: Game, state: State, rng: random.Random) -> None:
                 )
 
 
+def _check_secrecy(state: State, move: Move) -> None:
+    """The rules' one answer to "is this move secret, may undo cross it"."""
+    events = state.copy().apply(move)
+    said = state.secrecy(move, events)
+    assert said == state.secrecy(move), "secrecy() differs with and without the move's events"
+    chance = state.is_chance()
+    private = [e.audience for e in events if e.audience]
+    if chance or private:
+        assert not said.undoable, f"undo may cross {'a chance step' if chance else 'a revealed secret'}"
+    if chance and private:
+        assert said.secret, f"a draw only seats {private[0]} see is told to all: {move.to_json()}"
+    if not said.secret:
+        return
+    assert said.holder in range(state.players), f"secret to {said.holder!r}, not a seat"
+    assert chance or said.holder == state.to_move(), "a seat's secret move is made by another seat"
+    after = state.copy()
+    after.apply(move)
+    assert after.view(said.holder) != after.view(None), "a secret its holder knows no more of than the public"
+    # The public may learn a draw's consequences (Siege: a hand that cannot feed
+    # starts a loss), so the views of other outcomes are not compared here; what
+    # a view may hold is checked by perturb_secrets above.
+
+
 def play(game: Game, players: int, seed: int, options: dict[str, Any]) -> tuple[State, PlayoutReport]:
     report = PlayoutReport(game.id, players, seed, options)
     rng = random.Random(seed)
@@ -195,6 +222,7 @@ def play(game: Game, players: int, seed: int, options: dict[str, Any]) -> tuple[
             for mutated in _mutations(move, pool, stale, rng):
                 _check_mutation(game, state, legal, mutated, report)
             _check_views(game, state, rng)
+            _check_secrecy(state, move)
         events = state.apply(move)
         _json_roundtrip([e.to_json() for e in events])
         stale.append(move)

@@ -44,9 +44,11 @@ class Table:
         chance = self.state.is_chance()
         seat = None if chance else self.state.to_move()
         n = len(self.state.history)
+        before = self.state.copy()
         events = self.state.apply(move)
-        self.journal.append_many(self.record, [pending(n, seat, move, chance, is_barrier(chance, events),
-                                                       self.state)], end=self.state.outcome() is not None)
+        barrier = is_barrier(before, move, events)
+        self.journal.append_many(self.record, [pending(n, seat, move, chance, barrier, self.state)],
+                                 end=self.state.outcome() is not None)
 
 
 @contextlib.contextmanager

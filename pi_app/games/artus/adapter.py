@@ -124,10 +124,6 @@ class ArtusAdapter(TableAdapter):
         view = state.view(seat)
         return comp.value not in view["hand"] and comp.value not in view["played"][seat]
 
-    def chance_seat(self, state: State) -> int | None:
-        drawing = state.view(None)["drawing"]
-        return drawing["player"] if drawing else None
-
     def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
         # Only the drawer's own card reveals a draw: it goes to that hand.
         drawer = self.chance_seat(state)

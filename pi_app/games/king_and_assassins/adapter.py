@@ -262,8 +262,8 @@ class KingAndAssassinsAdapter(TableAdapter):
     def hides_input(self, state: State, seat: int, component: str | None) -> bool:
         # The pick is made with taps and presses that would name the citizens; a
         # citizen card tapped later is refused or not according to the secret.
-        return seat == ASSASSIN_SEAT and (state.view(None)["step"] == "choose"
-                                          or (component or "").startswith("citizen-card:"))
+        return super().hides_input(state, seat, component) or (
+            seat == ASSASSIN_SEAT and (component or "").startswith("citizen-card:"))
 
     # -- words --------------------------------------------------------------------
     def value_label(self, field: str | None, value: Any, lang: str) -> str:
@@ -279,14 +279,11 @@ class KingAndAssassinsAdapter(TableAdapter):
         """Short, for the confirm screen beside the board (about 60 px wide)."""
         return move_words(move, lang, short=True)
 
-    def record_text(self, move: JSON, lang: str) -> str:
-        if move.get("type") == "choose":
-            return "Assassins chosen in secret" if lang == "en" else "Assassini scelti in segreto"
-        return move_words(move, lang, short=False)
+    def record_text(self, move: JSON, lang: str, secret: bool = False) -> str:
+        return self.secret_text(move, lang) if secret else move_words(move, lang, short=False)
 
-    def undo_barrier(self, move: JSON) -> bool:
-        # Undo after an arrest would tell, by working or not, whether it caught an assassin.
-        return move.get("type") == "arrest"
+    def secret_text(self, move: JSON, lang: str) -> str:
+        return "Assassins chosen in secret" if lang == "en" else "Assassini scelti in segreto"
 
     def step_title(self, state: State, lang: str) -> str:
         view = state.view(None)
@@ -360,7 +357,9 @@ class KingAndAssassinsAdapter(TableAdapter):
     def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
                      lang: str) -> list[str]:
         self.take_notes(before, moves, events, after)
-        return event_lines(events, lang, self.names) or [self.record_text(m.to_json(), lang) for m in moves]
+        secret = before.secret_seat() is not None  # the rules' answer: the pick is not told
+        return event_lines(events, lang, self.names) or [self.record_text(m.to_json(), lang, secret)
+                                                         for m in moves]
 
     # -- the board ------------------------------------------------------------------
     def picture(self, state: State, seat: int, cursor: Cursor | None) -> Image.Image | None:

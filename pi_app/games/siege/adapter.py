@@ -62,6 +62,9 @@ class SiegeAdapter(TableAdapter):
         # the screen names the card chosen instead of the hand.
         self._menu: Cursor | None = None
 
+    def looking_at(self, state: State) -> None:
+        self._see(state)  # a unit's row in a move's words is read from the state before it
+
     def _see(self, state: State) -> JSON:
         self._seen = state.view(None)
         return self._seen
@@ -103,21 +106,12 @@ class SiegeAdapter(TableAdapter):
 
         return get(self.game_id).move_from_json({"type": "play", "card": comp.value})
 
-    def chance_seat(self, state: State) -> int | None:
-        view = self._see(state)
-        phase = view["phase"]
-        secret = phase == "setup_draw" or (phase == "draw" and view["drawing_from"] == "normal")
-        return view["seat"] if secret else None
-
     def chance_tap(self, state: State, comp: Component, moves: Sequence[Move]) -> list[Move]:
         # A drawn card (hand or event) is revealed by the drawer's own card.
         view = self._see(state)
         if view["phase"] not in HAND_DRAWS or comp.kind != "card" or comp.seat != view["seat"]:
             return []
         return [m for m in moves if m.to_json().get("card") == comp.value]
-
-    def hides_input(self, state: State, seat: int, component: str | None) -> bool:
-        return self.chance_seat(state) == seat
 
     # -- menus and words -------------------------------------------------------
     def menu(self, state: State, seat: int) -> Cursor:
@@ -191,12 +185,6 @@ class SiegeAdapter(TableAdapter):
         if seen.get("phase") == "arrive" and seen.get("arriving"):
             return str(seen["arriving"][0]["row"])
         return "r2"
-
-    def record_text(self, move: JSON, lang: str) -> str:
-        card = move.get("card")
-        if move.get("type") == "draw" and isinstance(card, str) and CARDS[card].kind != "event":
-            return "a card drawn" if lang == "en" else "carta pescata"  # the drawer's secret
-        return self.move_text(move, lang)
 
     def step_title(self, state: State, lang: str) -> str:
         view = self._see(state)

@@ -29,10 +29,17 @@ def test_wal_full_and_roundtrip(tmp_path, fake_game):
     assert j.replay(rec).pile == 5
 
 
-def test_barriers():
-    assert is_barrier(True, [])
-    assert is_barrier(False, [Event("peek", {}, audience=(1,))])
-    assert not is_barrier(False, [Event("passed", {})])
+def test_barriers_are_the_rules_answer():
+    import rules
+
+    state = rules.get("king-is-dead").new_game(2, 1, {})
+    draw = state.sample_chance()
+    assert state.is_chance() and is_barrier(state, draw, state.copy().apply(draw))
+    while state.is_chance():
+        state.apply(state.sample_chance())
+    move = state.legal_moves()[0]
+    assert not is_barrier(state, move, state.copy().apply(move))
+    assert is_barrier(state, move, [Event("peek", {}, audience=(1,))])  # a secret revealed
 
 
 def test_not_a_database_is_refused(tmp_path):

@@ -308,3 +308,46 @@ def test_lgpio_imports_under_the_units_environment(tmp_path):
     done = _import_lgpio_in_a_read_only_cwd(tmp_path / "with", unit_env)
     assert done.returncode == 0, done.stderr
     assert any(p.name.startswith(".lgd-nfy") for p in (runtime / "tablekeeper").iterdir())
+
+
+def test_a_refused_journal_at_start_waits_and_says_why(tmp_path, monkeypatch):
+    """A journal refused at start (a future schema, here) goes the way of a
+    missing reader under systemd: STATUS=, the screens, the growing wait;
+    before, it exited at once and systemd restarted it every two seconds."""
+    import sqlite3
+
+    from pi_app import cli
+    from pi_app.table import startup
+    notify = str(tmp_path / "notify")
+    sock = _listener(notify)
+    waits: list[float] = []
+    monkeypatch.setattr(startup, "_sleep", waits.append)
+    monkeypatch.setenv("NOTIFY_SOCKET", notify)
+    shown: list[str] = []
+    monkeypatch.setattr(startup, "show", lambda screens, problem, wait, lang: shown.append(problem) or [])
+    state = tmp_path / "state"
+    state.mkdir()
+    db = sqlite3.connect(state / "journal.sqlite")
+    db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+    db.execute("PRAGMA user_version=99")
+    db.commit()
+    db.close()
+    for _ in range(3):
+        assert cli.main(["run", "--table", "sim", "--no-console", "--state-dir", str(state)]) == 2
+    assert waits == [5, 10, 20]
+    status = sock.recv(1000).decode()
+    assert status.startswith(f"STATUS=journal {state / 'journal.sqlite'} is refused: schema version 99")
+    assert "(failed start 1 in a row; trying again in 5 s)" in status
+    assert len(shown) == 3 and "schema version 99" in shown[0]
+    sock.close()
+
+
+def test_both_units_cap_their_memory_above_what_a_night_takes():
+    """A runaway (a 100 MB input line took the daemon to 654 MB) is stopped by
+    the unit, not the system; bench/bench_memory.py and bench_web.py measure
+    the peak against the same MemoryMax."""
+    from bench.bench_memory import unit_memory_max_mb
+
+    daemon, web = unit_memory_max_mb("tablekeeper.service"), unit_memory_max_mb("tablekeeper-web.service")
+    assert 80 < daemon <= 256  # above the bench's 80 MB peak target, far below a Pi Zero 2 W's 512 MB
+    assert 40 < web <= 128
