@@ -2,8 +2,11 @@
 Raspberry Pi OS, on the machine that runs the tests.
 
 The root file system comes from debootstrap (Debian's mirror, as apt's sources
-name it) and is kept as a tarball in :data:`CACHE`, named by a hash of what
-it holds; every test unpacks its own copy. The container is booted with
+name it) for one Debian architecture: the host's own, or ``arm64`` and
+``armhf`` (Raspberry Pi OS's two) run through qemu-user-static, which the
+kernel's binfmt_misc hands every ARM program to. Each is kept as a tarball in
+:data:`CACHE`, named by its architecture and a hash of what it holds; every
+test unpacks its own copy. The container is booted with
 ``systemd-nspawn -b``; commands run in it through ``nsenter`` into its PID 1's
 namespaces (the host has no systemd, so no machinectl). Every step has a time
 limit, and :meth:`Box.close` leaves no process or mount behind: it powers the
@@ -30,9 +33,13 @@ CACHE = Path(os.environ.get("TABLEKEEPER_BOX_CACHE", "/var/cache/tablekeeper-box
 SUITE = "bookworm"
 # The issue's own recipe: what a Raspberry Pi OS Lite image has that matters here.
 INCLUDE = ("systemd", "systemd-sysv", "dbus", "python3", "python3-venv")
+# Debian architecture -> the binfmt_misc entry of qemu-user-static that runs its programs.
+QEMU = {"arm64": "qemu-aarch64", "armhf": "qemu-arm"}
+BINFMT = Path("/proc/sys/fs/binfmt_misc")
 RECIPE = 1  # raise when the way the root is made changes, so the cache is rebuilt
 DEBOOTSTRAP_LIMIT = 900.0
 BOOT_LIMIT = 90.0
+EMULATED_SLOWER = 8.0
 CLEAN_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root",
              "LANG": "C.UTF-8", "TERM": "dumb"}
 
@@ -54,8 +61,14 @@ def host_trust() -> tuple[dict[Path, str], dict[str, str]]:
     return {bundle: inside}, {"PIP_CERT": inside}
 
 
-def cannot_run() -> str | None:
-    """Why the box test cannot run on this machine, or None."""
+def host_arch() -> str:
+    """The host's Debian architecture (amd64 on a PC)."""
+    machine = platform.machine()
+    return {"x86_64": "amd64", "aarch64": "arm64", "armv7l": "armhf"}.get(machine, machine)
+
+
+def cannot_run(arch: str | None = None) -> str | None:
+    """Why the box test cannot run on this machine for ``arch`` (default: the host's), or None."""
     if os.geteuid() != 0:
         return "the box test needs root (debootstrap, systemd-nspawn)"
     for tool in ("debootstrap", "systemd-nspawn", "nsenter", "journalctl", "tar"):
@@ -63,6 +76,39 @@ def cannot_run() -> str | None:
             return f"{tool} is not installed (apt-get install systemd-container debootstrap util-linux)"
     if mirror() is None:
         return "no Debian mirror in apt's sources (/etc/apt/sources.list*)"
+    if arch is not None and arch != host_arch():
+        return cannot_emulate(arch)
+    return None
+
+
+def cannot_emulate(arch: str) -> str | None:
+    """Why this machine cannot run ``arch``'s programs, or None.
+
+    The entry needs the F flag (qemu opened once, when it is registered), so
+    that the emulator is found from inside the container's root, which has
+    none; Debian's qemu-user-static registers it so through binfmt-support.
+    binfmt_misc is mounted here when it is not yet (as systemd would at boot)."""
+    entry = QEMU.get(arch)
+    if entry is None:
+        return f"no emulator known for {arch} (known: {', '.join(sorted(QEMU))})"
+    if not (BINFMT / "register").exists():
+        subprocess.run(["mount", "-t", "binfmt_misc", "binfmt_misc", str(BINFMT)], capture_output=True,
+                       timeout=30, check=False)
+        if not (BINFMT / "register").exists():
+            return f"binfmt_misc is not mounted at {BINFMT} and could not be (mount -t binfmt_misc)"
+    if not (BINFMT / entry).exists() and shutil.which("update-binfmts"):
+        subprocess.run(["update-binfmts", "--enable", entry], capture_output=True, timeout=30, check=False)
+    try:
+        text = (BINFMT / entry).read_text()
+    except OSError:
+        return (f"{arch} programs cannot run here: no {entry} in binfmt_misc "
+                "(apt-get install qemu-user-static binfmt-support)")
+    if not text.startswith("enabled"):
+        return f"{arch} programs cannot run here: {entry} is disabled (update-binfmts --enable {entry})"
+    flags = next((line.split(":", 1)[1] for line in text.splitlines() if line.startswith("flags:")), "")
+    if "F" not in flags:
+        return (f"{arch} programs cannot run in a container here: {entry} lacks the F flag "
+                "(Debian's qemu-user-static sets it; a hand-made registration may not)")
     return None
 
 
@@ -79,8 +125,8 @@ def mirror() -> str | None:
     return None
 
 
-def cache_key() -> str:
-    what = "|".join([SUITE, "minbase", ",".join(INCLUDE), mirror() or "", platform.machine(), str(RECIPE)])
+def cache_key(arch: str) -> str:
+    what = "|".join([SUITE, "minbase", ",".join(INCLUDE), mirror() or "", arch, str(RECIPE)])
     return hashlib.sha256(what.encode()).hexdigest()[:16]
 
 
@@ -95,21 +141,24 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def rootfs_tarball(log: list[str]) -> Path:
-    """The cached root file system, made first if there is none (one maker at a time)."""
-    tarball = CACHE / f"bookworm-{cache_key()}.tar"
+def rootfs_tarball(log: list[str], arch: str | None = None) -> Path:
+    """The cached root file system of ``arch`` (default: the host's), made first if there is none
+    (one maker at a time for each architecture)."""
+    arch = arch or host_arch()
+    tarball = CACHE / f"bookworm-{arch}-{cache_key(arch)}.tar"
     if tarball.exists():
         log.append(f"root file system: cached {tarball.name}")
         return tarball
-    with _locked(CACHE / "build.lock"):
+    with _locked(CACHE / f"build-{arch}.lock"):
         if tarball.exists():  # made while this test waited for the lock
             return tarball
-        work = CACHE / f"build-{os.getpid()}"
+        work = CACHE / f"build-{arch}-{os.getpid()}"
         shutil.rmtree(work, ignore_errors=True)
         started = time.monotonic()
         try:
-            run(["debootstrap", "--variant=minbase", f"--include={','.join(INCLUDE)}", SUITE, str(work),
-                 str(mirror())], DEBOOTSTRAP_LIMIT, "debootstrap")
+            # Another architecture's second stage runs its programs in the root through the emulator.
+            run(["debootstrap", f"--arch={arch}", "--variant=minbase", f"--include={','.join(INCLUDE)}",
+                 SUITE, str(work), str(mirror())], DEBOOTSTRAP_LIMIT, f"debootstrap --arch={arch}")
             # No machine id: each boot of a copy makes its own, as a flashed SD card does.
             (work / "etc" / "machine-id").write_text("")
             partial = tarball.with_suffix(".part")
@@ -118,8 +167,10 @@ def rootfs_tarball(log: list[str]) -> Path:
         finally:
             shutil.rmtree(work, ignore_errors=True)
         log.append(f"root file system: made by debootstrap in {time.monotonic() - started:.0f} s (cold)")
-        for old in CACHE.glob("bookworm-*.tar"):  # other recipes' roots are stale
-            if old != tarball:
+        # This architecture's other recipes are stale, and so are roots named before architectures were.
+        for old in CACHE.glob("bookworm-*.tar"):
+            legacy = old.name.count("-") == 1
+            if old != tarball and (legacy or old.name.startswith(f"bookworm-{arch}-")):
                 old.unlink(missing_ok=True)
     return tarball
 
@@ -140,8 +191,12 @@ class Box:
     """One container on an unpacked copy of the cached root."""
 
     def __init__(self, root: Path, name: str, binds: dict[Path, str], *,
-                 read_only: dict[Path, str] | None = None, env: dict[str, str] | None = None) -> None:
+                 read_only: dict[Path, str] | None = None, env: dict[str, str] | None = None,
+                 arch: str | None = None) -> None:
         self.root = root
+        self.arch = arch or host_arch()
+        # Every time limit is this many times longer: an emulated ARM runs Python about nine times slower.
+        self.slow = 1.0 if self.arch == host_arch() else EMULATED_SLOWER
         self.name = name
         self.binds = binds
         self.read_only = read_only or {}
@@ -166,12 +221,13 @@ class Box:
             self.nspawn = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env,
                                            start_new_session=True)
         self.boots += 1
-        deadline = started + BOOT_LIMIT
+        limit = BOOT_LIMIT * self.slow
+        deadline = started + limit
         while self.init_pid is None:
             self._check_alive()
             self.init_pid = self._child_init()
             if time.monotonic() > deadline:
-                raise BoxError(f"the container's systemd did not start in {BOOT_LIMIT:.0f} s")
+                raise BoxError(f"the container's systemd did not start in {limit:.0f} s")
             time.sleep(0.1)
         # "running" or "degraded": booted either way (a minimal Debian may miss a unit or two).
         # Until its bus is up, systemctl cannot even ask.
@@ -201,10 +257,11 @@ class Box:
         """``systemctl reboot`` inside: nspawn ends with the container, and it is booted again."""
         assert self.nspawn is not None
         self.sh("systemctl reboot", limit=30)
+        limit = 60 * self.slow
         try:
-            self.nspawn.wait(timeout=60)
+            self.nspawn.wait(timeout=limit)
         except subprocess.TimeoutExpired:
-            raise BoxError("the container did not stop within 60 s of `systemctl reboot`") from None
+            raise BoxError(f"the container did not stop within {limit:.0f} s of `systemctl reboot`") from None
         self.init_pid = None
         return self.boot()
 
@@ -216,7 +273,9 @@ class Box:
 
     # -- commands ----------------------------------------------------------------
     def sh(self, script: str, *, limit: float = 60, check: bool = True) -> subprocess.CompletedProcess[str]:
-        """Run a shell script as root inside the container, as a login there would."""
+        """Run a shell script as root inside the container, as a login there would
+        (``limit`` seconds natively, :attr:`slow` times that under the emulator)."""
+        limit *= self.slow
         self._check_alive()
         assert self.init_pid is not None
         cmd = ["nsenter", "-t", str(self.init_pid), "-m", "-u", "-i", "-n", "-p", "-C", "-r", "-w",
@@ -253,9 +312,9 @@ class Box:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.nspawn.pid, signal.SIGTERM)  # nspawn: power the container off
             try:
-                self.nspawn.wait(timeout=20)
+                self.nspawn.wait(timeout=20 * self.slow)
             except subprocess.TimeoutExpired:
-                forced.append("the container did not power off in 20 s")
+                forced.append(f"the container did not power off in {20 * self.slow:.0f} s")
         if self.init_pid is not None and _comm(self.init_pid) == "systemd":
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.init_pid, signal.SIGKILL)  # ends every process of its PID namespace

@@ -12,8 +12,14 @@ game goes on from exactly the moves it had acknowledged; lgpio imports under
 the unit. The figures go to stdout and, with TABLEKEEPER_BOX_REPORT=FILE, to
 that file (docs/reliability.md quotes them).
 
-Where nspawn cannot run (not root, no systemd-nspawn) the test skips and says
-why; with TABLEKEEPER_BOX=require (CI, .ci/run) that is a failure instead.
+It runs once for each architecture of a real table's system: the host's own
+(amd64 on CI), and ``arm64`` and ``armhf`` (64- and 32-bit Raspberry Pi OS)
+through qemu-user-static, every program of the container emulated, systemd
+included; the time limits are longer there (container.EMULATED_SLOWER).
+
+Where nspawn cannot run (not root, no systemd-nspawn, no emulator registered
+for ARM) the test skips and says why; with TABLEKEEPER_BOX=require (CI,
+.ci/run) that is a failure instead.
 
 Stand-ins, since this is not a Pi: Debian has no python3-lgpio (Raspberry Pi
 OS's own build), so install.sh puts lgpio's x86-64 wheel in the venv; the
@@ -57,13 +63,18 @@ def _skip_or_fail(reason: str) -> None:
     pytest.skip(f"BOX TEST NOT RUN: {reason}")
 
 
-@pytest.fixture
-def box(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Box]:
-    reason = container.cannot_run()
+# The host's own first, then Raspberry Pi OS's two (one of which may be the host's).
+ARCHES = list(dict.fromkeys([container.host_arch(), "arm64", "armhf"]))
+
+
+@pytest.fixture(params=ARCHES)
+def box(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Box]:
+    arch: str = request.param
+    reason = container.cannot_run(arch)
     if reason:
-        _skip_or_fail(reason)
+        _skip_or_fail(f"{arch}: {reason}")
     log: list[str] = []
-    tarball = container.rootfs_tarball(log)
+    tarball = container.rootfs_tarball(log, arch)
     work = tmp_path_factory.mktemp("box")
     root = work / "root"
     root.mkdir()
@@ -73,7 +84,7 @@ def box(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Box]:
         d.mkdir(parents=True, exist_ok=True)
     binds = {pip_cache: "/root/.cache/pip", apt_cache: "/var/cache/apt/archives"}
     trust, env = container.host_trust()
-    b = Box(root, f"tkbox-{os.getpid()}", binds, read_only=trust, env=env)
+    b = Box(root, f"tkbox-{arch}-{os.getpid()}", binds, read_only=trust, env=env, arch=arch)
     b.log = log  # type: ignore[attr-defined]
     try:
         started = time.monotonic()
@@ -136,6 +147,7 @@ class Hands:
     def connect(self, limit: float = 60.0) -> None:
         """Open the FIFO once the daemon reads it."""
         self.close()
+        limit *= self.box.slow
         deadline = time.monotonic() + limit
         while True:
             try:
@@ -166,10 +178,11 @@ class Hands:
         self.token += 1
         token = f"box-{self.token}"
         os.write(self.fd, f"sync {token}\n".encode())
-        deadline = time.monotonic() + ANSWER_LIMIT
+        limit = ANSWER_LIMIT * self.box.slow
+        deadline = time.monotonic() + limit
         while token not in self.answers:
             if time.monotonic() > deadline:
-                raise BoxError(f"no answer to {self.sent[-1:]!r} in {ANSWER_LIMIT:.0f} s: "
+                raise BoxError(f"no answer to {self.sent[-1:]!r} in {limit:.0f} s: "
                                f"{self.box.journal(UNIT)[-15:]}")
             time.sleep(0.005)
 
@@ -185,6 +198,7 @@ def _main_pid(box: Box) -> tuple[int, int]:
 
 def _wait_active(box: Box, *, after_pid: int, limit: float) -> tuple[float, int]:
     """Until the unit runs again under a new PID; the seconds taken and its restarts."""
+    limit *= box.slow
     started = time.monotonic()
     while True:
         props = box.unit(UNIT, "ActiveState", "SubState", "MainPID", "NRestarts")
@@ -212,7 +226,7 @@ def _journal_moves(box: Box, into: Path) -> list[JSON]:
 
 @pytest.mark.box
 def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
-    report: dict[str, object] = {"setup": box.log}  # type: ignore[attr-defined]
+    report: dict[str, object] = {"architecture": box.arch, "setup": box.log}  # type: ignore[attr-defined]
     head = _clone(box.root / "root" / "tablekeeper")
     report["commit"] = head[:12]
     report["first boot (s)"] = round(box.boot(), 1)
@@ -342,7 +356,7 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
         assert props["ActiveState"] != "failed", props
         if "failed start 3 in a row; trying again in 20 s" in props["StatusText"]:
             break
-        assert time.monotonic() - started < 120, props
+        assert time.monotonic() - started < 120 * box.slow, props
         time.sleep(0.5)
     assert props["StatusText"].startswith("seat1.pad: the rc522 reader did not open"), props
     assert int(props["NRestarts"]) == 2, props
