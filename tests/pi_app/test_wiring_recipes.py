@@ -23,6 +23,9 @@ SCREEN = {i: 'screen = { backend = "luma", driver = "sh1106", port = 1, address 
              f'mux_channel = {i - 1} }}' for i in (1, 2, 3, 4)}
 
 
+ZONE = '[[zones]]\nname = "Caledonia"\nreader = { backend = "hub", hub = "hub", index = 2 }'
+
+
 def three_seats() -> str:
     return REFERENCE.replace(SEAT4, "")
 
@@ -52,6 +55,7 @@ RECIPES: list[tuple[str, str, list[tuple[str, str]]]] = [
                   'spi_device = 1, dc_pin = 17, rst_pin = 27 }')]),
     ("`encoder = { pin_a = 17, pin_b = 27 }`", three_seats(),
      [("light = { pin = 22 }", "light = { pin = 22 }\nencoder = { pin_a = 17, pin_b = 27 }")]),
+    (ZONE, REFERENCE, [('[[seats]]\nname = "seat1"', f'{ZONE}\n\n[[seats]]\nname = "seat1"')]),
     ('`kind = "pwm"` dims', REFERENCE, [("light = { pin = 22 }", 'light = { pin = 22, kind = "pwm" }')]),
     ('`light = { kind = "rgb", pins = [17, 27, 18] }`', three_seats(),
      [("light = { pin = 22 }", 'light = { kind = "rgb", pins = [17, 27, 18] }')]),
@@ -72,7 +76,7 @@ def test_the_recipe_loads(said: str, base: str, edits: list[tuple[str, str]], tm
 
 def test_every_profile_line_in_wiring_md_is_one_of_the_recipes() -> None:
     """A recipe added to wiring.md without a test here is caught."""
-    written = set(re.findall(r"(?:pad|screen|light|encoder) = \{[^}\n]*\}", WIRING))
+    written = set(re.findall(r"(?:pad|screen|light|encoder|reader) = \{[^}\n]*\}", WIRING))
     tested = {line for _, _, edits in RECIPES for _, new in edits for line in new.splitlines()}
     tested |= {said.strip("`") for said, _, _ in RECIPES} | set(PAD.values())
     missing = {w for w in written if not any(w in t for t in tested)}
