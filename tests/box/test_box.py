@@ -33,11 +33,12 @@ import errno
 import json
 import os
 import random
-import shutil
+import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -45,56 +46,16 @@ import pytest
 from pi_app.lobby import choices
 from rules.core import JSON
 from tests.box import container
+from tests.box.conftest import ROOT
 from tests.box.container import Box, BoxError
 from tests.reliability.mirror import Mirror, Players, copy_journal, mirror_table
 
-ROOT = Path(__file__).resolve().parents[2]
 UNIT = "tablekeeper.service"
 GAME, PLAYERS = "king-is-dead", 2
 ANSWER_LIMIT = 30.0  # seconds for the daemon to answer one input
 INSTALL_LIMIT = 600.0
 FAULTS_AT = {30: "kill", 70: "stop", 110: "reboot"}  # after this many inputs (of about 200)
 SYNC_EVERY = 20  # inputs typed between two waits for the daemon's answer
-
-
-def _skip_or_fail(reason: str) -> None:
-    if os.environ.get("TABLEKEEPER_BOX") == "require":
-        pytest.fail(f"the box test must run here (TABLEKEEPER_BOX=require) but cannot: {reason}")
-    pytest.skip(f"BOX TEST NOT RUN: {reason}")
-
-
-# The host's own first, then Raspberry Pi OS's two (one of which may be the host's).
-ARCHES = list(dict.fromkeys([container.host_arch(), "arm64", "armhf"]))
-
-
-@pytest.fixture(params=ARCHES)
-def box(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Box]:
-    arch: str = request.param
-    reason = container.cannot_run(arch)
-    if reason:
-        _skip_or_fail(f"{arch}: {reason}")
-    log: list[str] = []
-    tarball = container.rootfs_tarball(log, arch)
-    work = tmp_path_factory.mktemp("box")
-    root = work / "root"
-    root.mkdir()
-    pip_cache = container.CACHE / "pip"
-    apt_cache = container.CACHE / "apt-archives"
-    for d in (pip_cache, apt_cache / "partial"):
-        d.mkdir(parents=True, exist_ok=True)
-    binds = {pip_cache: "/root/.cache/pip", apt_cache: "/var/cache/apt/archives"}
-    trust, env = container.host_trust()
-    b = Box(root, f"tkbox-{arch}-{os.getpid()}", binds, read_only=trust, env=env, arch=arch)
-    b.log = log  # type: ignore[attr-defined]
-    try:
-        started = time.monotonic()
-        container.run(["tar", "-C", str(root), "--numeric-owner", "-xpf", str(tarball)], 300, "unpack")
-        log.append(f"unpacked the root in {time.monotonic() - started:.1f} s")
-        yield b
-    finally:
-        forced = b.close()
-        shutil.rmtree(work, ignore_errors=True)
-        assert not forced, f"the box had to be forced down: {forced}"
 
 
 def _clone(into: Path) -> str:
@@ -237,17 +198,29 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
                  limit=INSTALL_LIMIT)
     report["install.sh (s)"] = round(time.monotonic() - started, 1)
     assert "tablekeeper is running" in out.stdout, out.stdout + out.stderr
+    # Nothing was compiled: pip was told to take wheels only, and there is no compiler to call anyway.
+    compilers = box.sh("command -v cc gcc c++ g++ clang || true").stdout.split()
+    assert not compilers, f"a compiler in the box: {compilers}"
+    report["apt installed"] = _apt_installed(box)
+    report["pip installed"] = box.sh("/opt/tablekeeper/venv/bin/pip list --local --format=freeze "
+                                     "--disable-pip-version-check").stdout.split()
     unit_file = box.root / "etc" / "systemd" / "system" / UNIT
     assert unit_file.read_bytes() == (ROOT / "systemd" / UNIT).read_bytes()  # the unit as it ships
     assert not list((box.root / "etc" / "systemd" / "system").glob(f"{UNIT}.d"))  # and no drop-in
     props = box.unit(UNIT, "ActiveState", "SubState", "Type", "WatchdogUSec", "User", "ProtectSystem")
     assert props["ActiveState"] == "active" and props["SubState"] == "running", props
     assert props["Type"] == "notify" and props["User"] == "tablekeeper" and props["ProtectSystem"] == "strict"
-    # Idempotent: a second run upgrades in place, keeps the journal and the profile.
+    # Idempotent: a second run upgrades in place, keeps the journal and the profile; with --web it
+    # adds the spectator page, on a port of this host's loopback that is free (the box shares its
+    # network), set in the web.env the owner would edit.
+    port = _free_port()
+    (box.root / "etc" / "tablekeeper" / "web.env").write_text(
+        f"TABLEKEEPER_WEB_HOST=127.0.0.1\nTABLEKEEPER_WEB_PORT={port}\nTABLEKEEPER_WEB_LANG=en\n")
     started = time.monotonic()
-    again = box.sh("/root/tablekeeper/systemd/install.sh", limit=INSTALL_LIMIT)
-    report["install.sh again (s)"] = round(time.monotonic() - started, 1)
+    again = box.sh("/root/tablekeeper/systemd/install.sh --web", limit=INSTALL_LIMIT)
+    report["install.sh --web again (s)"] = round(time.monotonic() - started, 1)
     assert "table profile: /etc/tablekeeper/table.toml kept" in again.stdout, again.stdout
+    assert "spectator page installed: http://" in again.stdout and f":{port}/" in again.stdout, again.stdout
     # A wrong profile is refused with its file, line and fix, and the installed one stays.
     bad = (ROOT / "hardware" / "tables" / "sim.toml").read_text().replace(
         'light = { pin = 22 }', 'light = { pin = 22, glow = 3 }', 1)
@@ -328,6 +301,9 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
             hands.say("show")
         hands.sync()
         final = mirror.history()
+        # After the whole game: the page answers with it, and what the daemon and the page hold.
+        report["page"] = _page_answers(box, port)
+        report["resident after the game (MiB)"] = _resident(box)
     finally:
         hands.close()
         hands.stop_following()
@@ -368,6 +344,56 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
     assert not (box.root / "opt" / "tablekeeper").exists() and not unit_file.exists()
     assert (box.root / "var" / "lib" / "tablekeeper" / "journal.sqlite").exists()
     _write_report(report)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _page_answers(box: Box, port: int) -> str:
+    """The page's front and night report, fetched as a spectator would; how long they took."""
+    said = []
+    for path in ("/", "/night"):
+        deadline = time.monotonic() + 60 * box.slow  # the unit may still be starting
+        while True:
+            try:
+                started = time.monotonic()
+                url = f"http://127.0.0.1:{port}{path}"
+                with urllib.request.urlopen(url, timeout=30 * box.slow) as answer:
+                    body = answer.read().decode()
+                    assert answer.status == 200 and "<html" in body.lower(), (path, answer.status, body[:300])
+                    said.append(f"{path} {answer.status} in {time.monotonic() - started:.2f} s")
+                    break
+            except (urllib.error.URLError, ConnectionError) as exc:
+                if time.monotonic() > deadline:
+                    raise BoxError(f"the page at {path} does not answer: {exc}; "
+                                   f"{box.journal('tablekeeper-web.service')[-15:]}") from None
+                time.sleep(0.5)
+    return ", ".join(said)
+
+
+def _resident(box: Box) -> dict[str, dict[str, float]]:
+    """The daemon's and the page's resident size: the whole process, and its own part (under the
+    emulator, the process also holds qemu; container.resident_kib tells them apart)."""
+    sizes = {}
+    for name, unit in (("daemon", UNIT), ("page", "tablekeeper-web.service")):
+        pid = int(box.unit(unit, "MainPID")["MainPID"])
+        total, own = container.resident_kib(container.host_pid(box.root, pid), box.arch)
+        sizes[name] = {"process": round(total / 1024, 1), "its own": round(own / 1024, 1)}
+    return sizes
+
+
+def _apt_installed(box: Box) -> list[str]:
+    """The Debian packages install.sh had apt install (dependencies included), from apt's history."""
+    history = (box.root / "var" / "log" / "apt" / "history.log").read_text()
+    names: list[str] = []
+    for line in history.splitlines():
+        if line.startswith("Install: "):  # "pkg:arch (version[, automatic]), ..."
+            names += [m.split(" ")[0].split(":")[0] + " " + m.split("(")[1].split(",")[0].rstrip(")")
+                      for m in line[len("Install: "):].split("), ")]
+    return names
 
 
 def _watchdog_said(box: Box) -> bool:
