@@ -197,7 +197,8 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
     out = box.sh("/root/tablekeeper/systemd/install.sh /root/tablekeeper/hardware/tables/sim.toml",
                  limit=INSTALL_LIMIT)
     report["install.sh (s)"] = round(time.monotonic() - started, 1)
-    assert "tablekeeper is running" in out.stdout, out.stdout + out.stderr
+    said = [out.stdout, out.stderr]
+    assert "tablekeeper is running" in out.stdout, "\n".join(said + box.journal(UNIT)[-40:])
     # Nothing was compiled: pip was told to take wheels only, and there is no compiler to call anyway.
     compilers = box.sh("command -v cc gcc c++ g++ clang || true").stdout.split()
     assert not compilers, f"a compiler in the box: {compilers}"
