@@ -135,7 +135,9 @@ install_udev_rule() {
     install -d -m 0755 /etc/udev/rules.d
     install -m 0644 "$SRC/$UDEV_RULE" /etc/udev/rules.d/
     if command -v udevadm >/dev/null 2>&1; then
-        udevadm control --reload-rules && udevadm trigger --subsystem-match=tty
+        # No udev daemon (a container): the rule is read when it next starts.
+        { udevadm control --reload-rules && udevadm trigger --subsystem-match=tty; } 2>/dev/null \
+            || say "udev is not running here: the hub's rule applies from its next start"
     fi
 }
 

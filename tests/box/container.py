@@ -388,17 +388,24 @@ def mounts_under(root: Path) -> list[str]:
     return sorted(points, reverse=True)
 
 
-def host_pid(root: Path, pid: int) -> int:
-    """The host's number for the process that is ``pid`` in the container on ``root``."""
-    for host in processes_in(root):
+def host_pid(init_pid: int, pid: int) -> int:
+    """The host's number for the process that is ``pid`` in the PID namespace of ``init_pid`` (the
+    container's PID 1 as the host sees it). By namespace, not by root directory: a unit's own mount
+    namespace hides where its root is."""
+    namespace = os.readlink(f"/proc/{init_pid}/ns/pid")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
         try:
-            status = Path(f"/proc/{host}/status").read_text()
+            if os.readlink(entry / "ns" / "pid") != namespace:
+                continue
+            status = (entry / "status").read_text()
         except OSError:
             continue
         nspid = next((line.split()[1:] for line in status.splitlines() if line.startswith("NSpid:")), [])
         if nspid and int(nspid[-1]) == pid:
-            return host
-    raise BoxError(f"no process {pid} in the container on {root}")
+            return int(entry.name)
+    raise BoxError(f"no process {pid} in the PID namespace of {init_pid}")
 
 
 def resident_kib(pid: int, arch: str) -> tuple[int, int]:

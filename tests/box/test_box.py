@@ -381,7 +381,8 @@ def _resident(box: Box) -> dict[str, dict[str, float]]:
     sizes = {}
     for name, unit in (("daemon", UNIT), ("page", "tablekeeper-web.service")):
         pid = int(box.unit(unit, "MainPID")["MainPID"])
-        total, own = container.resident_kib(container.host_pid(box.root, pid), box.arch)
+        assert box.init_pid is not None
+        total, own = container.resident_kib(container.host_pid(box.init_pid, pid), box.arch)
         sizes[name] = {"process": round(total / 1024, 1), "its own": round(own / 1024, 1)}
     return sizes
 
