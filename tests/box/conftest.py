@@ -40,10 +40,8 @@ def box(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     root = work / "root"
     root.mkdir()
     pip_cache = container.CACHE / "pip"
-    apt_cache = container.CACHE / "apt-archives"
-    for d in (pip_cache, apt_cache / "partial"):
-        d.mkdir(parents=True, exist_ok=True)
-    binds = {pip_cache: "/root/.cache/pip", apt_cache: "/var/cache/apt/archives"}
+    pip_cache.mkdir(parents=True, exist_ok=True)
+    binds = {pip_cache: "/root/.cache/pip"}
     trust, env = container.host_trust()
     b = Box(root, f"tkbox-{arch}-{os.getpid()}", binds, read_only=trust, env=env, arch=arch)
     b.log = log  # type: ignore[attr-defined]
@@ -51,9 +49,11 @@ def box(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         started = time.monotonic()
         container.run(["tar", "-C", str(root), "--numeric-owner", "-xpf", str(tarball)], 300, "unpack")
         log.append(f"unpacked the root in {time.monotonic() - started:.1f} s")
+        container.debs_in(root, arch)
         yield b
     finally:
         forced = b.close()
+        container.debs_out(root, arch)
         shutil.rmtree(work, ignore_errors=True)
         assert not forced, f"the box had to be forced down: {forced}"
 

@@ -443,3 +443,28 @@ def resident_kib(pid: int, arch: str) -> tuple[int, int]:
                    default=1 << 64)
     own = sum(rss for start, perms, name, rss in maps if low <= start < high and not emulator(perms, name))
     return total, own
+
+
+# apt's downloads, kept between runs. Copied in and out rather than shared: two boxes at once
+# (two architectures, or two tests under xdist) would meet on apt's lock in a shared folder.
+DEBS = CACHE / "debs"
+
+
+def debs_in(root: Path, arch: str) -> None:
+    """The kept packages of ``arch`` into a box's apt cache, before it boots."""
+    into = root / "var" / "cache" / "apt" / "archives"
+    into.mkdir(parents=True, exist_ok=True)
+    for deb in (DEBS / arch).glob("*.deb"):
+        with contextlib.suppress(FileExistsError):
+            os.link(deb, into / deb.name)
+
+
+def debs_out(root: Path, arch: str) -> None:
+    """A box's new downloads into the kept packages of ``arch``, after it stopped."""
+    keep = DEBS / arch
+    keep.mkdir(parents=True, exist_ok=True)
+    for deb in (root / "var" / "cache" / "apt" / "archives").glob("*.deb"):
+        if not (keep / deb.name).exists():
+            part = keep / f".{deb.name}.{os.getpid()}"
+            shutil.copyfile(deb, part)
+            part.rename(keep / deb.name)
