@@ -455,8 +455,12 @@ def debs_in(root: Path, arch: str) -> None:
     into = root / "var" / "cache" / "apt" / "archives"
     into.mkdir(parents=True, exist_ok=True)
     for deb in (DEBS / arch).glob("*.deb"):
-        with contextlib.suppress(FileExistsError):
+        if (into / deb.name).exists():
+            continue
+        try:
             os.link(deb, into / deb.name)
+        except OSError:  # another file system
+            shutil.copyfile(deb, into / deb.name)
 
 
 def debs_out(root: Path, arch: str) -> None:
