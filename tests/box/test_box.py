@@ -222,7 +222,8 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
     report["pip installed"] = box.sh("/opt/tablekeeper/venv/bin/pip list --local --format=freeze "
                                      "--disable-pip-version-check").stdout.split()
     unit_file = box.root / "etc" / "systemd" / "system" / UNIT
-    assert unit_file.read_bytes() == (ROOT / "systemd" / UNIT).read_bytes()  # the unit as it ships
+    clone = box.root / "root" / "tablekeeper"  # the commit under test, whatever the worktree holds now
+    assert unit_file.read_bytes() == (clone / "systemd" / UNIT).read_bytes()  # the unit as it ships
     dropins = sorted(p.name for p in (box.root / "etc" / "systemd" / "system").glob(f"{UNIT}.d/*"))
     assert dropins == ([] if box.slow == 1 else ["emulated.conf"]), dropins  # no other drop-in
     props = box.unit(UNIT, "ActiveState", "SubState", "Type", "WatchdogUSec", "User", "ProtectSystem")
