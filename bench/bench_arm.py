@@ -67,6 +67,10 @@ def rows_of(arch: str, report: dict[str, object]) -> list[Row]:
     assert isinstance(sizes, dict)
     rows = []
     for name, unit in (("daemon", "tablekeeper.service"), ("page", "tablekeeper-web.service")):
+        if name not in sizes:  # the page's unit did not start under the emulator: the report says why
+            why = report.get("page under the emulator: did not start", {})
+            print(f"bench_arm: {arch}: no {name} figure; {why}", file=sys.stderr)
+            continue
         limit = memory_max_mb(unit)
         rows.append(Row("memory", f"{arch} ({bits}): {name}, resident after a whole game, its own",
                         sizes[name]["its own"], "MB", limit,
