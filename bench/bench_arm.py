@@ -76,8 +76,10 @@ def rows_of(arch: str, report: dict[str, object]) -> list[Row]:
                         sizes[name]["its own"], "MB", limit,
                         note=f"under qemu, with the emulator: {sizes[name]['process']} MB; target: "
                              f"{unit}'s MemoryMax"))
-    rows.append(Row("start-up", f"{arch} ({bits}): install.sh, first run, emulated", float(str(
-        report["install.sh (s)"])), "s", note="under qemu-user-static, about nine times slower than a Pi"))
+    seconds = float(str(report["install.sh (s)"]))
+    rows.append(Row("start-up", f"{arch} ({bits}): install.sh, first run, emulated", seconds, "s",
+                    note="under qemu-user-static on the machine measured (about nine times slower than "
+                         "native), not on a Pi"))
     return rows
 
 
