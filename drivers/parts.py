@@ -109,7 +109,8 @@ SETTINGS: dict[str, dict[str, tuple[Setting, ...]]] = {
                   Setting("max_tags", int, 6, 1, 16),
                   Setting("confirm_every", int, rc522_driver.DEFAULT_CONFIRM_EVERY, 1, 20)),
         "mfrc522": (*_SPI, _pin("rst_pin", default=25)),
-        "hub": (Setting("hub", str, None, example="hub"), Setting("index", int, 0, 0, 7)),
+        # The firmware drives up to 16 readers (firmware/main.py, CS_PINS).
+        "hub": (Setting("hub", str, None, example="hub"), Setting("index", int, 0, 0, 15)),
         "sim": (),
         "emulated": (Setting("max_tags", int, 6, 1, 16),),
     },

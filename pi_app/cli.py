@@ -13,7 +13,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-from pi_app import commands
+from pi_app import commands, startup
 from pi_app.errors import UsageError
 
 
@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    startup.lgpio_workdir()  # before any command imports gpiozero, and so lgpio
     try:
         parser = build_parser()  # imports the games, which read and check their data files
     except ValueError as exc:

@@ -28,9 +28,12 @@ UNIT=/etc/systemd/system/$UNIT_NAME
 UDEV_RULE=hardware/udev/99-tablekeeper-hub.rules
 DEFAULT_PROFILE=$SRC/hardware/tables/reference.toml
 # Debian packages: the first list always; the second are Raspberry Pi OS's
-# own builds of the Pi libraries, which a plain Debian archive lacks (then an
-# x86-64/aarch64 wheel of lgpio stands in; spidev is in Debian).
-APT_PACKAGES="python3 python3-venv python3-spidev"
+# own builds of the Pi libraries, which a plain Debian archive lacks (then
+# lgpio's published wheel stands in: x86-64, aarch64 and armv7l). Pillow and
+# cbor2 (luma's) come from Debian because PyPI has no armv7l wheel of either:
+# from PyPI they would be compiled on the box, which has no compiler.
+# Everything else is pure Python from PyPI (see hardware/INSTALL.md).
+APT_PACKAGES="python3 python3-venv python3-spidev python3-pil python3-cbor2"
 PI_PACKAGES="python3-lgpio"
 
 say() { echo "install.sh: $*"; }
@@ -83,9 +86,10 @@ make_venv() {
     fi
     mkdir -p "$PREFIX"
     python3 -m venv --system-site-packages "$VENV"
-    # No [pi] extra: lgpio and spidev are the system's. Where the archive has
-    # no lgpio, only a wheel will do: never a build from source (swig, liblgpio).
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check --upgrade "$SRC"
+    # No [pi] extra: lgpio and spidev are the system's. Nothing is built from
+    # source: a dependency without a wheel for this machine is refused by pip
+    # (--only-binary) rather than compiled; this project itself is pure Python.
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: --upgrade "$SRC"
     if ! "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
         "$VENV/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: lgpio \
             || die "no lgpio: install python3-lgpio (Raspberry Pi OS) and run this again"
@@ -131,7 +135,9 @@ install_udev_rule() {
     install -d -m 0755 /etc/udev/rules.d
     install -m 0644 "$SRC/$UDEV_RULE" /etc/udev/rules.d/
     if command -v udevadm >/dev/null 2>&1; then
-        udevadm control --reload-rules && udevadm trigger --subsystem-match=tty
+        # No udev daemon (a container): the rule is read when it next starts.
+        { udevadm control --reload-rules && udevadm trigger --subsystem-match=tty; } 2>/dev/null \
+            || say "udev is not running here: the hub's rule applies from its next start"
     fi
 }
 

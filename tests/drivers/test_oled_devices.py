@@ -5,11 +5,12 @@ describe it (drivers/sim/oled_controller.py), not against our own sender."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from luma.core.interface.serial import i2c as luma_i2c
 from luma.oled.device import sh1106, ssd1306
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from drivers.base import ScreenError
 from drivers.oled_devices import changed_window, changed_windows, page_bytes
@@ -18,6 +19,10 @@ from drivers.sim.i2c import FakeI2cBus, Traffic, wire_seconds
 from drivers.sim.oled_controller import OledController
 
 DRIVERS = ["sh1106", "ssd1306"]
+# The table's own font: Pillow's default one is a small bitmap before Pillow 10.1 and a larger
+# outline font since, and the frames below must change as many pages on Debian's Pillow 9.4.
+FONT = ImageFont.truetype(str(Path(__file__).resolve().parents[2] / "pi_app/fonts/DejaVuSansCondensed.ttf"),
+                          12)
 
 
 def rig(driver: str, channel: int = 0) -> tuple[FakeI2cBus, OledController, OledScreen]:
@@ -33,7 +38,7 @@ def picture(words: str, seed: int = 0) -> Image.Image:
     image = Image.new("1", (128, 64), 0)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, 127, 63), outline=1)
-    draw.text((4 + seed % 7, 4 + seed % 11), words, fill=1)
+    draw.text((4 + seed % 7, 4 + seed % 11), words, fill=1, font=FONT)
     return image
 
 

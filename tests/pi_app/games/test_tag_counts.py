@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -9,13 +10,37 @@ import rules
 from pi_app import games as table_games
 
 TAGS_MD = Path(__file__).resolve().parents[3] / "hardware" / "tags.md"
+INSTALL_MD = TAGS_MD.with_name("INSTALL.md")
+STICK_S, TAP_S = 15, 5  # the plan's seconds a tag
+
+
+def needed() -> dict[str, int]:
+    counts = {}
+    for game_id in table_games.ADAPTERS:
+        most = max(rules.get(game_id).player_counts)
+        counts[game_id] = sum(c.count for c in table_games.for_game(game_id, most).components())
+    return counts
 
 
 def test_tag_counts_in_the_buying_guide_match_the_adapters() -> None:
     listed = {m[1]: int(m[2]) for m in re.finditer(r"^\| ([a-z-]+) \| (\d+) \|$", TAGS_MD.read_text(), re.M)}
-    needed = {}
-    for game_id in table_games.ADAPTERS:
-        most = max(rules.get(game_id).player_counts)
-        needed[game_id] = sum(c.count for c in table_games.for_game(game_id, most).components())
-    assert listed == needed
-    assert f"{sum(needed.values())} for all five games" in TAGS_MD.read_text()
+    counts = needed()
+    assert listed == counts
+    assert f"{sum(counts.values())} for all five games" in TAGS_MD.read_text()
+
+
+def test_the_enrolment_plan_covers_every_game_with_its_count_and_times() -> None:
+    """INSTALL.md's plan: every game once, smallest set first, minutes from the counts."""
+    text = INSTALL_MD.read_text()
+    plan = re.findall(r"^\| (\d) \| ([a-z-]+) \| (\d+) \| (\d+) min \| (\d+) min \|$", text, re.M)
+    counts = needed()
+    assert [game for _, game, *_ in plan] == sorted(counts, key=counts.get)
+    assert [int(order) for order, *_ in plan] == list(range(1, len(counts) + 1))
+    for _, game, tags, stick, tap in plan:
+        assert int(tags) == counts[game], game
+        assert int(stick) == math.ceil(counts[game] * STICK_S / 60), game
+        assert int(tap) == math.ceil(counts[game] * TAP_S / 60), game
+    total = sum(counts.values())
+    assert f"All five games take {total} tags." in text
+    hours, minutes = divmod(math.ceil(total * (STICK_S + TAP_S) / 60), 60)
+    assert f"about {hours} h {minutes} min for all five games" in text

@@ -279,13 +279,14 @@ def test_from_a_shell_a_failed_start_exits_at_once(tmp_path, monkeypatch):
     assert startup.failures(tmp_path) == 0
 
 
-def _import_lgpio_in_a_read_only_cwd(work: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+def _import_lgpio_in_a_read_only_cwd(work: Path, env: dict[str, str],
+                                     code: str = "import lgpio") -> subprocess.CompletedProcess:
     """``import lgpio`` (the real one) with the working directory read-only, as
     "/" is under ProtectSystem=strict: in a private mount namespace."""
     ro = work / "ro"
     ro.mkdir(parents=True)
     script = (f"mount --bind {ro} {ro} && mount -o remount,bind,ro {ro} && cd {ro} && "
-              f"exec {sys.executable} -c 'import lgpio'")
+              f"exec {sys.executable} -c '{code}'")
     base = {k: v for k, v in os.environ.items() if k != "LG_WD"}
     return subprocess.run(["unshare", "-m", "sh", "-c", script], env={**base, **env},
                           capture_output=True, text=True, timeout=60)
@@ -351,3 +352,21 @@ def test_both_units_cap_their_memory_above_what_a_night_takes():
     daemon, web = unit_memory_max_mb("tablekeeper.service"), unit_memory_max_mb("tablekeeper-web.service")
     assert 80 < daemon <= 256  # above the bench's 80 MB peak target, far below a Pi Zero 2 W's 512 MB
     assert 40 < web <= 128
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
+                    reason="needs root and unshare for a read-only bind mount")
+def test_a_command_run_from_a_folder_it_cannot_write_still_gets_lgpio(tmp_path):
+    """`sudo -u tablekeeper tablekeeper doctor` from the builder's home: lgpio's
+    import failed there (its notification pipe); the command's entry gives it
+    the temporary directory when the working directory is not writable."""
+    pytest.importorskip("lgpio")
+    if subprocess.run(["unshare", "-m", "true"], capture_output=True, timeout=30).returncode != 0:
+        pytest.skip("unshare -m does not work here")
+    entry = "\n".join([f"import os, sys; sys.path.insert(0, \"{ROOT}\")", "from pi_app import cli",
+                       "try:", "    cli.main([\"--help\"])", "except SystemExit:", "    pass",
+                       "import lgpio", "print(os.environ[\"LG_WD\"])"])
+    done = _import_lgpio_in_a_read_only_cwd(tmp_path / "entry", {"TMPDIR": str(tmp_path)}, entry)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == str(tmp_path)
+    assert any(p.name.startswith(".lgd-nfy") for p in tmp_path.iterdir())

@@ -1,0 +1,60 @@
+"""The booted box (tests/box/container.py) as a fixture: one for each architecture
+of ARCHES, or only those a test names with
+``@pytest.mark.parametrize("box", [...], indirect=True)``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.box import container
+from tests.box.container import Box
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _skip_or_fail(reason: str) -> None:
+    if os.environ.get("TABLEKEEPER_BOX") == "require":
+        pytest.fail(f"the box test must run here (TABLEKEEPER_BOX=require) but cannot: {reason}")
+    pytest.skip(f"BOX TEST NOT RUN: {reason}")
+
+
+# The host's own first, then Raspberry Pi OS's two (one of which may be the host's).
+ARCHES = list(dict.fromkeys([container.host_arch(), "arm64", "armhf"]))
+
+
+@pytest.fixture(params=ARCHES)
+def box(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Box]:
+    arch: str = request.param
+    reason = container.cannot_run(arch)
+    if reason:
+        _skip_or_fail(f"{arch}: {reason}")
+    log: list[str] = []
+    tarball = container.rootfs_tarball(log, arch)
+    work = tmp_path_factory.mktemp("box")
+    root = work / "root"
+    root.mkdir()
+    pip_cache = container.CACHE / "pip"
+    pip_cache.mkdir(parents=True, exist_ok=True)
+    binds = {pip_cache: "/root/.cache/pip"}
+    trust, env = container.host_trust()
+    b = Box(root, f"tkbox-{arch}-{os.getpid()}", binds, read_only=trust, env=env, arch=arch)
+    b.log = log  # type: ignore[attr-defined]
+    try:
+        started = time.monotonic()
+        container.run(["tar", "-C", str(root), "--numeric-owner", "-xpf", str(tarball)], 300, "unpack")
+        log.append(f"unpacked the root in {time.monotonic() - started:.1f} s")
+        container.debs_in(root, arch)
+        yield b
+    finally:
+        forced = b.close()
+        container.debs_out(root, arch)
+        shutil.rmtree(work, ignore_errors=True)
+        assert not forced, f"the box had to be forced down: {forced}"
+
+

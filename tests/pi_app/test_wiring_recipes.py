@@ -1,0 +1,99 @@
+"""Every profile recipe in hardware/wiring.md loads with the profile loader, on
+the reference table or on the variant the text names, with its pin budget
+checked by the loader (no GPIO twice, one reader per chip select or hub
+index, one screen per bus address and channel)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pi_app import profile
+
+ROOT = Path(__file__).resolve().parents[2]
+WIRING = (ROOT / "hardware" / "wiring.md").read_text()
+REFERENCE = (ROOT / "hardware" / "tables" / "reference.toml").read_text()
+SEAT4 = REFERENCE[REFERENCE.index('[[seats]]\nname = "seat4"'):]
+
+PAD = {i: f'pad = {{ backend = "rc522", bus = 0, device = {i - 1}, rst_pin = 25 }}' for i in (1, 2)}
+PAD |= {i: f'pad = {{ backend = "hub", hub = "hub", index = {i - 3} }}' for i in (3, 4)}
+SCREEN = {i: 'screen = { backend = "luma", driver = "sh1106", port = 1, address = 0x3C, '
+             f'mux_channel = {i - 1} }}' for i in (1, 2, 3, 4)}
+
+
+ZONE = '[[zones]]\nname = "Caledonia"\nreader = { backend = "hub", hub = "hub", index = 2 }'
+
+
+def three_seats() -> str:
+    return REFERENCE.replace(SEAT4, "")
+
+
+# (what wiring.md says, the profile it goes into as (old, new) edits of the base)
+RECIPES: list[tuple[str, str, list[tuple[str, str]]]] = [
+    ('pad = { backend = "rc522", bus = 0, device = 0, rst_pin = 25 }', REFERENCE, []),
+    ('pad = { backend = "rc522", bus = 0, device = 0, cs_pin = 16 }', REFERENCE,
+     [(PAD[3], 'pad = { backend = "rc522", bus = 0, device = 0, cs_pin = 16 }')]),
+    ('pad = { backend = "rc522", bus = 0, device = 0, cs_pin = 25 }  # seat4', REFERENCE,
+     [(PAD[1], 'pad = { backend = "rc522", bus = 0, device = 0 }'),
+      (PAD[2], 'pad = { backend = "rc522", bus = 0, device = 1 }'),
+      (PAD[3], 'pad = { backend = "rc522", bus = 0, device = 0, cs_pin = 16 }'),
+      (PAD[4], 'pad = { backend = "rc522", bus = 0, device = 0, cs_pin = 25 }')]),
+    ("`irq_pin = <BCM>`", REFERENCE, [(PAD[1], PAD[1].replace(" }", ", irq_pin = 16 }"))]),
+    ("set `speed_hz = 1000000`", REFERENCE, [(PAD[1], PAD[1].replace(" }", ", speed_hz = 1000000 }"))]),
+    ('pad = { backend = "hub", hub = "hub", index = 9 }', REFERENCE,
+     [(PAD[4], PAD[4].replace("= 1", "= 9"))]),
+    ('{ backend = "luma", driver = "sh1106", address = 0x3C, mux_channel = 0 }', REFERENCE,
+     [(SCREEN[1], SCREEN[1].replace("port = 1, ", ""))]),
+    ("profile `{ address = 0x3D }` with no `mux_channel`", REFERENCE,
+     [(SCREEN[1], 'screen = { backend = "luma", driver = "sh1106", address = 0x3C }'),
+      (SCREEN[2], 'screen = { backend = "luma", driver = "sh1106", address = 0x3D }')]),
+    ('spi_port = 0, spi_device = 1, dc_pin = 17, rst_pin = 27 }', three_seats(),
+     [(PAD[2], 'pad = { backend = "hub", hub = "hub", index = 1 }'),
+      (SCREEN[2], 'screen = { backend = "luma", driver = "ssd1306", interface = "spi", spi_port = 0, '
+                  'spi_device = 1, dc_pin = 17, rst_pin = 27 }')]),
+    ("`encoder = { pin_a = 17, pin_b = 27 }`", three_seats(),
+     [("light = { pin = 22 }", "light = { pin = 22 }\nencoder = { pin_a = 17, pin_b = 27 }")]),
+    (ZONE, REFERENCE, [('[[seats]]\nname = "seat1"', f'{ZONE}\n\n[[seats]]\nname = "seat1"')]),
+    ('`kind = "pwm"` dims', REFERENCE, [("light = { pin = 22 }", 'light = { pin = 22, kind = "pwm" }')]),
+    ('`light = { kind = "rgb", pins = [17, 27, 18] }`', three_seats(),
+     [("light = { pin = 22 }", 'light = { kind = "rgb", pins = [17, 27, 18] }')]),
+]
+
+
+@pytest.mark.parametrize(("said", "base", "edits"), RECIPES, ids=[r[0][:40] for r in RECIPES])
+def test_the_recipe_loads(said: str, base: str, edits: list[tuple[str, str]], tmp_path: Path) -> None:
+    assert said in WIRING, f"wiring.md no longer says {said!r}: update this test with it"
+    text = base
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    profile.load(path)
+
+
+def test_every_profile_line_in_wiring_md_is_one_of_the_recipes() -> None:
+    """A recipe added to wiring.md without a test here is caught."""
+    written = set(re.findall(r"(?:pad|screen|light|encoder|reader) = \{[^}\n]*\}", WIRING))
+    tested = {line for _, _, edits in RECIPES for _, new in edits for line in new.splitlines()}
+    tested |= {said.strip("`") for said, _, _ in RECIPES} | set(PAD.values())
+    missing = {w for w in written if not any(w in t for t in tested)}
+    assert not missing, f"wiring.md recipes with no test: {sorted(missing)}"
+
+
+def test_a_hub_index_past_the_firmwares_16_readers_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(REFERENCE.replace(PAD[4], PAD[4].replace("= 1", "= 16")))
+    with pytest.raises(profile.ProfileError, match=r"index = 16 is above 15"):
+        profile.load(path)
+
+
+def test_a_pin_used_twice_in_a_recipe_is_refused(tmp_path: Path) -> None:
+    """The budget: an RGB light on the reference table's busy pins is refused, naming the pin."""
+    path = tmp_path / "table.toml"
+    path.write_text(REFERENCE.replace("light = { pin = 22 }",
+                                      'light = { kind = "rgb", pins = [17, 27, 18] }'))
+    with pytest.raises(profile.ProfileError, match=r"GPIO 17 of seat4\.left is already used by seat1\.light"):
+        profile.load(path)

@@ -1,0 +1,26 @@
+"""hardware/wiring.svg is drawn from the reference profile and must not drift from it."""
+
+from __future__ import annotations
+
+import re
+
+from pi_app import profile
+from tools import wiring_diagram
+
+
+def test_the_committed_diagram_is_the_one_the_reference_profile_draws() -> None:
+    drawn = wiring_diagram.draw(profile.load(wiring_diagram.PROFILE))
+    assert wiring_diagram.OUT.read_text() == drawn, (
+        "hardware/wiring.svg is out of date: run .venv/bin/python -m tools.wiring_diagram")
+
+
+def test_every_pin_the_profile_uses_is_labelled_with_its_part() -> None:
+    prof = profile.load(wiring_diagram.PROFILE)
+    svg = wiring_diagram.draw(prof)
+    labels = dict(re.findall(r">GPIO(\d+): ([^<]+)<", svg))
+    for b in prof.buttons():
+        assert labels[str(b.pin)] == f"{b.name} button"
+    for light in prof.lights():
+        assert labels[str(light.pin)] == light.name
+    assert "free" in labels["16"]  # the one pin wiring.md says is left
+    assert len(labels) == 28  # every GPIO of the header, once
