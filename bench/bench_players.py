@@ -38,6 +38,12 @@ The full run in shards, resumable, on any number of machines or nights
     python -m bench.bench_players strength --shard K/N --results DIR [--games 200]
     python -m bench.bench_players report --results DIR [--games 200]
     python -m bench.bench_players cost [--games 2] [--probe 50]   # CPU per cell, estimated
+
+Each level at the budget a real board gives it, judged by a sequential test
+(bench/board_strength.py); it says what it will cost, then plays:
+
+    python -m bench.bench_players board --results DIR [--shard K/N] [--cells REGEX] [--dry-run]
+    python -m bench.bench_players board-report --results DIR [--cells REGEX]
 """
 
 from __future__ import annotations
@@ -138,8 +144,8 @@ def verdict(lo: float, hi: float, target: float | None) -> str:
 class CountingIsmcts(Ismcts):
     """The computer player, counting its decisions and its search."""
 
-    def __init__(self, budget: Budget, seed: int) -> None:
-        super().__init__(budget, seed=seed)
+    def __init__(self, budget: Budget, seed: int, temperature: float = 0.0) -> None:
+        super().__init__(budget, seed=seed, temperature=temperature)
         self.decisions = 0
         self.iterations = 0
         self.search_cpu = 0.0
@@ -485,10 +491,26 @@ def cost(games: int, probe: int, pattern: str, iterations: int, limit: float | N
     return rows
 
 
+COMMANDS = ("strength", "report", "cost", "board", "board-report")
+
+
 def cli(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_players", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
+    for name, says in (("board", "each level at a Pi 4's and a Pi Zero 2 W's budget, judged sequentially: "
+                                 "says what it will cost, then plays this shard's games"),
+                       ("board-report", "the board strength table (Markdown) from the results directory")):
+        p = sub.add_parser(name, help=says, description=says)
+        p.add_argument("--results", type=Path, required=True, metavar="DIR",
+                       help="the results directory: plan.json and one .jsonl file per machine and shard")
+        p.add_argument("--cells", default="", metavar="REGEX", help="only cells whose name this finds, "
+                       'e.g. "@Pi 4 vs random" (default: all)')
+        if name == "board":
+            p.add_argument("--shard", type=parse_shard, default=(1, 1), metavar="K/N",
+                           help="play shard K of N (default 1/1: every game)")
+            p.add_argument("--dry-run", action="store_true",
+                           help="say the budgets and the cost, play nothing")
     for name, says in (("strength", "play this shard's games not yet in the results directory"),
                        ("report", "the strength table from the games gathered in the results directory"),
                        ("cost", "estimate the CPU each cell's games take at the budget")):
@@ -519,6 +541,13 @@ def cli(argv: list[str]) -> int:
                                 "default budget's)")
     args = parser.parse_args(argv)
     try:
+        if args.command in ("board", "board-report"):
+            from bench import board_strength  # it imports this module
+
+            if args.command == "board":
+                return board_strength.run(args.results, args.shard, args.cells, args.dry_run)
+            print("\n".join(board_strength.report(args.results, args.cells)))
+            return 0
         if args.command == "strength":
             return run_shard(args.results, args.games, args.shard, args.cells,
                              Budget(iterations=args.iterations, seconds=args.seconds))
@@ -544,6 +573,6 @@ def cli(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] and sys.argv[1] in ("strength", "report", "cost"):
+    if sys.argv[1:2] and sys.argv[1] in COMMANDS:
         sys.exit(cli(sys.argv[1:]))
     main(measure)
