@@ -23,8 +23,9 @@ computer's seat goes round every combination in turn):
 
 Each cell is judged by the sequential test of bench/sequential.py: at fixed
 game counts, stopping at the first that decides; the run plays every cell to
-its first look, then the undecided ones to the next, and so on, so that a
-run stopped early leaves each cell judged as far as it got.
+its first look (the cheapest games first), then the undecided ones to the
+next, and so on, so that a run stopped early leaves each cell judged as far
+as it got.
 """
 
 from __future__ import annotations
@@ -303,20 +304,25 @@ def game_cost(cell: BoardCell, plan: dict[str, Any], probes: dict[str, tuple[flo
     return cost
 
 
-def cost_lines(cells: Sequence[BoardCell], plan: dict[str, Any], say: Callable[[str], None]) -> list[str]:
+def game_costs(cells: Sequence[BoardCell], plan: dict[str, Any]) -> dict[str, float]:
+    """Per cell, the CPU seconds a game takes here (estimate)."""
     probes: dict[str, tuple[float, float]] = {}
     for c in cells:
         if c.group.name not in probes:
             probes[c.group.name] = probe(c.group)
-    costs = {c.name: game_cost(c, plan, probes) for c in cells}
-    first = sum(costs.values()) * LOOKS[0]
-    last = sum(costs.values()) * LOOKS[-1]
+    return {c.name: game_cost(c, plan, probes) for c in cells}
+
+
+def cost_lines(cells: Sequence[BoardCell], plan: dict[str, Any], costs: dict[str, float],
+               looks: Sequence[int] = LOOKS) -> list[str]:
+    first = sum(costs.values()) * looks[0]
+    last = sum(costs.values()) * looks[-1]
     dearest = sorted(cells, key=lambda c: -costs[c.name])[:3]
     return [
         "cost (estimate from one random and one greedy game per game and player count, within a factor "
         "of 2): "
-        f"{len(cells)} cells judged at {', '.join(map(str, LOOKS))} games (each look's interval at "
-        f"{100 * (1 - 0.05 / len(LOOKS)):.2f}%, z {z_for(len(LOOKS)):.2f}: 95% over all looks);",
+        f"{len(cells)} cells judged at {', '.join(map(str, looks))} games (each look's interval at "
+        f"{100 * (1 - 0.05 / len(looks)):.2f}%, z {z_for(len(looks)):.2f}: 95% over all looks);",
         f"  every cell to its first look: {first / 3600:.1f} CPU hours ({first / 3600 / CORES:.1f} h on "
         f"{CORES} cores); every cell to the last look: {last / 3600:.1f} CPU hours "
         f"({last / 3600 / CORES:.1f} h on {CORES} cores); decided cells stop early, so a run costs "
@@ -347,7 +353,8 @@ def shares(games: dict[int, GameRecord]) -> list[float]:
     return out
 
 
-def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool) -> int:
+def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
+        looks: Sequence[int] = LOOKS) -> int:
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
@@ -356,8 +363,11 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool) -> i
         raise ResultsError(f"no cell's name matches {pattern!r}; see the cell names with --dry-run")
     plan = load_plan(results, say)
     code = code_of(plan)
-    for line in [*plan_lines(plan), *cost_lines(cells, plan, say)]:
+    costs = game_costs(cells, plan)
+    for line in [*plan_lines(plan), *cost_lines(cells, plan, costs, looks)]:
         say(line)
+    # Within a look the cheapest cells first: a run stopped early has judged the most cells.
+    cells = sorted(cells, key=lambda c: costs[c.name])
     if dry_run:
         return 0
     k, n = shard
@@ -370,10 +380,10 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool) -> i
     played = 0
     try:
         with ResultsWriter(results / f"board-{host()}-shard-{k}-of-{n}.jsonl") as out:
-            for look in LOOKS:
+            for look in looks:
                 for cell in cells:
                     mine = have.setdefault(cell.name, {})
-                    if judge(shares(mine), cell.target()).final:
+                    if judge(shares(mine), cell.target(), looks).final:
                         continue
                     for i in range(look):
                         if i in mine or shard_of(cell.name, i, n) != k:
@@ -383,7 +393,7 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool) -> i
                         out.write(rec)
                         played += 1
                         say(f"  {cell.name} #{i}: share {rec.share:g}, {game.cpu_seconds:.1f} s CPU")
-                    j = judge(shares(mine), cell.target())
+                    j = judge(shares(mine), cell.target(), looks)
                     if j.games >= look:
                         say(f"{cell.name}: {j.verdict or 'no target'} at {j.games} games "
                             f"({100 * j.lo:.0f}-{100 * j.hi:.0f}%)")
@@ -397,7 +407,7 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool) -> i
 
 
 # -- the report -----------------------------------------------------------------------------------
-def report(results: Path, pattern: str) -> list[str]:
+def report(results: Path, pattern: str, looks: Sequence[int] = LOOKS) -> list[str]:
     """The table, in Markdown: per cell its verdict, interval, games and cost."""
     plan = load_plan(results, lambda _: None) if (results / PLAN).exists() else None
     if plan is None:
@@ -411,7 +421,7 @@ def report(results: Path, pattern: str) -> list[str]:
     count: dict[str, int] = {}
     for cell in board_cells(pattern):
         games = have.get(cell.name, {})
-        j: Judgement = judge(shares(games), cell.target())
+        j: Judgement = judge(shares(games), cell.target(), looks)
         its = plan["groups"][cell.group.name]["iterations"][cell.board]
         budget = f"{its[cell.level]}" + (f" vs {its[cell.opponent]}" if cell.ladder else "")
         target = "" if cell.target() is None else f"> {100 * cell.target():.0f}%"  # type: ignore[operator]
