@@ -237,8 +237,10 @@ def positions(game_id: str, players: int, options: dict[str, Any], count: int) -
     return out
 
 
-def speed(game_id: str, players: int, options: dict[str, Any], count: int, zero: float) -> list[Row]:
-    """``zero``: the Pi Zero 2 W's CPU time per CPU second here (bench/pi_model.py)."""
+def speed(game_id: str, players: int, options: dict[str, Any], count: int, zero: float,
+          pi4: float | None = None) -> list[Row]:
+    """``zero``, ``pi4``: a Pi Zero 2 W's and a Pi 4's CPU time per CPU second
+    here (bench/pi_model.py); the Pi 4's iterations a move are said beside the speed."""
     times: list[float] = []
     iterations = 0
     searching = 0.0
@@ -261,10 +263,15 @@ def speed(game_id: str, players: int, options: dict[str, Any], count: int, zero:
     if DEFAULT_BUDGET.seconds is not None:
         there = min(there, DEFAULT_BUDGET.seconds + 1 / there_rate)  # the last iteration finishes
     there_iterations = min(DEFAULT_BUDGET.iterations, there * there_rate)
+    on_pi4 = ""
+    if pi4 is not None and DEFAULT_BUDGET.seconds is not None:
+        pi4_iterations = min(DEFAULT_BUDGET.iterations, rate / pi4 * DEFAULT_BUDGET.seconds)
+        on_pi4 = (f"; on a Pi 4 (model, {pi4:.1f}x this machine's CPU time) about {rate / pi4:.0f} it/s, "
+                  f"{pi4_iterations:.0f} iterations in the {DEFAULT_BUDGET.seconds} s think time")
     return [
         Row(AREA, f"{name}: search iterations per second", rate, "it/s", 1000.0, False,
             f"per second of the search's own CPU time (the wall time follows the load); {count} positions; "
-            f"default budget {budget}"),
+            f"default budget {budget}{on_pi4}"),
         Row(AREA, f"{name}: think time per move, median", statistics.median(times), "s", 1.0,
             note=f"worst {max(times):.2f} s; {iterations / count:.0f} iterations a move"),
         Row(AREA, f"{name}: think time per move on a Pi Zero 2 W (model)", there, "s", 1.0,
@@ -290,7 +297,8 @@ def measure(quick: bool) -> list[Row]:
         None if "TABLEKEEPER_BOT_GAMES" in os.environ or quick else DEFAULT_CELL_SECONDS)
     wanted = re.compile(os.environ.get("TABLEKEEPER_BOT_CELLS", ""))
     with_speed = os.environ.get("TABLEKEEPER_BOT_SPEED", "1") != "0"
-    zero = next(b.cpu_factor for b in boards(nbody_us_per_step()) if b.name == "Pi Zero 2 W")
+    factor = {b.name: b.cpu_factor for b in boards(nbody_us_per_step())}
+    zero, pi4 = factor["Pi Zero 2 W"], factor["Pi 4"]
     rows: list[Row] = []
     seen: set[str] = set()
     seen_speed: set[tuple[str, int]] = set()
@@ -301,7 +309,7 @@ def measure(quick: bool) -> list[Row]:
         name = label(game_id, players, options)
         if with_speed and (game_id, players) not in seen_speed:
             seen_speed.add((game_id, players))
-            rows += speed(game_id, players, options, 1 if quick else 8, zero)
+            rows += speed(game_id, players, options, 1 if quick else 8, zero, pi4)
         for opponent in ("random",) if quick else ("random", "greedy"):
             if not wanted.search(f"{name} vs {opponent}"):
                 continue
