@@ -519,6 +519,10 @@ def cli(argv: list[str]) -> int:
                            help="play shard K of N (default 1/1: every game)")
             p.add_argument("--dry-run", action="store_true",
                            help="say the budgets and the cost, play nothing")
+        else:
+            p.add_argument("--code", default=None, metavar="HEX",
+                           help="report the games of this code (the run prints it; default: the current "
+                                "code's with the directory's plan)")
     for name, says in (("strength", "play this shard's games not yet in the results directory"),
                        ("report", "the strength table from the games gathered in the results directory"),
                        ("cost", "estimate the CPU each cell's games take at the budget")):
@@ -554,7 +558,7 @@ def cli(argv: list[str]) -> int:
 
             if args.command == "board":
                 return board_strength.run(args.results, args.shard, args.cells, args.dry_run)
-            print("\n".join(board_strength.report(args.results, args.cells)))
+            print("\n".join(board_strength.report(args.results, args.cells, code=args.code)))
             return 0
         if args.command == "strength":
             return run_shard(args.results, args.games, args.shard, args.cells,

@@ -407,16 +407,16 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
 
 
 # -- the report -----------------------------------------------------------------------------------
-def report(results: Path, pattern: str, looks: Sequence[int] = LOOKS) -> list[str]:
+def report(results: Path, pattern: str, looks: Sequence[int] = LOOKS, code: str | None = None) -> list[str]:
     """The table, in Markdown: per cell its verdict, interval, games and cost."""
     plan = load_plan(results, lambda _: None) if (results / PLAN).exists() else None
     if plan is None:
         raise ResultsError(f"{results}: no {PLAN}; the run writes it when it starts")
-    code = code_of(plan)
+    code = code or code_of(plan)
     warn: list[str] = []
     have = gathered(results, code, warn)
     lines = [f"games of code {code} in {results}", *plan_lines(plan), "",
-             "| cell | iterations a move | win share | interval | games | target | verdict | CPU h |",
+             "| cell | iterations a move | win share | interval | games | target | verdict | CPU min |",
              "|---|---|---:|---|---:|---:|---|---:|"]
     count: dict[str, int] = {}
     for cell in board_cells(pattern):
@@ -427,12 +427,12 @@ def report(results: Path, pattern: str, looks: Sequence[int] = LOOKS) -> list[st
         target = "" if cell.target() is None else f"> {100 * cell.target():.0f}%"  # type: ignore[operator]
         verdict = j.verdict or "-"
         if j.verdict == "undecided" and not j.final:
-            verdict = "undecided (running)" if j.games else "not played"
+            verdict = "undecided, goes on" if j.games else "not played"
         count[verdict] = count.get(verdict, 0) + 1
-        hours = sum(r.cpu_seconds for r in games.values()) / 3600
+        minutes = sum(r.cpu_seconds for r in games.values()) / 60
         shown = f"**{verdict}**" if verdict in ("met", "missed") else verdict
         lines.append(f"| {cell.name} | {budget} | {100 * j.share:.0f}% | {100 * j.lo:.0f}-{100 * j.hi:.0f}% "
-                     f"| {j.games} | {target} | {shown} | {hours:.2f} |")
+                     f"| {j.games} | {target} | {shown} | {minutes:.1f} |")
     lines.append("")
     lines.append("cells: " + ", ".join(f"{n} {v}" for v, n in sorted(count.items())))
     lines += [f"- {w}" for w in warn]
