@@ -198,7 +198,11 @@ class Lobby:
                 screen.show(render(layout), text=layout.text())
         if self.observer is not None:
             shared = self.table.profile.shared_screen.name
-            self.observer({shared: layouts[shared]})
+            # and the computer seats' screens, which say their levels (the console shows what it is given)
+            seats = self.table.profile.seats
+            levels = {seats[i].screen.name: layouts[seats[i].screen.name]
+                      for i in (self.computer_levels() if self.computers else {}) if i < len(seats)}
+            self.observer({shared: layouts[shared], **levels})
 
     def press(self, button: str) -> tuple[str, int] | None:
         role = button.rsplit(".", 1)[-1]

@@ -140,3 +140,16 @@ def test_the_computers_own_screen_names_its_level_whole(lang: str, level: str) -
         layout = computer.seat_layout(1, "Giocatore 2 (computer)", to_move, lang, level)
         assert computer.level_words(level, lang) in layout.text()
         assert not problems(layout), problems(layout)
+
+
+def test_at_the_console_the_lobby_shows_the_computer_seats_level_and_the_game_keeps_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    script = ("press seat1 right\npress seat1 ok\npress seat1 right\npress seat3 ok\npress seat1 ok\n"
+              "quit\n")  # The King is Dead for 3, one computer (seat 3) stepped to hard, then started
+    made = _made(monkeypatch)
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    assert main(["run", "--state-dir", str(tmp_path), "--text"]) == 0
+    out = capsys.readouterr().out
+    assert "seat3.screen" in out and "Computer player" in out and "● here: another level" in out
+    assert {s: b.level for s, b in made[0].items()} == {2: "hard"}
+    assert "Level: Hard" in out
