@@ -431,7 +431,10 @@ def report(results: Path, pattern: str, looks: Sequence[int] = LOOKS, code: str 
         count[verdict] = count.get(verdict, 0) + 1
         minutes = sum(r.cpu_seconds for r in games.values()) / 60
         shown = f"**{verdict}**" if verdict in ("met", "missed") else verdict
-        lines.append(f"| {cell.name} | {budget} | {100 * j.share:.0f}% | {100 * j.lo:.0f}-{100 * j.hi:.0f}% "
+        share, interval = ("-", "-")
+        if j.games:
+            share, interval = f"{100 * j.share:.0f}%", f"{100 * j.lo:.0f}-{100 * j.hi:.0f}%"
+        lines.append(f"| {cell.name} | {budget} | {share} | {interval} "
                      f"| {j.games} | {target} | {shown} | {minutes:.1f} |")
     lines.append("")
     lines.append("cells: " + ", ".join(f"{n} {v}" for v, n in sorted(count.items())))
