@@ -38,6 +38,12 @@ The full run in shards, resumable, on any number of machines or nights
     python -m bench.bench_players strength --shard K/N --results DIR [--games 200]
     python -m bench.bench_players report --results DIR [--games 200]
     python -m bench.bench_players cost [--games 2] [--probe 50]   # CPU per cell, estimated
+
+Each level at the budget a real board gives it, judged by a sequential test
+(bench/board_strength.py); it says what it will cost, then plays:
+
+    python -m bench.bench_players board --results DIR [--shard K/N] [--cells REGEX] [--dry-run]
+    python -m bench.bench_players board-report --results DIR [--cells REGEX]
 """
 
 from __future__ import annotations
@@ -138,8 +144,8 @@ def verdict(lo: float, hi: float, target: float | None) -> str:
 class CountingIsmcts(Ismcts):
     """The computer player, counting its decisions and its search."""
 
-    def __init__(self, budget: Budget, seed: int) -> None:
-        super().__init__(budget, seed=seed)
+    def __init__(self, budget: Budget, seed: int, temperature: float = 0.0) -> None:
+        super().__init__(budget, seed=seed, temperature=temperature)
         self.decisions = 0
         self.iterations = 0
         self.search_cpu = 0.0
@@ -231,8 +237,10 @@ def positions(game_id: str, players: int, options: dict[str, Any], count: int) -
     return out
 
 
-def speed(game_id: str, players: int, options: dict[str, Any], count: int, zero: float) -> list[Row]:
-    """``zero``: the Pi Zero 2 W's CPU time per CPU second here (bench/pi_model.py)."""
+def speed(game_id: str, players: int, options: dict[str, Any], count: int, zero: float,
+          pi4: float | None = None) -> list[Row]:
+    """``zero``, ``pi4``: a Pi Zero 2 W's and a Pi 4's CPU time per CPU second
+    here (bench/pi_model.py); the Pi 4's iterations a move are said beside the speed."""
     times: list[float] = []
     iterations = 0
     searching = 0.0
@@ -255,10 +263,15 @@ def speed(game_id: str, players: int, options: dict[str, Any], count: int, zero:
     if DEFAULT_BUDGET.seconds is not None:
         there = min(there, DEFAULT_BUDGET.seconds + 1 / there_rate)  # the last iteration finishes
     there_iterations = min(DEFAULT_BUDGET.iterations, there * there_rate)
+    on_pi4 = ""
+    if pi4 is not None and DEFAULT_BUDGET.seconds is not None:
+        pi4_iterations = min(DEFAULT_BUDGET.iterations, rate / pi4 * DEFAULT_BUDGET.seconds)
+        on_pi4 = (f"; on a Pi 4 (model, {pi4:.1f}x this machine's CPU time) about {rate / pi4:.0f} it/s, "
+                  f"{pi4_iterations:.0f} iterations in the {DEFAULT_BUDGET.seconds} s think time")
     return [
         Row(AREA, f"{name}: search iterations per second", rate, "it/s", 1000.0, False,
             f"per second of the search's own CPU time (the wall time follows the load); {count} positions; "
-            f"default budget {budget}"),
+            f"default budget {budget}{on_pi4}"),
         Row(AREA, f"{name}: think time per move, median", statistics.median(times), "s", 1.0,
             note=f"worst {max(times):.2f} s; {iterations / count:.0f} iterations a move"),
         Row(AREA, f"{name}: think time per move on a Pi Zero 2 W (model)", there, "s", 1.0,
@@ -284,7 +297,8 @@ def measure(quick: bool) -> list[Row]:
         None if "TABLEKEEPER_BOT_GAMES" in os.environ or quick else DEFAULT_CELL_SECONDS)
     wanted = re.compile(os.environ.get("TABLEKEEPER_BOT_CELLS", ""))
     with_speed = os.environ.get("TABLEKEEPER_BOT_SPEED", "1") != "0"
-    zero = next(b.cpu_factor for b in boards(nbody_us_per_step()) if b.name == "Pi Zero 2 W")
+    factor = {b.name: b.cpu_factor for b in boards(nbody_us_per_step())}
+    zero, pi4 = factor["Pi Zero 2 W"], factor["Pi 4"]
     rows: list[Row] = []
     seen: set[str] = set()
     seen_speed: set[tuple[str, int]] = set()
@@ -295,7 +309,7 @@ def measure(quick: bool) -> list[Row]:
         name = label(game_id, players, options)
         if with_speed and (game_id, players) not in seen_speed:
             seen_speed.add((game_id, players))
-            rows += speed(game_id, players, options, 1 if quick else 8, zero)
+            rows += speed(game_id, players, options, 1 if quick else 8, zero, pi4)
         for opponent in ("random",) if quick else ("random", "greedy"):
             if not wanted.search(f"{name} vs {opponent}"):
                 continue
@@ -485,10 +499,30 @@ def cost(games: int, probe: int, pattern: str, iterations: int, limit: float | N
     return rows
 
 
+COMMANDS = ("strength", "report", "cost", "board", "board-report")
+
+
 def cli(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_players", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
+    for name, says in (("board", "each level at a Pi 4's and a Pi Zero 2 W's budget, judged sequentially: "
+                                 "says what it will cost, then plays this shard's games"),
+                       ("board-report", "the board strength table (Markdown) from the results directory")):
+        p = sub.add_parser(name, help=says, description=says)
+        p.add_argument("--results", type=Path, required=True, metavar="DIR",
+                       help="the results directory: plan.json and one .jsonl file per machine and shard")
+        p.add_argument("--cells", default="", metavar="REGEX", help="only cells whose name this finds, "
+                       'e.g. "@Pi 4 vs random" (default: all)')
+        if name == "board":
+            p.add_argument("--shard", type=parse_shard, default=(1, 1), metavar="K/N",
+                           help="play shard K of N (default 1/1: every game)")
+            p.add_argument("--dry-run", action="store_true",
+                           help="say the budgets and the cost, play nothing")
+        else:
+            p.add_argument("--code", default=None, metavar="HEX",
+                           help="report the games of this code (the run prints it; default: the current "
+                                "code's with the directory's plan)")
     for name, says in (("strength", "play this shard's games not yet in the results directory"),
                        ("report", "the strength table from the games gathered in the results directory"),
                        ("cost", "estimate the CPU each cell's games take at the budget")):
@@ -519,6 +553,13 @@ def cli(argv: list[str]) -> int:
                                 "default budget's)")
     args = parser.parse_args(argv)
     try:
+        if args.command in ("board", "board-report"):
+            from bench import board_strength  # it imports this module
+
+            if args.command == "board":
+                return board_strength.run(args.results, args.shard, args.cells, args.dry_run)
+            print("\n".join(board_strength.report(args.results, args.cells, code=args.code)))
+            return 0
         if args.command == "strength":
             return run_shard(args.results, args.games, args.shard, args.cells,
                              Budget(iterations=args.iterations, seconds=args.seconds))
@@ -544,6 +585,6 @@ def cli(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] and sys.argv[1] in ("strength", "report", "cost"):
+    if sys.argv[1:2] and sys.argv[1] in COMMANDS:
         sys.exit(cli(sys.argv[1:]))
     main(measure)

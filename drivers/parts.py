@@ -143,9 +143,12 @@ SETTINGS: dict[str, dict[str, tuple[Setting, ...]]] = {
                    Setting("colour", list, [1.0, 1.0, 1.0], 0, 1, size=3))},
     # Not a part: the computer player's budget per move ([computer] in a profile,
     # pi_app.session.computer.budget), declared here so that it is checked like the parts'
-    # keys. None: players.DEFAULT_BUDGET's, the one place of the default.
+    # keys. None: players.DEFAULT_BUDGET's, the one place of the default. The
+    # levels are players.LEVELS' (a test holds the two the same): the think time
+    # above is the whole of a move's, and each level takes its share of it.
     "computer": {"": (Setting("iterations", int, None, 1, 1_000_000, example=2000),
-                      Setting("seconds", float, None, 0.05, 60, example=0.9))},
+                      Setting("seconds", float, None, 0.05, 60, example=0.9),
+                      Setting("level", str, None, choices=("easy", "normal", "hard"), example="normal"))},
 }
 BACKENDS = {"reader": READER_BACKENDS, "screen": SCREEN_BACKENDS}
 

@@ -13,8 +13,9 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-from pi_app import commands, startup
+from pi_app import commands
 from pi_app.errors import UsageError
+from pi_app.table import startup
 
 
 def _command_modules() -> list:

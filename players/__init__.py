@@ -6,6 +6,8 @@ seat cannot tell apart): no I/O, nothing from ``pi_app`` or ``drivers``.
 
 * :mod:`players.ismcts`: information-set Monte Carlo tree search, the
   computer player of the table;
+* :mod:`players.levels`: easy, normal and hard, each a share of the
+  table's think time and a style;
 * :mod:`players.simple`: a random player and a one-move-ahead greedy player,
   its sparring partners in the strength benchmark.
 """
@@ -14,6 +16,8 @@ from __future__ import annotations
 
 from players.base import Player
 from players.ismcts import DEFAULT_BUDGET, Budget, Ismcts
+from players.levels import DEFAULT_LEVEL, LEVELS, Level, level, level_budget
 from players.simple import Greedy, RandomPlayer
 
-__all__ = ["DEFAULT_BUDGET", "Budget", "Greedy", "Ismcts", "Player", "RandomPlayer"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_LEVEL", "LEVELS", "Budget", "Greedy", "Ismcts", "Level", "Player",
+           "RandomPlayer", "level", "level_budget"]

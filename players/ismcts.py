@@ -114,10 +114,16 @@ class Ismcts:
     draws from its own generator seeded by ``seed`` and the state's view,
     so a replayed game gets the same moves."""
 
-    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0, bias: float = ROOT_BIAS) -> None:
+    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0, bias: float = ROOT_BIAS,
+                 temperature: float = 0.0) -> None:
+        if temperature < 0:
+            raise ValueError(f"a temperature is 0 (the best move) or more, not {temperature}")
         self.budget = budget
         self.seed = seed
         self.bias = bias
+        #: 0: the most visited move; above 0, a move drawn by its visits ** (1 / temperature)
+        #: (players.levels: the easy level's style)
+        self.temperature = temperature
         self.last = SearchStats()
 
     def choose(self, state: State, seat: int) -> Move:
@@ -140,6 +146,8 @@ class Ismcts:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.last = SearchStats(done, time.perf_counter() - start, time.thread_time() - cpu_start)
+        if self.temperature > 0:
+            return _drawn(root, legal, self.temperature, rng)
         # Most visited; on a tie (a search too short to tell them apart: one
         # random playout says little) the better look-ahead, then the better
         # mean, then the first listed, so the choice is repeatable.
@@ -249,6 +257,20 @@ def _ranks(world: State, legal: list[Move], seat: int) -> list[tuple[Move, float
     distinct = sorted(set(values))
     top = max(len(distinct) - 1, 1)
     return [(m, distinct.index(v) / top) for m, v in zip(legal, values, strict=True)]
+
+
+def _drawn(root: _Node, legal: list[Move], temperature: float, rng: random.Random) -> Move:
+    """A move the search tried, drawn by its visits ** (1 / temperature), from
+    the search's own generator (seeded by the seat's view)."""
+    tried = [(m, child.visits) for m in legal if (child := root.children.get(_key(m))) is not None
+             and child.visits > 0]
+    weights = [visits ** (1.0 / temperature) for _, visits in tried]
+    x = rng.random() * sum(weights)
+    for (move, _), weight in zip(tried, weights, strict=True):
+        x -= weight
+        if x < 0:
+            return move
+    return tried[-1][0]
 
 
 def _standing(root: _Node, move: Move, seat: int) -> tuple[int, float, float]:

@@ -14,7 +14,7 @@ import sys
 from html import escape
 from pathlib import Path
 
-from pi_app import profile
+from pi_app.table import profile
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = ROOT / "hardware" / "tables" / "reference.toml"

@@ -42,9 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="language of the screens (default: the profile's)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. --option mordred=true (JSON values)")
-    parser.add_argument("--computer", action="append", default=[], metavar="SEAT",
+    parser.add_argument("--computer", action="append", default=[], metavar="SEAT[:LEVEL]",
                         help="with --game: a computer player takes this seat (a number from 1, a role: "
-                        "king, assassins, attacker, defender, or a name given with --name); repeat for more")
+                        "king, assassins, attacker, defender, or a name given with --name), at LEVEL: easy, "
+                        "normal or hard (default: the profile's [computer] level, else normal); "
+                        "repeat for more")
     parser.add_argument("--name", action="append", default=[], metavar="SEAT=NAME",
                         help="with --game: the player at SEAT (a number from 1, or a role) is called NAME "
                         "on every screen, e.g. --name 2=Anna; repeat for more (at the lobby: name 2 Anna)")
@@ -75,12 +77,13 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError("--name goes with --game ID --players N (a resumed game keeps the names "
                                  "it began with; at the lobby, type name 2 Anna)")
             given = parse_names(args.name, args.game, args.players)
-        wanted: set[int] = set()
+        wanted: dict[int, str] = {}
         if args.computer:
             if args.game is None:
                 raise UsageError("--computer goes with --game ID --players N (a resumed game keeps its "
                                  "computer seats; the lobby asks for them)")
-            wanted = computer.parse_seats(args.computer, args.game, args.players, given)
+            wanted = computer.parse_computers(args.computer, args.game, args.players, given,
+                                              computer.level_of(prof.computer))
         events: queue.Queue = queue.Queue()
         simulated = prof.simulated
         table = hardware.build(prof, events, poll=not simulated)
@@ -137,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
                     print("no game to resume: choose one on the shared screen (press seat1 right/ok)",
                           flush=True)
                 lobby = Lobby(table, args.lang or prof.lang, page=address.page_url(),
-                              known=journal.recent_names())
+                              known=journal.recent_names(), level=computer.level_of(prof.computer))
                 current[0] = lobby
                 if console is not None:
                     lobby.observer = lambda lays, c=console: c.show(lays, {})
@@ -151,19 +154,20 @@ def run(args: argparse.Namespace) -> int:
                 if chosen is None:
                     break
                 game, players = chosen  # --new, if given, still abandons an unfinished game
-                wanted = lobby.computer_seats()
+                wanted = lobby.computer_levels()
                 given = lobby.player_names(game, players)  # checked by the lobby before it let ● start
                 if typist is not None:
                     typist.on_name = None
                 continue
             if unfinished is not None and session.scene.record.id == unfinished.id:
-                seated = computer.load(seats_file, session.scene.record.id)  # resumed: as it was
+                seated = computer.load_levels(seats_file, session.scene.record.id,  # resumed: as it was
+                                              computer.level_of(prof.computer))
             else:
                 seated = wanted
-                computer.save(seats_file, session.scene.record.id, seated)
+                computer.save(seats_file, session.scene.record.id, set(seated), seated)
             if seated:
-                session.seat_computers(computer.players_for(seated, session.scene.record.seed,
-                                                            computer.budget(prof.computer)))
+                session.seat_computers(computer.players_for(set(seated), session.scene.record.seed,
+                                                            computer.budget(prof.computer), seated))
             current[0] = session
             session.scene.page_seconds = 3.0
             comps = session.scene.adapter.components()
@@ -188,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
                 typist.players = None  # the lobby takes a press from any seat
             game = players = None  # after a finished game: choose the next one at the table
             new = False
-            wanted = set()
+            wanted = {}
             given = ()
     finally:
         watchdog.stop()

@@ -20,7 +20,7 @@ from pi_app import names as naming
 from pi_app.errors import UsageError
 from pi_app.i18n import pick
 from pi_app.ui.screens import Layout
-from players import DEFAULT_BUDGET, Budget, Ismcts
+from players import DEFAULT_BUDGET, DEFAULT_LEVEL, LEVELS, Budget, Ismcts, level_budget
 from rules.core import IllegalMove, Move, State
 
 WORDS = {
@@ -30,7 +30,23 @@ WORDS = {
     "confirm": ("Done? Tap it here or press ●", "Fatto? Tocca qui o premi ●"),
     "waiting": ("Waiting for the others", "Attende gli altri"),
     "secret": ("has chosen in secret: press ● on its seat", "ha scelto in segreto: premi ● al suo posto"),
+    "level": ("Level: {level}", "Livello: {level}"),
 }
+
+
+def level_words(level: str, lang: str) -> str:
+    """A level's name on the screens: "Easy", "Facile"."""
+    return pick(LEVELS[level].words, lang)
+
+
+class Computer(Ismcts):
+    """A computer seat's player at its level (players.levels): the level's
+    share of the table's think time and its style; ``level`` for the screens."""
+
+    def __init__(self, level: str, think: Budget, seed: int) -> None:
+        chosen = LEVELS[level]
+        super().__init__(level_budget(chosen, think), seed=seed, temperature=chosen.temperature)
+        self.level = level
 
 # A tap on a computer's pad that is not its move: said without naming the
 # card, which may be one of its face-down cards (pi_app.i18n words it).
@@ -38,21 +54,36 @@ NOT_THIS = IllegalMove("table.computer-not-this", "")
 
 
 def parse_seats(specs: Sequence[str], game: str, players: int, names: Sequence[str] = ()) -> set[int]:
-    """``--computer`` values to seat indexes: a seat number (1..players),
-    ``seatN``, a role's name (rules ``Game.roles``: ``king``, ``assassins``,
-    ``attacker``, ``defender``) or a name given with ``--name`` (``names``, by seat)."""
-    seats: set[int] = set()
+    """``--computer`` values to seat indexes (see parse_computers)."""
+    return set(parse_computers(specs, game, players, names))
+
+
+def parse_computers(specs: Sequence[str], game: str, players: int, names: Sequence[str] = (),
+                    default: str = DEFAULT_LEVEL) -> dict[int, str]:
+    """``--computer`` values to seat index -> level: ``SEAT[:LEVEL]``, the
+    seat a seat number (1..players), ``seatN``, a role's name (rules
+    ``Game.roles``: ``king``, ``assassins``, ``attacker``, ``defender``) or a
+    name given with ``--name`` (``names``, by seat); the level easy, normal
+    or hard (``default`` when left out)."""
+    seats: dict[int, str] = {}
     roles = naming.roles(game)
     for spec in specs:
-        word = spec.strip().lower()
+        word, sep, level = spec.strip().lower().rpartition(":")
+        level = level.strip()
+        if not sep:
+            word, level = level, default
+        elif level not in LEVELS:
+            raise UsageError(f"--computer {spec!r}: no level {level!r}; write SEAT:LEVEL with a level of "
+                             f"{', '.join(LEVELS)}, e.g. --computer 2:easy")
+        word = word.strip()
         number = word.removeprefix("seat")
         if number.isdigit() and 1 <= int(number) <= players:
-            seats.add(int(number) - 1)
+            seats[int(number) - 1] = level
             continue
         named = [i for i, role in enumerate(roles) if word in role.names and i < players] \
             or [i for i in range(players) if word in naming.aliases(game, i, names)]  # as the screens say
         if named:
-            seats.add(named[0])
+            seats[named[0]] = level
             continue
         known = [f"1..{players}"] + [role.names[0] for role in roles] + [n for n in names if n]
         raise UsageError(f"--computer {spec!r}: no such seat in {game} for {players}; "
@@ -70,8 +101,22 @@ def budget(spec: Mapping[str, Any]) -> Budget:
                   seconds=DEFAULT_BUDGET.seconds if seconds is None else seconds)
 
 
-def players_for(seats: set[int], seed: int, budget: Budget = DEFAULT_BUDGET) -> dict[int, Ismcts]:
-    return {seat: Ismcts(budget, seed=seed * 31 + seat) for seat in sorted(seats)}
+def level_of(spec: Mapping[str, Any]) -> str:
+    """The level a table profile's ``[computer]`` table sets for every computer seat (checked
+    against drivers.parts.SETTINGS), else players.DEFAULT_LEVEL."""
+    level = spec.get("level")
+    return DEFAULT_LEVEL if level is None else str(level)
+
+
+def players_for(seats: set[int], seed: int, budget: Budget = DEFAULT_BUDGET,
+                levels: Mapping[int, str] | None = None) -> dict[int, Ismcts]:
+    """A player per seat: with ``levels`` (seat -> level) each at its level
+    within ``budget``, the table's think time; without, each thinks for all
+    of ``budget`` (the demo and the soak, which set their own)."""
+    if levels is None:
+        return {seat: Ismcts(budget, seed=seed * 31 + seat) for seat in sorted(seats)}
+    return {seat: Computer(levels.get(seat, DEFAULT_LEVEL), budget, seed * 31 + seat)
+            for seat in sorted(seats)}
 
 
 def is_secret(state: State, move: Move) -> bool:
@@ -80,12 +125,15 @@ def is_secret(state: State, move: Move) -> bool:
     return state.secrecy(move).secret
 
 
-def seat_layout(seat: int, name: str, to_move: int | None, lang: str) -> Layout:
-    """The computer's own screen: its name and what it waits for, nothing of its hand."""
+def seat_layout(seat: int, name: str, to_move: int | None, lang: str, level: str | None = None) -> Layout:
+    """The computer's own screen: its name, its level and what it waits
+    for, nothing of its hand."""
     if to_move == seat:
         lines = (pick(WORDS["its-turn"], lang), pick(WORDS["confirm"], lang))
     else:
         lines = (pick(WORDS["waiting"], lang), pick(WORDS["thinking"], lang))
+    if level is not None:
+        lines = (*lines, pick(WORDS["level"], lang).format(level=level_words(level, lang)))
     return Layout(title=name, big=pick(WORDS["computer"], lang), lines=lines)
 
 
@@ -99,13 +147,29 @@ def said(name: str, move_text: str | None, lang: str) -> str:
 
 
 # -- which seats are computers, kept beside the journal for a resumed game --------
-def save(path: Path, record_id: int, seats: set[int]) -> None:
+def save(path: Path, record_id: int, seats: set[int], levels: Mapping[int, str] | None = None) -> None:
     """Written before the game's first move is shown: a restart after a power
     cut resumes the game with the same computer seats, so a computer's hand
-    never appears on a seat screen as if a person sat there."""
+    never appears on a seat screen as if a person sat there; at the same levels."""
+    data: dict[str, Any] = {"game": record_id, "seats": sorted(seats)}
+    if levels:
+        data["levels"] = {str(seat): level for seat, level in sorted(levels.items()) if seat in seats}
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"game": record_id, "seats": sorted(seats)}) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(data) + "\n", encoding="utf-8")
     tmp.replace(path)
+
+
+def load_levels(path: Path, record_id: int, default: str = DEFAULT_LEVEL) -> dict[int, str]:
+    """The computer seats of game ``record_id`` with their levels (``default``
+    for a seat saved without one, as before levels were kept)."""
+    seats = load(path, record_id)
+    if not seats:
+        return {}
+    saved = json.loads(path.read_text(encoding="utf-8")).get("levels", {})
+    if not isinstance(saved, dict) or not all(v in LEVELS for v in saved.values()):
+        raise UsageError(f"{path}: 'levels' must map seats to {', '.join(LEVELS)}; delete the file to "
+                         "resume with people in every seat")
+    return {seat: saved.get(str(seat), default) for seat in sorted(seats)}
 
 
 def load(path: Path, record_id: int) -> set[int]:

@@ -2,7 +2,9 @@
 resume, the shared screen offers every registered game and player count
 that fits the table; any seat steps through them with ◀ ▶ and picks one
 with ●, then says how many of its seats are computer players (the last
-seats; none by default) and starts it with ●.
+seats; none by default) and starts it with ●. Meanwhile ● on a computer
+seat steps its level (easy, normal, hard; the profile's ``[computer]
+level`` to begin with), which that seat's screen shows.
 
 Players may give their names meanwhile, typed at the console (``name 2
 Anna``), or at a table without one with their own seat's buttons: holding
@@ -26,6 +28,7 @@ from drivers.events import ButtonHeld, ButtonPressed
 from pi_app import games as table_games
 from pi_app.i18n import pick
 from pi_app.names import MAX_NAME, given_names, seat_named
+from pi_app.session import computer
 from pi_app.session.loop import ARROWS, STOP, Typed
 from pi_app.table.hardware import Table
 from pi_app.ui.screens import Layout, render
@@ -39,6 +42,9 @@ WORDS = {
     "computers": ("Computer players", "Giocatori computer"),
     "no-computer": ("None", "Nessuno"),
     "computer-seats": ("{n}, in the last seats", "{n}, negli ultimi posti"),
+    "level-hint": ("● on its seat: level", "● al suo posto: livello"),
+    "computer-seat": ("Computer player", "Giocatore computer"),
+    "level-step": ("● here: another level", "● qui: altro livello"),
     "named": ("Your name: {name}", "Il tuo nome: {name}"),
     "hold-to-name": ("Hold ◀ or ▶ to give your name", "Tieni premuto ◀ o ▶ per il tuo nome"),
     "your-name": ("Your name", "Il tuo nome"),
@@ -63,7 +69,8 @@ def choices(table: Table) -> list[tuple[str, int]]:
 
 
 class Lobby:
-    def __init__(self, table: Table, lang: str, page: str | None = None, known: Sequence[str] = ()) -> None:
+    def __init__(self, table: Table, lang: str, page: str | None = None, known: Sequence[str] = (),
+                 level: str = computer.DEFAULT_LEVEL) -> None:
         self.table = table
         self.lang = lang
         self.options = choices(table)
@@ -86,6 +93,9 @@ class Lobby:
         self.naming: set[int] = set()
         #: ◀ or ▶ -> the stage its last press stepped (a hold takes that step back)
         self._stepped: dict[str, tuple[int | None, int]] = {}
+        #: a computer seat's level: ``level`` (the profile's) until ● on that seat steps it
+        self.level = level
+        self.levels: dict[int, str] = {}
 
     def alive(self) -> bool:
         """For the watchdog, as Session.alive: the loop turns, the threads run."""
@@ -104,9 +114,10 @@ class Lobby:
             count = self.computers
             big = (pick(WORDS["no-computer"], self.lang) if count == 0
                    else pick(WORDS["computer-seats"], self.lang).format(n=count))
+            hint = (pick(WORDS["level-hint"], self.lang),) if count else ()
             shared = Layout(title=pick(WORDS["computers"], self.lang), big=big,
                             lines=(f"{rules.get(game).name or game}, "
-                                   f"{pick(WORDS['players'], self.lang).format(n=n)}",),
+                                   f"{pick(WORDS['players'], self.lang).format(n=n)}", *hint),
                             footer=ARROWS)
         else:
             shared = Layout(title=pick(WORDS["title"], self.lang), big=rules.get(game).name or game,
@@ -116,7 +127,13 @@ class Lobby:
 
     def _with_seats(self, shared: Layout) -> dict[str, Layout]:
         out = {self.table.profile.shared_screen.name: shared}
+        levels = self.computer_levels() if self.computers else {}
         for i, seat in enumerate(self.table.profile.seats):
+            if i in levels and i not in self.naming:
+                out[seat.screen.name] = Layout(title=pick(WORDS["computer-seat"], self.lang),
+                                               big=computer.level_words(levels[i], self.lang),
+                                               lines=(pick(WORDS["level-step"], self.lang),))
+                continue
             if i in self.naming:
                 out[seat.screen.name] = Layout(title=pick(WORDS["your-name"], self.lang),
                                                big=self.names.get(i) or pick(WORDS["no-name"], self.lang),
@@ -182,7 +199,11 @@ class Lobby:
                 screen.show(render(layout), text=layout.text())
         if self.observer is not None:
             shared = self.table.profile.shared_screen.name
-            self.observer({shared: layouts[shared]})
+            # and the computer seats' screens, which say their levels (the console shows what it is given)
+            seats = self.table.profile.seats
+            levels = {seats[i].screen.name: layouts[seats[i].screen.name]
+                      for i in (self.computer_levels() if self.computers else {}) if i < len(seats)}
+            self.observer({shared: layouts[shared], **levels})
 
     def press(self, button: str) -> tuple[str, int] | None:
         role = button.rsplit(".", 1)[-1]
@@ -199,6 +220,9 @@ class Lobby:
             players = self.options[self.index][1]
             if role in ("left", "right"):  # at least one seat stays a person's
                 self.computers = (self.computers + (1 if role == "right" else -1)) % players
+            elif role == "ok" and seat in self.computer_seats():  # a computer's ●: its next level
+                names = list(computer.LEVELS)
+                self.levels[seat] = names[(names.index(self.computer_levels()[seat]) + 1) % len(names)]
             elif role == "ok":
                 game, n = self.options[self.index]
                 try:
@@ -244,6 +268,10 @@ class Lobby:
         """The seats chosen for computer players: the last ones."""
         players = self.options[self.index][1]
         return set(range(players - (self.computers or 0), players))
+
+    def computer_levels(self) -> dict[int, str]:
+        """The computer seats with their levels."""
+        return {seat: self.levels.get(seat, self.level) for seat in sorted(self.computer_seats())}
 
     def choose(self, stop: threading.Event) -> tuple[str, int] | None:
         """Wait for a choice; None when stopped first."""

@@ -192,7 +192,8 @@ class Presentation:
         ui = sc.seats[seat]
         lang = sc.lang
         if seat in sc.computers and sc.state.outcome() is None:
-            return computer.seat_layout(seat, sc.player(seat), sc.state.to_move(), lang)
+            return computer.seat_layout(seat, sc.player(seat), sc.state.to_move(), lang,
+                                        getattr(sc.computers[seat], "level", None))
         if ui.notice is not None:
             return ui.notice
         outcome = sc.state.outcome()

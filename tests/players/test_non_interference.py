@@ -16,7 +16,8 @@ from collections.abc import Iterator
 import pytest
 
 import rules
-from players import Budget, Ismcts
+from players import LEVELS, Budget, Ismcts
+from players.levels import player
 from rules.core import State
 
 BUDGET = Budget(iterations=40, seconds=None)
@@ -65,15 +66,16 @@ class Peeking(Ismcts):
         return state._unseen_copy()
 
 
+@pytest.mark.parametrize("level", list(LEVELS))
 @pytest.mark.parametrize(("game_id", "players", "options"), _cases(), ids=repr)
-def test_same_view_same_move(game_id: str, players: int, options: dict) -> None:
+def test_same_view_same_move(game_id: str, players: int, options: dict, level: str) -> None:
     rng = random.Random(5)
     checked = 0
     for state, seat in positions(game_id, players, options, seed=11):
         other = _perturbed(state, seat, rng) or state.copy()
         assert other.view(seat) == state.view(seat)
-        first = Ismcts(BUDGET, seed=3).choose(state, seat)
-        again = Ismcts(BUDGET, seed=3).choose(other, seat)
+        first = player(LEVELS[level], BUDGET, seed=3).choose(state, seat)
+        again = player(LEVELS[level], BUDGET, seed=3).choose(other, seat)
         assert first == again, f"{game_id} seat {seat}: {first} with the true secrets, {again} with others"
         checked += 1
     assert checked == POSITIONS

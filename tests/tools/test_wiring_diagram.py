@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pi_app import profile
+from pi_app.table import profile
 from tools import wiring_diagram
 
 

@@ -165,7 +165,8 @@ def test_run_gives_the_computer_the_table_profiles_budget(tmp_path, monkeypatch,
     monkeypatch.setattr(computer, "players_for", lambda *a, **k: made.append(real(*a, **k)) or made[-1])
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["run", "--table", str(table), "--game", "mordred", "--players", "3", "--seed", "4",
-                 "--state-dir", str(tmp_path), "--text", "--computer", "3"]) == 0
+                 "--state-dir", str(tmp_path), "--text", "--computer", "3:hard"]) == 0
+    # hard thinks for the whole of the profile's think time (the other levels, a share: test_computer_levels)
     assert [bot.budget for bot in made[0].values()] == [Budget(iterations=40, seconds=2.5)]
 
 

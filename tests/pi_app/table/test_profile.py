@@ -429,7 +429,7 @@ def test_a_hub_port_that_is_not_there_is_named_with_its_line(tmp_path):
     ("iterations = 0", "[computer]: iterations = 0 is below 1; write e.g. iterations = 2000 (1 to 1000000)"),
     ("seconds = -1", "[computer]: seconds = -1 is below 0.05; write e.g. seconds = 0.9 (0.05 to 60)"),
     ('seconds = "1"', "[computer]: seconds must be a number, not '1'; write e.g. seconds = 0.9"),
-    ("depth = 3", "unknown key 'depth' in [computer]; remove it or use one of: iterations, seconds"),
+    ("depth = 3", "unknown key 'depth' in [computer]; remove it or use one of: iterations, level, seconds"),
 ])
 def test_a_bad_computer_budget_is_refused_with_line_and_fix(tmp_path, written, said):
     text = profile.find("sim").read_text().replace("[shared]", f"[computer]\n{written}\n\n[shared]", 1)

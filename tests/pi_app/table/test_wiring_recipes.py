@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pi_app import profile
+from pi_app.table import profile
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 WIRING = (ROOT / "hardware" / "wiring.md").read_text()
 REFERENCE = (ROOT / "hardware" / "tables" / "reference.toml").read_text()
 SEAT4 = REFERENCE[REFERENCE.index('[[seats]]\nname = "seat4"'):]

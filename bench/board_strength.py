@@ -1,0 +1,442 @@
+"""The strength of each computer level at the budget a real board gives it.
+
+A table thinks for its think time (players.DEFAULT_BUDGET: 0.9 s a move) and
+a level for its share of it (players.levels); how many iterations that buys
+follows the board's speed. The plan measures this machine's iterations per
+second of search CPU in each game and player count, and turns it into a Pi
+4's and a Pi Zero 2 W's with the latency model's CPU factors
+(bench/pi_model.py, its n-body run timed here). The games then run at those
+iterations with no time limit, so any machine plays the same games; the plan
+is written into the results directory once (``plan.json``) and reused, so a
+resumed or sharded run plays at the same budgets.
+
+Cells, per game and player count (a game's option combinations, which play
+alike, share one cell: game ``i`` plays combination ``i mod k`` and the
+computer's seat goes round every combination in turn):
+
+* normal on a Pi 4 against random players, and with two players against
+  greedy ones (targets: 90% and 65% with two players, twice the fair share
+  with three or four against random);
+* the same at normal on a Pi Zero 2 W's budget;
+* the ladder on a Pi 4: hard against normal players and normal against easy
+  ones (60% with two players, 1.5 times the fair share with three or four).
+
+Each cell is judged by the sequential test of bench/sequential.py: at fixed
+game counts, stopping at the first that decides; the run plays every cell to
+its first look (the cheapest games first), then the undecided ones to the
+next, and so on, so that a run stopped early leaves each cell judged as far
+as it got.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import rules
+from bench.bench_players import CountingIsmcts, game_seed, positions
+from bench.pi_model import boards, nbody_us_per_step
+from bench.sequential import LOOKS, Judgement, judge, z_for
+from bench.strength_results import (
+    GameRecord,
+    ResultsError,
+    ResultsWriter,
+    fingerprint,
+    host,
+    now,
+    read_results,
+    shard_of,
+)
+from players import DEFAULT_BUDGET, LEVELS, Budget, Greedy, Player, RandomPlayer, level_budget
+from players.base import rewards
+
+PI4, ZERO = "Pi 4", "Pi Zero 2 W"
+PLAN = "plan.json"
+#: Bump when the seeding or the game loop below changes: it decides play as the sources do.
+SCHEME = 1
+CORES = 2
+
+
+@dataclass(frozen=True)
+class Group:
+    """A game and player count, with its option combinations (played in turn)."""
+
+    game_id: str
+    players: int
+    options: tuple[dict[str, Any], ...]
+
+    @property
+    def name(self) -> str:
+        return f"{self.game_id} {self.players}p"
+
+
+def groups() -> list[Group]:
+    out: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for gid, game in rules.GAMES.items():
+        for n, opts in game.setups():
+            out.setdefault((gid, n), []).append(opts)
+    return [Group(gid, n, tuple(opts)) for (gid, n), opts in out.items()]
+
+
+@dataclass(frozen=True)
+class BoardCell:
+    group: Group
+    level: str  # the computer's
+    opponent: str  # random, greedy, or a level
+    board: str
+
+    @property
+    def name(self) -> str:
+        if self.opponent in LEVELS:
+            return f"{self.group.name} {self.level} vs {self.opponent} @{self.board}"
+        return f"{self.group.name} {self.level} @{self.board} vs {self.opponent}"
+
+    @property
+    def ladder(self) -> bool:
+        return self.opponent in LEVELS
+
+    def target(self) -> float | None:
+        n = self.group.players
+        if self.ladder:
+            return 0.60 if n == 2 else 1.5 / n
+        if n == 2:
+            return 0.90 if self.opponent == "random" else 0.65
+        return 2 / n if self.opponent == "random" else None
+
+
+def board_cells(pattern: str = "") -> list[BoardCell]:
+    import re
+
+    wanted = re.compile(pattern)
+    out = []
+    for g in groups():
+        against = ("random", "greedy") if g.players == 2 else ("random",)
+        cells = [BoardCell(g, "normal", o, PI4) for o in against]
+        cells += [BoardCell(g, "hard", "normal", PI4), BoardCell(g, "normal", "easy", PI4)]
+        cells += [BoardCell(g, "normal", o, ZERO) for o in against]
+        out += [c for c in cells if wanted.search(c.name)]
+    return out
+
+
+# -- the plan: iterations a move on each board ----------------------------------------------------
+def search_rate(group: Group, count: int = 4, iterations: int = 100) -> float:
+    """Iterations per second of search CPU here, in ``count`` positions of seeded random games."""
+    done = cpu = 0.0
+    for i, state in enumerate(positions(group.game_id, group.players, group.options[0], count)):
+        bot = CountingIsmcts(Budget(iterations=iterations, seconds=None), seed=i)
+        seat = state.to_move()
+        assert seat is not None
+        bot.choose(state, seat)
+        done += bot.iterations
+        cpu += bot.search_cpu
+    return done / cpu
+
+
+def iterations_on(rate_here: float, factor: float) -> dict[str, int]:
+    """Per level, the iterations a board ``factor`` times slower than here
+    runs in the level's share of the think time (its iteration cap at most)."""
+    out = {}
+    for name, lv in LEVELS.items():
+        b = level_budget(lv, DEFAULT_BUDGET)
+        assert b.seconds is not None
+        out[name] = max(1, min(b.iterations, int(rate_here / factor * b.seconds)))
+    return out
+
+
+def make_plan(say: Callable[[str], None]) -> dict[str, Any]:
+    us = nbody_us_per_step()
+    factors = {b.name: b.cpu_factor for b in boards(us)}
+    plan: dict[str, Any] = {"made": now(), "host": host(), "nbody_us_per_step": round(us, 3),
+                            "cpu_factor": {b: round(factors[b], 2) for b in (PI4, ZERO)},
+                            "think": {"iterations": DEFAULT_BUDGET.iterations,
+                                      "seconds": DEFAULT_BUDGET.seconds},
+                            "groups": {}}
+    for g in groups():
+        rate = search_rate(g)
+        its = {b: iterations_on(rate, plan["cpu_factor"][b]) for b in (PI4, ZERO)}
+        plan["groups"][g.name] = {"rate_here": round(rate), "iterations": its}
+        say(f"  {g.name}: {rate:.0f} it/s here")
+    return plan
+
+
+def load_plan(results: Path, say: Callable[[str], None]) -> dict[str, Any]:
+    path = results / PLAN
+    if path.exists():
+        try:
+            plan = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as e:
+            raise ResultsError(f"{path}: not JSON ({e}); delete it to measure the plan again") from None
+        missing = [g.name for g in groups() if g.name not in plan.get("groups", {})]
+        if missing:
+            raise ResultsError(f"{path}: no budgets for {', '.join(missing)}; delete it to measure again")
+        return plan
+    say(f"measuring the budgets (into {path}):")
+    plan = make_plan(say)
+    results.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(plan, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return plan
+
+
+def code_of(plan: dict[str, Any]) -> str:
+    """The fingerprint of the code that plays (rules/, players/, Python) and of the plan's budgets."""
+    budgets = json.dumps({g: v["iterations"] for g, v in plan["groups"].items()}, sort_keys=True)
+    text = f"board scheme {SCHEME}; {fingerprint(0, None)}; {budgets}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def plan_lines(plan: dict[str, Any]) -> list[str]:
+    f = plan["cpu_factor"]
+    lines = [f"budgets: the think time {plan['think']['seconds']} s a move, each level its share "
+             f"({', '.join(f'{n} {lv.share:g}' for n, lv in LEVELS.items())}); this machine's search speed "
+             f"turned into a {PI4}'s ({f[PI4]}x slower) and a {ZERO}'s ({f[ZERO]}x), measured {plan['made']}",
+             f"| game | it/s here | {PI4}: easy / normal / hard iterations a move | {ZERO}: normal |",
+             "|---|---:|---|---:|"]
+    for name, g in plan["groups"].items():
+        p, z = g["iterations"][PI4], g["iterations"][ZERO]
+        lines.append(f"| {name} | {g['rate_here']} | {p['easy']} / {p['normal']} / {p['hard']} "
+                     f"| {z['normal']} |")
+    return lines
+
+
+# -- one game -------------------------------------------------------------------------------------
+@dataclass
+class BoardGame:
+    rewards: list[float]
+    bot_seat: int
+    options: dict[str, Any]
+    moves: int
+    decisions: int
+    iterations: int
+    seconds: float
+    cpu_seconds: float
+
+
+def _searcher(plan: dict[str, Any], cell: BoardCell, level: str, seed: int) -> CountingIsmcts:
+    its = plan["groups"][cell.group.name]["iterations"][cell.board][level]
+    return CountingIsmcts(Budget(iterations=its, seconds=None), seed=seed,
+                          temperature=LEVELS[level].temperature)
+
+
+def play(cell: BoardCell, index: int, plan: dict[str, Any]) -> BoardGame:
+    """Game ``index`` of ``cell``: every seed follows from the index."""
+    start, cpu = time.perf_counter(), time.process_time()
+    g = cell.group
+    options = g.options[index % len(g.options)]
+    bot_seat = (index // len(g.options)) % g.players
+    seats: list[Player] = []
+    for s in range(g.players):
+        if cell.ladder:
+            seats.append(_searcher(plan, cell, cell.opponent, index * 7 + s + 1))
+        else:
+            seats.append((RandomPlayer if cell.opponent == "random" else Greedy)(seed=index * 7 + s))
+    bot = _searcher(plan, cell, cell.level, index)
+    seats[bot_seat] = bot
+    state = rules.get(g.game_id).new_game(g.players, game_seed(index), options)
+    moves = 0
+    while (seat := state.to_move()) is not None:
+        state.apply(state.sample_chance() if seat == rules.CHANCE else seats[seat].choose(state, seat))
+        moves += 1
+    outcome = state.outcome()
+    assert outcome is not None
+    return BoardGame(rewards(outcome, g.players), bot_seat, options, moves, bot.decisions,
+                     bot.budget.iterations, time.perf_counter() - start, time.process_time() - cpu)
+
+
+def record(cell: BoardCell, index: int, game: BoardGame, code: str) -> GameRecord:
+    return GameRecord(
+        cell=cell.name, index=index, game=cell.group.game_id, players=cell.group.players,
+        options=game.options,
+        opponent=cell.opponent, seed=game_seed(index), bot_seat=game.bot_seat, bot_seed=index,
+        result=game.rewards, winners=[s for s, r in enumerate(game.rewards) if r > 0],
+        share=game.rewards[game.bot_seat], moves=game.moves, computer_moves=game.decisions,
+        seconds=round(game.seconds, 3), cpu_seconds=round(game.cpu_seconds, 3),
+        iterations=game.iterations, time_limit=None, fingerprint=code, host=host(), finished=now())
+
+
+# -- what it will cost ----------------------------------------------------------------------------
+def probe(group: Group) -> tuple[float, float]:
+    """Decisions a seat makes in a game (one seeded random game) and the CPU
+    seconds a greedy seat spends in one (a seeded greedy game)."""
+    state = rules.get(group.game_id).new_game(group.players, 1, group.options[0])
+    import random
+
+    rng = random.Random(1)
+    decisions = 0
+    while (seat := state.to_move()) is not None:
+        if seat == rules.CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        legal = state.legal_moves()
+        decisions += len(legal) > 1
+        state.apply(rng.choice(legal))
+    state = rules.get(group.game_id).new_game(group.players, 1, group.options[0])
+    greedy = [Greedy(seed=s) for s in range(group.players)]
+    cpu = time.process_time()
+    while (seat := state.to_move()) is not None:
+        state.apply(state.sample_chance() if seat == rules.CHANCE else greedy[seat].choose(state, seat))
+    return decisions / group.players, (time.process_time() - cpu) / group.players
+
+
+def game_cost(cell: BoardCell, plan: dict[str, Any], probes: dict[str, tuple[float, float]]) -> float:
+    """CPU seconds a game of ``cell`` takes here (estimate): each searching
+    seat's decisions at its iterations and this machine's speed, plus the
+    greedy seats' own time."""
+    g = cell.group
+    per_seat, greedy = probes[g.name]
+    info = plan["groups"][g.name]
+    its = info["iterations"][cell.board]
+    rate = info["rate_here"]
+    cost = per_seat * its[cell.level] / rate
+    others = g.players - 1
+    if cell.ladder:
+        cost += others * per_seat * its[cell.opponent] / rate
+    elif cell.opponent == "greedy":
+        cost += others * greedy
+    return cost
+
+
+def game_costs(cells: Sequence[BoardCell], plan: dict[str, Any]) -> dict[str, float]:
+    """Per cell, the CPU seconds a game takes here (estimate)."""
+    probes: dict[str, tuple[float, float]] = {}
+    for c in cells:
+        if c.group.name not in probes:
+            probes[c.group.name] = probe(c.group)
+    return {c.name: game_cost(c, plan, probes) for c in cells}
+
+
+def cost_lines(cells: Sequence[BoardCell], plan: dict[str, Any], costs: dict[str, float],
+               looks: Sequence[int] = LOOKS) -> list[str]:
+    first = sum(costs.values()) * looks[0]
+    last = sum(costs.values()) * looks[-1]
+    dearest = sorted(cells, key=lambda c: -costs[c.name])[:3]
+    return [
+        "cost (estimate from one random and one greedy game per game and player count, within a factor "
+        "of 2): "
+        f"{len(cells)} cells judged at {', '.join(map(str, looks))} games (each look's interval at "
+        f"{100 * (1 - 0.05 / len(looks)):.2f}%, z {z_for(len(looks)):.2f}: 95% over all looks);",
+        f"  every cell to its first look: {first / 3600:.1f} CPU hours ({first / 3600 / CORES:.1f} h on "
+        f"{CORES} cores); every cell to the last look: {last / 3600:.1f} CPU hours "
+        f"({last / 3600 / CORES:.1f} h on {CORES} cores); decided cells stop early, so a run costs "
+        "between the two",
+        "  dearest a game: " + ", ".join(f"{c.name} {costs[c.name]:.0f} s" for c in dearest),
+    ]
+
+
+# -- the run --------------------------------------------------------------------------------------
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def gathered(results: Path, code: str, warn: list[str]) -> dict[str, dict[int, GameRecord]]:
+    """Per cell, its games of this code by index (the first record of a game played twice)."""
+    out: dict[str, dict[int, GameRecord]] = {}
+    for r in read_results(results, warn) if results.is_dir() else []:
+        if r.fingerprint == code:
+            out.setdefault(r.cell, {}).setdefault(r.index, r)
+    return out
+
+
+def shares(games: dict[int, GameRecord]) -> list[float]:
+    """The computer's shares of games 0, 1, 2, .. up to the first one missing."""
+    out = []
+    while len(out) in games:
+        out.append(games[len(out)].share)
+    return out
+
+
+def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
+        looks: Sequence[int] = LOOKS) -> int:
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    cells = board_cells(pattern)
+    if not cells:
+        raise ResultsError(f"no cell's name matches {pattern!r}; see the cell names with --dry-run")
+    plan = load_plan(results, say)
+    code = code_of(plan)
+    costs = game_costs(cells, plan)
+    for line in [*plan_lines(plan), *cost_lines(cells, plan, costs, looks)]:
+        say(line)
+    # Within a look the cheapest cells first: a run stopped early has judged the most cells.
+    cells = sorted(cells, key=lambda c: costs[c.name])
+    if dry_run:
+        return 0
+    k, n = shard
+    warn: list[str] = []
+    have = gathered(results, code, warn)
+    for line in warn:
+        say(f"warning: {line}")
+    say(f"shard {k}/{n}, code {code}: {sum(len(v) for v in have.values())} games already in {results}")
+    before = signal.signal(signal.SIGTERM, _stop)
+    played = 0
+    try:
+        with ResultsWriter(results / f"board-{host()}-shard-{k}-of-{n}.jsonl") as out:
+            for look in looks:
+                for cell in cells:
+                    mine = have.setdefault(cell.name, {})
+                    if judge(shares(mine), cell.target(), looks).final:
+                        continue
+                    for i in range(look):
+                        if i in mine or shard_of(cell.name, i, n) != k:
+                            continue
+                        game = play(cell, i, plan)
+                        mine[i] = rec = record(cell, i, game, code)
+                        out.write(rec)
+                        played += 1
+                        say(f"  {cell.name} #{i}: share {rec.share:g}, {game.cpu_seconds:.1f} s CPU")
+                    j = judge(shares(mine), cell.target(), looks)
+                    if j.games >= look:
+                        say(f"{cell.name}: {j.verdict or 'no target'} at {j.games} games "
+                            f"({100 * j.lo:.0f}-{100 * j.hi:.0f}%)")
+    except KeyboardInterrupt:
+        say(f"stopped: {played} games written, the game in progress is lost; the same command goes on")
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    say(f"shard {k}/{n} done: {played} games played")
+    return 0
+
+
+# -- the report -----------------------------------------------------------------------------------
+def report(results: Path, pattern: str, looks: Sequence[int] = LOOKS, code: str | None = None) -> list[str]:
+    """The table, in Markdown: per cell its verdict, interval, games and cost."""
+    plan = load_plan(results, lambda _: None) if (results / PLAN).exists() else None
+    if plan is None:
+        raise ResultsError(f"{results}: no {PLAN}; the run writes it when it starts")
+    code = code or code_of(plan)
+    warn: list[str] = []
+    have = gathered(results, code, warn)
+    lines = [f"games of code {code} in {results}", *plan_lines(plan), "",
+             "| cell | iterations a move | win share | interval | games | target | verdict | CPU min |",
+             "|---|---|---:|---|---:|---:|---|---:|"]
+    count: dict[str, int] = {}
+    for cell in board_cells(pattern):
+        games = have.get(cell.name, {})
+        j: Judgement = judge(shares(games), cell.target(), looks)
+        its = plan["groups"][cell.group.name]["iterations"][cell.board]
+        budget = f"{its[cell.level]}" + (f" vs {its[cell.opponent]}" if cell.ladder else "")
+        target = "" if cell.target() is None else f"> {100 * cell.target():.0f}%"  # type: ignore[operator]
+        verdict = j.verdict or "-"
+        if j.verdict == "undecided" and not j.final:
+            verdict = "undecided, goes on" if j.games else "not played"
+        count[verdict] = count.get(verdict, 0) + 1
+        minutes = sum(r.cpu_seconds for r in games.values()) / 60
+        shown = f"**{verdict}**" if verdict in ("met", "missed") else verdict
+        share, interval = ("-", "-")
+        if j.games:
+            share, interval = f"{100 * j.share:.0f}%", f"{100 * j.lo:.0f}-{100 * j.hi:.0f}%"
+        lines.append(f"| {cell.name} | {budget} | {share} | {interval} "
+                     f"| {j.games} | {target} | {shown} | {minutes:.1f} |")
+    lines.append("")
+    lines.append("cells: " + ", ".join(f"{n} {v}" for v, n in sorted(count.items())))
+    lines += [f"- {w}" for w in warn]
+    return lines

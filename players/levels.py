@@ -1,0 +1,54 @@
+"""How hard the computer plays: easy, normal and hard.
+
+A level is a share of the table's think time (its ``Budget``: the profile's
+``[computer]`` iterations and seconds, all a move may take on that board)
+and a style. Hard thinks for all of it; normal for half; easy for a fifth
+and then, rather than the most visited move, picks among the moves its
+search tried, each as likely as its visits (a temperature of 1): it plays
+a good move mostly and a worse one now and then, as a casual player does.
+
+Every level decides from its seat's view alone: the pick draws from the
+search's own generator, seeded by that view (tests/players/test_non_interference.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from players.ismcts import DEFAULT_BUDGET, Budget, Ismcts
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str  # the id: in profiles, ``--computer SEAT:LEVEL`` and the computer seats' file
+    share: float  # of the think time and of the iterations
+    temperature: float  # 0: the most visited move; above: moves drawn by visits ** (1 / temperature)
+    words: tuple[str, str]  # English, Italian: what the screens say
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", 0.2, 1.0, ("Easy", "Facile")),
+    "normal": Level("normal", 0.5, 0.0, ("Normal", "Normale")),
+    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile")),
+}
+#: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
+DEFAULT_LEVEL = "normal"
+
+
+def level(name: str) -> Level:
+    """The level called ``name`` (any case); ValueError naming the levels there are."""
+    found = LEVELS.get(name.strip().lower())
+    if found is None:
+        raise ValueError(f"no computer level {name!r}; the levels are {', '.join(LEVELS)}")
+    return found
+
+
+def level_budget(chosen: Level, think: Budget = DEFAULT_BUDGET) -> Budget:
+    """The level's share of ``think``, the table's whole think time a move."""
+    return Budget(iterations=max(1, round(think.iterations * chosen.share)),
+                  seconds=None if think.seconds is None else think.seconds * chosen.share)
+
+
+def player(chosen: Level, think: Budget = DEFAULT_BUDGET, seed: int = 0) -> Ismcts:
+    """A computer player at ``chosen``, within ``think``."""
+    return Ismcts(level_budget(chosen, think), seed=seed, temperature=chosen.temperature)

@@ -1,0 +1,72 @@
+"""The levels: each a share of the table's think time, easy with its own
+style (a move drawn by its visits), and names in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from players import DEFAULT_LEVEL, LEVELS, Budget, Ismcts, level, level_budget
+from players.levels import player
+
+THINK = Budget(iterations=2000, seconds=0.9)
+
+
+def test_harder_levels_think_longer_within_the_think_time() -> None:
+    budgets = [level_budget(LEVELS[name], THINK) for name in ("easy", "normal", "hard")]
+    assert [b.iterations for b in budgets] == sorted(b.iterations for b in budgets)
+    assert len({b.iterations for b in budgets}) == 3
+    assert all(b.seconds is not None and b.seconds <= THINK.seconds for b in budgets)
+    assert budgets[-1] == THINK
+    assert level_budget(LEVELS["easy"], Budget(iterations=2, seconds=None)).iterations == 1
+    assert DEFAULT_LEVEL in LEVELS
+
+
+def test_every_level_has_whole_words_in_english_and_italian() -> None:
+    for chosen in LEVELS.values():
+        english, italian = chosen.words
+        assert english and italian and english != chosen.name and " " not in english
+    assert len({lv.words[1] for lv in LEVELS.values()}) == len(LEVELS)
+
+
+@pytest.mark.parametrize("name", ["Hard", " easy ", "NORMAL"])
+def test_a_level_is_named_in_any_case(name: str) -> None:
+    assert level(name).name == name.strip().lower()
+
+
+def test_an_unknown_level_names_the_levels() -> None:
+    with pytest.raises(ValueError, match="no computer level 'expert'; the levels are easy, normal, hard"):
+        level("expert")
+
+
+def _position() -> tuple[rules.State, int]:
+    state = rules.get("siege").new_game(2, seed=3)
+    while state.is_chance():
+        state.apply(state.sample_chance())
+    seat = state.to_move()
+    assert seat is not None and len(state.legal_moves()) > 3
+    return state, seat
+
+
+def test_easy_often_plays_the_searchs_best_move_and_sometimes_another() -> None:
+    """With the same seed easy searches exactly as the others do, then draws
+    by visits: in thirty searches it plays the most visited move in many,
+    but not in all."""
+    state, seat = _position()
+    budget = Budget(iterations=60, seconds=None)
+    agree = sum(Ismcts(budget, seed=s).choose(state, seat) == Ismcts(budget, seed=s, temperature=1.0)
+                .choose(state, seat) for s in range(30))
+    assert 3 <= agree < 30
+
+
+def test_a_level_plays_the_same_move_again_with_the_same_seed() -> None:
+    state, seat = _position()
+    small = Budget(iterations=30, seconds=None)
+    for chosen in LEVELS.values():
+        first = player(chosen, small, seed=4).choose(state, seat)
+        assert player(chosen, small, seed=4).choose(state, seat) == first
+
+
+def test_a_negative_temperature_is_refused() -> None:
+    with pytest.raises(ValueError, match="temperature"):
+        Ismcts(temperature=-1.0)

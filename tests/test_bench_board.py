@@ -1,0 +1,116 @@
+"""The board strength bench (bench/board_strength.py, bench/sequential.py):
+the sequential test decides at its looks only, with the error split between
+them; the run plays each shard's games once, goes on where it stopped, stops
+a decided cell and says the cost first. Tiny budgets: the figures are for bench/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench import board_strength as bs
+from bench.sequential import judge, next_look, wilson, z_for
+
+LOOKS = (4, 8)
+CELL = "^mordred 2p normal @Pi 4 vs random$"
+
+
+def test_each_look_is_judged_at_the_split_confidence() -> None:
+    assert z_for(1) == pytest.approx(1.95996, abs=1e-4)
+    assert z_for(4) == pytest.approx(2.4977, abs=1e-3)  # 98.75% each: 95% over four looks
+
+
+def test_a_cell_is_decided_at_the_first_look_that_decides_and_games_after_it_do_not_count() -> None:
+    wins = [1.0] * 96
+    j = judge(wins, 0.60, (12, 24, 48))
+    assert (j.verdict, j.games, j.final) == ("met", 12, True)
+    losses = [0.0] * 30
+    assert judge(losses, 0.60, (12, 24)).verdict == "missed"
+    # 7 of 12: neither; the later looks not reached yet, so it goes on
+    j = judge([1.0] * 7 + [0.0] * 5, 0.60, (12, 24))
+    assert (j.verdict, j.final) == ("undecided", False)
+    # the last look reached and still straddling: undecided for good
+    j = judge([1.0, 0.0, 1.0, 1.0, 0.0] * 5, 0.60, (12, 24))
+    assert (j.verdict, j.games, j.final) == ("undecided", 24, True)
+
+
+def test_the_corrected_interval_is_wider_than_a_single_looks() -> None:
+    """18 of 20 at 65%: a single 95% interval would call it met; split four ways it is not yet."""
+    assert wilson(18, 20, z_for(1))[0] > 0.65
+    assert judge([1.0] * 18 + [0.0] * 2, 0.65, (20, 40, 80, 160)).verdict == "undecided"
+
+
+def test_next_look() -> None:
+    assert [next_look(n, (12, 24, 48)) for n in (0, 12, 13, 47, 60)] == [12, 24, 24, 48, 48]
+
+
+def test_no_target_no_verdict() -> None:
+    assert judge([1.0] * 8, None, LOOKS).verdict == ""
+
+
+def _plan(results: Path) -> None:
+    """A plan at two iterations a move everywhere: no measuring, quick games."""
+    results.mkdir()
+    groups = {g.name: {"rate_here": 500, "iterations": {b: {lv: 2 for lv in ("easy", "normal", "hard")}
+                                                         for b in (bs.PI4, bs.ZERO)}} for g in bs.groups()}
+    plan = {"made": "2026-01-01T00:00:00+00:00", "host": "test", "nbody_us_per_step": 3.0,
+            "cpu_factor": {bs.PI4: 9.0, bs.ZERO: 27.0}, "think": {"iterations": 2000, "seconds": 0.9},
+            "groups": groups}
+    (results / bs.PLAN).write_text(json.dumps(plan))
+
+
+def _games(results: Path) -> list[tuple[str, int]]:
+    return sorted((json.loads(line)["cell"], json.loads(line)["index"]) for path in results.glob("*.jsonl")
+                  for line in path.read_text().splitlines())
+
+
+def test_two_shards_play_each_game_once_and_a_rerun_plays_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "r"
+    _plan(results)
+    assert bs.run(results, (1, 2), CELL, False, LOOKS) == 0
+    assert bs.run(results, (2, 2), CELL, False, LOOKS) == 0
+    games = _games(results)
+    assert len(games) == len(set(games))
+    assert {i for _, i in games} >= set(range(4))
+    assert max(i for _, i in games) < LOOKS[-1]  # never beyond the last look
+    # judged over both shards' games, the cell is final: the same command again plays nothing
+    assert bs.run(results, (1, 1), CELL, False, LOOKS) == 0
+    assert _games(results) == games
+    table = "\n".join(bs.report(results, CELL, LOOKS))
+    assert "| mordred 2p normal @Pi 4 vs random | 2 |" in table and "> 90%" in table
+    err = capsys.readouterr().err
+    assert "cost (estimate" in err and "CPU hours" in err and "iterations a move" in err
+
+
+def test_the_dry_run_says_the_budgets_and_the_cost_and_plays_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "r"
+    _plan(results)
+    assert bs.run(results, (1, 1), "^siege 2p", True, LOOKS) == 0
+    err = capsys.readouterr().err
+    assert "| siege 2p | 500 | 2 / 2 / 2 | 2 |" in err
+    assert "6 cells judged at 4, 8 games" in err
+    assert _games(results) == []
+
+
+def test_option_combinations_share_a_cell_and_the_seat_goes_round_each() -> None:
+    group = next(g for g in bs.groups() if g.name == "artus 2p")
+    assert [o["mode"] for o in group.options] == ["beginner", "advanced"]
+    plan_ = {"groups": {group.name: {"iterations": {bs.PI4: {"normal": 1, "easy": 1, "hard": 1}}}}}
+    cell = bs.BoardCell(group, "normal", "random", bs.PI4)
+    seen = {(bs.play(cell, i, plan_).options["mode"], bs.play(cell, i, plan_).bot_seat) for i in range(4)}
+    assert seen == {("beginner", 0), ("advanced", 0), ("beginner", 1), ("advanced", 1)}
+
+
+def test_the_cells_and_their_targets() -> None:
+    cells = {c.name: c for c in bs.board_cells()}
+    assert cells["siege 2p normal @Pi 4 vs random"].target() == 0.90
+    assert cells["siege 2p normal @Pi Zero 2 W vs greedy"].target() == 0.65
+    assert cells["siege 2p hard vs normal @Pi 4"].target() == 0.60
+    assert cells["mordred 3p normal vs easy @Pi 4"].target() == pytest.approx(0.5)
+    assert cells["artus 4p normal @Pi 4 vs random"].target() == 0.5
+    assert not any(n.startswith("artus 4p") and n.endswith("greedy") for n in cells)
+    assert len(cells) == 54
