@@ -288,11 +288,10 @@ def test_a_reader_that_may_not_write_reads_a_journal_closed_cleanly(played: Path
     assert ["None", "15"] in seen, seen
 
 
-def test_pages_following_the_game_are_bounded(played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pages_following_the_game_are_bounded(played: Path) -> None:
     from pi_app.web import server
 
-    monkeypatch.setattr(server, "MAX_STREAMS", 2)
-    web = server.Server(Source(played), "127.0.0.1", 0)
+    web = server.Server(Source(played), "127.0.0.1", 0, limits=server.Limits(streams=2))
     web.start()
     try:
         host, port = web.address
