@@ -288,11 +288,16 @@ class _Http:
         quiet = logging.getLogger("aiohttp.quiet")
         quiet.propagate = False
         quiet.addHandler(logging.NullHandler())
-        self.server = web.Server(self.handle, loop=loop, access_log=None, logger=quiet)
         self.server_kwargs: dict[str, Any] = {"access_log": None, "logger": quiet,
                                               "keepalive_timeout": limits.request_timeout}
+        self.server: web.Server | None = None  # made on the loop (aiohttp asks it)
+
+    async def listen(self, sock: socket.socket) -> asyncio.AbstractServer:
+        self.server = web.Server(self.handle, **self.server_kwargs)
+        return await self.loop.create_server(self.protocol, sock=sock, backlog=self.limits.backlog)
 
     def protocol(self) -> asyncio.Protocol:
+        assert self.server is not None
         return _Guard(self, _Handler(self.server, loop=self.loop, **self.server_kwargs))
 
     # -- connections --------------------------------------------------------
@@ -486,8 +491,7 @@ class Server:
 
     def _serve(self, started: threading.Event) -> None:
         asyncio.set_event_loop(self.loop)
-        self._listening = self.loop.run_until_complete(
-            self.loop.create_server(self.http.protocol, sock=self.sock, backlog=self.limits.backlog))
+        self._listening = self.loop.run_until_complete(self.http.listen(self.sock))
         self._sweeper = self.loop.create_task(self._sweep())
         started.set()
         self.loop.run_forever()
