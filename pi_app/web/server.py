@@ -58,6 +58,7 @@ from pi_app.web.words import w
 HTML = "text/html; charset=utf-8"
 _STATIC = {"app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
 _GAME = re.compile(r"/game/([0-9]{1,9})(/live|/report|/log\.jsonl)?")
+_EARLIER = re.compile(r"/earlier/([0-9]{1,6})")
 # Everything from the box itself: a page that asked a CDN for anything would be refused by the browser.
 POLICY = ("default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
           "frame-ancestors 'none'; form-action 'none'; base-uri 'none'")
@@ -99,8 +100,15 @@ class App:
             return self._page(path == "/", self._title(story), body, "/live")
         if path == "/night":
             nights = src.nights()
-            body = pages.notices(src, None) + pages.night_report(nights[-1] if nights else [], self.lang)
+            stories = [s for s in (src.story(r.id) for r in (nights[-1] if nights else [])) if s is not None]
+            body = pages.notices(src, None) + pages.night_report(stories, self.lang)
             return self._page(True, w("night-report", self.lang), body, None)
+        earlier = _EARLIER.fullmatch(path)
+        if earlier is not None:
+            listed = pages.earlier_page(src, int(earlier.group(1)))
+            if listed is None:
+                return self.missing(w("not-found", self.lang))
+            return self._page(True, w("earlier", self.lang), listed, None)
         if path.startswith("/static/") and path[len("/static/"):] in _STATIC:
             name = path[len("/static/"):]
             return Response(200, _STATIC[name], self._static[name])

@@ -37,6 +37,7 @@ _TEXT: dict[str, tuple[str, str]] = {
                  "Scarica il registro della partita (JSONL, come lo scrive `tablekeeper journal export`)"),
     "games-tonight": ("Games tonight", "Partite di stasera"),
     "earlier": ("Earlier nights", "Serate precedenti"),
+    "more-games": ("{n} more earlier games", "Altre {n} partite precedenti"),
     "no-games": ("No game in the journal yet: the page will show one as soon as it starts.",
                  "Ancora nessuna partita nel registro: la pagina la mostrerà appena inizia."),
     "no-journal": ("No journal yet at the table: it is written when the first game starts.",
