@@ -8,6 +8,7 @@ so the drawing can hold no secret the view keeps.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -17,6 +18,8 @@ from rules.core import JSON
 
 _FIRST = ("seat", "name", "role")  # the columns that say whose row it is
 _SKIP = {"game", "players", "to_move", "outcome", "seat"}  # said elsewhere on the page
+# the engine's notes on its own data and options, not the table's state
+_FLAGS = ("unverified", "unofficial")
 
 
 def draw(game: str, view: JSON, labels: TableAdapter | None, lang: str) -> str:
@@ -25,7 +28,7 @@ def draw(game: str, view: JSON, labels: TableAdapter | None, lang: str) -> str:
     text = _Words(labels or TableAdapter(0, lang), lang)
     if game == "king-and-assassins" and "rows" in view and "pieces" in view:
         rest = {k: v for k, v in view.items() if k not in ("rows", "pieces", "gates")}
-        return ka_board(view) + text.layout(rest)
+        return ka_board(view, text.key) + text.layout(rest)
     return text.layout(view)
 
 
@@ -39,14 +42,19 @@ class _Words:
         order, since the order an engine built it in may follow a secret (a
         hand's card backs counted in the hand's order)."""
         items = view.items() if top else sorted(view.items(), key=lambda kv: str(kv[0]))
-        rows = [(k, v) for k, v in items if k not in _SKIP and v not in (None, [], {})]
+        rows = [(k, v) for k, v in items if k not in _SKIP and v not in (None, [], {})
+                and not any(flag in str(k) for flag in _FLAGS)]
         return '<dl class="view">' + "".join(
             f"<dt>{escape(self.key(k))}</dt><dd>{self.value(k, v)}</dd>" for k, v in rows) + "</dl>"
 
     def key(self, key: Any) -> str:
-        return self.labels.field_label(str(key), self.lang)
+        return self.labels.view_field(str(key), self.lang)
 
     def value(self, key: Any, v: Any) -> str:
+        if key in self.labels.seat_lists and isinstance(v, list) and len(v) == self.labels.players:
+            return '<dl class="view">' + "".join(
+                f"<dt>{escape(self.labels.player_name(seat, self.lang))}</dt><dd>{self.value(None, x)}</dd>"
+                for seat, x in enumerate(v)) + "</dl>"
         if isinstance(v, dict):
             if all(not isinstance(x, (dict, list)) for x in v.values()):
                 return ", ".join(f"{escape(self.scalar(None, k))}: {escape(self.scalar(k, x))}"
@@ -64,7 +72,7 @@ class _Words:
             return "-"
         if isinstance(v, bool):
             return w("yes" if v else "no", self.lang)
-        return self.labels.value_label(str(key) if key is not None else None, v, self.lang)
+        return self.labels.view_value(str(key) if key is not None else None, v, self.lang)
 
     def table(self, items: list[dict[str, Any]]) -> str:
         keys = sorted({k for item in items for k in item}, key=lambda k: (k not in _FIRST, str(k)))
@@ -81,10 +89,10 @@ _KIND_FILL = {"king": "#f2c744", "knight": "#4a78c2", "citizen": "#d9d9d9", "ass
 _GROUND_FILL = {"R": "#b98a63", "G": "#9cc78a"}
 
 
-def ka_board(view: JSON) -> str:
+def ka_board(view: JSON, name_of: Callable[[str], str] = str) -> str:
     """The city as a grid: columns A.., rows 1.. (the notation's cells); each
     piece where the public view puts it, a citizen as a citizen until the
-    view says it is an assassin."""
+    view says it is an assassin; ``name_of`` names a piece as its token does."""
     rows: list[str] = view["rows"]
     height, width = len(rows), max(len(r) for r in rows)
     pad = 16
@@ -105,7 +113,7 @@ def ka_board(view: JSON) -> str:
         c, r = ord(cell[0].upper()) - 65, int(cell[1:]) - 1
         kind = str(piece.get("kind", ""))
         x, y = pad + c * _CELL + _CELL / 2, pad + r * _CELL + _CELL / 2
-        parts.append(f'<g><title>{escape(name)}: {escape(kind)} {escape(cell)}</title>'
+        parts.append(f'<g><title>{escape(name_of(name))}: {escape(cell)}</title>'
                      f'<circle cx="{x}" cy="{y}" r="{_CELL * 0.38}" fill="{_KIND_FILL.get(kind, "#fff")}" '
                      f'stroke="#222"/><text x="{x}" y="{y + 4}" class="piece">'
                      f'{_KIND_MARK.get(kind, "?")}</text></g>')

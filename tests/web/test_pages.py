@@ -306,3 +306,33 @@ def test_pages_following_the_game_are_bounded(played: Path) -> None:
                 stream.close()
     finally:
         web.close()
+
+
+@pytest.mark.parametrize("game, players, seed", [("king-and-assassins", 2, 5), ("mordred", 3, 5),
+                                                 ("artus", 2, 5)])
+def test_the_table_is_drawn_in_the_players_words(tmp_path: Path, game: str, players: int, seed: int) -> None:
+    """No internal id or engine flag in "The table": pieces by their names,
+    seats as the screens name the players."""
+    import re
+
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    table = Table(journal, game, players, seed=seed)
+    for _ in range(60):
+        if table.over:
+            break
+        table.play(table.choose())
+    journal.close()
+    source, app = app_for(path)
+    try:
+        page = app.respond("/").body.decode()
+    finally:
+        source.close()
+    drawn = page.split("<h2>The table</h2>", 1)[1].split("</section>", 1)[0]
+    text = re.sub(r"<[^>]+>", " ", drawn)
+    assert not re.search(r"\b(citizen|knight|assassin)[0-9]", text), text[:1500]
+    assert "unverified" not in text and "unofficial" not in text, text[:1500]
+    if game == "mordred":
+        assert re.search(r"owner:? +Player [1-3]", text) or "owner" not in text, text[:1500]
+    if game == "artus":
+        assert "Player 1" in text and "Player 2" in text, text[:1500]

@@ -26,6 +26,9 @@ class ArtusAdapter(TableAdapter):
     game_id = "artus"
     turn_rule = w.RULE_PLAY
     tap_fields: ClassVar[dict[str, str]] = {"card": "card"}
+    player_fields: ClassVar[frozenset[str]] = frozenset({"turn"})
+    seat_lists: ClassVar[frozenset[str]] = frozenset({"scores", "tiles", "hand_sizes", "hand_backs", "piles",
+                                                       "played"})
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {
         "card": ("Card", "Carta"),
         "do": ("Action", "Azione"),
