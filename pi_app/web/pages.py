@@ -198,11 +198,11 @@ def night_report(stories: list[Story], lang: str) -> str:
     head = w("night-head", lang).split("|")
     rows = "".join(
         f'<tr><td><a href="#game-{i}">{escape(s.name)}</a></td>'
-        f"<td>{s.record.players}</td><td>{len(s.steps)}</td>"
+        f"<td>{s.record.players}</td><td>{report.moves_made(s)}</td>"
         f"<td>{escape(duration(report.game_time(s), lang))}</td>"
         f"<td>{escape(report.result_words(s))}</td></tr>" for i, s in enumerate(stories, start=1))
     total = sum(report.game_time(s) for s in stories)
-    summary = w("night-total", lang, games=len(stories), moves=sum(len(s.steps) for s in stories),
+    summary = w("night-total", lang, games=len(stories), moves=sum(report.moves_made(s) for s in stories),
                 time=duration(total, lang))
     parts = [f"<h1>{escape(w('night-report', lang))}</h1>", f"<p>{escape(summary)}</p>",
              '<div class="scroll"><table><tr>' + "".join(f"<th>{escape(h)}</th>" for h in head)
