@@ -16,7 +16,9 @@ phones come from theirs.
   each asking for ``/`` (all served, target 2 s).
 - **journal** (10 and 2,000 finished games, four a night, a night a week,
   then tonight's): process start to the first page served (target 1 s), and
-  the resident memory then (VmRSS, and its peak VmHWM; target 64 MB).
+  the resident memory then (VmRSS, and its peak VmHWM; target 64 MB); the
+  daemon's own start to READY=1 resuming tonight's game from the same
+  journal (``bench_startup``'s measure; not with ``--quick``).
 
 ``--before DIR`` runs the same on another checkout (``git archive f4017d2 |
 tar -x -C DIR``: the server this one replaced), under that checkout's own
@@ -33,6 +35,7 @@ import random
 import re
 import resource
 import selectors
+import shutil
 import socket
 import sqlite3
 import statistics
@@ -419,6 +422,26 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def daemon(label: str, root: Path, journal: Path, games: int, work: Path) -> list[Row]:
+    """The table's own daemon resuming tonight's game from the same journal
+    (bench_startup's measure, on checkout ``root``)."""
+    from bench import bench_startup
+
+    kept = bench_startup.ROOT
+    bench_startup.ROOT = root
+    try:
+        ready, cpu, _ = bench_startup.ready_and_stop(journal, work)
+    except RuntimeError as exc:
+        return [Row(AREA, f"{label}: {games} games: the daemon's start to READY=1", float("inf"), "s",
+                    note=str(exc).splitlines()[0][:200])]
+    finally:
+        bench_startup.ROOT = kept
+        shutil.rmtree(work / "state", ignore_errors=True)
+    return [Row(AREA, f"{label}: {games} games: the daemon's start to READY=1", ready, "s",
+                note=f"python -m pi_app run --table sim --no-console, resuming tonight's game; its CPU time "
+                     f"then {cpu:.2f} s")]
+
+
 def measure(quick: bool, before: Path | None = None) -> list[Row]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
@@ -431,6 +454,8 @@ def measure(quick: bool, before: Path | None = None) -> list[Row]:
         for label, root in runs:
             for journal, games in journals:
                 rows += first_page(label, root, journal, games)  # read only
+                if not quick:
+                    rows += daemon(label, root, journal, games, work)
             copy = work / f"{label}-load.sqlite"
             copy.write_bytes(small.read_bytes())
             rows += load(label, root, copy, quick)
