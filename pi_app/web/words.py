@@ -37,6 +37,8 @@ _TEXT: dict[str, tuple[str, str]] = {
                  "Scarica il registro della partita (JSONL, come lo scrive `tablekeeper journal export`)"),
     "games-tonight": ("Games tonight", "Partite di stasera"),
     "earlier": ("Earlier nights", "Serate precedenti"),
+    "table-rule": ("Playing at the table (whose turn, which pad, which piece)",
+                   "Il gioco al tavolo (di chi è il turno, quale lettore, quale pezzo)"),
     "more-games": ("{n} more earlier games", "Altre {n} partite precedenti"),
     "no-games": ("No game in the journal yet: the page will show one as soon as it starts.",
                  "Ancora nessuna partita nel registro: la pagina la mostrerà appena inizia."),

@@ -336,3 +336,30 @@ def test_the_table_is_drawn_in_the_players_words(tmp_path: Path, game: str, play
         assert re.search(r"owner:? +Player [1-3]", text) or "owner" not in text, text[:1500]
     if game == "artus":
         assert "Player 1" in text and "Player 2" in text, text[:1500]
+
+
+@pytest.mark.parametrize("lang, named, not_named", [
+    ("en", ["Power Struggles", "Playing at the table"], ["Lotte per il Potere", "table.computer-not-this"]),
+    ("it", ["Lotte per il Potere", "Il gioco al tavolo"], ["Power Struggles", "table.computer-not-this"])])
+def test_refusals_are_named_in_the_pages_language(tmp_path: Path, lang: str, named: list[str],
+                                                  not_named: list[str]) -> None:
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    table = Table(journal, "king-is-dead", 3, seed=2)
+    journal.refused(table.record, 0, "kid.not-in-struggle", "Lotte per il Potere")
+    journal.refused(table.record, 1, "table.computer-not-this", "")  # the table's own refusal: no section
+    while not table.over:
+        table.play(table.choose())
+    journal.close()
+    source = Source(path, lang)
+    try:
+        source.refresh()
+        app = App(source)
+        for page in ("/game/1/report", "/night"):
+            body = app.respond(page).body.decode()
+            for words in named:
+                assert words in body, (page, words)
+            for words in not_named:
+                assert words not in body, (page, words)
+    finally:
+        source.close()
