@@ -336,6 +336,7 @@ def test_the_table_is_drawn_in_the_players_words(tmp_path: Path, game: str, play
         assert re.search(r"owner:? +Player [1-3]", text) or "owner" not in text, text[:1500]
     if game == "artus":
         assert "Player 1" in text and "Player 2" in text, text[:1500]
+        assert not re.search(r"\bk[0-9]\b", text), text[:1500]  # "k0": the first player's knight
 
 
 @pytest.mark.parametrize("lang, named, not_named", [

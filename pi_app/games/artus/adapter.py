@@ -144,6 +144,11 @@ class ArtusAdapter(TableAdapter):
             return "Empty seat" if lang == "en" else "Posto libero"
         return super().field_label(field, lang)
 
+    def view_value(self, field: str | None, value: Any, lang: str) -> str:
+        if field == "figures" and isinstance(value, str) and value[:1] == "k" and value[1:].isdigit():
+            return w.figure_name({"figure": "knight", "owner": int(value[1:])}, lang)  # "k1": P2's knight
+        return super().view_value(field, value, lang)
+
     def value_label(self, field: str | None, value: Any, lang: str) -> str:
         i = w.lang_index(lang)
         if field == "card" and isinstance(value, str):
