@@ -177,7 +177,10 @@ class Source:
         if self._journal is None:  # cannot be read now: what is known of it
             return self._summaries.get(game_id) or _bare(record, self.lang)
         reader = Reader(record, self.lang)
-        self._follow(self._journal, reader)
+        try:
+            self._follow(self._journal, reader)
+        except JournalError:  # busy with a write: what is known of it now, the whole story next time
+            return self._summaries.get(game_id) or _bare(record, self.lang)
         self._keep(reader.story)
         return reader.story
 
