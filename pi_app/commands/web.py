@@ -17,8 +17,6 @@ from urllib.parse import urlsplit
 from pi_app import paths
 from pi_app.errors import UsageError
 from pi_app.table.sdnotify import notify
-from pi_app.web.server import Server
-from pi_app.web.source import Source
 
 NAME = "web"
 HELP = "serve the spectator page: the game in progress and the night's reports (read-only)"
@@ -58,6 +56,10 @@ def names(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here: every command's parser is built at start, and the daemon needs no web server
+    from pi_app.web.server import Server
+    from pi_app.web.source import Source
+
     path = args.journal or paths.journal_path(args.state_dir)
     if not 0.01 <= args.poll <= 5:
         raise UsageError(f"--poll {args.poll} is out of range: give 0.01 to 5 seconds")

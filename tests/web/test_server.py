@@ -163,3 +163,14 @@ def test_the_listen_backlog_holds_a_rooms_burst(played: Path) -> None:
         listing = subprocess.run([ss, "-ltnH", f"sport = :{port}"], capture_output=True, text=True,
                                  check=True).stdout.split()
         assert int(listing[2]) >= 512, listing  # Send-Q of a listening socket: its backlog
+
+
+def test_the_daemon_does_not_load_the_web_server() -> None:
+    """Every command's parser is built at start: the table's daemon must not
+    pay aiohttp's import time and memory for a page it does not serve."""
+    import sys
+
+    probe = "import sys, pi_app.cli; pi_app.cli.build_parser(); print(sorted(m for m in sys.modules " \
+            "if m.split('.')[0] == 'aiohttp' or m == 'pi_app.web.server'))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
