@@ -172,5 +172,6 @@ def test_the_daemon_does_not_load_the_web_server() -> None:
 
     probe = "import sys, pi_app.cli; pi_app.cli.build_parser(); print(sorted(m for m in sys.modules " \
             "if m.split('.')[0] == 'aiohttp' or m == 'pi_app.web.server'))"
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
+                          check=True)
     assert done.stdout.strip() == "[]", done.stdout
