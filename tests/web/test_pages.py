@@ -309,7 +309,7 @@ def test_pages_following_the_game_are_bounded(played: Path) -> None:
 
 
 @pytest.mark.parametrize("game, players, seed", [("king-and-assassins", 2, 5), ("mordred", 3, 5),
-                                                 ("artus", 2, 5)])
+                                                 ("artus", 2, 5), ("siege", 2, 5)])
 def test_the_table_is_drawn_in_the_players_words(tmp_path: Path, game: str, players: int, seed: int) -> None:
     """No internal id or engine flag in "The table": pieces by their names,
     seats as the screens name the players."""
@@ -334,6 +334,8 @@ def test_the_table_is_drawn_in_the_players_words(tmp_path: Path, game: str, play
     assert "unverified" not in text and "unofficial" not in text, text[:1500]
     if game == "mordred":
         assert re.search(r"owner:? +Player [1-3]", text) or "owner" not in text, text[:1500]
+    if game == "siege":
+        assert not re.search(r"\b[a-z_]+-[0-9]+\b", text), text[:1500]  # "archer-2": a card's copy
     if game == "artus":
         assert "Player 1" in text and "Player 2" in text, text[:1500]
         assert not re.search(r"\bk[0-9]\b", text), text[:1500]  # "k0": the first player's knight
