@@ -13,6 +13,7 @@ import rules
 from pi_app.errors import UsageError
 from pi_app.web import night as night_report
 from pi_app.web.report import moves_made, result_words
+from rules.catalogue import LANGS
 
 if TYPE_CHECKING:
     from pi_app.simulated.demo import GameReport
@@ -24,7 +25,7 @@ HELP = "play a simulated game night of every game with a table adapter; save fra
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", help="only this game id (default: every game with an adapter)")
     parser.add_argument("--out", default="demo-out", help="output directory (default: demo-out)")
-    parser.add_argument("--lang", choices=("en", "it"), default="en", help="language of the screens")
+    parser.add_argument("--lang", choices=LANGS, default="en", help="language of the screens")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games and the players")
 
 

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from pi_app import paths
 from pi_app.errors import UsageError
 from pi_app.table.sdnotify import notify
+from rules.catalogue import LANGS
 
 NAME = "web"
 HELP = "serve the spectator page: the game in progress and the night's reports (read-only)"
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
-    parser.add_argument("--lang", choices=("en", "it"), default="en", help="language of the pages")
+    parser.add_argument("--lang", choices=LANGS, default="en", help="language of the pages")
     parser.add_argument("--name", action="append", default=[], metavar="NAME",
                         help="another name the box is reached by (its name in your network's DNS); "
                         "repeatable, or a list in $TABLEKEEPER_WEB_NAMES. Requests naming any other host "
