@@ -27,6 +27,9 @@ if [ ! -f "$ENV_FILE" ]; then
 TABLEKEEPER_WEB_HOST=0.0.0.0
 TABLEKEEPER_WEB_PORT=8080
 TABLEKEEPER_WEB_LANG=en
+# Requests naming another host than the box's name, NAME.local or the address
+# they came in on are refused (DNS rebinding); list other names here:
+# TABLEKEEPER_WEB_NAMES=tablekeeper.home.arpa
 ENV
     chmod 0644 "$ENV_FILE"
 fi

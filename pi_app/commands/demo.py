@@ -7,11 +7,16 @@ import sys
 import time
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import rules
 from pi_app.errors import UsageError
 from pi_app.web import night as night_report
+from pi_app.web.report import moves_made, result_words
 from rules.catalogue import LANGS
+
+if TYPE_CHECKING:
+    from pi_app.simulated.demo import GameReport
 
 NAME = "demo"
 HELP = "play a simulated game night of every game with a table adapter; save frames, GIFs, transcripts"
@@ -22,6 +27,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="demo-out", help="output directory (default: demo-out)")
     parser.add_argument("--lang", choices=LANGS, default="en", help="language of the screens")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games and the players")
+
+
+def told_as(report: GameReport, lang: str) -> None:
+    """The game's moves and result as the night's report reads them from its
+    journal: summary.md and night.html say the same of each game."""
+    stories = night_report.stories([Path(report.journal)], lang) if report.journal else []
+    if stories:
+        report.moves = moves_made(stories[-1])
+        report.result = result_words(stories[-1])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
             traceback.print_exc()
             failed.append(f"{what}: {exc}")
             continue
+        told_as(report, args.lang)
         print(f"{what}: {report.moves} moves, {report.inputs} inputs, "
               f"{report.refused} refused, {report.result} ({report.seconds:.1f} s)", flush=True)
         reports.append(report)

@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = args.file or paths.journal_path(args.state_dir)
-    journal = Journal(path, readonly=True)
+    journal = Journal(path, readonly=True, whole=args.action == "check")
     try:
         return check(journal) if args.action == "check" else export_game(journal, args)
     finally:

@@ -9,14 +9,14 @@ never writes: the journal is opened read-only, and its unit
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import threading
+from urllib.parse import urlsplit
 
 from pi_app import paths
 from pi_app.errors import UsageError
 from pi_app.table.sdnotify import notify
-from pi_app.web.server import Server
-from pi_app.web.source import Source
 from rules.catalogue import LANGS
 
 NAME = "web"
@@ -36,18 +36,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--lang", choices=LANGS, default="en", help="language of the pages")
+    parser.add_argument("--name", action="append", default=[], metavar="NAME",
+                        help="another name the box is reached by (its name in your network's DNS); "
+                        "repeatable, or a list in $TABLEKEEPER_WEB_NAMES. Requests naming any other host "
+                        "than these, the box's own name, NAME.local and the address they came in on "
+                        "are refused")
     parser.add_argument("--poll", type=float, default=0.1, metavar="SECONDS",
                         help="how often the journal is looked at for news (default 0.1)")
 
 
+def names(args: argparse.Namespace) -> list[str]:
+    """The names the page answers to besides the box's own: ``--name``,
+    $TABLEKEEPER_WEB_NAMES and the host of $TABLEKEEPER_WEB_URL (the address
+    the shared screen shows)."""
+    out = [*args.name, *os.environ.get("TABLEKEEPER_WEB_NAMES", "").replace(",", " ").split()]
+    url = os.environ.get("TABLEKEEPER_WEB_URL", "")
+    if url and urlsplit(url).hostname:
+        out.append(str(urlsplit(url).hostname))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
+    # imported here: every command's parser is built at start, and the daemon needs no web server
+    from pi_app.web.server import Server
+    from pi_app.web.source import Source
+
     path = args.journal or paths.journal_path(args.state_dir)
     if not 0.01 <= args.poll <= 5:
         raise UsageError(f"--poll {args.poll} is out of range: give 0.01 to 5 seconds")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port} is not a port: give 1-65535 (or 0 for any free port)")
     try:
-        server = Server(Source(path, args.lang), args.host, args.port, poll=args.poll)
+        server = Server(Source(path, args.lang), args.host, args.port, poll=args.poll, names=names(args))
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}; give another --port, "
                          "or stop the program that uses it") from None

@@ -67,6 +67,10 @@ class TableAdapter:
     #: the move field a board zone's name chooses ("region": a piece tapped
     #: on the Deva reader picks Deva); None: the game has no board zones
     zone_field: ClassVar[str | None] = None
+    #: public-view fields whose numbers are seats (the spectator page names the player)
+    player_fields: ClassVar[frozenset[str]] = frozenset()
+    #: public-view lists with one entry per seat (the page puts each beside its player)
+    seat_lists: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, players: int, lang: str = "en", names: Sequence[str] = ()) -> None:
         self.players = players
@@ -167,6 +171,17 @@ class TableAdapter:
         if isinstance(value, list):
             return ", ".join(self.value_label(field, v, lang) for v in value)
         return str(value).replace("_", " ")
+
+    def view_field(self, field: str, lang: str) -> str:
+        """A public-view field's name on the spectator page (the menus' label)."""
+        return self.field_label(field, lang)
+
+    def view_value(self, field: str | None, value: Any, lang: str) -> str:
+        """A public-view value on the spectator page: a seat as its player,
+        else as the menus say it."""
+        if field in self.player_fields and isinstance(value, int) and not isinstance(value, bool):
+            return self.player_name(value, lang)
+        return self.value_label(field, value, lang)
 
     def move_text(self, move: JSON, lang: str) -> str:
         """A move in words, short enough for a confirm screen."""

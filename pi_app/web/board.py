@@ -18,6 +18,8 @@ from rules.core import JSON
 
 _FIRST = ("seat", "name", "role")  # the columns that say whose row it is
 _SKIP = {"game", "players", "to_move", "outcome", "seat"}  # said elsewhere on the page
+# the engine's notes on its own data and options, not the table's state
+_FLAGS = ("unverified", "unofficial")
 
 
 def draw(view: JSON, labels: TableAdapter | None, lang: str) -> str:
@@ -41,14 +43,19 @@ class _Words:
         order, since the order an engine built it in may follow a secret (a
         hand's card backs counted in the hand's order)."""
         items = view.items() if top else sorted(view.items(), key=lambda kv: str(kv[0]))
-        rows = [(k, v) for k, v in items if k not in _SKIP and v not in (None, [], {})]
+        rows = [(k, v) for k, v in items if k not in _SKIP and v not in (None, [], {})
+                and not any(flag in str(k) for flag in _FLAGS)]
         return '<dl class="view">' + "".join(
             f"<dt>{escape(self.key(k))}</dt><dd>{self.value(k, v)}</dd>" for k, v in rows) + "</dl>"
 
     def key(self, key: Any) -> str:
-        return self.labels.field_label(str(key), self.lang)
+        return self.labels.view_field(str(key), self.lang)
 
     def value(self, key: Any, v: Any) -> str:
+        if key in self.labels.seat_lists and isinstance(v, list) and len(v) == self.labels.players:
+            return '<dl class="view">' + "".join(
+                f"<dt>{escape(self.labels.player_name(seat, self.lang))}</dt><dd>{self.value(None, x)}</dd>"
+                for seat, x in enumerate(v)) + "</dl>"
         if isinstance(v, dict):
             if all(not isinstance(x, (dict, list)) for x in v.values()):
                 return ", ".join(f"{escape(self.scalar(None, k))}: {escape(self.scalar(k, x))}"
@@ -66,7 +73,7 @@ class _Words:
             return "-"
         if isinstance(v, bool):
             return w("yes" if v else "no", self.lang)
-        return self.labels.value_label(str(key) if key is not None else None, v, self.lang)
+        return self.labels.view_value(str(key) if key is not None else None, v, self.lang)
 
     def table(self, items: list[dict[str, Any]]) -> str:
         keys = sorted({k for item in items for k in item}, key=lambda k: (k not in _FIRST, str(k)))

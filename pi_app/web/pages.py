@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from html import escape
 
+from pi_app.store.journal import GameRecord
 from pi_app.web import board, report
 from pi_app.web.source import Source
 from pi_app.web.story import Story, public_steps
@@ -132,16 +133,43 @@ def links(story: Story) -> str:
             f'{escape(w("download", lang))}</a></p>')
 
 
+EARLIER = 10  # earlier nights' games listed under the game, the latest first; the rest a page each
+
+
 def games(source: Source, here: Story | None) -> str:
     lang = source.lang
     nights = source.nights()
     if not nights:
         return ""
-    out = [f'<section><h2>{escape(w("games-tonight", lang))}</h2>{game_list(nights[-1], here)}</section>']
-    if len(nights) > 1:
-        earlier = [s for night in nights[:-1] for s in night]
-        out.append(f'<section><h2>{escape(w("earlier", lang))}</h2>{game_list(earlier, here)}</section>')
+    tonight = [source.summary(r) for r in nights[-1]]
+    out = [f'<section><h2>{escape(w("games-tonight", lang))}</h2>{game_list(tonight, here)}</section>']
+    earlier = [r for night in nights[:-1] for r in night]
+    if earlier:
+        out.append(f'<section><h2>{escape(w("earlier", lang))}</h2>{earlier_list(source, earlier, 0, here)}'
+                   "</section>")
     return "".join(out)
+
+
+def earlier_list(source: Source, earlier: list[GameRecord], page: int, here: Story | None) -> str:
+    """Page ``page`` (from 0) of the earlier nights' games, the latest first,
+    with a link to the next page: a page reads only the games it lists."""
+    lang = source.lang
+    newest_first = earlier[::-1][page * EARLIER:(page + 1) * EARLIER]
+    html = game_list([source.summary(r) for r in reversed(newest_first)], here)
+    if (page + 1) * EARLIER < len(earlier):
+        left = len(earlier) - (page + 1) * EARLIER
+        html += (f'<p class="links"><a href="/earlier/{page + 1}">'
+                 f'{escape(w("more-games", lang, n=left))}</a></p>')
+    return html
+
+
+def earlier_page(source: Source, page: int) -> str | None:
+    """A page of the earlier nights' games; None past the last one."""
+    earlier = [r for night in source.nights()[:-1] for r in night]
+    if page * EARLIER >= len(earlier) and page:
+        return None
+    return (f"<h1>{escape(w('earlier', source.lang))}</h1>"
+            + earlier_list(source, earlier, page, None))
 
 
 def game_list(stories: list[Story], here: Story | None) -> str:
@@ -171,11 +199,11 @@ def night_report(stories: list[Story], lang: str) -> str:
     head = w("night-head", lang).split("|")
     rows = "".join(
         f'<tr><td><a href="#game-{i}">{escape(s.name)}</a></td>'
-        f"<td>{s.record.players}</td><td>{len(s.steps)}</td>"
+        f"<td>{s.record.players}</td><td>{report.moves_made(s)}</td>"
         f"<td>{escape(duration(report.game_time(s), lang))}</td>"
         f"<td>{escape(report.result_words(s))}</td></tr>" for i, s in enumerate(stories, start=1))
     total = sum(report.game_time(s) for s in stories)
-    summary = w("night-total", lang, games=len(stories), moves=sum(len(s.steps) for s in stories),
+    summary = w("night-total", lang, games=len(stories), moves=sum(report.moves_made(s) for s in stories),
                 time=duration(total, lang))
     parts = [f"<h1>{escape(w('night-report', lang))}</h1>", f"<p>{escape(summary)}</p>",
              '<div class="scroll"><table><tr>' + "".join(f"<th>{escape(h)}</th>" for h in head)

@@ -163,11 +163,19 @@ def game_time(story: Story) -> float:
     return max(0.0, story.steps[-1].at - story.record.started)
 
 
+def moves_made(story: Story) -> int:
+    """The players' moves (the table's draws and rolls not counted): what the
+    night's report and the demo's summary.md both call a game's moves."""
+    return sum(1 for step in story.steps if not step.chance)
+
+
 def result_words(story: Story) -> str:
+    """The game's end as the table said it: who won, why, the scores (the
+    night's report and the demo's summary.md both say this)."""
     lang = story.lang
     if story.outcome is not None:
         big, lines = story.outcome
-        return "; ".join([big, *lines[1:]])
+        return "; ".join([big, *lines])
     if story.record.ended:
         return w("abandoned", lang)
     return w("in-progress", lang)

@@ -5,6 +5,12 @@ anything since the last look; a journal replaced on disk (moved aside, a new
 one started) is reopened. A journal that cannot be read (damaged, locked by
 a write, not there yet) leaves the last stories as they were and sets
 ``problem``: the page says so and keeps serving what it read before.
+
+Memory and start-up are bounded by one game, not by the journal: only the
+games not yet ended are followed move by move; a finished game is replayed
+when a page shows it (its whole story kept for the last few asked), and the
+game lists read a summary of each game they show (its name and result,
+replayed once and kept: a few hundred bytes a game).
 """
 
 from __future__ import annotations
@@ -12,12 +18,17 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import OrderedDict
 from pathlib import Path
 
-from pi_app.store.journal import GameRecord, Journal, JournalError
+import rules
+from pi_app import games
+from pi_app.store.journal import Entry, GameRecord, Journal, JournalError
 from pi_app.web.story import Reader, Story
+from rules.core import Event, Move, State
 
 NIGHT_GAP = 6 * 3600  # a game started this long after the one before begins another night
+KEPT = 12  # finished games whose whole story is kept (a night's report reads each of its games)
 
 
 class Source:
@@ -31,7 +42,10 @@ class Source:
         self.missing = False  # no journal file yet
         self.records: list[GameRecord] = []
         self.faults: dict[int, str] = {}  # game id -> why it cannot be replayed
-        self._readers: dict[int, Reader] = {}
+        self._readers: dict[int, Reader] = {}  # the games not ended: followed move by move
+        self._kept: OrderedDict[int, Story] = OrderedDict()  # finished games' stories, the latest asked last
+        self._summaries: dict[int, Story] = {}  # finished games' name and result, without their moves
+        self._by_id: dict[int, GameRecord] = {}
         self._journal: _Journal | None = None
         self._ident: tuple[int, int] | None = None
         self._seen: object = None  # the journal's data version (or size and time) last read
@@ -71,6 +85,9 @@ class Source:
             self._journal = self._open()  # raises before what was read before is dropped
             if ident != self._ident:  # another file: read it all
                 self._readers = {}
+                self._kept.clear()
+                self._summaries.clear()
+                self.faults.clear()
             if ident != self._ident or not self._journal.readonly_copy:
                 self._seen = None  # a new connection counts its versions afresh
             self._ident = ident
@@ -80,23 +97,45 @@ class Source:
         if seen == self._seen:
             return False
         records = journal.games()
+        by_id = {r.id: r for r in records}
+        for cache in (self._kept, self._summaries):  # a game changed since (reopened by an undo)
+            for game_id in [i for i, story in cache.items() if by_id.get(i) != story.record]:
+                del cache[game_id]
+        for game_id, reader in list(self._readers.items()):
+            record = by_id.get(game_id)
+            if record is None or record.ended:  # ended: read to its end once more, then kept as told
+                del self._readers[game_id]
+                if record is not None and self._follow(journal, reader):
+                    self._keep(reader.story)
         for record in records:
-            reader = self._readers.get(record.id)
-            if reader is None:
-                reader = self._readers[record.id] = Reader(record, self.lang)
-            elif reader.record == record and record.ended and self.faults.get(record.id) is None \
-                    and journal.move_count(record.id) == len(reader.story.steps):
-                continue  # an ended game the journal did not touch
-            try:
-                reader.refresh(journal)
-                self.faults.pop(record.id, None)
-            except JournalError as exc:
-                if _busy(exc.fault):
-                    raise
-                self.faults[record.id] = exc.fault
+            if not record.ended and record.id not in self._readers:
+                reader = Reader(record, self.lang)
+                self._follow(journal, reader)
+                self._readers[record.id] = reader
+            elif not record.ended:
+                self._follow(journal, self._readers[record.id])
         self.records = records
+        self._by_id = by_id
         self._seen = seen
         return True
+
+    def _follow(self, journal: Journal, reader: Reader) -> bool:
+        """Bring ``reader`` up to date; False (its fault noted) when the game cannot be replayed."""
+        try:
+            reader.refresh(journal)
+        except JournalError as exc:
+            if _busy(exc.fault):
+                raise
+            self.faults[reader.record.id] = exc.fault
+            return False
+        self.faults.pop(reader.record.id, None)
+        return True
+
+    def _keep(self, story: Story) -> None:
+        self._kept[story.record.id] = story
+        self._kept.move_to_end(story.record.id)
+        while len(self._kept) > KEPT:
+            self._kept.popitem(last=False)
 
     def _open(self) -> _Journal:
         """The journal, read-only. A WAL journal the table closed cleanly has
@@ -125,29 +164,71 @@ class Source:
 
     # -- what the pages read (under ``lock``) ---------------------------------
     def story(self, game_id: int) -> Story | None:
+        """The game's whole story: followed, kept, or replayed now (then kept)."""
         reader = self._readers.get(game_id)
-        return reader.story if reader is not None else None
+        if reader is not None:
+            return reader.story
+        if game_id in self._kept:
+            self._kept.move_to_end(game_id)
+            return self._kept[game_id]
+        record = self._record(game_id)
+        if record is None:
+            return None
+        if self._journal is None:  # cannot be read now: what is known of it
+            return self._summaries.get(game_id) or _bare(record, self.lang)
+        reader = Reader(record, self.lang)
+        try:
+            self._follow(self._journal, reader)
+        except JournalError:  # busy with a write: what is known of it now, the whole story next time
+            return self._summaries.get(game_id) or _bare(record, self.lang)
+        self._keep(reader.story)
+        return reader.story
+
+    def summary(self, record: GameRecord) -> Story:
+        """The game for a list: its name, players and result (its moves may be left out)."""
+        reader = self._readers.get(record.id)
+        if reader is not None:
+            return reader.story
+        known = self._kept.get(record.id) or self._summaries.get(record.id)
+        if known is not None:
+            return known
+        story = _bare(record, self.lang)
+        if self._journal is not None:
+            try:
+                story.outcome = _outcome(self._journal, record, self.lang)
+            except JournalError as exc:
+                if _busy(exc.fault):
+                    return story  # read again at the next page
+                self.faults[record.id] = exc.fault
+            self._summaries[record.id] = story
+        return story
 
     def stories(self) -> list[Story]:
-        return [r.story for r in sorted(self._readers.values(), key=lambda r: r.record.id)]
+        """Every game's whole story (a demo's few games; the pages read :meth:`story`)."""
+        return [s for s in (self.story(r.id) for r in self.records) if s is not None]
 
     def current(self) -> Story | None:
         """The game the table plays now: the newest unfinished one, else the newest."""
-        stories = self.stories()
-        playing = [s for s in stories if not s.finished]
-        return (playing or stories or [None])[-1]
+        playing = [r.story for r in sorted(self._readers.values(), key=lambda r: r.record.id)
+                   if not r.story.finished]
+        if playing:
+            return playing[-1]
+        return self.story(self.records[-1].id) if self.records else None
 
-    def nights(self) -> list[list[Story]]:
+    def nights(self) -> list[list[GameRecord]]:
         """The games grouped by night, the latest night last."""
-        out: list[list[Story]] = []
+        out: list[list[GameRecord]] = []
         last: float | None = None
-        for story in self.stories():
-            started = story.record.started or 0.0
+        for record in self.records:
+            started = record.started or 0.0
             if not out or last is None or started - last > NIGHT_GAP:
                 out.append([])
-            out[-1].append(story)
+            out[-1].append(record)
             last = started
         return out
+
+    def _record(self, game_id: int) -> GameRecord | None:
+        return self._by_id.get(game_id)
 
     def journal(self) -> Journal | None:
         return self._journal
@@ -174,6 +255,30 @@ class Source:
 
 class _Journal(Journal):
     readonly_copy = False  # opened immutable: to be opened afresh at each look
+
+
+def _bare(record: GameRecord, lang: str) -> Story:
+    try:
+        name = rules.get(record.game).name or record.game
+    except ValueError:
+        name = record.game
+    return Story(record, lang, name=name)
+
+
+def _outcome(journal: Journal, record: GameRecord, lang: str) -> tuple[str, list[str]] | None:
+    """The table's words for the game's end, replayed without drawing its story.
+    The adapter takes its notes (a King & Assassins end names the last assassin)."""
+    try:
+        adapter = games.for_game(record.game, record.players, lang, record.names)
+    except (ValueError, KeyError) as exc:
+        raise JournalError(f"game {record.id}: {exc}") from None
+
+    def note(_: Entry, before: State, move: Move, events: list[Event]) -> None:
+        adapter.take_notes(before, [move], events, before)
+
+    state = journal.replay(record, each=note)
+    outcome = state.outcome()
+    return adapter.outcome_lines(outcome, lang) if outcome is not None else None
 
 
 def _busy(fault: str) -> bool:

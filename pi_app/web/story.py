@@ -25,6 +25,8 @@ from pi_app.games.base import TableAdapter, seat_name
 from pi_app.store import export
 from pi_app.store.journal import Entry, GameRecord, Journal, JournalError
 from pi_app.web import scores
+from pi_app.web.words import w
+from rules import sections
 from rules.core import CHANCE, JSON, Event, Move, State
 
 
@@ -94,7 +96,8 @@ class Reader:
         self.record = record
         self.story.record = record
         kept = journal.refusals(record)
-        self.story.refusals = None if kept is None else Counter(rule or code for rule, code in kept)
+        self.story.refusals = None if kept is None else Counter(
+            rule_words(record.game, rule, self.lang) for rule, _ in kept)
         if len(entries) == known and self._state is not None:
             return self.story
         assert self._state is not None and self._adapter is not None
@@ -170,6 +173,13 @@ class Reader:
         self.story.to_move = state.to_move()
         outcome = state.outcome()
         self.story.outcome = self._adapter.outcome_lines(outcome, self.lang) if outcome is not None else None
+
+
+def rule_words(game: str, rule: str, lang: str) -> str:
+    """A refusal's rule as the page's language names its rulebook section;
+    the table's own refusals (a tap on another seat's pad, the computer's
+    move) name no section."""
+    return sections.name(game, rule, lang) if rule else w("table-rule", lang)
 
 
 def public_refusals(story: Story) -> Counter[str] | None:

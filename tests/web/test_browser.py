@@ -27,21 +27,31 @@ OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "web"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 PHONE = (412, 915)  # CSS pixels of a common phone
+NARROW = (360, 740)  # the narrowest phones in use
 
 
 @pytest.fixture
 def browser() -> Iterator[webdriver.Chrome]:
+    yield from chrome(PHONE)
+
+
+@pytest.fixture
+def narrow() -> Iterator[webdriver.Chrome]:
+    yield from chrome(NARROW)
+
+
+def chrome(size: tuple[int, int]) -> Iterator[webdriver.Chrome]:
     need(CHROMIUM, "chromium")
     need(CHROMEDRIVER, "chromium-driver")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                f"--window-size={PHONE[0]},{PHONE[1]}", "--no-first-run", "--disable-extensions",
+                f"--window-size={size[0]},{size[1]}", "--no-first-run", "--disable-extensions",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-default-apps", "--metrics-recording-only", "--no-default-browser-check"):
         options.add_argument(arg)
     options.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 2.0},
+        "deviceMetrics": {"width": size[0], "height": size[1], "pixelRatio": 2.0},
         "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
                      "Chrome/120.0 Mobile Safari/537.36"})
     driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
@@ -116,5 +126,40 @@ def test_a_finished_games_report_in_the_browser(browser: webdriver.Chrome, shots
             assert "Report of the night" in browser.find_element(By.TAG_NAME, "h1").text
             browser.get(base + "game/404")
             assert "The journal holds no game 404." in browser.find_element(By.TAG_NAME, "main").text
+    finally:
+        journal.close()
+
+
+# The lines each table cell of the page takes (its own text, not a list within
+# it), and its words: a cell squeezed
+# narrower than its longest word wraps inside words ("Cal ed oni a").
+CELLS = """
+return [...document.querySelectorAll('main td, main th')]
+    .filter(c => c.textContent.trim() && !c.querySelector('dl, table')).map(c => {
+  const range = document.createRange();
+  range.selectNodeContents(c);
+  const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+  return [c.textContent.trim(), tops.size, c.textContent.trim().split(/[\\s-]+/).length];
+});
+"""
+
+
+@pytest.mark.parametrize("game, players", [("king-is-dead", 3), ("siege", 2)])
+def test_no_table_cell_breaks_a_word_at_360_px(narrow: webdriver.Chrome, shots: Path, tmp_path: Path,
+                                                game: str, players: int) -> None:
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    try:
+        table = Table(journal, game, players, seed=3)
+        for _ in range(25):
+            table.play(table.choose())
+        with web_process(path) as base:
+            narrow.get(base)
+            WebDriverWait(narrow, 10).until(lambda d: moves_shown(d) == 25)
+            narrow.save_screenshot(str(shots / f"{game}-360.png"))
+            cells = narrow.execute_script(CELLS)
+            broken = [(text, lines) for text, lines, words in cells if lines > words]
+            assert not broken, f"cells wrapped inside a word at {NARROW[0]} px: {broken[:8]}"
+            assert narrow.execute_script("return document.documentElement.scrollWidth") <= NARROW[0]
     finally:
         journal.close()

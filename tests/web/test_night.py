@@ -22,3 +22,21 @@ def test_the_demo_writes_the_nights_report(tmp_path: Path, capsys) -> None:
                   if line.startswith("| mordred |"))
     assert refused > 0 and "The rule broken most: " in html
     assert "<style>" in html and "/static/" not in html  # one file, read away from the box
+
+
+def test_summary_and_the_nights_report_say_the_same_of_each_game(tmp_path: Path, capsys) -> None:
+    """One source: each game's moves and result, in summary.md and night.html alike."""
+    import re
+    from html import unescape
+
+    assert main(["demo", "--game", "artus", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    summary = [[cell.strip() for cell in line.split("|")[1:-1]]
+               for line in (tmp_path / "summary.md").read_text().splitlines() if line.startswith("| artus |")]
+    html = (tmp_path / "night.html").read_text(encoding="utf-8")
+    night = [(int(moves), unescape(result)) for moves, result in re.findall(
+        r'<tr><td><a href="#game-\d+">[^<]*</a></td><td>\d+</td><td>(\d+)</td><td>[^<]*</td><td>([^<]*)</td>',
+        html)]
+    assert len(summary) == len(night) >= 2
+    for row, (moves, result) in zip(summary, night, strict=True):
+        assert (int(row[4]), row[9]) == (moves, result)

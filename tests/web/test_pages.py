@@ -288,11 +288,10 @@ def test_a_reader_that_may_not_write_reads_a_journal_closed_cleanly(played: Path
     assert ["None", "15"] in seen, seen
 
 
-def test_pages_following_the_game_are_bounded(played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pages_following_the_game_are_bounded(played: Path) -> None:
     from pi_app.web import server
 
-    monkeypatch.setattr(server, "MAX_STREAMS", 2)
-    web = server.Server(Source(played), "127.0.0.1", 0)
+    web = server.Server(Source(played), "127.0.0.1", 0, limits=server.Limits(streams=2))
     web.start()
     try:
         host, port = web.address
@@ -307,6 +306,66 @@ def test_pages_following_the_game_are_bounded(played: Path, monkeypatch: pytest.
                 stream.close()
     finally:
         web.close()
+
+
+@pytest.mark.parametrize("game, players, seed", [("king-and-assassins", 2, 5), ("mordred", 3, 5),
+                                                 ("artus", 2, 5), ("siege", 2, 5)])
+def test_the_table_is_drawn_in_the_players_words(tmp_path: Path, game: str, players: int, seed: int) -> None:
+    """No internal id or engine flag in "The table": pieces by their names,
+    seats as the screens name the players."""
+    import re
+
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    table = Table(journal, game, players, seed=seed)
+    for _ in range(60):
+        if table.over:
+            break
+        table.play(table.choose())
+    journal.close()
+    source, app = app_for(path)
+    try:
+        page = app.respond("/").body.decode()
+    finally:
+        source.close()
+    drawn = page.split("<h2>The table</h2>", 1)[1].split("</section>", 1)[0]
+    text = re.sub(r"<[^>]+>", " ", drawn)
+    assert not re.search(r"\b(citizen|knight|assassin)[0-9]", text), text[:1500]
+    assert "unverified" not in text and "unofficial" not in text, text[:1500]
+    if game == "mordred":
+        assert re.search(r"owner:? +Player [1-3]", text) or "owner" not in text, text[:1500]
+    if game == "siege":
+        assert not re.search(r"\b[a-z_]+-[0-9]+\b", text), text[:1500]  # "archer-2": a card's copy
+    if game == "artus":
+        assert "Player 1" in text and "Player 2" in text, text[:1500]
+        assert not re.search(r"\bk[0-9]\b", text), text[:1500]  # "k0": the first player's knight
+
+
+@pytest.mark.parametrize("lang, named, not_named", [
+    ("en", ["Power Struggles", "Playing at the table"], ["Lotte per il Potere", "table.computer-not-this"]),
+    ("it", ["Lotte per il Potere", "Il gioco al tavolo"], ["Power Struggles", "table.computer-not-this"])])
+def test_refusals_are_named_in_the_pages_language(tmp_path: Path, lang: str, named: list[str],
+                                                  not_named: list[str]) -> None:
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    table = Table(journal, "king-is-dead", 3, seed=2)
+    journal.refused(table.record, 0, "kid.not-in-struggle", "Lotte per il Potere")
+    journal.refused(table.record, 1, "table.computer-not-this", "")  # the table's own refusal: no section
+    while not table.over:
+        table.play(table.choose())
+    journal.close()
+    source = Source(path, lang)
+    try:
+        source.refresh()
+        app = App(source)
+        for page in ("/game/1/report", "/night"):
+            body = app.respond(page).body.decode()
+            for words in named:
+                assert words in body, (page, words)
+            for words in not_named:
+                assert words not in body, (page, words)
+    finally:
+        source.close()
 
 
 def test_the_board_is_drawn_by_the_games_own_adapter() -> None:

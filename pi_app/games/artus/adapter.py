@@ -26,6 +26,9 @@ class ArtusAdapter(TableAdapter):
     game_id = "artus"
     turn_rule = w.RULE_PLAY
     tap_fields: ClassVar[dict[str, str]] = {"card": "card"}
+    player_fields: ClassVar[frozenset[str]] = frozenset({"turn"})
+    seat_lists: ClassVar[frozenset[str]] = frozenset({"scores", "tiles", "hand_sizes", "hand_backs", "piles",
+                                                       "played"})
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {
         "card": ("Card", "Carta"),
         "do": ("Action", "Azione"),
@@ -136,6 +139,11 @@ class ArtusAdapter(TableAdapter):
         if field == "seat" and self._seen is not None and self._seen["phase"] == "place":
             return "Empty seat" if lang == "en" else "Posto libero"
         return super().field_label(field, lang)
+
+    def view_value(self, field: str | None, value: Any, lang: str) -> str:
+        if field == "figures" and isinstance(value, str) and value[:1] == "k" and value[1:].isdigit():
+            return w.figure_name({"figure": "knight", "owner": int(value[1:])}, lang)  # "k1": P2's knight
+        return super().view_value(field, value, lang)
 
     def value_label(self, field: str | None, value: Any, lang: str) -> str:
         i = w.lang_index(lang)

@@ -16,6 +16,7 @@ may be an assassin (an innocent one is refused on that player's screen).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -47,6 +48,9 @@ from rules.king_and_assassins.moves import Choose, Draw, Reveal, Step, name_orde
 from rules.king_and_assassins.pieces import CITIZEN_NAMES, KING, KNIGHT_NAMES
 
 KING_SEAT, ASSASSIN_SEAT = 0, 1
+
+
+_PIECE_ID = re.compile(r"(king|knight|citizen|assassin)[0-9]*")
 
 
 class PickMenu(Cursor):
@@ -266,6 +270,14 @@ class KingAndAssassinsAdapter(TableAdapter):
             seat == ASSASSIN_SEAT and (component or "").startswith("citizen-card:"))
 
     # -- words --------------------------------------------------------------------
+    def view_field(self, field: str, lang: str) -> str:
+        return piece_name(field, lang) if _PIECE_ID.fullmatch(field) else super().view_field(field, lang)
+
+    def view_value(self, field: str | None, value: Any, lang: str) -> str:
+        if isinstance(value, str) and _PIECE_ID.fullmatch(value):  # "citizen2": as its token says it
+            return piece_name(value, lang)
+        return super().view_value(field, value, lang)
+
     def value_label(self, field: str | None, value: Any, lang: str) -> str:
         if value == KING_IDLE:
             return say(KING_IDLE_WORDS, lang)
@@ -394,7 +406,7 @@ class KingAndAssassinsAdapter(TableAdapter):
 
     def board_svg(self, view: JSON) -> tuple[str, tuple[str, ...]] | None:
         if "rows" in view and "pieces" in view:
-            return ka_board(view), ("rows", "pieces", "gates")
+            return ka_board(view, lambda name: self.view_field(name, self.lang)), ("rows", "pieces", "gates")
         return None
 
 

@@ -3,6 +3,7 @@ from the public view: the city as a grid, each piece where the view puts it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from rules.core import JSON
@@ -13,10 +14,10 @@ _KIND_FILL = {"king": "#f2c744", "knight": "#4a78c2", "citizen": "#d9d9d9", "ass
 _GROUND_FILL = {"R": "#b98a63", "G": "#9cc78a"}
 
 
-def ka_board(view: JSON) -> str:
+def ka_board(view: JSON, name_of: Callable[[str], str] = str) -> str:
     """The city as a grid: columns A.., rows 1.. (the notation's cells); each
     piece where the public view puts it, a citizen as a citizen until the
-    view says it is an assassin."""
+    view says it is an assassin; ``name_of`` names a piece as its token does."""
     rows: list[str] = view["rows"]
     height, width = len(rows), max(len(r) for r in rows)
     pad = 16
@@ -37,7 +38,7 @@ def ka_board(view: JSON) -> str:
         c, r = ord(cell[0].upper()) - 65, int(cell[1:]) - 1
         kind = str(piece.get("kind", ""))
         x, y = pad + c * _CELL + _CELL / 2, pad + r * _CELL + _CELL / 2
-        parts.append(f'<g><title>{escape(name)}: {escape(kind)} {escape(cell)}</title>'
+        parts.append(f'<g><title>{escape(name_of(name))}: {escape(cell)}</title>'
                      f'<circle cx="{x}" cy="{y}" r="{_CELL * 0.38}" fill="{_KIND_FILL.get(kind, "#fff")}" '
                      f'stroke="#222"/><text x="{x}" y="{y + 4}" class="piece">'
                      f'{_KIND_MARK.get(kind, "?")}</text></g>')

@@ -89,6 +89,7 @@ class MordredAdapter(TableAdapter):
     tap_fields: ClassVar[dict[str, str]] = {"building": "building"}
     field_labels: ClassVar[dict[str, Pair]] = FIELD_LABELS
     value_labels: ClassVar[dict[str, Pair]] = {**BUILDING_LABELS, **TYPE_LABELS}
+    player_fields: ClassVar[frozenset[str]] = frozenset({"seat", "owner"})
 
     # -- components and taps ---------------------------------------------------
     def components(self) -> list[Component]:

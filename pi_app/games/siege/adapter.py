@@ -132,6 +132,16 @@ class SiegeAdapter(TableAdapter):
             return w.hand_text(self._hand, lang)
         return super().field_label(field, lang)
 
+    def view_field(self, field: str, lang: str) -> str:
+        if field in w.ROW_NAMES:  # "r1": a side's row as the screens name it
+            return pick(w.ROW_NAMES[field], lang)
+        return super().view_field(field, lang)
+
+    def view_value(self, field: str | None, value: Any, lang: str) -> str:
+        if isinstance(value, str) and "-" in value and w.card_of(value) in CARDS:  # "archer-2": a card's copy
+            return w.card_name(w.card_of(value), lang)
+        return super().view_value(field, value, lang)
+
     def value_label(self, field: str | None, value: Any, lang: str) -> str:
         name = (field or "").rsplit(".", 1)[-1]
         if name == "unit" and value is None:
