@@ -121,8 +121,7 @@ def run(args: argparse.Namespace) -> int:
                                        names=given)
             except NothingToResume:
                 if console is not None:
-                    print("no game to resume: choose one on the shared screen (press seat1 right/ok)",
-                          flush=True)
+                    console.say("no game to resume: choose one on the shared screen (press seat1 right/ok)")
                 lobby = Lobby(table, args.lang or prof.lang, page=address.page_url(),
                               known=journal.recent_names())
                 current[0] = lobby
@@ -163,8 +162,8 @@ def run(args: argparse.Namespace) -> int:
                 session.on_typed = typist.execute
             if console is not None:
                 what = f"{session.game.name or session.record.game} for {session.record.players}"
-                print(f"resumed {what} at move {len(session.state.history)}" if session.resumed
-                      else f"new game: {what}", flush=True)
+                console.say(f"resumed {what} at move {len(session.state.history)}" if session.resumed
+                            else f"new game: {what}")
                 _show_changes(session, console)
             watchdog.start()
             startup.started(state)

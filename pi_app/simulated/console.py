@@ -1,7 +1,8 @@
 """The terminal console of a simulated table: typed taps and presses in,
 every screen that changed out, as text that fits an 80x24 terminal (as
-pictures with ``run --pictures``). What changes while a line is being typed
-waits under the prompt until the line is sent, so nothing is printed over it.
+pictures with ``run --pictures``). What changes while the prompt is up (the
+computer's move) is printed at once above it, and the prompt and what was
+typed so far are written again below, so nothing is printed over a line.
 
 Commands::
 
@@ -25,7 +26,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from pi_app import names
@@ -61,12 +62,13 @@ class Console:
         self.players: int | None = None
         self.lang = "en"
         self._printed: dict[str, str] = {}  # per screen, the words last printed
-        self._held: list[str] = []  # printed once the line being typed is sent
         self._lock = threading.Lock()
+        #: what has been typed after the prompt so far (readline's buffer at a terminal)
+        self.typed_so_far: Callable[[], str] = lambda: ""
         #: a person at a terminal: a prompt, and lines wrapped to COLUMNS
         #: (a script or a pipe gets neither, one screen line per line)
         self.interactive = interactive
-        #: set once a prompt is up: output then waits for the next command
+        #: set once a prompt is up: output is then printed above it
         self.prompting = False
         self.ready = threading.Event()  # the first screens are out
         #: the players' names given at the lobby, by seat, in the game now
@@ -97,6 +99,8 @@ class Console:
             elif cmd == "name":
                 self.name(args)
             elif cmd == "show":
+                with self._lock:
+                    self._printed.clear()  # every screen, not only the ones that changed
                 self.table.queue.put(SHOW_ALL)
             elif cmd == "sync":
                 # Typed lines run in order with the events they cause, so this
@@ -203,7 +207,7 @@ class Console:
     def show(self, layouts: dict[str, Layout], lights: dict[str, str]) -> None:
         """Print the screens that say something new (a screen redrawn with
         the same words is not printed again), and the game's seats' lights;
-        while a prompt is up, held until the next command is sent."""
+        while a prompt is up, above it, the prompt written again below."""
         out: list[str] = []
         seats = [s.name for s in self.table.profile.seats][: self.players]
         for name, layout in layouts.items():
@@ -228,21 +232,24 @@ class Console:
             return
         own = {n: s for n, s in lights.items() if self.players is None or n.split(".")[0] in seats}
         out.append("└─ lights " + " ".join(f"{n.split('.')[0]}:{s}" for n, s in own.items()))
-        with self._lock:
-            if self.prompting:
-                self._held += out
-                return
-        print("\n".join(out), file=self.out, flush=True)
+        self.say("\n".join(out))
         self.ready.set()
 
-    def flush(self, prompt: bool = True) -> None:
-        """Print what was held while the prompt was up; then (``prompt``)
-        the prompt again, or (not) let output through as it comes."""
+    def say(self, text: str) -> None:
+        """Print ``text`` now; with a prompt up, on the prompt's line (cleared
+        first), then the prompt and what was typed so far again below it."""
         with self._lock:
-            held, self._held = self._held, []
+            if self.prompting and self.interactive:
+                self.out.write("\r\x1b[K" + text + "\n" + PROMPT + self.typed_so_far())
+                self.out.flush()
+            else:
+                print(text, file=self.out, flush=True)
+
+    def flush(self, prompt: bool = True) -> None:
+        """Put the prompt up (``prompt``), or take it down while a line's
+        command runs."""
+        with self._lock:
             self.prompting = prompt
-        if held:
-            print("\n".join(held), file=self.out, flush=True)
         if prompt and self.interactive:
             print(PROMPT, end="", file=self.out, flush=True)
 
@@ -255,7 +262,7 @@ def read_commands(stream: TextIO, events: Any, console: Console | None = None) -
     if console is not None:
         console.ready.wait(timeout=5)
         console.flush()
-    for line in stream:
+    for line in _lines(stream, console):
         if console is not None:
             console.flush(prompt=False)  # what came while it was typed, before what it causes
         typed = Typed(line)
@@ -265,6 +272,25 @@ def read_commands(stream: TextIO, events: Any, console: Console | None = None) -
             _settle(events)
             console.flush()
     events.put(STOP)
+
+
+def _lines(stream: TextIO, console: Console | None) -> Iterator[str]:
+    """The typed lines; at a terminal through readline, whose buffer tells
+    the console what is being typed when it writes the prompt again."""
+    if console is None or not console.interactive or stream is not sys.stdin:
+        yield from stream
+        return
+    try:
+        import readline  # a terminal only; absent on some systems
+    except ImportError:
+        yield from stream
+        return
+    console.typed_so_far = readline.get_line_buffer
+    while True:
+        try:
+            yield input() + "\n"  # the prompt is the console's own, written by it
+        except EOFError:
+            return
 
 
 def _settle(events: queue.Queue, limit: float = 2.0) -> None:

@@ -57,7 +57,7 @@ def test_tags_by_the_names_the_screens_show_in_either_language(rig):
     assert console.seat("Player2") == "seat2" and console.seat("SEAT1") == "seat1"
 
 
-def test_interactive_text_fits_80_columns_and_waits_under_the_prompt(rig):
+def test_interactive_text_fits_80_columns_and_nothing_is_printed_over_the_typed_line(rig):
     r = rig(2)
     s = r.open(KID)
     out = io.StringIO()
@@ -67,13 +67,29 @@ def test_interactive_text_fits_80_columns_and_waits_under_the_prompt(rig):
     long = "Next: Aquae Sulis, Londinium, Ratae, Caerleon, Caledonia, Deva, Eboracum, Din Eidyn (crown)"
     console.show({"shared.screen": Layout(title="Turn: Player 1", lines=(long, long))}, {})
     assert all(len(line) <= 80 for line in out.getvalue().splitlines())
-    console.flush()  # the prompt is up: a change now waits
+    console.flush()  # the prompt is up
     shown = out.getvalue()
     assert shown.endswith("> ")
+    console.typed_so_far = lambda: "tap se"
+    # the computer's move, made while the prompt is up: printed now, not after the next Enter
     console.show({"seat1.screen": Layout(title="Your turn")}, {})
-    assert out.getvalue() == shown, "printed under the line being typed"
-    console.flush(prompt=False)  # the line is sent
-    assert "Your turn" in out.getvalue()[len(shown):]
+    after = out.getvalue()[len(shown):]
+    assert after.startswith("\r\x1b[K") and "Your turn" in after, "printed at once, on a cleared prompt line"
+    assert after.endswith("\n> tap se"), "the prompt and what was typed so far, again below"
+
+
+def test_show_prints_every_screen_again(tmp_path, monkeypatch, capsys):
+    out = _run(tmp_path, monkeypatch, capsys, "sync before\nshow\nsync after\nquit\n",
+               "--game", KID, "--players", "2", "--seed", "3")
+    shown = out.split("= before")[1].split("= after")[0]
+    for screen in ("seat1.screen", "seat2.screen", "shared.screen"):
+        assert f"┌─ {screen}" in shown, out
+
+
+def test_show_at_the_lobby_prints_the_shared_screen(tmp_path, monkeypatch, capsys):
+    out = _run(tmp_path, monkeypatch, capsys, "sync before\nshow\nsync after\nquit\n")
+    shown = out.split("= before")[1].split("= after")[0]
+    assert "┌─ shared.screen" in shown, out
 
 
 def test_the_paging_shared_screen_is_not_reprinted_as_its_pages_turn(rig):
