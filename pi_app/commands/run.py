@@ -12,6 +12,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
+import rules
 from pi_app import paths
 from pi_app.errors import UsageError
 from pi_app.names import given_names, seat_named
@@ -34,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--table", help="table profile: a .toml path or a name in hardware/tables "
                         "(default: reference on a Pi, sim elsewhere)")
     parser.add_argument("--game", help="game id to start (default: resume the unfinished game)")
-    parser.add_argument("--players", type=int, help="number of players, with --game")
+    parser.add_argument("--players", type=int, help="number of players, with --game (not needed for a game "
+                        "played by one count only, e.g. king-and-assassins and siege: 2)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the game (default: from the clock)")
     parser.add_argument("--lang", choices=("en", "it"),
                         help="language of the screens (default: the profile's)")
@@ -60,8 +62,10 @@ def run(args: argparse.Namespace) -> int:
     prof: profile.Profile | None = None
     try:
         prof = profile.load(profile.find(args.table))
-        if (args.game is None) != (args.players is None):
-            raise UsageError("--game and --players go together: --game ID --players N")
+        if args.game is None and args.players is not None:
+            raise UsageError("--players goes with --game: --game ID --players N")
+        if args.game is not None and args.players is None:
+            args.players = only_count(args.game)
         options = parse_options(args.option)
         given: tuple[str, ...] = ()
         if args.name:
@@ -183,6 +187,18 @@ def run(args: argparse.Namespace) -> int:
         if registry is not None:
             registry.close()
     return 0
+
+
+def only_count(game: str) -> int:
+    """The player count of a game played by one count only; for any other
+    game, a UsageError saying which counts to choose from."""
+    if game not in rules.GAMES:
+        raise UsageError(f"--game {game!r}: no such game; choose one of {', '.join(rules.GAMES)}")
+    counts = list(rules.GAMES[game].player_counts)
+    if len(counts) == 1:
+        return counts[0]
+    choices = ", ".join(str(n) for n in counts[:-1]) + f" or {counts[-1]}"
+    raise UsageError(f"--game {game} needs --players N: {choices} players")
 
 
 def parse_names(specs: list[str], game: str, players: int) -> tuple[str, ...]:
