@@ -6,20 +6,23 @@ typed so far are written again below, so nothing is printed over a line.
 
 Commands::
 
-    tap seat1 garrison        a seat's card, piece or region, by the name its screen
-                              shows (any case; "Aquae Sulis", "aquae-sulis" alike)
+    tap seat1 garrison        a seat's card, piece or region, by the name its
+                              screen shows (any case: "Aquae Sulis", "aquae-sulis")
     tap attacker knight       a seat by its player's name too ("player1", "king")
     tap seat1 04A1B2C3D4E5F6  a raw UID (unknown tags are reported, not guessed)
     press seat1 ok            left | ok | right of a seat; "press undo"
     hold seat2 right          holds it a second (at the lobby: to give a name)
-    name 2 Anna               at the lobby: seat 2's player is called Anna ("name 2" undoes it)
+    name 2 Anna               at the lobby: seat 2's player is called Anna
+                              ("name 2" gives the seat its own name back)
     show                      every screen now
-    sync [WORD]               prints "= WORD" once all typed before it is done (for scripts)
+    sync [WORD]               prints "= WORD" once all typed before it is done
+                              (for scripts)
     help, quit
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import sys
@@ -35,9 +38,19 @@ from pi_app.store.registry import Registry
 from pi_app.table.hardware import Table
 from pi_app.ui.screens import Layout, ascii_art, render
 
-HELP = __doc__.split("Commands::", 1)[1].rstrip() if __doc__ else ""
+HELP = textwrap.dedent(__doc__.split("Commands::", 1)[1]).strip("\n") if __doc__ else ""
 PROMPT = "> "
 COLUMNS = 80
+
+
+def width(interactive: bool) -> int | None:
+    """How wide the console writes: at a terminal COLUMNS (80) or less when
+    $COLUMNS says so; elsewhere $COLUMNS if set, else no wrapping at all."""
+    given = os.environ.get("COLUMNS", "")
+    columns = int(given) if given.isdigit() and int(given) >= 20 else None
+    if interactive:
+        return min(COLUMNS, columns or COLUMNS)
+    return columns
 
 
 def norm(text: str) -> str:
@@ -66,8 +79,10 @@ class Console:
         #: what has been typed after the prompt so far (readline's buffer at a terminal)
         self.typed_so_far: Callable[[], str] = lambda: ""
         #: a person at a terminal: a prompt, and lines wrapped to COLUMNS
-        #: (a script or a pipe gets neither, one screen line per line)
+        #: (a script or a pipe gets neither, one screen line per line, unless
+        #: $COLUMNS says how wide to wrap)
         self.interactive = interactive
+        self.width = width(interactive)
         #: set once a prompt is up: output is then printed above it
         self.prompting = False
         self.ready = threading.Event()  # the first screens are out
@@ -109,8 +124,15 @@ class Console:
             else:
                 raise ConsoleError(f"unknown command {cmd!r}; type help")
         except ConsoleError as exc:
-            print(f"! {exc}", file=self.out)
+            print(self.fit(f"! {exc}", "  "), file=self.out)
         return True
+
+    def fit(self, text: str, indent: str = "") -> str:
+        """``text`` wrapped to the console's width (as it is, with none)."""
+        if not self.width:
+            return text
+        return "\n".join(textwrap.fill(line, self.width - 1, subsequent_indent=indent)
+                         for line in text.splitlines())
 
     def name(self, args: list[str]) -> None:
         if self.on_name is None:
@@ -123,7 +145,7 @@ class Console:
         if not number.isdigit() or not 1 <= int(number) <= seats:
             raise ConsoleError(f"no seat {args[0]!r}; seats 1..{seats}")
         try:
-            print(self.on_name(int(number) - 1, " ".join(args[1:])), file=self.out, flush=True)
+            print(self.fit(self.on_name(int(number) - 1, " ".join(args[1:]))), file=self.out, flush=True)
         except ValueError as exc:
             raise ConsoleError(str(exc)) from None
 
@@ -222,9 +244,9 @@ class Console:
             out.append(f"┌─ {name}{who} " + "─" * max(0, 40 - len(name) - len(who)))
             if self.pictures:
                 out.append(words)
-            elif self.interactive:
+            elif self.width:
                 for line in words.splitlines():
-                    out += textwrap.wrap(line, COLUMNS - 1, initial_indent="│ ",
+                    out += textwrap.wrap(line, self.width - 1, initial_indent="│ ",
                                          subsequent_indent="│   ") or ["│"]
             else:
                 out += [f"│ {line}" for line in words.splitlines()]

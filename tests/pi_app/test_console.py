@@ -127,3 +127,25 @@ def test_names_typed_at_the_lobby_name_the_players_of_the_game_chosen(tmp_path, 
     assert "seat 1: Lucia" in out and "seat 2: Anna" in out
     assert "! the name 'lucia' is given to seats 1 and 2" in out
     assert "new game: " in out and "(Lucia)" in out and "(Anna)" in out
+
+
+A_GAME = ("--game", KID, "--players", "2", "--seed", "1")
+
+
+@pytest.mark.parametrize("game", [(), A_GAME], ids=["lobby", "game"])
+def test_every_console_line_fits_the_columns_it_is_given(tmp_path, monkeypatch, capsys, game):
+    """Help, screens (the setup's "Region cards:" and "Next:" lines) and
+    refusals (a list of names) at COLUMNS=80, through a pipe too."""
+    monkeypatch.setenv("COLUMNS", "80")
+    out = _run(tmp_path, monkeypatch, capsys, "help\ntap seat1 nothing-such\nshow\nsync end\nquit\n", *game)
+    assert "= end" in out and "sync [WORD]" in out
+    wide = [line for line in out.splitlines() if len(line) > 80]
+    assert not wide, wide
+    if game:
+        assert "Region cards:" in out
+
+
+def test_a_pipe_without_columns_gets_one_line_per_screen_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    out = _run(tmp_path, monkeypatch, capsys, "sync end\nquit\n", *A_GAME)
+    assert any(line.startswith("│ Region cards: ") and len(line) > 80 for line in out.splitlines())
