@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from PIL import Image
 
@@ -8,6 +10,7 @@ from pi_app import games
 from pi_app.cli import main
 from pi_app.simulated.demo import Night, summary
 from pi_app.store.journal import Journal
+from players import ismcts
 
 
 @pytest.mark.skipif("king-is-dead" not in rules.GAMES, reason="The King is Dead engine not registered")
@@ -80,3 +83,18 @@ def test_demo_refuses_a_file_as_its_output(capsys, tmp_path):
     assert main(["demo", "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert f"--out {out} is a file; give a directory" in err and "Traceback" not in err
+
+
+def _moves(journal: str) -> list[str]:
+    with sqlite3.connect(journal) as db:
+        return [row[0] for row in db.execute("SELECT move FROM moves ORDER BY game_id, n")]
+
+
+def test_a_seeded_demo_plays_the_same_game_on_a_slow_machine_and_in_italian(tmp_path, monkeypatch):
+    """The seed fixes the game: the computer thinks on its iterations, not on
+    the clock (a loaded machine once made one demo 67 moves and the next 68)."""
+    fast = Night(tmp_path / "fast", seed=5).play("king-and-assassins", 2)
+    clock = iter(range(10**9))
+    monkeypatch.setattr(ismcts.time, "perf_counter", lambda: float(next(clock)))  # a second per look
+    slow = Night(tmp_path / "slow", lang="it", seed=5).play("king-and-assassins", 2)
+    assert _moves(slow.journal) == _moves(fast.journal) and slow.moves == fast.moves
