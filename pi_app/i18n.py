@@ -60,6 +60,11 @@ _TEXT: dict[str, tuple[str, str]] = {
     "journal-readonly": ("disk read-only", "disco in sola lettura"),
     "undo-unsaved": ("No undo until saved", "Niente annulla finché non è salvata"),
     "undo-failed": ("Undo failed: {reason}", "Annulla fallito: {reason}"),
+    # tablekeeper replay --lang: a log told in words
+    "replay-table": ("Table", "Tavolo"),
+    "replay-refused": ("{move}: refused. {why}", "{move}: rifiutata. {why}"),
+    "replay-not-over": ("The game is not over; to move: {seat}.",
+                        "La partita non è finita; di turno: {seat}."),
 }
 
 # The table's own refusals, in the same catalogue as the engines' so that an
