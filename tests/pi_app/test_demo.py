@@ -98,3 +98,20 @@ def test_a_seeded_demo_plays_the_same_game_on_a_slow_machine_and_in_italian(tmp_
     monkeypatch.setattr(ismcts.time, "perf_counter", lambda: float(next(clock)))  # a second per look
     slow = Night(tmp_path / "slow", lang="it", seed=5).play("king-and-assassins", 2)
     assert _moves(slow.journal) == _moves(fast.journal) and slow.moves == fast.moves
+
+
+def test_the_demo_writes_a_small_index_and_no_frames_unless_asked(tmp_path, capsys):
+    """A person can open what the demo wrote: a few files per game and a
+    small index.html (a night once wrote 8,326 files, its index 2.3 MB)."""
+    assert main(["demo", "--game", "king-and-assassins", "--out", str(tmp_path / "plain")]) == 0
+    files = [p for p in (tmp_path / "plain").rglob("*") if p.is_file()]
+    assert not [p for p in files if p.suffix == ".png"]
+    assert len(files) < 30, sorted(map(str, files))
+    index = tmp_path / "plain" / "index.html"
+    assert index.stat().st_size < 20_000
+    page = (tmp_path / "plain" / "king-and-assassins-2p.html").read_text(encoding="utf-8")
+    assert "<figcaption>1. " in page and "<img" not in page  # every frame's words, no picture to load
+    assert "in words" in capsys.readouterr().out
+    assert main(["demo", "--game", "king-and-assassins", "--out", str(tmp_path / "frames"), "--frames"]) == 0
+    pngs = list((tmp_path / "frames").rglob("*.png"))
+    assert pngs and "<img" in (tmp_path / "frames" / "king-and-assassins-2p.html").read_text(encoding="utf-8")
