@@ -45,7 +45,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "undo-barrier": ("Cannot undo past {what}", "Non si annulla oltre {what}"),
     "undo-barrier-chance": ("a chance step", "un evento casuale"),
     "undo-barrier-secret": ("a revealed secret", "un segreto rivelato"),
-    "undo-cancelled": ("Undo cancelled", "Annullamento annullato"),
+    "undo-cancelled": ("Undo cancelled", "Nessun annullamento"),
     "reader-fault": ("{reader} not answering", "{reader} non risponde"),
     "reader-back": ("{reader} answers again", "{reader} risponde di nuovo"),
     "setup": ("Set up the table", "Prepara il tavolo"),
@@ -70,8 +70,8 @@ _TEXT: dict[str, tuple[str, str]] = {
 # The table's own refusals, in the same catalogue as the engines' so that an
 # IllegalMove from either reads the same way on a seat's screen.
 catalogue.register({
-    "table.not-your-turn": ("It is {to_move}'s turn, not {seat}'s.",
-                            "È il turno di {to_move}, non di {seat}."),
+    "table.not-your-turn": ("Turn: {to_move}, not {seat}. Wait for your turn.",
+                            "Turno: {to_move}, non {seat}. Aspetta il tuo turno."),
     "table.not-your-piece": ("That piece belongs to {owner}, not to {seat}.",
                              "Quel pezzo è di {owner}, non di {seat}."),
     "table.not-now": ("{what} cannot be used now.", "{what} non si può usare ora."),

@@ -78,8 +78,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{piece} non è più sulla plancia.",
     ),
     _P + "move.bad-direction": (
-        "{dir} is not a direction: pieces move N, E, S or W, never diagonally.",
-        "{dir} non è una direzione: i segnalini si muovono N, E, S o W, mai in diagonale.",
+        "{dir} is not a direction: pieces move north, east, south or west, never diagonally.",
+        "{dir} non è una direzione: i segnalini si muovono a nord, est, sud o ovest, mai in diagonale.",
     ),
     _P + "move.off-board": (
         "{piece} cannot move {dir}: that leaves the board.",

@@ -56,7 +56,7 @@ def check_screens(rig) -> None:
                 assert not any(line.endswith(f": {hand}") for line in lay.lines), (p, hand, lay)
         new = s.adapter.drawn.get(p)
         if new is not None and new != s.adapter.drawn.get(1 - p):
-            mark = f"new {card_name(new, s.lang)}".lower()
+            mark = f"{'new card' if s.lang == 'en' else 'carta nuova'}: {card_name(new, s.lang)}".lower()
             for lay in others:
                 assert not any(mark in line.lower() for line in (lay.title, *lay.lines)), (p, new, lay)
 

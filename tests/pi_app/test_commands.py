@@ -22,7 +22,7 @@ def test_run_console_taps_presses_and_resumes(tmp_path, monkeypatch, capsys):
                  "--text"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "It is Player 1's turn, not Player 2's." in out
+    assert "Turn: Player 1, not Player 2. Wait for your turn." in out
     assert "Player 1 plays Garrison" in out
     assert "unknown command 'fly'" in out
     assert "does not know this tag (04AABBCCDD)" in out

@@ -260,7 +260,10 @@ class KingAndAssassinsAdapter(TableAdapter):
         if step == "king":
             return (f"King {ap['king']} AP, Knights {ap['knights']}" if en
                     else f"Re {ap['king']} PA, Cavalieri {ap['knights']}")
-        return f"{ap['assassins']} action points" if en else f"{ap['assassins']} punti azione"
+        n = ap["assassins"]
+        if en:
+            return f"{n} action point" if n == 1 else f"{n} action points"
+        return f"{n} punto azione" if n == 1 else f"{n} punti azione"
 
     def chance_title(self, state: State, lang: str) -> str:
         n = state.view(None)["round"] + 1

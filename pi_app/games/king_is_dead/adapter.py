@@ -53,7 +53,7 @@ TYPE_LABELS: dict[str, tuple[str, str]] = {
 }
 STEP_TITLES: dict[str, tuple[str, str]] = {
     "turn": ("Your turn: play or pass", "Tocca a te: gioca o passa"),
-    "summon": ("Summon a follower", "Richiama un Seguace"),
+    "summon": ("Summon a follower to court", "Convoca a corte"),
 }
 REASONS: dict[str, tuple[str, str]] = {
     "control": ("by control of the regions", "per controllo delle regioni"),
@@ -72,6 +72,14 @@ def colour_word(colour: str, n: int, lang: str) -> str:
         return colour
     forms = words[0] if lang == "en" else words[1]
     return forms[0] if n == 1 else forms[1]
+
+
+def to_them(name: str) -> str:
+    """Italian "to the" before a plural name: "agli Scozzesi", "ai Gallesi"."""
+    low = name.lower()
+    impure = (low[:1] in "aeiouxz" or low[:2] in ("gn", "ps", "pn")
+              or (low[:1] == "s" and low[1:2] not in "aeiou"))
+    return f"{'agli' if impure else 'ai'} {name}"
 
 
 def counted(colours: Counter, lang: str) -> str:
@@ -255,7 +263,7 @@ class KingIsDeadAdapter(TableAdapter):
                 name = _l({**CARD_LABELS, **FACTION_LABELS}.get(winner, (winner, winner)), lang)
                 back = sum(Counter(p.get("returned", {})).values())
                 last.append(f"{p['region']} to the {name}; {back} to reserve" if en
-                            else f"{p['region']} ai {name}; {back} in riserva")
+                            else f"{p['region']} {to_them(name)}; {back} in riserva")
             elif kind == "loyalist_added":
                 out.append(f"Put a loyalist in {p['region']}" if en
                            else f"Metti un lealista in {p['region']}")

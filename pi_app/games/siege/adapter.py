@@ -203,7 +203,7 @@ class SiegeAdapter(TableAdapter):
             if len(fresh) > 1:
                 return f"New: {len(fresh)} cards" if lang == "en" else f"Nuove: {len(fresh)} carte"
             name = w.card_name(fresh[0], lang)
-            return f"New {name}" if lang == "en" else f"Nuova {name}"
+            return f"New card: {name}" if lang == "en" else f"Nuova carta: {name}"
         if phase == "play" and seat == view["seat"]:
             moves = [m.to_json() for m in state.legal_moves()]
             dead = [m for m in moves if m["type"] == "discard" and CARDS[m["card"]].kind == "fortification"]
@@ -248,7 +248,8 @@ class SiegeAdapter(TableAdapter):
         line = f"{w.role(seat, lang, self.names)} · {n} card{'s' if n != 1 else ''}" if en else \
             f"{w.role(seat, lang, self.names)} · {n} cart{'e' if n != 1 else 'a'}"
         new = self.drawn.get(seat)
-        got = f"{'new' if en else 'nuova'} {w.card_name(new, lang)}" if new in view["hand"] else ""
+        fresh = "new card" if en else "carta nuova"
+        got = f"{fresh}: {w.card_name(new, lang)}" if new in view["hand"] else ""
         if view["phase"] in HAND_DRAWS and view["seat"] == seat:  # the drawer taps what was drawn
             big = "Tap the card you drew" if en else "Tocca la carta pescata"
             return big, [got, f"{line}: {hand}"] if got else [f"{line}: {hand}"]
@@ -280,7 +281,7 @@ class SiegeAdapter(TableAdapter):
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         en = lang == "en"
         winner = w.role(outcome.winners[0], lang, self.names) if outcome.winners else "-"
-        big = f"{winner} wins" if en else f"Vince {winner}"
+        big = f"{winner} wins" if en else f"Vince: {winner}"
         reason = pick(w.REASONS.get(outcome.reason, (outcome.reason,) * 2), lang)
         detail = dict(outcome.detail)
         day = (f"Day {detail.get('day')} · walls left {detail.get('walls_left')}" if en

@@ -60,13 +60,13 @@ LOSS_REASONS.update({
 TYPES.update({"raze": ("Remove wall", "Togli muro"), "place": ("Place", "Metti")})
 #: events in force, as the shared screen names them (short)
 EVENT_SHORT: dict[str, tuple[str, str]] = {
-    "low_morale": ("Low morale", "Morale basso"), "bad_weather": ("Bad weather", "Maltempo"),
-    "papal_injunction": ("Papal ban", "Bando papale"), "floods": ("Floods", "Inondazione"),
+    "low_morale": ("Low Morale", "Morale a Terra"), "bad_weather": ("Bad Weather", "Cattivo Tempo"),
+    "papal_injunction": ("Papal Injunction", "Intimazione del Papa"), "floods": ("Floods", "Inondazione"),
 }
 STEP: dict[str, tuple[str, str]] = {
     "setup": ("Setup: play or discard", "Gioca o scarta"),
     "play": ("Play a card or end", "Gioca o termina"),
-    "event": ("Spear of Destiny", "Lancia del Destino"),
+    "event": ("Spear of Destiny", "Mano del Destino"),
     "attack": ("Attack: pick a unit", "Attacco: scegli"),
     "aim": ("Join or pick a target", "Unisci o bersaglio"),
     "support": ("Attacked: support?", "Attaccato: supporto?"),
