@@ -87,15 +87,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     _P + "move.occupied": (
         "{cell} is taken by {occupant}.",
-        "{cell} è occupato da {occupant}.",
+        "{cell} è già occupato: c'è {occupant}.",
     ),
     _P + "king.street-only": (
         "The king moves on streets only; {cell} is a roof.",
         "Il re si muove solo sulle strade; {cell} è un tetto.",
     ),
     _P + "ap.not-enough": (
-        "Action points needed: {need}; left for the {pool}: {left}.",
-        "Punti azione necessari: {need}; rimasti per {pool}: {left}.",
+        "Action points needed: {need}; left to the {pool}: {left}.",
+        "Punti azione necessari: {need}; ne restano {left} ({pool}).",
     ),
     _P + "push.off-board": (
         "The push would put {pushed} off the board.",
@@ -173,4 +173,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{piece} is not one of your three assassins.",
         "{piece} non è uno dei tuoi tre assassini.",
     ),
+}
+
+
+#: the ids a sentence's params hold, in each language: pieces by the names
+#: the screens give them, the four directions, the three pools of points
+WORDS: dict[str, tuple[str, str]] = {
+    "king": ("King", "Re"),
+    **{f"knight{n}": (f"Knight {n}", f"Cavaliere {n}") for n in range(1, 10)},
+    **{f"citizen{n}": (f"Citizen {n}", f"Cittadino {n}") for n in range(1, 13)},
+    "N": ("north", "nord"), "E": ("east", "est"), "S": ("south", "sud"), "W": ("west", "ovest"),
+    "knights": ("Knights", "Cavalieri"), "assassins": ("Assassins", "Assassini"),
 }

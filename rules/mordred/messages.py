@@ -24,8 +24,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Ora serve il lancio ({expected}), non quello.",
     ),
     "mordred.chance.not_due": (
-        "No dice are due now; it is {player}'s move.",
-        "Ora non si tirano dadi; tocca a {player}.",
+        "No dice are due now; to move: {player}.",
+        "Ora non si tirano dadi; di turno: {player}.",
     ),
     "mordred.roll.bad_value": (
         "Dice show 1 to 6, not {dice}.",
@@ -93,11 +93,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "mordred.build.terrain": (
         "A {building} cannot be built on {terrain} ({space}).",
-        "Non si può costruire {building} su {terrain} ({space}).",
+        "Non si può costruire {building} in {terrain} ({space}).",
     ),
     "mordred.build.none_left": (
         "You have no {building} left to build.",
-        "Non vi resta nessun {building} da costruire.",
+        "Non ti resta nessun {building} da costruire.",
     ),
     "mordred.build.first_on_border": (
         "The first building of the game goes on a black-framed space, not {space}.",
@@ -133,4 +133,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
 }
 
-catalogue.register(MESSAGES)
+#: the ids a sentence's params hold, in each language (the rulebook's names)
+WORDS: dict[str, tuple[str, str]] = {
+    "village": ("Village", "Villaggio"), "town": ("Town", "Città"),
+    "small_castle": ("Small Castle", "Castello Piccolo"), "large_castle": ("Large Castle", "Castello Grande"),
+    "hills": ("hills", "collina"), "forest": ("forest", "foresta"),
+}
+
+catalogue.register(MESSAGES, words=WORDS)

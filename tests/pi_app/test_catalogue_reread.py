@@ -9,15 +9,21 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+import random
 import re
+from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 import pi_app.i18n
 import pi_app.names
 import pi_app.web.words
 import rules
 from rules import catalogue
+from rules.core import IllegalMove
+from tests.rules.conformance import _mutations
 from tests.words import faults
 
 ID = re.compile(r"[a-z0-9_\-]*")
@@ -69,3 +75,43 @@ def test_every_word_pair_reads_well_in_both_languages() -> None:
     bad = [(where, lang, text, found) for (en, it), where in pairs.items()
            for lang, text in (("en", en), ("it", it)) if (found := faults(text, lang, template=True))]
     assert not bad, "\n".join(f"{w} [{lang}] {text!r}: {f}" for w, lang, text, f in bad)
+
+
+def _refusals(game_id: str) -> Iterator[IllegalMove]:
+    """The game's refusals of moves a player could make: each legal move of
+    a seeded playout, mutated to values seen in the game (no made-up ids)."""
+    game = rules.get(game_id)
+    for players, options in game.setups()[:2]:
+        state = game.new_game(players, 1, options)
+        rng = random.Random(1)
+        pool: dict[str, list[Any]] = defaultdict(list)
+        stale: list[Any] = []
+        while state.to_move() is not None:
+            legal = state.legal_moves()
+            move = state.sample_chance() if state.to_move() == rules.CHANCE else rng.choice(legal)
+            for key, value in move.to_json().items():
+                if isinstance(value, (str, int, bool)) and value not in pool[key]:
+                    pool[key].append(value)
+            for data in _mutations(move, pool, stale, rng):
+                if any(isinstance(v, str) and v.endswith("?") for v in data.values()):
+                    continue  # a made-up id no tag can carry
+                try:
+                    state.check(game.move_from_json(data))
+                except ValueError:
+                    continue
+                except IllegalMove as exc:
+                    yield exc
+            state.apply(move)
+            stale.append(move)
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_every_refusal_names_things_in_words(game: str) -> None:
+    bad: dict[tuple[str, str], str] = {}
+    for exc in _refusals(game):
+        for lang in ("en", "it"):
+            text = exc.message(lang)
+            found = faults(text, lang)
+            if found:
+                bad.setdefault((exc.code, lang), f"{text!r}: {found}")
+    assert not bad, "\n".join(f"{code} [{lang}] {said}" for (code, lang), said in sorted(bad.items()))
