@@ -23,9 +23,11 @@ _TEXT: dict[str, tuple[str, str]] = {
     "unknown-tag": ("UNKNOWN TAG", "TAG SCONOSCIUTO"),
     # Said mid-game to a player, who can only act at the table: no shell commands here.
     "unknown-tag-detail": ("The table does not know this tag ({uid}). Tap the card or piece "
-                           "you meant; a tag that is new goes to the host after the game.",
+                           "you meant. If it is a new card or piece, play on without it and give "
+                           "it to the host after the game, to be added to the table.",
                            "Il tavolo non conosce questo tag ({uid}). Tocca la carta o il pezzo "
-                           "giusto; un tag nuovo va dato all'organizzatore a fine partita."),
+                           "giusto. Se è una carta o un pezzo nuovo, continua senza e dallo "
+                           "all'organizzatore a fine partita, che lo aggiungerà al tavolo."),
     # Named in words (the tag's own id stays in the transcript): a player
     # holding another box's card knows it at once.
     "tag-not-in-game": ("This is {component} of {game}: it is not used in this game.",

@@ -44,7 +44,7 @@ ENGLISH = [
     (r"\bIt is \w+'s turn, not \w+'s\b", "a role without its article"),
     (r"\bchoose one of (False, True|True, False)", "a Python value"),
     (r"\bEnd tum\b|\bwirs\b", "the font at that size"),
-    (r"\bpawn \d+\b", "a pawn's place without words"),
+    (r"\bpawn \d+\b(?! (left|right))", "a pawn's place without words"),
 ]
 
 

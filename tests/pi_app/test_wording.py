@@ -16,6 +16,9 @@ def test_an_unknown_tag_mid_game_says_what_to_do_at_the_table(rig, lang: str) ->
     assert "tablekeeper" not in text and "enroll" not in text and "run:" not in text
     assert "04DEADBEEF" in text
     assert ("Tap the card or piece" if lang == "en" else "Tocca la carta o il pezzo") in text
+    # and what to do with a card or piece that is new: play on, give it to the host afterwards
+    assert ("play on without it and give it to the host after the game" if lang == "en"
+            else "continua senza e dallo all'organizzatore a fine partita") in " ".join(text.split())
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
