@@ -20,7 +20,7 @@ from pi_app.session import computer
 from pi_app.session.lobby import Lobby
 from pi_app.session.loop import SHOW_ALL, NothingToResume, Session
 from pi_app.simulated import hands
-from pi_app.simulated.console import Console, read_commands
+from pi_app.simulated.console import Console, read_commands, said
 from pi_app.store.journal import Journal
 from pi_app.store.registry import Registry
 from pi_app.table import hardware, profile, startup
@@ -102,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
         if simulated and not args.no_console:
             console = Console(table, registry, "", [], pictures=args.pictures and not args.text,
                               interactive=sys.stdin.isatty())
-            print(f"{prof.name}: type help", flush=True)
+            console.lang = args.lang or prof.lang
+            print(said("ready", console.lang, table=prof.name), flush=True)
             threading.Thread(target=read_commands, args=(sys.stdin, events, console), daemon=True,
                              name="console").start()
         # A simulated table with no console (a service) takes the same commands
@@ -125,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
                                        names=given)
             except NothingToResume:
                 if console is not None:
-                    console.say("no game to resume: choose one on the shared screen (press seat1 right/ok)")
+                    console.say(said("lobby", console.lang))
                 lobby = Lobby(table, args.lang or prof.lang, page=address.page_url(),
                               known=journal.recent_names())
                 current[0] = lobby
@@ -165,9 +166,10 @@ def run(args: argparse.Namespace) -> int:
                 typist.names = session.record.names
                 session.on_typed = typist.execute
             if console is not None:
-                what = f"{session.game.name or session.record.game} for {session.record.players}"
-                console.say(f"resumed {what} at move {len(session.state.history)}" if session.resumed
-                            else f"new game: {what}")
+                what = said("game-for", session.lang, game=session.game.name or session.record.game,
+                            n=session.record.players)
+                console.say(said("resumed", session.lang, what=what, n=len(session.state.history))
+                            if session.resumed else said("new-game", session.lang, what=what))
                 _show_changes(session, console)
             watchdog.start()
             startup.started(state)

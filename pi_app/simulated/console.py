@@ -33,12 +33,62 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from pi_app import names
+from pi_app.i18n import pick
 from pi_app.session.loop import SHOW_ALL, STOP, Typed
 from pi_app.store.registry import Registry
 from pi_app.table.hardware import Table
 from pi_app.ui.screens import Layout, ascii_art, render
 
 HELP = textwrap.dedent(__doc__.split("Commands::", 1)[1]).strip("\n") if __doc__ else ""
+HELP_IT = """\
+tap seat1 garrison        una carta, un pezzo o una regione di un posto, col nome
+                          che mostra lo schermo (maiuscole o no, in entrambe le
+                          lingue: "Aquae Sulis", "guarnigione")
+tap attacker knight       un posto anche col nome del giocatore ("player1", "king")
+tap seat1 04A1B2C3D4E5F6  un UID (un tag sconosciuto è segnalato, non indovinato)
+press seat1 ok            left | ok | right di un posto; "press undo" annulla
+hold seat2 right          tiene premuto un secondo (prima della partita: per un nome)
+name 2 Anna               prima della partita: il giocatore del posto 2 si chiama
+                          Anna ("name 2" gli ridà il nome del posto)
+show                      ristampa tutti gli schermi
+sync [PAROLA]             stampa "= PAROLA" quando tutto ciò che precede è fatto
+                          (per gli script)
+help, quit                questo aiuto; esci"""
+
+#: what the console says, in each language (its commands stay as typed: tap, press ...)
+WORDS: dict[str, tuple[str, str]] = {
+    "ready": ("{table}: type help", "{table}: scrivi help per l'aiuto"),
+    "new-game": ("new game: {what}", "nuova partita: {what}"),
+    "resumed": ("resumed {what} at move {n}", "ripresa {what} alla mossa {n}"),
+    "game-for": ("{game} for {n}", "{game} in {n}"),
+    "lobby": ("no game to resume: choose one on the shared screen (press seat1 right/ok)",
+              "nessuna partita da riprendere: scegline una sullo schermo comune (press seat1 right/ok)"),
+    "unknown-command": ("unknown command {cmd!r}; type help", "comando sconosciuto {cmd!r}; scrivi help"),
+    "names-at-lobby": ("names are given at the lobby, before a game starts (or with run --name); "
+                       "this game keeps the names it began with",
+                       "i nomi si danno prima della partita (o con run --name); "
+                       "questa partita tiene i nomi con cui è cominciata"),
+    "name-usage": ("name SEAT NAME, e.g. name 2 Anna (name 2: the seat's own name again)",
+                   "name POSTO NOME, per esempio name 2 Anna (name 2: di nuovo il nome del posto)"),
+    "no-seat-number": ("no seat {seat!r}; seats 1..{n}", "nessun posto {seat!r}; posti da 1 a {n}"),
+    "no-seat": ("no seat {seat!r} in this game; seats: {seats}",
+                "nessun posto {seat!r} in questa partita; posti: {seats}"),
+    "tap-usage": ("write: tap SEAT THING, e.g. tap seat1 garrison (or tap ZONE THING)",
+                  "scrivi: tap POSTO COSA, per esempio tap seat1 guarnigione (o tap ZONA COSA)"),
+    "nothing-called": ("nothing called {thing!r}", "niente si chiama {thing!r}"),
+    "try-one-of": ("nothing called {thing!r}; try one of: {names} or a hex UID",
+                   "niente si chiama {thing!r}; prova con: {names} o un UID esadecimale"),
+    "no-tag": ("{thing} has no tag enrolled", "{thing} non ha un tag registrato"),
+    "no-tag-enroll": ("{thing} has no tag enrolled; run: tablekeeper tags enroll {game}",
+                      "{thing} non ha un tag registrato; esegui: tablekeeper tags enroll {game}"),
+    "press-usage": ("write: press SEAT left|ok|right, or press undo",
+                    "scrivi: press POSTO left|ok|right, o press undo"),
+}
+
+
+def said(key: str, lang: str, **params: Any) -> str:
+    """One of the console's sentences in ``lang``."""
+    return pick(WORDS[key], lang).format(**params)
 PROMPT = "> "
 COLUMNS = 80
 
@@ -103,7 +153,7 @@ class Console:
             if cmd in ("quit", "exit", "q"):
                 return False
             if cmd == "help":
-                print(HELP, file=self.out)
+                print(HELP_IT if self.lang == "it" else HELP, file=self.out)
             elif cmd == "tap":
                 reader, uid = self.tap_target(args)
                 self.table.tap(reader, uid)
@@ -122,7 +172,7 @@ class Console:
                 # line runs after everything typed before it has been handled.
                 print("= " + " ".join(args), file=self.out, flush=True)
             else:
-                raise ConsoleError(f"unknown command {cmd!r}; type help")
+                raise ConsoleError(said("unknown-command", self.lang, cmd=cmd))
         except ConsoleError as exc:
             print(self.fit(f"! {exc}", "  "), file=self.out)
         return True
@@ -136,14 +186,13 @@ class Console:
 
     def name(self, args: list[str]) -> None:
         if self.on_name is None:
-            raise ConsoleError("names are given at the lobby, before a game starts (or with run --name); "
-                               "this game keeps the names it began with")
+            raise ConsoleError(said("names-at-lobby", self.lang))
         if not args:
-            raise ConsoleError("name SEAT NAME, e.g. name 2 Anna (name 2: the seat's own name again)")
+            raise ConsoleError(said("name-usage", self.lang))
         number = args[0].lower().removeprefix("seat")
         seats = len(self.table.profile.seats)
         if not number.isdigit() or not 1 <= int(number) <= seats:
-            raise ConsoleError(f"no seat {args[0]!r}; seats 1..{seats}")
+            raise ConsoleError(said("no-seat-number", self.lang, seat=args[0], n=seats))
         try:
             print(self.fit(self.on_name(int(number) - 1, " ".join(args[1:]))), file=self.out, flush=True)
         except ValueError as exc:
@@ -158,8 +207,8 @@ class Console:
                                     else set())
             if norm(word) in known and f"{name}.pad" in self.table.readers:
                 return name
-        raise ConsoleError(f"no seat {word!r} in this game; seats: "
-                           + ", ".join(n for n in seats if f"{n}.pad" in self.table.readers))
+        raise ConsoleError(said("no-seat", self.lang, seat=word,
+                                seats=", ".join(n for n in seats if f"{n}.pad" in self.table.readers)))
 
     def zone(self, words: list[str]) -> tuple[str, int] | None:
         """A board zone named by the first word(s): (its reader, words used)."""
@@ -172,16 +221,16 @@ class Console:
 
     def tap_target(self, args: list[str]) -> tuple[str, str]:
         if len(args) < 2:
-            raise ConsoleError("write: tap SEAT THING, e.g. tap seat1 garrison (or tap ZONE THING)")
+            raise ConsoleError(said("tap-usage", self.lang))
         zone = self.zone(args)
         if zone is not None:
             reader, used = zone
             comp = self.resolve(" ".join(args[used:]), -1)
             if comp is None:
-                raise ConsoleError(f"nothing called {' '.join(args[used:])!r}")
+                raise ConsoleError(said("nothing-called", self.lang, thing=" ".join(args[used:])))
             uids = self.registry.uids_of(self.game, comp.id)
             if not uids:
-                raise ConsoleError(f"{comp.id} has no tag enrolled")
+                raise ConsoleError(said("no-tag", self.lang, thing=comp.name(self.lang)))
             return reader, uids[0]
         seat_name = self.seat(args[0])
         seat = [s.name for s in self.table.profile.seats].index(seat_name)
@@ -192,10 +241,10 @@ class Console:
             if len(clean) >= 8 and all(c in "0123456789ABCDEF" for c in clean):
                 return f"{seat_name}.pad", clean
             shown = sorted({c.name(self.lang) for c in self.components})
-            raise ConsoleError(f"nothing called {thing!r}; try one of: {', '.join(shown)} or a hex UID")
+            raise ConsoleError(said("try-one-of", self.lang, thing=thing, names=", ".join(shown)))
         uids = self.registry.uids_of(self.game, comp.id)
         if not uids:
-            raise ConsoleError(f"{comp.id} has no tag enrolled; run: tablekeeper tags enroll {self.game}")
+            raise ConsoleError(said("no-tag-enroll", self.lang, thing=comp.name(self.lang), game=self.game))
         return f"{seat_name}.pad", uids[0]
 
     def resolve(self, thing: str, seat: int) -> object | None:
@@ -222,7 +271,7 @@ class Console:
         if args == ["undo"]:
             return self.table.profile.undo.name
         if len(args) != 2 or args[1] not in ("left", "ok", "right"):
-            raise ConsoleError("write: press SEAT left|ok|right, or press undo")
+            raise ConsoleError(said("press-usage", self.lang))
         return f"{self.seat(args[0])}.{args[1]}"
 
     # -- screens -> terminal -------------------------------------------------

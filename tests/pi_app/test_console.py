@@ -149,3 +149,15 @@ def test_a_pipe_without_columns_gets_one_line_per_screen_line(tmp_path, monkeypa
     monkeypatch.delenv("COLUMNS", raising=False)
     out = _run(tmp_path, monkeypatch, capsys, "sync end\nquit\n", *A_GAME)
     assert any(line.startswith("│ Region cards: ") and len(line) > 80 for line in out.splitlines())
+
+
+def test_the_console_speaks_the_screens_language(tmp_path, monkeypatch, capsys):
+    out = _run(tmp_path, monkeypatch, capsys, "help\nfly\ntap seat1 nothing-such\npress seat1\nquit\n",
+               "--game", KID, "--players", "2", "--seed", "1", "--lang", "it")
+    assert "scrivi help per l'aiuto" in out and "nuova partita: The King is Dead in 2" in out
+    assert "ristampa tutti gli schermi" in out  # the help
+    assert "comando sconosciuto 'fly'; scrivi help" in out
+    assert "niente si chiama 'nothing-such'; prova con: " in out and "Guarnigione" in out
+    assert "scrivi: press POSTO left|ok|right, o press undo" in out
+    for english in ("type help", "new game", "unknown command", "nothing called", "write:"):
+        assert english not in out
