@@ -135,7 +135,9 @@ class Night:
                     raise RuntimeError(f"{name}: the simulated players are stuck")
                 if hidden:
                     secret.update(range(first, len(session.transcript)))
-                what = "(secret)" if hidden else f"{inp.kind} {inp.what or inp.part}"
+                comp = session.adapter.component(inp.what) if inp.kind == "tap" else None
+                thing = comp.name(self.lang) if comp is not None else inp.what or inp.part  # words, not ids
+                what = "(secret)" if hidden else f"{inp.kind} {thing}"
                 lines.append(f"  {session.player(seat or 0)}: {what}")
                 # The whole game in at most MAX_GIF_FRAMES frames: when full,
                 # keep every other frame and take half as many from now on.

@@ -27,6 +27,8 @@ def test_demo_game_writes_frames_gif_transcript(tmp_path):
     text = (tmp_path / "king-is-dead-2p.transcript.txt").read_text()
     assert "move | Player 1" in text and "outcome" in text
     assert "  Player 1: " in text and "seat " not in text  # players named as the screens name them
+    taps = [line for line in text.splitlines() if ": tap " in line]
+    assert taps and not [line for line in taps if "@" in line or "region:" in line or "follower:" in line]
     assert text.splitlines()[0].endswith("options: mordred=False; Player 2 (computer) plays")
     # The computer's moves are said on the shared screen and carried out at the table.
     assert report.computer == 1
