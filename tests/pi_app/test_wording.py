@@ -163,3 +163,21 @@ def test_a_real_hold_of_ok_on_its_pin_reaches_the_session(rig) -> None:
     pin.drive_high()
     s.pump()
     assert s.seat_layout(0).title != "SHORT FORMS"  # gone as it is let go
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_siege_says_whose_hand_holds_how_many_cards(lang: str) -> None:
+    import random
+
+    import rules
+    from pi_app.games import for_game
+
+    state = rules.get("siege").new_game(2, 3)
+    rng = random.Random(3)
+    while state.view(None)["phase"] in ("setup_draw", "setup"):
+        chance = state.to_move() == rules.CHANCE
+        state.apply(state.sample_chance() if chance else rng.choice(state.legal_moves()))
+    day = for_game("siege", 2, lang).public_lines(state, lang)[-1]
+    sizes = [side["hand_size"] for side in state.view(None)["sides"]]
+    assert day.endswith(f"in hand: Attacker {sizes[0]}, Defender {sizes[1]}" if lang == "en"
+                        else f"in mano: Attaccante {sizes[0]}, Difensore {sizes[1]}"), day

@@ -260,8 +260,10 @@ class SiegeAdapter(TableAdapter):
         en = lang == "en"
         if view["phase"] in ("setup_draw", "setup"):
             return []
-        hands = "/".join(str(s["hand_size"]) for s in view["sides"])
-        out = [f"Day {view['day']} · hands {hands}" if en else f"Giorno {view['day']} · mani {hands}"]
+        # how many cards each player holds, each named: "6/5" alone explained nothing
+        hands = ", ".join(f"{w.role(seat, lang, self.names)} {side['hand_size']}"
+                          for seat, side in enumerate(view["sides"]))
+        out = [f"Day {view['day']} · in hand: {hands}" if en else f"Giorno {view['day']} · in mano: {hands}"]
         if view["feeding_due"] and view["phase"] in ("die", "draw", "event"):  # at "feed" it is the big line
             who = w.role(view["seat"], lang, self.names)
             out.insert(0, f"{who} must feed today" if en else f"{who} nutre oggi")
