@@ -181,3 +181,17 @@ def test_siege_says_whose_hand_holds_how_many_cards(lang: str) -> None:
     sizes = [side["hand_size"] for side in state.view(None)["sides"]]
     assert day.endswith(f"in hand: Attacker {sizes[0]}, Defender {sizes[1]}" if lang == "en"
                         else f"in mano: Attaccante {sizes[0]}, Difensore {sizes[1]}"), day
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_king_is_dead_setup_names_the_followers_already_at_home(rig, lang: str) -> None:
+    from pi_app.games.king_is_dead.adapter import HOMES
+
+    r = rig(2)
+    s = r.open("king-is-dead", lang=lang)
+    said = "\n".join(s.log)
+    put = ": put " if lang == "en" else ": metti "
+    homes = [line for line in said.splitlines() if line.split(":")[0] in HOMES and put in line]
+    assert homes, said
+    for line in homes:
+        assert ("(besides the 2 " if lang == "en" else "(oltre ai 2 ") in line, line

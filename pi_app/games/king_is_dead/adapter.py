@@ -27,6 +27,7 @@ COLOURS = DATA.colours
 PICKS = ("swap", "take", "place", "into")  # moves inside an action: nothing changes on the table yet
 LOYALIST = "black"
 FACTION_COLOURS = {f.id: f.colour for f in DATA.factions}
+HOMES = {f.home: f.colour for f in DATA.factions}  # region -> the colour of the followers at home there
 CARD_LABELS = CARD_WORDS
 FACTION_LABELS: dict[str, tuple[str, str]] = {
     "saxons": ("Saxons", "Sassoni"),
@@ -273,10 +274,18 @@ class KingIsDeadAdapter(TableAdapter):
         for seat, colours in courts.items():
             who = self.player_name(seat, lang)
             out.append(f"{who} court: {counted(colours, lang)}" if en
-                       else f"Corte {who}: {counted(colours, lang)}")
+                       else f"Corte ({who}): {counted(colours, lang)}")
         for region, colours in fills.items():
-            out.append(f"{region}: put {counted(colours, lang)}" if en
-                       else f"{region}: metti {counted(colours, lang)}")
+            # A faction's home region already holds its followers from the
+            # start: said, so that a later summon from there is no surprise.
+            home = HOMES.get(region)
+            there = ""
+            if home is not None:
+                n = DATA.counts["home_followers"]
+                there = (f" (besides the {n} {colour_word(home, n, lang)} at home)" if en
+                         else f" (oltre ai {n} {colour_word(home, n, lang)} di casa)")
+            out.append(f"{region}: put {counted(colours, lang)}{there}" if en
+                       else f"{region}: metti {counted(colours, lang)}{there}")
         for region, colours in placed.items():
             out.append(f"Put {counted(colours, lang)} in {region}" if en
                        else f"Metti {counted(colours, lang)} in {region}")
