@@ -273,7 +273,11 @@ class KingAndAssassinsAdapter(TableAdapter):
         view = state.view(seat)
         en = lang == "en"
         big = f"Round {view['round']}" if view["round"] else ("Setup" if en else "Preparazione")
-        lines = [f"{view['cards_left']} cards left" if en else f"{view['cards_left']} carte"]
+        n = view["cards_left"]
+        if en:
+            lines = [f"{n} card left" if n == 1 else f"{n} cards left"]
+        else:
+            lines = [f"{n} carta rimasta" if n == 1 else f"{n} carte rimaste"]
         if view["wounds"]:
             lines.insert(0, f"Wounds {view['wounds']}/2" if en else f"Ferite {view['wounds']}/2")
         if seat == ASSASSIN_SEAT and view.get("assassins"):
