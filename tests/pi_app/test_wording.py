@@ -195,3 +195,11 @@ def test_the_king_is_dead_setup_names_the_followers_already_at_home(rig, lang: s
     assert homes, said
     for line in homes:
         assert ("(besides the 2 " if lang == "en" else "(oltre ai 2 ") in line, line
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_waiting_seat_reads_its_court_labelled(rig, lang: str) -> None:
+    r = rig(2)
+    s = r.open("king-is-dead", lang=lang)
+    big = s.presentation.layout_of("seat2.screen").big
+    assert big.startswith("Court: " if lang == "en" else "Corte: "), big

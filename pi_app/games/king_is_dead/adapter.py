@@ -319,7 +319,9 @@ class KingIsDeadAdapter(TableAdapter):
         view = state.view(seat)
         me = view["seats"][seat]
         court = Counter(me["court"])
-        big = counted(court, lang) or ("empty court" if lang == "en" else "corte vuota")
+        # labelled: "1 blue, 2 red" alone did not say whose or what they were
+        big = (f"{'Court' if lang == 'en' else 'Corte'}: {counted(court, lang)}" if court
+               else ("Court empty" if lang == "en" else "Corte vuota"))
         held = Counter(c for c in view.get("hand", []) if c in CARD_LABELS)
         hand = ", ".join(_l(CARD_LABELS[c], lang) + (f" ×{n}" if n > 1 else "") for c, n in held.items())
         sets = f"Sets: {me['sets']}" if lang == "en" else f"Set: {me['sets']}"
