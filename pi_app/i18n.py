@@ -75,7 +75,7 @@ catalogue.register({
     "table.not-your-turn": ("Turn: {to_move}, not {seat}. Wait for your turn.",
                             "Turno: {to_move}, non {seat}. Aspetta il tuo turno."),
     "table.not-your-piece": ("That piece belongs to {owner}, not to {seat}.",
-                             "Quel pezzo è di {owner}, non di {seat}."),
+                             "Quel pezzo appartiene a un altro giocatore: {owner}."),
     "table.not-now": ("{what} cannot be used now.", "{what} non si può usare ora."),
     "table.chance-pending": ("Wait: the table must first enter {what}.",
                              "Attendi: prima il tavolo deve inserire {what}."),
