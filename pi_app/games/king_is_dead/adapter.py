@@ -25,6 +25,15 @@ REGIONS = DATA.regions
 CARDS = tuple(dict.fromkeys(DATA.deck))
 COLOURS = DATA.colours
 PICKS = ("swap", "take", "place", "into")  # moves inside an action: nothing changes on the table yet
+#: what a step inside an action chooses, for its title
+PICK_HINTS: dict[str, tuple[str, str]] = {
+    "swap": ("swap a region card", "scambia una carta Regione"),
+    "take": ("take a follower", "prendi un seguace"),
+    "place": ("place a follower", "piazza un seguace"),
+    "into": ("choose the region", "scegli la regione"),
+    "crown": ("where the Crown goes", "dove va la Corona"),
+    "summon": ("summon to court", "convoca a corte"),
+}
 LOYALIST = "black"
 FACTION_COLOURS = {f.id: f.colour for f in DATA.factions}
 HOMES = {f.home: f.colour for f in DATA.factions}  # region -> the colour of the followers at home there
@@ -179,7 +188,7 @@ class KingIsDeadAdapter(TableAdapter):
             "take": f"Take {colour} in {region}" if en else f"Prendi {colour} in {region}",
             "into": f"Into {region}" if en else f"In {region}",
             "place": f"Place {colour} in {region}" if en else f"Piazza {colour} in {region}",
-            "summon": f"Summon {colour} from {region}" if en else f"Richiama {colour} da {region}",
+            "summon": f"Summon {colour} from {region}" if en else f"Convoca a corte {colour} da {region}",
             "draw": f"Draw {colour}" if en else f"Pesca {colour}",
             "region_card": f"Region card {region}" if en else f"Carta Regione {region}",
         }
@@ -190,7 +199,11 @@ class KingIsDeadAdapter(TableAdapter):
         pending = view.get("pending")
         if view.get("step") == "action" and pending:
             card = _l(CARD_LABELS.get(pending["card"], (pending["card"],) * 2), lang)
-            return f"{card}: {len(pending['picks']) + 1}"
+            # what this step chooses: "Crown: 1" over a list of regions said nothing
+            kinds = {m.to_json().get("type") for m in state.legal_moves()}
+            hint = next((_l(PICK_HINTS[k], lang) for k in PICK_HINTS if k in kinds), "")
+            step = len(pending["picks"]) + 1
+            return f"{card} {step}: {hint}" if hint else f"{card}: {step}"
         return _l(STEP_TITLES.get(view.get("step", ""), STEP_TITLES["turn"]), lang)
 
     def chance_title(self, state: State, lang: str) -> str:
