@@ -164,12 +164,13 @@ def words() -> dict[str, tuple[str, str]]:
            "move": ("move a figure", "muovere una figura"), "ring": ("add a ring", "aggiungere un anello"),
            "score": ("score", "contare il punteggio"), **colours}
     for cid, card in DATA.cards.items():
-        span = f"{'±' if card.both_ways else ''}{card.lo}-{card.hi}"
+        span = f"{card.lo}-{card.hi}"
+        way = (" either way", " avanti o indietro") if card.both_ways else ("", "")
         en, it = colours.get(card.colour or "", ("", ""))
         if card.action == "knight":
-            out[cid] = (f"Knight {span}", f"Cavaliere {span}")
+            out[cid] = (f"Knight {span}{way[0]}", f"Cavaliere {span}{way[1]}")
         elif card.action == "royal":
-            out[cid] = (f"King {span} {en}".strip(), f"Re {span} {it}".strip())
+            out[cid] = (f"King {span}{way[0]} {en}".strip(), f"Re {span}{way[1]} {it}".strip())
         elif card.action == "ring":
             out[cid] = (f"Ring {en}".strip(), f"Anello {it}".strip())
         elif card.action == "choice":

@@ -203,3 +203,10 @@ def test_a_waiting_seat_reads_its_court_labelled(rig, lang: str) -> None:
     s = r.open("king-is-dead", lang=lang)
     big = s.presentation.layout_of("seat2.screen").big
     assert big.startswith("Court: " if lang == "en" else "Corte: "), big
+
+
+def test_an_artus_card_that_moves_either_way_says_so_in_words() -> None:
+    from pi_app.games.artus.words import card_name
+
+    assert card_name("knight-1-5-both", "en") == "Knight 1-5 either way"
+    assert card_name("knight-1-5-both", "it") == "Cavaliere 1-5 avanti o indietro"

@@ -52,8 +52,11 @@ def player_short(p: int, lang: str) -> str:
     return naming.short_name("artus", p, lang)
 
 
-def _range(card: Card) -> str:
-    return f"{'±' if card.both_ways else ''}{card.lo}-{card.hi}"
+def _range(card: Card, i: int = 0, short: bool = False) -> str:
+    """A card's move: "1-5", and in words whether it goes either way ("±1-5" said nothing)."""
+    if short:
+        return f"{'±' if card.both_ways else ''}{card.lo}-{card.hi}"
+    return f"{card.lo}-{card.hi}" + ((" either way", " avanti o indietro")[i] if card.both_ways else "")
 
 
 def card_name(cid: str, lang: str, short: bool = False) -> str:
@@ -64,10 +67,10 @@ def card_name(cid: str, lang: str, short: bool = False) -> str:
         return cid
     colour = COLOURS.get(card.colour or "", ("", ""))[i]
     if card.action == "knight":
-        return (("Kn", "Ca")[i] if short else ("Knight ", "Cavaliere ")[i]) + _range(card)
+        return (("Kn", "Ca")[i] if short else ("Knight ", "Cavaliere ")[i]) + _range(card, i, short)
     if card.action == "royal":
         tail = (colour[0] if short else f" {colour}") if colour else ""
-        return (("Kg", "Re")[i] if short else ("King ", "Re ")[i]) + _range(card) + tail
+        return (("Kg", "Re")[i] if short else ("King ", "Re ")[i]) + _range(card, i, short) + tail
     if card.action == "ring":
         if short:
             return ("Ring", "An")[i] + (f"-{colour[0]}" if colour else "")
