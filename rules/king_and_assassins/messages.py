@@ -94,8 +94,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Il re si muove solo sulle strade; {cell} è un tetto.",
     ),
     _P + "ap.not-enough": (
-        "Action points needed: {need}; left to the {pool}: {left}.",
-        "Punti azione necessari: {need}; ne restano {left} ({pool}).",
+        "Action points needed: {need}; left for the {pool}: {left}.",
+        "Punti azione necessari: {need}; rimasti per {pool}: {left}.",
     ),
     _P + "push.off-board": (
         "The push would put {pushed} off the board.",
@@ -179,9 +179,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
 #: the ids a sentence's params hold, in each language: pieces by the names
 #: the screens give them, the four directions, the three pools of points
 WORDS: dict[str, tuple[str, str]] = {
-    "king": ("King", "Re"),
+    "king": ("King", "il Re"),
     **{f"knight{n}": (f"Knight {n}", f"Cavaliere {n}") for n in range(1, 10)},
     **{f"citizen{n}": (f"Citizen {n}", f"Cittadino {n}") for n in range(1, 13)},
     "N": ("north", "nord"), "E": ("east", "est"), "S": ("south", "sud"), "W": ("west", "ovest"),
-    "knights": ("Knights", "Cavalieri"), "assassins": ("Assassins", "Assassini"),
+    "knights": ("Knights", "i Cavalieri"), "assassins": ("Assassins", "gli Assassini"),
 }
