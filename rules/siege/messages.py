@@ -109,8 +109,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "L'Ariete attacca solo dalla Fila 0.",
     ),
     "siege.attack.melee-not-archer": (
-        "Only an Archer chooses between shooting and hand to hand: attack with {unit} without 'melee'.",
-        "Solo un Arciere sceglie tra tiro e corpo-a-corpo: attacca con {unit} senza 'melee'.",
+        "Only an Archer chooses between shooting and hand to hand: attack with {unit} without choosing.",
+        "Solo un Arciere sceglie tra tiro e corpo a corpo: attacca con {unit} senza scegliere.",
     ),
     "siege.attack.no-target": ("{unit} has nothing to attack.", "{unit} non ha nulla da attaccare."),
     "siege.attack.group-full": (
@@ -237,6 +237,6 @@ def words() -> dict[str, tuple[str, str]]:
         "target": ("choose a target", "scegliere un bersaglio"), "support": ("support", "sostenere"),
         "move": ("move", "spostare"), "pass": ("pass", "passare"),
         "end_phase": ("end the phase", "finire la fase"), "grain": ("Grain", "Grano"),
-        "melee": ("the melee", "il corpo a corpo"), "starve": ("starvation", "la fame"),
+        "melee": ("hand-to-hand combat", "il corpo a corpo"), "starve": ("starvation", "la fame"),
     })
     return out

@@ -210,3 +210,16 @@ def test_an_artus_card_that_moves_either_way_says_so_in_words() -> None:
 
     assert card_name("knight-1-5-both", "en") == "Knight 1-5 either way"
     assert card_name("knight-1-5-both", "it") == "Cavaliere 1-5 avanti o indietro"
+
+
+def test_siege_says_which_unit_attacks_and_one_term_for_close_combat() -> None:
+    from pi_app.games.siege.adapter import SiegeAdapter
+    from pi_app.games.siege.said import said
+    from rules.core import Event
+
+    adapter = SiegeAdapter(2)
+    assert adapter.move_text({"type": "attack", "unit": "catapult-1"}, "en") == "Attack with Catapult"
+    assert adapter.move_text({"type": "attack", "unit": "catapult-1"}, "it") == "Attacca con Catapulta"
+    melee = [Event("melee", {"seat": 0, "attack": 1, "defence": 4})]
+    told = " ".join(str(line) for line in said(melee, [None, None, None], "it"))
+    assert "Corpo a corpo" in told and "ischia" not in told, told

@@ -42,7 +42,7 @@ class SiegeAdapter(TableAdapter):
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {
         "type": ("Action", "Azione"), "card": ("Card", "Carta"), "target": ("Target", "Bersaglio"),
         "unit": ("Unit", "Unità"), "to": ("To", "Verso"), "choice": ("Choice", "Scelta"),
-        "value": ("Die", "Dado"), "melee": ("Shoot or fight", "Tiro o mischia"),
+        "value": ("Die", "Dado"), "melee": ("Shoot or hand to hand", "Tiro o corpo a corpo"),
         "at": ("Place in the row", "Posto nella fila"),
     }
     value_labels: ClassVar[dict[str, tuple[str, str]]] = dict(w.TYPES)

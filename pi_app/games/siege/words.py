@@ -30,7 +30,8 @@ ROW_NAMES: dict[str, tuple[str, str]] = {
 COMMAND_ROW = (("command row", "fila comando"), ("castle row", "fila castello"))
 TYPES: dict[str, tuple[str, str]] = {
     "play": ("Play", "Gioca"), "discard": ("Discard", "Scarta"), "feed": ("Feed", "Nutri"),
-    "lose": ("Lose", "Perdi"), "spear": ("Spear", "Lancia"), "attack": ("Attack", "Attacca"),
+    "lose": ("Lose", "Perdi"), "spear": ("Spear of Destiny", "Mano del Destino"),
+    "attack": ("Attack with", "Attacca con"),
     "join": ("Join attack", "Unisci"), "target": ("Target", "Bersaglio"),
     "support": ("Support", "Supporto"), "move": ("Move", "Muovi"), "pass": ("Pass", "Passa"),
     "end_phase": ("End phase", "Fine fase"), "die": ("Die", "Dado"), "draw": ("Draw", "Pesca"),
@@ -55,7 +56,7 @@ LOSS_REASONS: dict[str, tuple[str, str]] = {
 # The losses a player names since Famine and a lost melee ask which card
 # goes (ruling: docs/rulings.md#siege-the-player-chooses).
 LOSS_REASONS.update({
-    "famine": ("Famine", "Carestia"), "melee": ("the melee", "la mischia"),
+    "famine": ("Famine", "Carestia"), "melee": ("hand-to-hand combat", "il corpo a corpo"),
 })
 TYPES.update({"raze": ("Remove wall", "Togli muro"), "place": ("Place", "Metti")})
 #: events in force, as the shared screen names them (short)
