@@ -220,6 +220,7 @@ def test_siege_says_which_unit_attacks_and_one_term_for_close_combat() -> None:
     adapter = SiegeAdapter(2)
     assert adapter.move_text({"type": "attack", "unit": "catapult-1"}, "en") == "Attack with Catapult"
     assert adapter.move_text({"type": "attack", "unit": "catapult-1"}, "it") == "Attacca con Catapulta"
+    assert adapter.value_label("phase", "attack", "en") == "Attack"  # the phase, on the spectator page
     melee = [Event("melee", {"seat": 0, "attack": 1, "defence": 4})]
     told = " ".join(str(line) for line in said(melee, [None, None, None], "it"))
     assert "Corpo a corpo" in told and "ischia" not in told, told

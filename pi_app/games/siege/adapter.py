@@ -135,6 +135,8 @@ class SiegeAdapter(TableAdapter):
             return "No support" if lang == "en" else "Nessun supporto"
         if name == "at" and isinstance(value, int):  # the place a card takes in its row
             return w.slot(self._entry_row(), value, lang)
+        if name == "phase" and value in w.PHASES:
+            return pick(w.PHASES[value], lang)
         if name == "melee":  # an Archer's attack: shot (no key) or hand to hand
             return pick(w.MELEE[bool(value)], lang)
         if name == "card" and isinstance(value, str):

@@ -59,6 +59,8 @@ LOSS_REASONS.update({
     "famine": ("Famine", "Carestia"), "melee": ("hand-to-hand combat", "il corpo a corpo"),
 })
 TYPES.update({"raze": ("Remove wall", "Togli muro"), "place": ("Place", "Metti")})
+#: a phase named by a move type's word where that word is a verb with an object ("Attack with")
+PHASES: dict[str, tuple[str, str]] = {"attack": ("Attack", "Attacco")}
 #: events in force, as the shared screen names them (short)
 EVENT_SHORT: dict[str, tuple[str, str]] = {
     "low_morale": ("Low Morale", "Morale a Terra"), "bad_weather": ("Bad Weather", "Cattivo Tempo"),
