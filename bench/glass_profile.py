@@ -45,7 +45,7 @@ from pi_app.ui.screens import Layout
 @dataclass
 class Input:
     game: str
-    acting_cpu: float | None  # thread CPU seconds from pump() to the acting seat's frame
+    acting_cpu: float | None  # thread CPU seconds from pump() to the acting seat's frame (not its ack)
     by_change: dict[str, int] = field(default_factory=dict)  # "menu>waiting" etc. -> bytes
 
 
@@ -71,7 +71,9 @@ def play(game: str, players: int, seed: int, work: Path, limit: int | None,
         for name, screen in table.screens.items():
             def show(frame: Any, text: str = "", real: Any = screen.show, name: str = name) -> bool:
                 sent = real(frame, text)
-                if sent and name == mark["acting"] and mark["cpu"] is None:
+                # the acting seat's frame, not its acknowledgement (sent while the screen is acknowledged)
+                acked = name in getattr(session.presentation, "acknowledged", ())
+                if sent and name == mark["acting"] and mark["cpu"] is None and not acked:
                     mark["cpu"] = time.thread_time() - mark["t0"]
                     mark["stop"]()
                     mark["stop"] = lambda: None
@@ -80,15 +82,15 @@ def play(game: str, players: int, seed: int, work: Path, limit: int | None,
         rng = random.Random(seed)
         for seat in inputs(session, table, uids, rng, lambda: limit is None or len(out) < limit):
             before = {k: t.bytes for k, t in bus.traffic.items()}
-            shown = dict(session._layouts)
+            shown = dict(session.presentation.layouts_sent)
             start, stop = each(len(out)) if each else (lambda: None, lambda: None)
-            mark.update(acting=session.profile.seats[seat].screen.name if seat is not None and seat >= 0
+            mark.update(acting=session.scene.profile.seats[seat].screen.name if seat is not None and seat >= 0
                         else "", cpu=None, stop=stop, t0=time.thread_time())
             start()
             session.pump()
             mark["stop"]()
             got = Input(game, mark["cpu"])
-            for name, layout in session._layouts.items():
+            for name, layout in session.presentation.layouts_sent.items():
                 if shown.get(name) == layout:
                     continue
                 sent = sum(t.bytes - before.get(k, 0) for k, t in bus.traffic.items()

@@ -18,7 +18,7 @@ import bench
 from bench.common import Row, machine, table, write_json
 
 # The table's order: the issue's, then any other area.
-AREAS = ("latency", "glass", "start-up", "memory", "engines", "readers")
+AREAS = ("latency", "glass", "start-up", "memory", "engines", "readers", "input")
 
 
 def modules() -> list:

@@ -14,11 +14,15 @@ frame, and only then switches the panel on.
 
 from __future__ import annotations
 
+import errno
 import re
 from typing import Any
 
+from luma.core.error import DeviceNotFoundError
+from luma.core.interface.serial import i2c as luma_i2c
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
+from smbus2 import i2c_msg
 
 _CHANGED = re.compile(rb"[^\x00]+")  # a run of changed columns in old XOR new
 # bit order of a byte reversed: PIL packs the leftmost pixel in the high bit,
@@ -68,6 +72,30 @@ def changed_windows(old: bytes | None, new: bytes, gap: int) -> list[tuple[int, 
         else:
             windows.append((start, end))
     return windows
+
+
+#: the most data one I2C_RDWR message carries here (luma's own limit for it)
+RDWR_MAX = 4096
+
+
+class PageI2c(luma_i2c):
+    """luma's I2C interface sending each run of data (a page's changed
+    window, up to a whole page) in one transaction: the kernel's I2C_RDWR
+    (smbus2's ``i2c_rdwr``). luma does that only on a bus it opened itself;
+    on a bus it is handed (shared by the screens, behind the multiplexer)
+    it sends 32-byte SMBus blocks, so a whole page was five transactions,
+    each with its address, control byte and system call, instead of one."""
+
+    def data(self, data: Any) -> None:
+        payload = list(data)
+        for start in range(0, len(payload), RDWR_MAX):
+            message = i2c_msg.write(self._addr, [self._data_mode, *payload[start:start + RDWR_MAX]])
+            try:
+                self._bus.i2c_rdwr(message)
+            except OSError as err:  # as luma's own command() says it
+                if err.errno in (errno.EREMOTEIO, errno.EIO):
+                    raise DeviceNotFoundError(f"I2C device not found on address: 0x{self._addr:02X}") from err
+                raise
 
 
 class _ChangedPages:

@@ -124,6 +124,8 @@ SETTINGS: dict[str, dict[str, tuple[Setting, ...]]] = {
                  Setting("spi_device", int, 1, 0, 3),
                  _pin("dc_pin", default=24, example=24),
                  _pin("rst_pin", default=25, example=25),
+                 _pin("cs_pin", example=16),
+                 Setting("spi_hz", int, None, 500_000, 16_000_000, example=4_000_000),
                  Setting("rotate", int, 0, 0, 3)),
         "sim": (),
         "dummy": (),
@@ -237,8 +239,10 @@ def open_reader(spec: Any, *, hubs: Mapping[str, Any] | None = None, **extra: An
     )
 
 
-def open_screen(spec: Any, *, i2c: I2cBuses | None = None, keep: int = 1000) -> OledScreen:
-    """An OledScreen for a profile entry; screens sharing a bus should share ``i2c``."""
+def open_screen(spec: Any, *, i2c: I2cBuses | None = None, keep: int = 1000,
+                spi_resets: set[int] | None = None) -> OledScreen:
+    """An OledScreen for a profile entry; screens sharing a bus should share
+    ``i2c``, SPI screens sharing a reset line ``spi_resets``."""
     name = _name(spec)
     backend = _choice("screen", name, str(_get(spec, "backend", "luma")), SCREEN_BACKENDS)
     if backend in ("sim", "dummy"):
@@ -261,6 +265,9 @@ def open_screen(spec: Any, *, i2c: I2cBuses | None = None, keep: int = 1000) -> 
         spi_device=int(get("spi_device")),
         gpio_dc=int(get("dc_pin")),
         gpio_rst=int(get("rst_pin")),
+        cs_pin=get("cs_pin"),
+        spi_hz=get("spi_hz"),
+        spi_resets=spi_resets,
         rotate=int(get("rotate")),
         i2c=i2c,
     )

@@ -1,7 +1,8 @@
 """128x64 OLED screens on luma.oled: SSD1306 or SH1106, on I2C (0x3C/0x3D, optionally behind
 a TCA9548A multiplexer) or SPI. A screen sends a frame only when it differs from the last one,
-and then only the changed column window of each changed page (:mod:`drivers.oled_devices`):
-a full frame is 1,024 bytes, about 25 ms on a 400 kHz I2C bus.
+and then only the changed column window of each changed page (:mod:`drivers.oled_devices`),
+each window's data in one I2C transaction: a full frame is 1,024 bytes, about 24 ms on a
+400 kHz I2C bus.
 
 Build one with :func:`open_oled` (real) or :func:`drivers.sim.screens.simulated_oled`
 (luma's dummy device, every frame kept); both give an :class:`OledScreen`.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import queue
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +25,9 @@ DRIVERS = ("ssd1306", "sh1106")
 I2C_ADDRESSES = (0x3C, 0x3D)
 MUX_ADDRESSES = tuple(range(0x70, 0x78))
 SIZE = (128, 64)
+#: SPI clock per controller: the datasheets' shortest clock cycle at 3.3 V
+#: (SH1106 250 ns, SSD1306 100 ns), rounded down to a speed luma accepts
+SPI_HZ = {"sh1106": 4_000_000, "ssd1306": 8_000_000}
 
 
 class Tca9548a:
@@ -71,17 +76,76 @@ class MuxedBus:
             self.mux.select(self.channel)
             self.mux.bus.write_i2c_block_data(address, register, data)
 
+    def i2c_rdwr(self, *messages: Any) -> None:
+        with self.mux.lock:
+            self.mux.select(self.channel)
+            self.mux.bus.i2c_rdwr(*messages)
+
     def close(self) -> None:
         pass  # the shared bus is closed by its owner
 
 
-class I2cBuses:
-    """Opens each I2C bus and each multiplexer once, for all the screens on them."""
+class BusSender:
+    """Sends the frames of one bus's screens from a thread of its own, in the
+    order they were shown, so that the session draws the next screen's frame
+    while this one's is on the wire: the kernel holds no Python lock during
+    a transfer (smbus2's and spidev's ioctls release it), and a 400 kHz I2C
+    frame is some 20 ms of wire. :meth:`wait` returns once all are sent."""
 
-    def __init__(self, opener: Callable[[int], Any] | None = None) -> None:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=f"{self.name} sender", daemon=True)
+                self._thread.start()
+        self._jobs.put(job)
+
+    def wait(self) -> None:
+        self._jobs.join()
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            try:
+                if job is None:
+                    return
+                job()  # a job catches its own screen's faults (OledScreen._send)
+            finally:
+                self._jobs.task_done()
+
+    def close(self) -> None:
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._jobs.put(None)
+            thread.join(timeout=5.0)
+
+
+class I2cBuses:
+    """Opens each I2C bus and each multiplexer once, for all the screens on
+    them; with ``threaded``, each bus (an SPI one too) has a
+    :class:`BusSender` its screens send through (default: on the real
+    buses, not on the ``opener``'s, whose tests count what a ``show`` sent)."""
+
+    def __init__(self, opener: Callable[[int], Any] | None = None, threaded: bool | None = None) -> None:
         self._opener = opener
         self._buses: dict[int, Any] = {}
         self._muxes: dict[tuple[int, int], Tca9548a] = {}
+        self.threaded = opener is None if threaded is None else threaded
+        self._senders: dict[str, BusSender] = {}
+
+    def sender(self, bus: str) -> BusSender | None:
+        """The sender of ``bus`` ("i2c-1", "spi-0"); None when not threaded."""
+        if not self.threaded:
+            return None
+        if bus not in self._senders:
+            self._senders[bus] = BusSender(bus)
+        return self._senders[bus]
 
     def bus(self, port: int) -> Any:
         if port not in self._buses:
@@ -106,6 +170,9 @@ class I2cBuses:
         return self._muxes[key]
 
     def close(self) -> None:
+        for sender in self._senders.values():
+            sender.close()  # what is queued is sent first
+        self._senders.clear()
         for bus in self._buses.values():
             close = getattr(bus, "close", None)
             if close is not None:
@@ -147,6 +214,7 @@ class OledScreen:
         where: str = "",
         before_frame: Callable[[], None] | None = None,
         lock: Any = None,
+        sender: BusSender | None = None,
     ) -> None:
         self.name = name
         self.device = device
@@ -160,10 +228,14 @@ class OledScreen:
         self.text = ""
         self.frames_sent = 0
         self.frames_skipped = 0
+        self._sender = sender
+        self._error: ScreenError | None = None  # a frame the sender failed to send
 
     def show(self, frame: Image.Image, text: str = "") -> bool:
         """Send ``frame`` unless it is the frame already shown; True when sent.
-        ``text`` is what the frame says, kept as :attr:`text` once it shows."""
+        ``text`` is what the frame says, kept as :attr:`text` once it shows.
+        With a sender it is queued and this returns at once: :meth:`flush`
+        waits for it and raises what sending it raised."""
         if frame.size != self.size:
             raise ValueError(
                 f"screen {self.name}: the frame is {frame.size[0]}x{frame.size[1]},"
@@ -176,6 +248,12 @@ class OledScreen:
             self.text = text  # the same pixels: the new words describe them as well
             self.frames_skipped += 1
             return False
+        if self._sender is not None:
+            self._last = data
+            self.text = text
+            self.frames_sent += 1
+            self._sender.submit(lambda: self._send(frame))
+            return True
         with self._lock:
             self._last = None  # if sending fails half-way, the next show must send again
             try:
@@ -190,6 +268,28 @@ class OledScreen:
         self.text = text
         self.frames_sent += 1
         return True
+
+    def _send(self, frame: Image.Image) -> None:
+        """On the sender's thread: one frame to the device; a failure is kept for :meth:`flush`."""
+        try:
+            with self._lock:
+                if self._before_frame is not None:
+                    self._before_frame()
+                self.device.display(frame)
+        except Exception as err:
+            self._last = None  # sent again whole at the next show
+            if self._error is None:
+                self._error = err if isinstance(err, ScreenError) else ScreenError(self._failure(err))
+
+    def flush(self) -> None:
+        """Wait until every frame shown is on the screen; raise the first
+        ScreenError sending one raised (the next frame is then sent whole)."""
+        if self._sender is None:
+            return
+        self._sender.wait()
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
 
     def _failure(self, err: Exception) -> str:
         no = getattr(err, "errno", None)
@@ -207,6 +307,8 @@ class OledScreen:
 
     def close(self) -> None:
         with contextlib.suppress(Exception):  # already gone: nothing left to clean
+            self.flush()
+        with contextlib.suppress(Exception):
             self.device.cleanup()
 
 
@@ -238,6 +340,9 @@ def open_oled(
     spi_device: int = 1,
     gpio_dc: int = 24,
     gpio_rst: int = 25,
+    cs_pin: int | None = None,
+    spi_hz: int | None = None,
+    spi_resets: set[int] | None = None,
     rotate: int = 0,
     width: int = 128,
     height: int = 64,
@@ -249,14 +354,21 @@ def open_oled(
     ``interface="i2c"``: on ``/dev/i2c-<port>`` at ``address``; with ``mux_channel``
     (and ``mux_address``, default 0x70) behind a TCA9548A, whose channel is
     selected before each frame. Screens sharing a bus should share one ``i2c``
-    (:class:`I2cBuses`). ``interface="spi"``: ``/dev/spidev<spi_port>.<spi_device>``
-    with D/C and RST on the given GPIO pins. ``full_frames``: luma's own classes,
+    (:class:`I2cBuses`: when threaded, its sender per bus sends their frames;
+    a screen opened alone sends on the caller's thread). ``interface="spi"``:
+    ``/dev/spidev<spi_port>.<spi_device>`` with D/C and RST on the given GPIO
+    pins, at ``spi_hz`` (default: the controller's, :data:`SPI_HZ`); with ``cs_pin`` the chip select is that
+    GPIO (luma's ``gpio_cs_spi``; the device's own CE line is then not driven),
+    so several screens share one SPI bus, one D/C line (read only while a
+    screen is selected) and one RST line. Screens sharing a RST line should
+    share ``spi_resets``: the line is pulsed for the first only, since a
+    pulse resets every screen on it. ``full_frames``: luma's own classes,
     which send every page of every frame (the benchmark compares them).
     """
     from luma.core.error import Error as LumaError
     from luma.oled.device import sh1106, ssd1306
 
-    from drivers.oled_devices import Sh1106, Ssd1306
+    from drivers.oled_devices import PageI2c, Sh1106, Ssd1306
 
     _check(name, driver, address, width, height)
     if rotate not in (0, 1, 2, 3):
@@ -267,16 +379,30 @@ def open_oled(
     cls = classes[0] if driver == "ssd1306" else classes[1]
     before_frame: Callable[[], None] | None = None
     lock = None
+    sender: BusSender | None = None
     try:
         if interface == "spi":
-            from luma.core.interface.serial import spi
+            from luma.core.interface.serial import gpio_cs_spi, spi
 
             where = f"/dev/spidev{spi_port}.{spi_device} (D/C GPIO{gpio_dc}, RST GPIO{gpio_rst})"
-            serial = spi(port=spi_port, device=spi_device, gpio_DC=gpio_dc, gpio_RST=gpio_rst)
+            reset: int | None = gpio_rst
+            if spi_resets is not None:
+                reset = None if gpio_rst in spi_resets else gpio_rst  # pulsed: it would reset the others
+                spi_resets.add(gpio_rst)
+            options = {"port": spi_port, "device": spi_device, "gpio_DC": gpio_dc, "gpio_RST": reset,
+                       "bus_speed_hz": spi_hz or SPI_HZ[driver]}
+            sender = i2c.sender(f"spi-{spi_port}") if i2c is not None else None
+            if cs_pin is None:
+                serial = spi(**options)
+            else:
+                where = f"SPI{spi_port} chip select GPIO{cs_pin} (D/C GPIO{gpio_dc}, RST GPIO{gpio_rst})"
+                serial = gpio_cs_spi(**options, gpio_CS=cs_pin)
         else:
-            from luma.core.interface.serial import i2c as luma_i2c
+            from luma.core.interface.serial import i2c as luma_blocks
 
-            buses = i2c or I2cBuses()
+            luma_i2c = luma_blocks if full_frames else PageI2c  # luma's own: 32-byte blocks
+            buses = i2c or I2cBuses(threaded=False)
+            sender = i2c.sender(f"i2c-{port}") if i2c is not None else None
             if mux_channel is None and mux_address is not None:
                 raise ValueError(f"screen {name}: mux_address is set but mux_channel is not")
             if mux_channel is None:
@@ -305,4 +431,4 @@ def open_oled(
                 " simulated table"
             )
         raise ScreenError(f"screen {name}: cannot open the {driver} on {interface}: {err}{hint}") from err
-    return OledScreen(name, device, where=where, before_frame=before_frame, lock=lock)
+    return OledScreen(name, device, where=where, before_frame=before_frame, lock=lock, sender=sender)

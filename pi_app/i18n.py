@@ -1,13 +1,15 @@
 """The table's own words in English and Italian (the games' words live in
-their adapters, the rule messages in rules.catalogue)."""
+their adapters, the rule messages in rules.catalogue), and the table's own
+refusals (``table.*`` codes), registered in rules.catalogue when ``pi_app``
+is imported (pi_app/__init__.py), so that any module of the daemon that
+holds one can say it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rules import catalogue
-
-LANGS = ("en", "it")
+from rules.catalogue import LANGS
 
 _TEXT: dict[str, tuple[str, str]] = {
     "your-turn": ("Your turn", "Tocca a te"),
@@ -87,6 +89,8 @@ catalogue.register({
                            "{what} non va con {chosen}, scelto prima: tocca altro, o torna indietro "
                            "(◀ fino a 'indietro', ●) per scegliere di nuovo."),
     "table.not-this-seat": ("That is not for {seat}.", "Non è per {seat}."),
+    "table.computer-not-this": ("Not this one: the computer's move is on the shared screen.",
+                                "Non questo: la mossa del computer è sullo schermo comune."),
 })
 # A table that could not start, on every screen that answers (pi_app.table.startup).
 _TEXT.update({

@@ -12,15 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import rules
 from pi_app.i18n import pick
+from rules.catalogue import LANGS
+from rules.catalogue import PLAYER as NUMBERED
+from rules.core import Role
 
-ROLES: dict[str, tuple[tuple[str, str], ...]] = {
-    "king-and-assassins": (("King", "Re"), ("Assassin", "Assassino")),
-    "siege": (("Attacker", "Attaccante"), ("Defender", "Difensore")),
-}
-NUMBERED = ("Player {n}", "Giocatore {n}")
 COMPUTER = ("{name} (computer)", "{name} (computer)")
 MAX_NAME = 10
+
+
+def roles(game: str) -> Sequence[Role]:
+    """The roles ``game`` gives its seats (its rules ``Game.roles``); none
+    for a game this box does not know."""
+    known = rules.GAMES.get(game)
+    return known.roles if known is not None else ()
 
 
 def display_name(game: str, seat: int | None, lang: str, names: Sequence[str] = (),
@@ -29,11 +35,11 @@ def display_name(game: str, seat: int | None, lang: str, names: Sequence[str] = 
     if seat is None or seat < 0:
         return "-"
     given = names[seat].strip()[:MAX_NAME] if seat < len(names) and names[seat] else ""
-    roles = ROLES.get(game, ())
+    seat_roles = roles(game)
     if given:
         name = given
-    elif seat < len(roles):
-        name = pick(roles[seat], lang)
+    elif seat < len(seat_roles):
+        name = pick(seat_roles[seat].words, lang)
     else:
         name = pick(NUMBERED, lang).format(n=seat + 1)
     return pick(COMPUTER, lang).format(name=name) if computer else name
@@ -42,9 +48,9 @@ def display_name(game: str, seat: int | None, lang: str, names: Sequence[str] = 
 def short_name(game: str, seat: int, lang: str) -> str:
     """The short form, only where a row of every player's score must fit
     one line: "P1" for "Player 1" ("G1", Giocatore), a role's first letters."""
-    roles = ROLES.get(game, ())
-    if seat < len(roles):
-        return pick(roles[seat], lang)[:3]
+    seat_roles = roles(game)
+    if seat < len(seat_roles):
+        return pick(seat_roles[seat].words, lang)[:3]
     return f"{pick(NUMBERED, lang)[0]}{seat + 1}"
 
 
@@ -53,7 +59,7 @@ def aliases(game: str, seat: int, names: Sequence[str] = ()) -> set[str]:
     in both languages (the one given at the lobby too) and the table's own
     ``seatN``."""
     words = {f"seat{seat + 1}", f"{seat + 1}"}
-    for lang in ("en", "it"):
+    for lang in LANGS:
         for name in {display_name(game, seat, lang).lower(), display_name(game, seat, lang, names).lower()}:
             words |= {name, name.replace(" ", "")}
     return words

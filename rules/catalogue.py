@@ -16,9 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+#: The languages of every word the table says, in the order of every
+#: (english, italian) pair; the one list the project has of them.
 LANGS = ("en", "it")
 PLAYER_PARAMS = frozenset({"player"})
-_PLAYER = ("Player {n}", "Giocatore {n}")
+#: A seat with no role and no name given: the one default name of a player.
+PLAYER = ("Player {n}", "Giocatore {n}")
 
 _MESSAGES: dict[str, tuple[str, str]] = {
     "core.game-over": ("The game is over: no more moves.", "La partita è finita: niente più mosse."),
@@ -81,7 +84,7 @@ def text(code: str, params: Mapping[str, Any], lang: str = "en",
     for key in PLAYER_PARAMS & named.keys():
         seat = named[key]
         if isinstance(seat, int):
-            named[key] = name_player(seat) if name_player else _PLAYER[i].format(n=seat + 1)
+            named[key] = name_player(seat) if name_player else PLAYER[i].format(n=seat + 1)
     try:
         said = pair[i].format(**named)
     except (KeyError, IndexError, ValueError):

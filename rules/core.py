@@ -31,7 +31,8 @@ from typing import Any, ClassVar
 from rules import catalogue
 from rules.notation import JSON, Move
 
-__all__ = ["CHANCE", "JSON", "Event", "Game", "IllegalMove", "Move", "Option", "Outcome", "State"]
+__all__ = ["CHANCE", "JSON", "Event", "Game", "IllegalMove", "Move", "Option", "Outcome", "Role", "Score",
+           "State"]
 
 #: ``to_move()`` returns this when dice, a draw or a reveal comes next.
 CHANCE = -1
@@ -279,8 +280,28 @@ class Option:
     help: str = ""
 
 
+@dataclass(frozen=True)
+class Role:
+    """The part a seat plays where the game gives one (the King, the
+    Attacker): what the screens call it and the names the command line
+    takes for it (``--computer king``)."""
+
+    words: tuple[str, str]  # (english, italian)
+    names: tuple[str, ...]  # lower case; the first is the one listed in help
+
+
+@dataclass(frozen=True)
+class Score:
+    """A score kept during play: what it counts, and each seat's from the
+    public view (``view(None)``)."""
+
+    words: tuple[str, str]  # (english, italian)
+    read: Callable[[JSON], list[float]]
+
+
 class Game:
-    """A registered game: how to start one and how to read its notation."""
+    """A registered game: how to start one and how to read its notation,
+    and the facts the table says about it (its seats' roles, its score)."""
 
     id: ClassVar[str] = ""
     name: ClassVar[str] = ""
@@ -292,6 +313,10 @@ class Game:
     #: True when no seat ever knows something another does not; otherwise
     #: the state implements ``perturb_secrets``.
     perfect_information: ClassVar[bool] = False
+    #: seat by seat, the role each plays; empty: seats are "Player N"
+    roles: ClassVar[Sequence[Role]] = ()
+    #: the score kept during play; None: the game is decided at its end
+    running_score: ClassVar[Score | None] = None
 
     def new_game(
         self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None

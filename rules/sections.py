@@ -14,9 +14,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from rules.catalogue import LANGS
 from rules.datafile import DataError, read_json
 
-LANGS = ("en", "it")
 _RULES_DIR = Path(__file__).resolve().parent
 
 

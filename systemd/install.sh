@@ -98,7 +98,7 @@ check_profile() {
     "$VENV/bin/python" - "$1" <<'EOF' || die "nothing installed from that profile; fix it and run this again"
 import sys
 
-from pi_app import profile
+from pi_app.table import profile
 
 try:
     problems = profile.absent_hubs(profile.load(sys.argv[1]))

@@ -52,4 +52,4 @@ def test_the_glass_profile_says_where_the_bytes_and_the_cpu_go() -> None:
     assert out.startswith("king-and-assassins: ") and "over 600" in out
     assert "menu>menu" in out and "shared" in out
     assert "the shared screen alone: p99 " in out
-    assert "CPU to the acting seat's frame" in out and "session.py" in out  # the profile's rows
+    assert "CPU to the acting seat's frame" in out and "session/loop.py" in out  # the profile's rows

@@ -162,3 +162,62 @@ def test_a_narrow_interface_names_what_its_module_reads_and_the_state_has_it(
     game = rules.get(game_id)
     state = game.new_game(game.player_counts[0], 1)
     assert all(hasattr(state, m) for m in read), sorted(m for m in read if not hasattr(state, m))
+
+
+#: the games' own packages: rules/<game>/ and pi_app/games/<game>/
+GAME_PACKAGES = {game_id.replace("-", "_"): game_id for game_id in rules.GAMES}
+
+
+def _game_of(module: str) -> str | None:
+    """The game whose own package ``module`` is in (rules/<game>/ or pi_app/games/<game>/)."""
+    parts = module.split(".")
+    if parts[0] == "rules" and len(parts) > 1 and parts[1] in GAME_PACKAGES:
+        return parts[1]
+    if parts[:2] == ["pi_app", "games"] and len(parts) > 2 and parts[2] in GAME_PACKAGES:
+        return parts[2]
+    return None
+
+
+def test_each_games_table_code_is_in_its_own_folder_and_nothing_else_names_a_game() -> None:
+    """A game meets the table in pi_app/games/<game>/ alone: no other module
+    of the daemon imports a game's package (its rules or its table code) or
+    spells a game's id; it reaches a game through rules.GAMES and
+    pi_app.games.for_game. Another game's package is no exception."""
+    known = modules()
+    wrong = []
+    for name, path in known.items():
+        if not name.startswith("pi_app."):
+            continue
+        own = _game_of(name)
+        wrong += [f"{name} imports {target}" for target in sorted(imports(name, path, known))
+                  if _game_of(target) not in (None, own)]
+        if own is None:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            wrong += [f"{name} names {node.value!r} (line {node.lineno})" for node in ast.walk(tree)
+                      if isinstance(node, ast.Constant) and node.value in rules.GAMES]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_table_folder_is_a_registered_games_and_holds_its_adapter() -> None:
+    from pi_app import games
+
+    folders = {p.name for p in (ROOT / "pi_app" / "games").iterdir()
+               if p.is_dir() and (p / "__init__.py").exists()}
+    assert folders <= set(GAME_PACKAGES), f"no registered game for {sorted(folders - set(GAME_PACKAGES))}"
+    for folder in folders:
+        assert games.ADAPTERS[GAME_PACKAGES[folder]].__module__ == f"pi_app.games.{folder}.adapter"
+
+
+def test_the_folder_rule_finds_a_game_named_outside_its_folder() -> None:
+    assert _game_of("pi_app.games.siege.words") == "siege"
+    assert _game_of("rules.king_and_assassins.state") == "king_and_assassins"
+    assert _game_of("pi_app.games.base") is None and _game_of("rules.core") is None
+
+
+def test_commit_and_input_do_not_import_presentation() -> None:
+    """What happened goes one way: input and commit record it (a Notice) and
+    presentation alone words it; neither reaches back for its words."""
+    edges = graph()
+    for part in ("pi_app.session.commit", "pi_app.session.input_map"):
+        assert "pi_app.session.presentation" not in edges[part], part
+        assert "pi_app.i18n" not in edges[part], f"{part} words something itself"

@@ -1,7 +1,7 @@
 """What a player must never read, in either language: the faults a native
 Italian review and a first-timer found (issue 33), as patterns; used by the
 catalogue re-read (tests/rules/test_catalogue_reread.py) and by the screen
-checks (tests/pi_app/test_screen_language.py)."""
+checks (tests/pi_app/ui/test_screen_language.py)."""
 
 from __future__ import annotations
 

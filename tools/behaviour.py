@@ -39,14 +39,17 @@ import tempfile
 from pathlib import Path
 
 ITERATIONS = 40  # the computer seats' fixed budget while recording: enough to play, quick
-LANGS = ("en", "it")
 WORKTREE = "WORKTREE"
 MAX_SHOWN = 5  # differing files shown in full detail
 CONTEXT = 3
 
 
-def record(out: Path, *, langs: tuple[str, ...] = LANGS, only: str | None = None) -> list[Path]:
-    """Write the record of the code importable now under ``out``; returns the files written."""
+def record(out: Path, *, langs: tuple[str, ...] | None = None, only: str | None = None) -> list[Path]:
+    """Write the record of the code importable now under ``out`` (the demo
+    in ``langs``, default every language it speaks); returns the files written."""
+    from rules.catalogue import LANGS
+
+    langs = langs or LANGS
     out.mkdir(parents=True, exist_ok=True)
     written = record_examples(out / "examples")
     for lang in langs:
@@ -192,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     cmp_.add_argument("a")
     cmp_.add_argument("b")
     cmp_.add_argument("--keep", type=Path, help="keep both records under this directory")
+    from rules.catalogue import LANGS  # what this tree speaks; a recorded revision speaks as many
+
     for p in (rec, cmp_):
         p.add_argument("--lang", action="append", choices=LANGS, help="demo language (default: both)")
         p.add_argument("--game", help="only this game in the demo (default: the whole night)")

@@ -67,6 +67,11 @@ _AUDIT_EVERY = 10
 # Polls per census of the halted tags (see RC522Reader.poll): the polls between cost
 # what an empty field costs, and a departure shows up to 3 polls (150 ms at 20 Hz) late.
 DEFAULT_CONFIRM_EVERY = 4
+# Polls after a tag's first read that are censuses, whatever confirm_every says: the
+# watcher's arrive_hold (25 ms at 15 ms rounds) ends on the second of them, so that
+# poll reads the field rather than repeat a halted tag, and a tag that only brushed
+# past the pad for less than the hold is gone from it (drivers.watcher).
+FRESH_CENSUSES = 2
 
 
 class SpiPort(Protocol):
@@ -143,6 +148,7 @@ class RC522Reader:
         self.confirm_every = confirm_every
         self._known: set[str] = set()  # halted tags the last census saw, and arrivals since
         self._next_census = 0  # polls until the next census; 0: this one
+        self._fresh = 0  # censuses still due after a tag's first read (FRESH_CENSUSES)
         self._clock = clock
         self._sleep = sleep
         self._timeout_s = self._ticks / (r.TIMER_TICKS_PER_MS * 1000)  # what the chip's timer runs
@@ -163,8 +169,9 @@ class RC522Reader:
         1, the tags a census finds are halted, and the polls between censuses
         send REQA, which only tags that are not halted answer: new arrivals are
         read and halted at once; the tags already known are confirmed by a census
-        every ``confirm_every``-th poll, and on every poll after one that missed
-        a known tag or found a new one, so a departure is seen up to
+        every ``confirm_every``-th poll, on every poll after one that missed
+        a known tag, and on the FRESH_CENSUSES polls after one that found a
+        new one, so a departure is seen up to
         ``confirm_every - 1`` polls late while a tag that flickers out of one
         census is back on the next, and one that only brushes past is listed once.
         """
@@ -181,11 +188,14 @@ class RC522Reader:
                 self._halt(uid)  # its census HLTA left it IDLE
             listed = sorted({_hex(uid) for uid in found})
             missed = self._known - set(listed)
-            self._next_census = 0 if missed or new else self.confirm_every - 1
+            self._fresh = FRESH_CENSUSES if new else max(0, self._fresh - 1)
+            self._next_census = 0 if missed or self._fresh else self.confirm_every - 1
         else:
             arrived = sorted({_hex(uid) for uid in self._arrivals(self.max_tags)})
             listed = arrived + sorted(self._known - set(arrived))  # arrivals are sure, the rest older
-            self._next_census = 0 if set(arrived) - self._known else due - 1
+            if set(arrived) - self._known:
+                self._fresh = FRESH_CENSUSES
+            self._next_census = 0 if self._fresh else due - 1
         self._known = set(listed[: self.max_tags])
         return frozenset(self._known)
 

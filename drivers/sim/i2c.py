@@ -106,5 +106,23 @@ class FakeI2cBus:
         if controller is not None:
             controller.write(register, data)
 
+    def i2c_rdwr(self, *messages: Any) -> None:
+        """smbus2's I2C_RDWR: the messages in one transaction (repeated
+        STARTs between them), each its address byte and its bytes on the
+        wire; no 32-byte limit. A written message's first byte is the
+        controller's control byte."""
+        if not messages:
+            return
+        keys = [self._where(m.addr) for m in messages]
+        wire = sum(1 + m.len for m in messages)
+        self._count(keys[0], wire)
+        for key, m in zip(keys, messages, strict=True):
+            data = list(m)
+            if self.keep_log:
+                self.log.append((self.channel, m.addr, data[0] if data else None, data[1:]))
+            controller = self.controllers.get(key)
+            if controller is not None and data:
+                controller.write(data[0], data[1:])
+
     def close(self) -> None:
         self.closed = True

@@ -11,6 +11,7 @@ from pathlib import Path
 import rules
 from pi_app.errors import UsageError
 from pi_app.web import night as night_report
+from rules.catalogue import LANGS
 
 NAME = "demo"
 HELP = "play a simulated game night of every game with a table adapter; save frames, GIFs, transcripts"
@@ -19,7 +20,7 @@ HELP = "play a simulated game night of every game with a table adapter; save fra
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", help="only this game id (default: every game with an adapter)")
     parser.add_argument("--out", default="demo-out", help="output directory (default: demo-out)")
-    parser.add_argument("--lang", choices=("en", "it"), default="en", help="language of the screens")
+    parser.add_argument("--lang", choices=LANGS, default="en", help="language of the screens")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games and the players: the same "
                         "seed plays the same games on any machine and in either language")
     parser.add_argument("--frames", action="store_true", help="save every screen's every frame as PNG "

@@ -26,6 +26,7 @@ from pi_app.store.registry import Registry
 from pi_app.table import hardware, profile, startup
 from pi_app.table.sdnotify import Watchdog
 from pi_app.web import address
+from rules.catalogue import LANGS
 
 NAME = "run"
 HELP = "run the table: resume the journal's game or start one (simulated table off a Pi, with a console)"
@@ -38,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, help="number of players, with --game (not needed for a game "
                         "played by one count only, e.g. king-and-assassins and siege: 2)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the game (default: from the clock)")
-    parser.add_argument("--lang", choices=("en", "it"),
+    parser.add_argument("--lang", choices=LANGS,
                         help="language of the screens (default: the profile's)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. --option mordred=true (JSON values)")
@@ -147,29 +148,29 @@ def run(args: argparse.Namespace) -> int:
                 if typist is not None:
                     typist.on_name = None
                 continue
-            if unfinished is not None and session.record.id == unfinished.id:
-                seated = computer.load(seats_file, session.record.id)  # resumed: as it was
+            if unfinished is not None and session.scene.record.id == unfinished.id:
+                seated = computer.load(seats_file, session.scene.record.id)  # resumed: as it was
             else:
                 seated = wanted
-                computer.save(seats_file, session.record.id, seated)
+                computer.save(seats_file, session.scene.record.id, seated)
             if seated:
-                session.seat_computers(computer.players_for(seated, session.record.seed,
+                session.seat_computers(computer.players_for(seated, session.scene.record.seed,
                                                             computer.budget(prof.computer)))
             current[0] = session
-            session.page_seconds = 3.0
-            comps = session.adapter.components()
+            session.scene.page_seconds = 3.0
+            comps = session.scene.adapter.components()
             if simulated:  # made-up UIDs so that typed taps have tags
-                registry.auto_enroll(session.record.game, [(c.id, c.count) for c in comps])
+                registry.auto_enroll(session.scene.record.game, [(c.id, c.count) for c in comps])
             if typist is not None:
-                typist.game, typist.components = session.record.game, comps
-                typist.players, typist.lang = session.record.players, session.lang
-                typist.names = session.record.names
+                typist.game, typist.components = session.scene.record.game, comps
+                typist.players, typist.lang = session.scene.record.players, session.scene.lang
+                typist.names = session.scene.record.names
                 session.on_typed = typist.execute
             if console is not None:
-                what = said("game-for", session.lang, game=session.game.name or session.record.game,
-                            n=session.record.players)
-                console.say(said("resumed", session.lang, what=what, n=len(session.state.history))
-                            if session.resumed else said("new-game", session.lang, what=what))
+                sc = session.scene
+                what = said("game-for", sc.lang, game=sc.game.name or sc.record.game, n=sc.record.players)
+                console.say(said("resumed", sc.lang, what=what, n=len(sc.state.history))
+                            if session.resumed else said("new-game", sc.lang, what=what))
                 _show_changes(session, console)
             watchdog.start()
             startup.started(state)
@@ -236,16 +237,16 @@ def parse_options(given: list[str]) -> dict[str, Any]:
 def _show_changes(session: Session, console: Console) -> None:
     """Print every screen that changed, from the loop thread."""
 
-    shared = session.profile.shared_screen.name
+    shared = session.scene.profile.shared_screen.name
 
     def show(changed: dict[str, Any]) -> None:
         lights = {name: light.state for name, light in session.table.lights.items()}
-        if shared in changed and session.paging() and not console.pictures:
+        if shared in changed and session.presentation.paging() and not console.pictures:
             # Text has room for every instruction at once: no page turns to reprint.
             lay = changed[shared]
             changed = {**changed, shared: replace(lay, title=lay.title.rsplit(" · ", 1)[0], big="",
-                                                  lines=(*session.log, *lay.lines))}
+                                                  lines=(*session.scene.log, *lay.lines))}
         console.show(changed, lights)
 
-    session.observer = show
+    session.presentation.observer = show
     session.table.queue.put(SHOW_ALL)

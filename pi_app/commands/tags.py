@@ -13,6 +13,7 @@ from pi_app import paths
 from pi_app.errors import UsageError
 from pi_app.store.registry import Registry, RegistryError
 from pi_app.table import hardware, profile
+from rules.catalogue import LANGS
 
 NAME = "tags"
 HELP = "enroll, list and forget the NFC tags of a game's cards and pieces"
@@ -30,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     enroll.add_argument("--players", type=int, help="components for this many players (default: the most)")
     enroll.add_argument("--table", help="table profile whose pads read the taps")
     enroll.add_argument("--stdin", action="store_true", help="type or paste UIDs instead of tapping")
-    enroll.add_argument("--lang", choices=("en", "it"), default="en")
+    enroll.add_argument("--lang", choices=LANGS, default="en")
     listing = sub.add_parser("list", help="the enrolled tags", parents=[state_dir])
     listing.add_argument("game", nargs="?", help="only this game")
     forget = sub.add_parser("forget", help="forget a tag", parents=[state_dir])

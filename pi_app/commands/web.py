@@ -17,6 +17,7 @@ from pi_app.errors import UsageError
 from pi_app.table.sdnotify import notify
 from pi_app.web.server import Server
 from pi_app.web.source import Source
+from rules.catalogue import LANGS
 
 NAME = "web"
 HELP = "serve the spectator page: the game in progress and the night's reports (read-only)"
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
-    parser.add_argument("--lang", choices=("en", "it"), default="en", help="language of the pages")
+    parser.add_argument("--lang", choices=LANGS, default="en", help="language of the pages")
     parser.add_argument("--poll", type=float, default=0.1, metavar="SECONDS",
                         help="how often the journal is looked at for news (default 0.1)")
 

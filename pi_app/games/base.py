@@ -55,8 +55,8 @@ class TableAdapter:
     game_id: ClassVar[str] = ""
     #: the rulebook section a move out of turn breaks, for the refusal
     turn_rule: ClassVar[str] = ""
-    #: a tap that makes a whole move is confirmed with ● (where that move is
-    #: the player's whole turn, as a card played in Siege), else played at once
+    #: a tap that makes a whole move is confirmed with ● when :meth:`confirms`
+    #: says so (a card played in Siege draws the next one), else played at once
     tap_confirms: ClassVar[bool] = False
     #: (english, italian) for field names and values in menus
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {}
@@ -128,6 +128,12 @@ class TableAdapter:
             except IllegalMove as exc:
                 return exc
         return IllegalMove("table.not-now", self.turn_rule, what=comp.name(self.lang))
+
+    def idle(self, state: State, seat: int, option: Any) -> IllegalMove:
+        """Why a menu option listed with no moves (a piece that cannot move
+        now) does nothing when chosen."""
+        what = self.value_label(option.field, option.value, self.lang)
+        return IllegalMove("table.not-now", self.turn_rule, what=what)
 
     def probe(self, state: State, seat: int, comp: Component) -> Move | None:
         """The move a tap of ``comp`` would start, to be checked by the engine."""
@@ -220,6 +226,11 @@ class TableAdapter:
         ``cursor`` is the seat's menu on its turn. None: words only."""
         return None
 
+    def board_svg(self, view: JSON) -> tuple[str, tuple[str, ...]] | None:
+        """The board of the public ``view`` drawn for the web pages (SVG),
+        with the view's keys it shows; None: the pages lay the view out as it is."""
+        return None
+
     def record_text(self, move: JSON, lang: str) -> str:
         """A played move as the table's transcript keeps it; a secret choice
         says only that it was made."""
@@ -229,6 +240,25 @@ class TableAdapter:
         """True for a move undo never crosses even when all it did was
         public: when whether it revealed a secret is itself a secret (an
         arrest that may have caught a hidden assassin)."""
+        return False
+
+    def confirms(self, state: State, move: Move) -> bool:
+        """True when ``move`` asks for ● before it is played: undo cannot
+        take it back (a chance step or a secret follows it, or
+        :meth:`undo_barrier`), it ends the game, or it reveals what was
+        hidden (:meth:`reveals`). Any other move is played by the input that
+        chooses it: one press of undo takes it back."""
+        if self.undo_barrier(move.to_json()) or self.reveals(move):
+            return True
+        work = state.copy()
+        try:
+            events = work.apply(move)
+        except IllegalMove:
+            return True  # refused on ●, where the refusal is read
+        return work.is_chance() or work.outcome() is not None or any(e.audience is not None for e in events)
+
+    def reveals(self, move: Move) -> bool:
+        """True for a move that shows what was hidden (a secret identity)."""
         return False
 
     def legend(self, state: State, lang: str) -> list[str]:

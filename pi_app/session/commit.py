@@ -3,9 +3,10 @@ and told; an undo goes back through the journal; a refusal is said and counted.
 
 Input (pi_app.session.input_map) decides *which* move or refusal an input means;
 this module is the only one that changes the game in the scene or writes
-the journal. It tells the table what happened through the scene (the
-shared screen's instructions, notices, the transcript) and a refused seat's
-light; it never draws: presentation reads the scene afterwards.
+the journal. It records what happened as a Notice (a kind, a seat, an
+IllegalMove, a move) and hands it to ``tell`` (``Presentation.tell``, the one
+place it becomes words), and blinks a refused seat's light; it words and
+draws nothing.
 """
 
 from __future__ import annotations
@@ -14,27 +15,23 @@ import sys
 import time
 from collections.abc import Callable
 
-import rules
 from pi_app import games
 from pi_app.games.base import TableAdapter
-from pi_app.i18n import t
 from pi_app.session import computer
-from pi_app.session.presentation import JOURNAL_FAULTS, journal_line
-from pi_app.session.scene import Record, Scene
+from pi_app.session.scene import Notice, Scene
 from pi_app.store.journal import Entry, GameRecord, Journal, JournalWriteError, Pending, is_barrier, pending
 from pi_app.store.registry import Registry
-from pi_app.ui.screens import Layout
-from rules import sections
 from rules.core import CHANCE, Event, IllegalMove, Move, State
 
 
 class Commit:
     def __init__(self, scene: Scene, journal: Journal, registry: Registry,
-                 flash: Callable[[int], None]) -> None:
+                 flash: Callable[[int], None], tell: Callable[[Notice], None]) -> None:
         self.scene = scene
         self.journal = journal
         self.registry = registry
         self.flash = flash  # blinks a refused seat's light (presentation)
+        self.tell = tell  # puts what happened into words (presentation)
         #: moves accepted while the journal could not be written (disk full):
         #: kept in order, written all at once as soon as the disk takes them
         self.backlog: list[Pending] = []
@@ -79,9 +76,10 @@ class Commit:
                 self.backlog.pop()
                 raise
         sc.state = work
-        sc.transcript.append(Record(
-            "chance" if chance else "move", seat, sc.adapter.record_text(move.to_json(), sc.lang),
-            move.to_json(), {"events": [e.to_json() for e in events if e.audience is None]}))
+        if seat is not None and not chance:
+            sc.seats[seat].memory.note(move.to_json())  # its menus start there next time
+        self.tell(Notice("chance" if chance else "move", seat, move=move.to_json(),
+                         params={"events": [e.to_json() for e in events if e.audience is None]}))
         return events
 
     def after_moves(self, before: State, moves: list[Move], events: list[Event]) -> None:
@@ -138,7 +136,7 @@ class Commit:
             if sc.journal_fault is None:
                 print(f"tablekeeper: {exc}; the game goes on in memory, retrying", file=sys.stderr,
                       flush=True)
-                sc.transcript.append(Record("note", None, journal_line(exc.reason, sc.lang)))
+                self.tell(Notice("journal-unsaved", params={"reason": exc.reason}))
             sc.journal_fault = exc.reason
             return False
         if sc.journal_fault is not None:
@@ -156,7 +154,7 @@ class Commit:
         # Undo works through the journal: it waits until every move is on disk.
         if not self.write_journal():
             sc.undo_pending = False
-            sc.shared_notice = Layout(title=t("undo-unsaved", sc.lang), alert=True)
+            self.tell(Notice("undo-unsaved"))
             return
         if sc.undo_pending:
             sc.undo_pending = False
@@ -164,14 +162,12 @@ class Commit:
             return
         entries = self.journal.entries(sc.record)
         if not entries:
-            sc.shared_notice = Layout(title=t("undo-none", sc.lang))
+            self.tell(Notice("undo-none"))
         elif entries[-1].barrier:
-            what = t("undo-barrier-chance" if entries[-1].chance else "undo-barrier-secret", sc.lang)
-            sc.shared_notice = Layout(title=t("undo-barrier", sc.lang, what=what), alert=True)
-            sc.transcript.append(Record("refused", None, sc.shared_notice.title))
+            self.tell(Notice("undo-barrier", params={"chance": entries[-1].chance}))
         else:
             sc.undo_pending = True
-            sc.pending_text = sc.adapter.move_text(entries[-1].move, sc.lang)
+            self.tell(Notice("undo-ask", move=entries[-1].move))
 
     def undo(self) -> None:
         sc = self.scene
@@ -179,75 +175,34 @@ class Commit:
         try:
             entry = self.journal.drop_last(sc.record, reopen=reopen)
         except JournalWriteError as exc:  # nothing was undone, in the journal or here
-            words = t(JOURNAL_FAULTS.get(exc.reason, "journal-io"), sc.lang)
-            sc.shared_notice = Layout(title=t("undo-failed", sc.lang, reason=words), alert=True)
+            self.tell(Notice("undo-failed", params={"reason": exc.reason}))
             return
         if entry is None:
             return
         sc.state, sc.adapter, _ = rebuild(self.journal, sc.record, sc.lang,
                                           draws=sc.profile.chance == "draw")
         sc.implied = len(sc.state.history) - self.journal.move_count(sc.record.id)
-        text = t("undo-done", sc.lang, move=sc.adapter.move_text(entry.move, sc.lang))
+        sc.recall(self.journal.entries(sc.record))
         sc.clear_menus()
-        sc.log = [text]
-        sc.transcript.append(Record("undo", entry.seat, text, entry.move))
+        self.tell(Notice("undo-done", entry.seat, move=entry.move))
         sc.computer_moves.clear()
         sc.computer_due = True
 
     # -- refusals ------------------------------------------------------------------
     def refuse(self, seat: int, exc: IllegalMove) -> None:
-        """Say why on the seat's screen, blink its light, and count it in the
-        journal for the night's report; the game does not change."""
-        sc = self.scene
-        if seat in sc.computers:
+        """Told on the seat's screen, its light blinks, and it is counted in
+        the journal for the night's report; the game does not change."""
+        if seat in self.scene.computers:
             # Its light flashes; no words, which could name one of its face-down cards.
             exc = computer.NOT_THIS
-        message = exc.message(sc.lang, sc.player)
-        rule = sections.name(sc.record.game, exc.rule, sc.lang)
-        # The table's own refusals (a tap out of turn) break no rule of the
-        # game: a section heading cited there explains nothing.
-        cite = rule and not exc.code.startswith("table.")
-        lines = [message] + ([t("rule", sc.lang, rule=rule)] if cite else [])
-        if seat not in sc.computers:
-            sc.seats[seat].notice = Layout(title=t("refused", sc.lang), lines=tuple(lines), alert=True)
+        self.tell(Notice("refused", seat, error=exc))
         self.flash(seat)
-        sc.transcript.append(Record("refused", seat, message, extra={"code": exc.code, "rule": rule}))
-        self.journal.refused(sc.record, seat, exc.code, exc.rule)  # the night's report counts them
+        self.journal.refused(self.scene.record, seat, exc.code, exc.rule)  # the night's report counts them
 
     def unknown_tag(self, seat: int, uid: str) -> None:
-        sc = self.scene
         tag = self.registry.lookup(uid)  # enrolled, but for another game or more seats
-        if tag is None:
-            detail = t("unknown-tag-detail", sc.lang, uid=uid, game=sc.record.game)
-        elif tag.game == sc.record.game:
-            detail = t("tag-not-for-players", sc.lang, component=tag_words(tag.game, tag.component, sc.lang),
-                       players=sc.record.players)
-        else:
-            detail = t("tag-not-in-game", sc.lang, component=tag_words(tag.game, tag.component, sc.lang),
-                       game=game_words(tag.game))
-        if seat not in sc.computers:  # a computer's screen shows no notices: nobody reads it
-            sc.seats[seat].notice = Layout(title=t("unknown-tag", sc.lang), lines=(detail,), alert=True)
+        self.tell(Notice("unknown-tag", seat, tag=tag, params={"uid": uid}))
         self.flash(seat)
-        sc.transcript.append(Record("unknown-tag", seat, detail, extra={"uid": uid}))
-
-
-def game_words(game: str) -> str:
-    """A game's title; the id only for a game this box does not know."""
-    try:
-        return rules.get(game).name or game
-    except (KeyError, ValueError):
-        return game
-
-
-def tag_words(game: str, component: str, lang: str) -> str:
-    """A component of any game as its screens name it (its id only when
-    that game does not know it)."""
-    try:
-        players = max(rules.get(game).player_counts)
-    except (KeyError, ValueError):
-        return component
-    comp = games.for_game(game, players, lang).component(component)
-    return comp.name(lang) if comp is not None else component
 
 
 def rebuild(journal: Journal, record: GameRecord, lang: str, *,

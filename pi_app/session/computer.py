@@ -21,7 +21,6 @@ from pi_app.errors import UsageError
 from pi_app.i18n import pick
 from pi_app.ui.screens import Layout
 from players import DEFAULT_BUDGET, Budget, Ismcts
-from rules import catalogue
 from rules.core import IllegalMove, Move, State
 
 WORDS = {
@@ -34,38 +33,28 @@ WORDS = {
 }
 
 # A tap on a computer's pad that is not its move: said without naming the
-# card, which may be one of its face-down cards.
-catalogue.register({
-    "table.computer-not-this": ("Not this one: the computer's move is on the shared screen.",
-                                "Non questo: la mossa del computer è sullo schermo comune."),
-})
+# card, which may be one of its face-down cards (pi_app.i18n words it).
 NOT_THIS = IllegalMove("table.computer-not-this", "")
-
-#: Per game, the roles a seat may be named by in ``--computer`` (seat order).
-ROLES = {
-    "king-and-assassins": (("king",), ("assassins", "assassin")),
-    "siege": (("attacker",), ("defender",)),
-}
 
 
 def parse_seats(specs: Sequence[str], game: str, players: int, names: Sequence[str] = ()) -> set[int]:
     """``--computer`` values to seat indexes: a seat number (1..players),
-    ``seatN``, a role (``king``, ``assassins``, ``attacker``, ``defender``)
-    or a name given with ``--name`` (``names``, by seat)."""
+    ``seatN``, a role's name (rules ``Game.roles``: ``king``, ``assassins``,
+    ``attacker``, ``defender``) or a name given with ``--name`` (``names``, by seat)."""
     seats: set[int] = set()
-    roles = ROLES.get(game, ())
+    roles = naming.roles(game)
     for spec in specs:
         word = spec.strip().lower()
         number = word.removeprefix("seat")
         if number.isdigit() and 1 <= int(number) <= players:
             seats.add(int(number) - 1)
             continue
-        named = [i for i, names in enumerate(roles) if word in names and i < players] \
+        named = [i for i, role in enumerate(roles) if word in role.names and i < players] \
             or [i for i in range(players) if word in naming.aliases(game, i, names)]  # as the screens say
         if named:
             seats.add(named[0])
             continue
-        known = [f"1..{players}"] + [role[0] for role in roles] + [n for n in names if n]
+        known = [f"1..{players}"] + [role.names[0] for role in roles] + [n for n in names if n]
         raise UsageError(f"--computer {spec!r}: no such seat in {game} for {players}; "
                          f"give a seat number or role{' or name' if any(names) else ''}: {', '.join(known)}")
     if len(seats) == players:

@@ -14,12 +14,11 @@ from typing import Any
 
 from drivers.events import ButtonHeld, ButtonPressed, ButtonReleased, EncoderTurned, TagArrived
 from pi_app.games.base import Component
-from pi_app.i18n import t
 from pi_app.session.commit import Commit
-from pi_app.session.scene import Scene
+from pi_app.session.scene import Notice, Scene
 from pi_app.store.registry import Registry
-from pi_app.ui.menu import Cursor, flatten
-from pi_app.ui.screens import Layout
+from pi_app.ui.menu import BACK, BRANCH, CONFIRM, Cursor, Option, flatten
+from pi_app.ui.screens import BAR_ITEMS, TAPPED
 from rules.core import IllegalMove, Move
 
 
@@ -49,6 +48,20 @@ class InputMap:
             return False
         return True
 
+    def pressed_item(self, event: object) -> str | None:
+        """Which item of the acting seat's button bar ``event`` presses, to
+        acknowledge it at once (pi_app.ui.screens.pressed): a button's own,
+        ◀ or ▶ for a turn, the whole bar for a tag; None for anything else
+        (a release, a hold, a tag lifted)."""
+        if isinstance(event, TagArrived):
+            return TAPPED
+        if isinstance(event, ButtonPressed):
+            role = event.button.rsplit(".", 1)[-1]
+            return role if role in BAR_ITEMS else None
+        if isinstance(event, EncoderTurned) and event.steps:
+            return "right" if event.steps > 0 else "left"
+        return None
+
     def seat_of(self, part: str) -> int | None:
         seat = self.profile.seat_of_part(part)
         return seat if seat is not None and seat < len(self.scene.seats) else None
@@ -68,12 +81,10 @@ class InputMap:
         """● held: the seat's screen spells out the short forms the screens
         use for as long as ● stays down (read at the player's own pace, gone
         the moment the finger lifts). The press that began the hold has acted."""
-        sc = self.scene
         seat = self.seat_of(button)
         if seat is None or button.rsplit(".", 1)[-1] != "ok":
             return
-        lines = sc.adapter.legend(sc.state, sc.lang) or [t("legend-none", sc.lang)]
-        sc.seats[seat].notice = Layout(title=t("legend", sc.lang), lines=tuple(lines))
+        self.commit.tell(Notice("legend", seat))
 
     def on_released(self, button: str) -> None:
         """● let go after a hold: the legend goes; any other notice (a
@@ -82,8 +93,7 @@ class InputMap:
         seat = self.seat_of(button)
         if seat is None or button.rsplit(".", 1)[-1] != "ok":
             return
-        notice = sc.seats[seat].notice
-        if notice is not None and notice.title == t("legend", sc.lang):
+        if sc.seats[seat].notice is not None and sc.seats[seat].notice_kind == "legend":
             sc.seats[seat].notice = None
 
     def on_button(self, button: str) -> None:
@@ -97,7 +107,7 @@ class InputMap:
         role = button.rsplit(".", 1)[-1]
         if sc.undo_pending:
             sc.undo_pending = False
-            sc.shared_notice = Layout(title=t("undo-cancelled", sc.lang))
+            self.commit.tell(Notice("undo-cancelled"))
             return
         ui = sc.seats[seat]
         if ui.notice is not None:
@@ -125,9 +135,12 @@ class InputMap:
         elif role == "right":
             cursor.step(1)
         elif role == "ok":
+            opt = cursor.current()
             move = cursor.select()
-            if move is not None:
-                self.commit.play(seat, move)
+            if move is not None and not self.commit.play(seat, move):
+                off_refused(cursor)
+            elif opt.kind == BRANCH and not opt.moves:  # a piece listed to say it cannot act
+                self.commit.refuse(seat, sc.adapter.idle(sc.state, seat, opt))
 
     def chance_press(self, seat: int, role: str) -> None:
         sc = self.scene
@@ -192,11 +205,13 @@ class InputMap:
         if not subset:
             self.commit.refuse(seat, sc.adapter.refusal(sc.state, seat, comp, cursor.moves))
             return
-        if len(subset) == 1 and not sc.adapter.tap_confirms:
-            self.commit.play(seat, subset[0])  # the tap itself chose the move
+        one = cursor.single(Option(BRANCH, moves=tuple(subset)))
+        if one is not None and not (sc.adapter.tap_confirms and sc.adapter.confirms(sc.state, one)):
+            self.commit.play(seat, one)  # the tap itself chose the move
         else:
-            # A tap that is the whole turn (a card played in Siege) waits for
-            # ● as a menu does: a card tapped by mistake costs nothing.
+            # A tap whose move undo cannot take back (a card played in Siege
+            # draws the next) waits for ● as a menu does: a card tapped by
+            # mistake costs nothing.
             cursor.narrow(subset)
 
     def tapped(self, seat: int, uid: str) -> Component | None:
@@ -284,6 +299,18 @@ class InputMap:
         return IllegalMove("table.not-your-turn", sc.adapter.turn_rule,
                            to_move=sc.player(to_move) if to_move is not None else "-",
                            seat=sc.player(seat))
+
+
+def off_refused(cursor: Cursor) -> None:
+    """After a refused move the menu leaves it, so that the next ● does not
+    ask for the same refusal: from its confirm back to the choices, and on
+    to the next one."""
+    if cursor.current().kind == CONFIRM and len(cursor.stack) > 1:
+        cursor.back()
+    if len(cursor.options()) > 1:
+        cursor.step(1)
+        if cursor.current().kind == BACK:
+            cursor.step(1)
 
 
 def chosen_fields(moves: tuple[Move, ...], root: tuple[Move, ...]) -> dict[str, Any]:

@@ -21,26 +21,23 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import rules
 from drivers.events import ReaderFault, ReaderRecovered
-from pi_app.errors import UsageError
+from pi_app.errors import NothingToResume, UsageError
 from pi_app.games.base import TableAdapter
-from pi_app.i18n import t
 from pi_app.session import computer
 from pi_app.session.commit import Commit, rebuild
 from pi_app.session.input_map import InputMap
 from pi_app.session.presentation import ARROWS, FLASH_SECONDS, Presentation
-from pi_app.session.scene import Record, Scene, Seat
-from pi_app.store.journal import GameRecord, Journal, Pending
+from pi_app.session.scene import Notice, Record, Scene, Seat
+from pi_app.store.journal import GameRecord, Journal
 from pi_app.store.registry import Registry
 from pi_app.table.hardware import Table
-from pi_app.table.profile import Profile
-from pi_app.ui.menu import Cursor
 from pi_app.ui.screens import Layout
 from players import Player
-from rules.core import Event, Move, State
+from rules.core import State
 
 __all__ = ["ARROWS", "FLASH_SECONDS", "JOURNAL_RETRY_SECONDS", "SHOW_ALL", "STOP",
            "NothingToResume", "Record", "Seat", "Session", "Typed", "rebuild"]
@@ -87,65 +84,10 @@ def collector_waits() -> Iterator[None]:
             gc.enable()
 
 
-class NothingToResume(UsageError):
-    """The journal holds no unfinished game and none was asked for."""
-
-
-T = TypeVar("T")
-
-
-class _Kept(Generic[T]):
-    """``session.<name>`` read and written where a part keeps it, so callers
-    (the console, the demo, tests) go on writing ``session.state``."""
-
-    def __init__(self, part: str, name: str | None = None) -> None:
-        self.part, self.name = part, name
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = self.name or name
-
-    def __get__(self, obj: Any, owner: type | None = None) -> T:
-        if obj is None:
-            return self  # type: ignore[return-value]
-        return getattr(getattr(obj, self.part), str(self.name))
-
-    def __set__(self, obj: Any, value: T) -> None:
-        setattr(getattr(obj, self.part), str(self.name), value)
-
-
 class Session:
-    # what the parts keep, under the names callers have always used
-    profile = _Kept[Profile]("scene")
-    record = _Kept[GameRecord]("scene")
-    game = _Kept[rules.Game]("scene")
-    state = _Kept[State]("scene")
-    implied = _Kept[int]("scene")
-    lang = _Kept[str]("scene")
-    adapter = _Kept[TableAdapter]("scene")
-    seats = _Kept[list[Seat]]("scene")
-    chance_cursor = _Kept["Cursor | None"]("scene")
-    undo_pending = _Kept[bool]("scene")
-    pending_text = _Kept[str]("scene")
-    shared_notice = _Kept["Layout | None"]("scene")
-    faults = _Kept[dict[str, str]]("scene")
-    journal_fault = _Kept["str | None"]("scene")
-    log = _Kept[list[str]]("scene")
-    transcript = _Kept[list[Record]]("scene")
-    flash_until = _Kept[dict[int, float]]("scene")
-    page_seconds = _Kept["float | None"]("scene")
-    page = _Kept[int]("scene")
-    _page_at = _Kept[float]("scene", "page_at")
-    screen_page = _Kept[int]("scene")
-    _screen_page_at = _Kept[float]("scene", "screen_page_at")
-    acting = _Kept["int | None"]("scene")
-    computers = _Kept[dict[int, Player]]("scene")
-    computer_moves = _Kept[dict[int, Move]]("scene")
-    computer_line = _Kept["str | None"]("scene")
-    new_game_requested = _Kept[bool]("scene")
-    backlog = _Kept[list[Pending]]("commit")
-    _end_due = _Kept[bool]("commit", "end_due")
-    _layouts = _Kept[dict[str, Layout]]("presentation", "layouts_sent")
-    observer = _Kept["Callable[[dict[str, Layout]], None] | None"]("presentation")
+    """The game at the table. What its parts keep is theirs: the game and
+    what the screens say in ``scene``, the journal's backlog in ``commit``,
+    the frames sent in ``presentation``; callers reach them there."""
 
     def __init__(self, table: Table, journal: Journal, registry: Registry, record: GameRecord,
                  state: State, lang: str, adapter: TableAdapter | None = None) -> None:
@@ -156,7 +98,7 @@ class Session:
                            implied=len(state.history) - journal.move_count(record.id))
         # the way a tap goes: input -> commit -> presentation, each handed the next
         self.presentation = Presentation(self.scene, table.screens, table.lights)
-        self.commit = Commit(self.scene, journal, registry, self.presentation.flash)
+        self.commit = Commit(self.scene, journal, registry, self.presentation.flash, self.presentation.tell)
         self.input = InputMap(self.scene, registry, self.commit)
         self.heartbeat = time.monotonic()
         #: runs a typed console line; False means quit
@@ -184,9 +126,11 @@ class Session:
             state, adapter, said = rebuild(journal, current, lang, draws=table.profile.chance == "draw")
             session = cls(table, journal, registry, current, state, lang, adapter)
             session.resumed = True
-            session.scene.note(t("resumed", lang, moves=len(state.history) - session.implied))
+            session.scene.recall(journal.entries(current))
+            moves = len(state.history) - session.scene.implied
+            session.presentation.tell(Notice("resumed", params={"moves": moves}))
             if said:  # the shared screen as before the cut: what the table was last told to do
-                session.log = said
+                session.scene.log = said
             # A power cut may fall between a move and what follows it in the
             # journal: the chance steps Tablekeeper draws, or the game's end.
             session.commit.after_moves(state.copy(), [], [])
@@ -205,7 +149,7 @@ class Session:
             journal.end(current)
         record = journal.start(game, players, seed, state.options, names)
         session = cls(table, journal, registry, record, state, lang)
-        session.scene.note(t("started", lang, game=session.game.name or game))
+        session.presentation.tell(Notice("started", params={"game": session.scene.game.name or game}))
         session.commit.auto_chance()
         return session
 
@@ -224,7 +168,7 @@ class Session:
             if event == STOP:
                 stop.set()
                 break
-            if self.new_game_requested:
+            if self.scene.new_game_requested:
                 break
             try:
                 if event is not None:
@@ -232,7 +176,7 @@ class Session:
                 self.tick()
             except Exception:  # a fault in one event must not stop the table
                 traceback.print_exc(file=sys.stderr)
-                self.shared_notice = Layout(title=t("internal-error", self.lang), alert=True)
+                self.presentation.tell(Notice("internal-error"))
                 with contextlib.suppress(Exception):  # the fault may be in drawing itself
                     self.redraw()
         self.commit.write_journal()  # a last try before the table stops
@@ -254,15 +198,20 @@ class Session:
         return n
 
     def handle(self, event: object) -> None:
-        """One event, one way through: input, commit, then the screens."""
+        """One event, one way through: the acting seat's acknowledgement,
+        input, commit, then the screens."""
         with collector_waits():
-            self.acting = self.input.acting_seat(event)
+            self.scene.acting = self.input.acting_seat(event)
+            item = self.input.pressed_item(event)
+            acting = self.scene.acting
+            if acting is not None and item is not None and acting not in self.scene.computers:
+                self.presentation.acknowledge(acting, item)  # before the move is worked out
             if self.input.handle(event):
                 pass
             elif isinstance(event, ReaderFault):
-                self.faults[event.reader] = event.error
+                self.scene.faults[event.reader] = event.error
             elif isinstance(event, ReaderRecovered):
-                self.faults.pop(event.reader, None)
+                self.scene.faults.pop(event.reader, None)
             elif event == SHOW_ALL:
                 self.presentation.forget()
             elif isinstance(event, Typed):
@@ -277,7 +226,8 @@ class Session:
 
     def tick(self) -> None:
         now = time.monotonic()
-        due = self.journal_fault is not None and now - self.commit.journal_tried >= JOURNAL_RETRY_SECONDS
+        due = (self.scene.journal_fault is not None
+               and now - self.commit.journal_tried >= JOURNAL_RETRY_SECONDS)
         if due and self.commit.write_journal():
             self.redraw()  # the shared screen's "not saved" line goes
         self.presentation.tick(now)
@@ -290,8 +240,8 @@ class Session:
     # -- computer players ----------------------------------------------------------------
     def seat_computers(self, players: dict[int, Player]) -> None:
         """Make these seats computer players (before the game's first redraw)."""
-        self.computers = dict(players)
-        self.computer_moves.clear()
+        self.scene.computers = dict(players)
+        self.scene.computer_moves.clear()
         self.computer_turn()
 
     def computer_turn(self) -> None:
@@ -305,39 +255,15 @@ class Session:
         sc.computer_moves[seat] = move
         sc.seats[seat].cursor = None
         secret = computer.is_secret(sc.state, move)
-        text = None if secret else sc.adapter.move_text(move.to_json(), sc.lang)
-        sc.computer_line = computer.said(sc.player(seat), text, sc.lang)
-        sc.log = [*sc.log, sc.computer_line]
-        sc.transcript.append(Record("said", None, sc.log[-1], extra={"lines": sc.log[-1:]}))
+        self.presentation.tell(Notice("computer-move", seat, move=None if secret else move.to_json()))
 
-    # -- the parts' own calls, under the session's names --------------------------------
-    def cursor_for(self, seat: int) -> Cursor:
-        return self.scene.cursor_for(seat)
-
-    def player(self, seat: int | None) -> str:
-        return self.scene.player(seat)
-
-    def play(self, seat: int | None, move: Move) -> bool:
-        return self.commit.play(seat, move)
-
-    def apply(self, seat: int | None, move: Move, commit: bool = True) -> list[Event] | None:
-        return self.commit.apply(seat, move, commit)
-
-    def seat_layout(self, seat: int) -> Layout:
-        return self.presentation.seat_layout(seat)
-
-    def shared_layout(self) -> Layout:
-        return self.presentation.shared_layout()
-
+    # -- what the loop does after each input, also asked for by the console and tests -----
     def layouts(self) -> dict[str, Layout]:
+        """Every screen's layout now (presentation's)."""
         return self.presentation.layouts()
-
-    def paging(self) -> bool:
-        return self.presentation.paging()
 
     def redraw(self) -> None:
         self.presentation.redraw()
 
     def set_lights(self) -> None:
         self.presentation.set_lights()
-

@@ -1,10 +1,15 @@
-"""Presentation: every screen laid out from the scene, sent, and the lights set.
+"""Presentation: what happened put into words, every screen laid out from
+the scene, sent, and the lights set.
 
-It only reads the game (pi_app.session.scene): nothing here moves a cursor's choice,
-changes the game or writes the journal. What it owns is the glass: which
-layout each screen shows now, the order frames go out in, the pages a long
-screen turns through, a screen that stopped answering tried again, and each
-seat's light.
+Input, commit and the loop record what happened as a Notice (a kind, a
+seat, a refusal, a move); :meth:`Presentation.tell` is the one place it
+becomes words, in the table's language: a seat's notice, the shared
+screen's, the instructions, the transcript's line. Beyond those words it
+only reads the game (pi_app.session.scene): nothing here moves a cursor's
+choice, changes the game or writes the journal. What it owns is the glass:
+which layout each screen shows now, the order frames go out in, the pages a
+long screen turns through, a screen that stopped answering tried again, and
+each seat's light.
 """
 
 from __future__ import annotations
@@ -17,12 +22,15 @@ from functools import lru_cache
 
 from PIL import Image
 
+import rules
 from drivers.base import Light, Screen, ScreenError
+from pi_app import games
 from pi_app.i18n import t
 from pi_app.session import computer
-from pi_app.session.scene import Scene
+from pi_app.session.scene import Notice, Record, Scene
 from pi_app.ui.menu import BACK, CONFIRM, Cursor
-from pi_app.ui.screens import SMALL, Layout, font, pages, render, wrap
+from pi_app.ui.screens import SMALL, Layout, font, pages, pressed, render, wrap
+from rules import sections
 from rules.core import CHANCE
 
 FLASH_SECONDS = 0.8
@@ -70,6 +78,89 @@ class Presentation:
         self.observer: Callable[[dict[str, Layout]], None] | None = None
         self.screens_tried = time.monotonic()
         self.faults_checked: set[str] = set()  # the faults retry_screens last saw
+        #: screens showing an input's acknowledgement: sent their layout's own frame at the next redraw
+        self.acknowledged: set[str] = set()
+
+    # -- what happened, in words ---------------------------------------------------------
+    def tell(self, notice: Notice) -> None:
+        """Put what happened into words where the table reads them."""
+        sc = self.scene
+        lang, kind, seat = sc.lang, notice.kind, notice.seat
+        if kind in ("move", "chance"):
+            sc.transcript.append(Record(kind, seat, sc.adapter.record_text(notice.move, lang), notice.move,
+                                        {"events": notice.params["events"]}))
+        elif kind == "refused":
+            self.refused(notice)
+        elif kind == "unknown-tag":
+            self.unknown_tag(notice)
+        elif kind == "legend":  # ● held: the short forms spelled out
+            lines = sc.adapter.legend(sc.state, lang) or [t("legend-none", lang)]
+            self.seat_notice(seat, kind, Layout(title=t("legend", lang), lines=tuple(lines)))
+        elif kind == "undo-ask":
+            sc.pending_text = sc.adapter.move_text(notice.move, lang)
+        elif kind == "undo-done":
+            text = t("undo-done", lang, move=sc.adapter.move_text(notice.move, lang))
+            sc.log = [text]
+            sc.transcript.append(Record("undo", seat, text, notice.move))
+        elif kind == "undo-barrier":
+            what = t("undo-barrier-chance" if notice.params["chance"] else "undo-barrier-secret", lang)
+            sc.shared_notice = Layout(title=t("undo-barrier", lang, what=what), alert=True)
+            sc.transcript.append(Record("refused", None, sc.shared_notice.title))
+        elif kind == "undo-failed":
+            words = t(JOURNAL_FAULTS.get(notice.params["reason"], "journal-io"), lang)
+            sc.shared_notice = Layout(title=t("undo-failed", lang, reason=words), alert=True)
+        elif kind in ("undo-none", "undo-cancelled"):
+            sc.shared_notice = Layout(title=t(kind, lang))
+        elif kind in ("undo-unsaved", "internal-error"):
+            sc.shared_notice = Layout(title=t(kind, lang), alert=True)
+        elif kind == "journal-unsaved":
+            sc.transcript.append(Record("note", None, journal_line(notice.params["reason"], lang)))
+        elif kind in ("started", "resumed"):
+            sc.note(t(kind, lang, **notice.params))
+        elif kind == "computer-move":  # notice.move None: a secret one, which the table is not told
+            text = None if notice.move is None else sc.adapter.move_text(notice.move, lang)
+            sc.computer_line = computer.said(sc.player(seat), text, lang)
+            sc.log = [*sc.log, sc.computer_line]
+            sc.transcript.append(Record("said", None, sc.log[-1], extra={"lines": sc.log[-1:]}))
+        else:
+            raise ValueError(f"no words for a notice of kind {kind!r}")
+
+    def seat_notice(self, seat: int | None, kind: str, layout: Layout) -> None:
+        if seat is not None:
+            ui = self.scene.seats[seat]
+            ui.notice, ui.notice_kind = layout, kind
+
+    def refused(self, notice: Notice) -> None:
+        """Why, on the seat's screen and in the transcript (a computer's
+        screen shows no notices: nobody reads it)."""
+        sc, exc, seat = self.scene, notice.error, notice.seat
+        assert exc is not None and seat is not None
+        message = exc.message(sc.lang, sc.player)
+        rule = sections.name(sc.record.game, exc.rule, sc.lang)
+        # The table's own refusals (a tap out of turn) break no rule of the
+        # game: a section heading cited there explains nothing.
+        cite = rule and not exc.code.startswith("table.")
+        lines = [message] + ([t("rule", sc.lang, rule=rule)] if cite else [])
+        if seat not in sc.computers:
+            self.seat_notice(seat, "refused", Layout(title=t("refused", sc.lang), lines=tuple(lines),
+                                                     alert=True))
+        sc.transcript.append(Record("refused", seat, message, extra={"code": exc.code, "rule": rule}))
+
+    def unknown_tag(self, notice: Notice) -> None:
+        sc, tag, seat, lang = self.scene, notice.tag, notice.seat, self.scene.lang
+        uid = notice.params["uid"]
+        if tag is None:
+            detail = t("unknown-tag-detail", lang, uid=uid, game=sc.record.game)
+        elif tag.game == sc.record.game:
+            detail = t("tag-not-for-players", lang, component=tag_words(tag.game, tag.component, lang),
+                       players=sc.record.players)
+        else:
+            detail = t("tag-not-in-game", lang, component=tag_words(tag.game, tag.component, lang),
+                       game=game_words(tag.game))
+        if seat not in sc.computers:
+            self.seat_notice(seat, "unknown-tag", Layout(title=t("unknown-tag", lang), lines=(detail,),
+                                                         alert=True))
+        sc.transcript.append(Record("unknown-tag", seat, detail, extra={"uid": uid}))
 
     # -- layouts -------------------------------------------------------------------
     def seat_layout(self, seat: int) -> Layout:
@@ -168,38 +259,82 @@ class Presentation:
         return self.shared_layout()
 
     # -- the glass -----------------------------------------------------------------
+    def acknowledge(self, seat: int, item: str) -> None:
+        """The seat sees at once that its input was taken, before it is
+        worked out: the frame its screen shows with ``item`` of the button
+        bar pressed (pi_app.ui.screens.pressed: one or two pages of bus).
+        It claims nothing about the input: the seat's next frame, sent once
+        the move is checked and on disk, says what it meant. Only a screen
+        showing a button bar is acknowledged; a screen that is not answering
+        is left to redraw."""
+        name = self.profile.seats[seat].screen.name
+        layout = self.layouts_sent.get(name)
+        screen = self.screens.get(name)
+        if layout is None or not layout.footer or screen is None or name in self.scene.faults:
+            return
+        self.acknowledged.add(name)  # even half-sent, the next redraw sends the layout's own frame
+        try:
+            screen.show(pressed(layout, frame(layout), item), text=layout.text())
+        except ScreenError:
+            self.layouts_sent.pop(name, None)  # redraw reports it and sends it again once it answers
+
     def send_order(self, names: list[str]) -> list[str]:
-        """Feedback first: the acting seat's screen, then the shared screen,
-        then the other seats' (on one I2C bus they go one after another)."""
-        acting = self.scene.acting
+        """Feedback first: the acting seat's screen, then the seat to move
+        next (it has something to do), then the shared screen, then the
+        other seats' (on one I2C bus they go one after another)."""
+        sc = self.scene
+        acting = sc.acting
         first = [] if acting is None else [self.profile.seats[acting].screen.name]
+        to_move = sc.state.to_move()
+        if isinstance(to_move, int) and 0 <= to_move < len(self.profile.seats):
+            first.append(self.profile.seats[to_move].screen.name)
         first.append(self.profile.shared_screen.name)
-        return [n for n in first if n in names] + [n for n in names if n not in first]
+        return [n for n in dict.fromkeys(first) if n in names] + [n for n in names if n not in first]
+
+    def failed(self, name: str, exc: ScreenError) -> None:
+        """Screen ``name`` did not take its frame: said on the shared screen
+        (and in the log, the shared screen itself can say it nowhere else),
+        sent again once it answers."""
+        sc = self.scene
+        self.layouts_sent.pop(name, None)  # so it is sent again once it answers
+        if name not in sc.faults:
+            log.warning("%s", exc)
+            sc.faults[name] = str(exc)
+            self.layouts_sent.pop(self.profile.shared_screen.name, None)
 
     def redraw(self) -> None:
         sc = self.scene
         changed = {}
+        shown: list[str] = []
         # each screen's layout is worked out just before it is sent: the acting
         # seat's frame does not wait for the others' layouts
         for name in self.send_order(self.screen_names()):
             layout = self.layout_of(name)
             if sc.screen_page and pages(layout) > 1:
                 layout = replace(layout, page=sc.screen_page)
-            if self.layouts_sent.get(name) == layout:
+            same = self.layouts_sent.get(name) == layout
+            if same and name not in self.acknowledged:
                 continue
+            self.acknowledged.discard(name)
             self.layouts_sent[name] = layout
-            changed[name] = layout
+            if not same:
+                changed[name] = layout
             screen = self.screens.get(name)
             if screen is None:
                 continue
             try:
                 screen.show(frame(layout), text=layout.text())
             except ScreenError as exc:  # a screen that stops answering is reported, not fatal
-                self.layouts_sent.pop(name, None)  # so it is sent again once it answers
-                if name not in sc.faults:
-                    log.warning("%s", exc)  # the shared screen itself can say it nowhere else
-                    sc.faults[name] = str(exc)
-                    self.layouts_sent.pop(self.profile.shared_screen.name, None)
+                self.failed(name, exc)
+                continue
+            shown.append(name)
+        # A bus's sender sends while the next screen is laid out and drawn;
+        # redraw returns once every frame is on its screen.
+        for name in shown:
+            try:
+                getattr(self.screens[name], "flush", lambda: None)()
+            except ScreenError as exc:
+                self.failed(name, exc)
                 continue
             if sc.faults.pop(name, None) is not None:
                 self.layouts_sent.pop(self.profile.shared_screen.name, None)
@@ -271,3 +406,22 @@ class Presentation:
         if light is not None:
             light.blink()
         self.scene.flash_until[seat] = time.monotonic() + FLASH_SECONDS
+
+
+def game_words(game: str) -> str:
+    """A game's title; the id only for a game this box does not know."""
+    try:
+        return rules.get(game).name or game
+    except (KeyError, ValueError):
+        return game
+
+
+def tag_words(game: str, component: str, lang: str) -> str:
+    """A component of any game as its screens name it (its id only when
+    that game does not know it)."""
+    try:
+        players = max(rules.get(game).player_counts)
+    except (KeyError, ValueError):
+        return component
+    comp = games.for_game(game, players, lang).component(component)
+    return comp.name(lang) if comp is not None else component

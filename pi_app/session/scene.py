@@ -2,16 +2,17 @@
 notice, what the shared screen says, the transcript.
 
 The session's three parts share it: input (pi_app.session.input_map) moves cursors
-and asks for moves, commit (pi_app.session.commit) changes the game and says what
-happened, presentation (pi_app.session.presentation) only reads it to lay out the
-screens and set the lights. None of them holds the table's state alone, so
+and asks for moves, commit (pi_app.session.commit) changes the game and records
+what happened (a Notice), presentation (pi_app.session.presentation) words what
+happened into the notices and the transcript, and reads the rest to lay out
+the screens and set the lights. None of them holds the table's state alone, so
 each can be built and tested over a Scene made from a bare game state.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,12 +20,13 @@ import rules
 from pi_app import games
 from pi_app import names as naming
 from pi_app.games.base import TableAdapter
-from pi_app.store.journal import GameRecord
+from pi_app.store.journal import Entry, GameRecord
+from pi_app.store.registry import Tag
 from pi_app.table.profile import Profile
-from pi_app.ui.menu import Cursor
+from pi_app.ui.menu import Cursor, Memory
 from pi_app.ui.screens import Layout
 from players import Player
-from rules.core import Move, State
+from rules.core import IllegalMove, Move, State
 
 
 @dataclass
@@ -33,6 +35,25 @@ class Seat:
     name: str  # the profile's seat name: its parts are "<name>.pad" ...
     cursor: Cursor | None = None
     notice: Layout | None = None
+    #: the seat's last choices, for its menus to start on (pi_app.ui.menu.Memory)
+    memory: Memory = field(default_factory=Memory)
+    notice_kind: str | None = None  # what the notice tells (Notice.kind)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What happened, as input, commit and the loop record it: a kind, the
+    seat it concerns and what it is about (a refusal's IllegalMove, a move's
+    JSON, a tag). Only presentation turns it into words
+    (``Presentation.tell``): a seat's notice, the shared screen's, the
+    instructions, the transcript."""
+
+    kind: str  # see Presentation.tell for every kind
+    seat: int | None = None
+    error: IllegalMove | None = None
+    move: Any = None  # a move's JSON
+    tag: Tag | None = None
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -58,7 +79,8 @@ class Scene:
         self.implied = implied
         self.lang = lang
         self.adapter = adapter or games.for_game(record.game, record.players, lang, record.names)
-        self.seats = [Seat(i, profile.seats[i].name) for i in range(record.players)]
+        subjects = tuple(dict.fromkeys(self.adapter.tap_fields.values()))
+        self.seats = [Seat(i, profile.seats[i].name, memory=Memory(subjects)) for i in range(record.players)]
         self.chance_cursor: Cursor | None = None  # the shared screen's menu of a chance step
         self.undo_pending = False  # undo pressed once: the shared screen asks to confirm
         self.pending_text = ""  # the move that undo would take back, in words
@@ -69,7 +91,7 @@ class Scene:
         #: everything said, as read through :attr:`log` and :attr:`transcript`
         self._log: list[str] = []
         self._transcript: list[Record] = []
-        self._words_due: Callable[[], list[str]] | None = None
+        self._words_due: tuple[Callable[[], list[str]], Record] | None = None
         self.flash_until: dict[int, float] = {}  # seats whose light blinks a refusal
         #: in the daemon, the shared screen pages through a long list of
         #: instructions (the setup) every so many seconds; None: no paging
@@ -98,15 +120,19 @@ class Scene:
     # adds to the log or the transcript first has them worded, so the
     # transcript keeps its order.
     def say_later(self, words: Callable[[], list[str]]) -> None:
-        """The instructions are ``words()``, worded when first read."""
+        """The instructions are ``words()``, worded when first read; their
+        line in the transcript is added now, in its place."""
         self.say_due()
-        self._words_due = words
+        said = Record("said", None, "")
+        self._transcript.append(said)
+        self._words_due = (words, said)
 
     def say_due(self) -> None:
         due, self._words_due = self._words_due, None
         if due is not None:
-            self._log = due()
-            self._transcript.append(Record("said", None, " | ".join(self._log), extra={"lines": self._log}))
+            words, said = due
+            self._log = words()
+            said.text, said.extra = " | ".join(self._log), {"lines": self._log}
 
     @property
     def log(self) -> list[str]:
@@ -134,8 +160,24 @@ class Scene:
         ui = self.seats[seat]
         if ui.cursor is None:
             move = self.computer_moves.get(seat)
-            ui.cursor = Cursor.over([move]) if move is not None else self.adapter.menu(self.state, seat)
+            if move is not None:
+                ui.cursor = Cursor.over([move])
+            else:
+                ui.cursor = self.adapter.menu(self.state, seat)
+                state, adapter = self.state, self.adapter
+                ui.cursor.confirms = lambda m: adapter.confirms(state, m)
+                ui.cursor.prefer = ui.memory.prefer
+                ui.cursor.start()
         return ui.cursor
+
+    def recall(self, entries: Iterable[Entry]) -> None:
+        """Each seat's menus remember its own moves among ``entries`` (the
+        journal's, after a resume or an undo), as they did while played."""
+        for ui in self.seats:
+            ui.memory.chosen.clear()
+        for entry in entries:
+            if entry.seat is not None and 0 <= entry.seat < len(self.seats) and not entry.chance:
+                self.seats[entry.seat].memory.note(entry.move)
 
     def player(self, seat: int | None) -> str:
         """The player at ``seat`` as the screens name them (pi_app.names)."""

@@ -28,22 +28,30 @@ class Input:
 def next_input(session: Session, seat: int, target: Move, taps: bool = True) -> Input:
     """The one input that brings ``seat`` closer to playing ``target``; with
     ``taps`` False the player only uses the buttons."""
-    name = session.seats[seat].name
-    adapter = session.adapter
-    cursor = session.seats[seat].cursor or Cursor.over(session.state.legal_moves())
+    name = session.scene.seats[seat].name
+    adapter = session.scene.adapter
+    cursor = session.scene.seats[seat].cursor or Cursor.over(session.scene.state.legal_moves())
     data = target.to_json()
-    by_field = {f: kind for kind, f in adapter.tap_fields.items()}
+    if len(cursor.stack) == 1 and target not in cursor.moves:
+        # A move no menu offers (an arrested assassin's reveal) is made by a tap alone.
+        for comp in adapter.components():
+            if comp.seat in (None, seat) and target in adapter.tap(session.scene.state, seat, comp,
+                                                                    cursor.moves, cursor.field()):
+                return Input("tap", f"{name}.pad", comp.id)
+    by_field: dict[str, set[str]] = {}  # a field and every kind of component whose tap chooses it
+    for kind, f in adapter.tap_fields.items():
+        by_field.setdefault(f, set()).add(kind)
     field = cursor.field()
     probe_fields = [field] if len(cursor.stack) > 1 or field != "type" else []
     if len(cursor.stack) == 1:
         probe_fields += [f for f in by_field if f in data and f != field]
     for f in probe_fields if taps else []:
-        kind = by_field.get(f or "")
-        if kind is None or f not in data:
+        kinds = by_field.get(f or "")
+        if not kinds or f not in data:
             continue
         for comp in adapter.components():
-            if comp.kind == kind and comp.value == data[f] and comp.seat in (None, seat):
-                narrowed = adapter.tap(session.state, seat, comp, cursor.moves, field)
+            if comp.kind in kinds and comp.value == data[f] and comp.seat in (None, seat):
+                narrowed = adapter.tap(session.scene.state, seat, comp, cursor.moves, field)
                 if narrowed and target in narrowed and (len(narrowed) == 1 or f == field):
                     return Input("tap", f"{name}.pad", comp.id)
     return Input("press", f"{name}.{button_toward(cursor, target)}")
@@ -67,7 +75,7 @@ def button_toward(cursor: Cursor, target: Move) -> str:
 
 
 def choose(session: Session, rng: random.Random) -> Move:
-    moves = session.state.legal_moves()
+    moves = session.scene.state.legal_moves()
     # A little taste: play cards more often than passing, so games move on.
     weights = [0.3 if m.to_json().get("type") == "pass" else 1.0 for m in moves]
     return rng.choices(moves, weights=weights, k=1)[0]
@@ -76,23 +84,23 @@ def choose(session: Session, rng: random.Random) -> Move:
 def illegal_attempt(session: Session, seat: int, rng: random.Random) -> Input | None:
     """Something a player might wrongly do now: out of turn, another
     seat's card, a card already played, a tag nobody enrolled."""
-    comps = session.adapter.components()
+    comps = session.scene.adapter.components()
     owned = [c for c in comps if c.seat is not None]
-    others = [i for i in range(len(session.seats)) if i != seat]
+    others = [i for i in range(len(session.scene.seats)) if i != seat]
     kinds = ["out-of-turn", "not-yours", "unknown"] + (["used"] if owned else [])
     kind = rng.choice(kinds)
-    me = session.seats[seat].name
+    me = session.scene.seats[seat].name
     if kind == "out-of-turn" and owned:
         other = rng.choice(others)
         mine = [c for c in owned if c.seat == other]
-        return Input("tap", f"{session.seats[other].name}.pad", rng.choice(mine).id)
+        return Input("tap", f"{session.scene.seats[other].name}.pad", rng.choice(mine).id)
     if kind == "out-of-turn":
-        return Input("press", f"{session.seats[rng.choice(others)].name}.ok")
+        return Input("press", f"{session.scene.seats[rng.choice(others)].name}.ok")
     if kind == "not-yours" and owned:
-        theirs = [c for c in owned if c.seat not in (seat, None) and (c.seat or 0) < len(session.seats)]
+        theirs = [c for c in owned if c.seat not in (seat, None) and (c.seat or 0) < len(session.scene.seats)]
         return Input("tap", f"{me}.pad", rng.choice(theirs).id)
     if kind == "used":
-        legal = {m.to_json().get("card") for m in session.state.legal_moves()}
+        legal = {m.to_json().get("card") for m in session.scene.state.legal_moves()}
         used = [c for c in owned if c.seat == seat and c.value not in legal]
         if used:
             return Input("tap", f"{me}.pad", rng.choice(used).id)
@@ -107,26 +115,27 @@ def take_turn(session: Session, rng: random.Random, send: Callable[[Input], None
     runs once it is sent), read and dismissed with the culprit's ●; then a
     move chosen and reached input by input. False when the attempt was legal
     after all (a building not yet built): whose turn it is must be read again."""
-    seat = session.state.to_move()
+    seat = session.scene.state.to_move()
     if seat is None or seat < 0:
-        raise RuntimeError(f"{session.record.game} for {session.record.players}: no seat to move and no "
+        record = session.scene.record
+        raise RuntimeError(f"{record.game} for {record.players}: no seat to move and no "
                            "outcome (chance steps are drawn on the sim table)")
-    if seat in session.computers:
+    if seat in session.scene.computers:
         return carry_out(session, seat, rng, send)
     if attempts and rng.random() < ATTEMPT_RATE:
         attempt = illegal_attempt(session, seat, rng)
         if attempt is not None:
-            culprit = session.profile.seat_of_part(attempt.part) or 0
-            n = len(session.state.history)
+            culprit = session.scene.profile.seat_of_part(attempt.part) or 0
+            n = len(session.scene.state.history)
             send(attempt)
             between()
-            send(Input("press", f"{session.seats[culprit].name}.ok"))  # read, dismiss
-            if len(session.state.history) != n:
+            send(Input("press", f"{session.scene.seats[culprit].name}.ok"))  # read, dismiss
+            if len(session.scene.state.history) != n:
                 return False
     target = choose(session, rng)
     taps = rng.random() < 0.6  # some players tap, some prefer the buttons
-    n = len(session.state.history)
-    while len(session.state.history) == n:
+    n = len(session.scene.state.history)
+    while len(session.scene.state.history) == n:
         send(next_input(session, seat, target, taps))
     return True
 
@@ -135,14 +144,14 @@ def carry_out(session: Session, seat: int, rng: random.Random, send: Callable[[I
     """A person carries out the computer's move shown on the shared screen and
     confirms it: by tapping the piece or card it names on the computer's pad
     (when one tap says it) or by pressing ● on the computer's seat."""
-    target = session.computer_moves[seat]
-    n = len(session.state.history)
+    target = session.scene.computer_moves[seat]
+    n = len(session.scene.state.history)
     if rng.random() < 0.6:
         first = next_input(session, seat, target, taps=True)
         if first.kind == "tap":
             send(first)
-    if len(session.state.history) == n:
-        send(Input("press", f"{session.seats[seat].name}.ok"))
-    if len(session.state.history) == n:
-        raise RuntimeError(f"{session.record.game}: ● on the computer's seat did not play its move")
+    if len(session.scene.state.history) == n:
+        send(Input("press", f"{session.scene.seats[seat].name}.ok"))
+    if len(session.scene.state.history) == n:
+        raise RuntimeError(f"{session.scene.record.game}: ● on the computer's seat did not play its move")
     return True

@@ -105,10 +105,11 @@ class Night:
         try:
             session = Session.open(table, journal, registry, game=game, players=players,
                                    seed=self.seed + players, options=options, lang=self.lang, new=True)
-            comps = [(c.id, c.count) for c in session.adapter.components()]
+            comps = [(c.id, c.count) for c in session.scene.adapter.components()]
             uids = {c: u[0] for c, u in registry.auto_enroll(game, comps).items()}
             shown: dict[str, list[Layout]] = {}  # per screen, the layout of each frame sent
-            session.observer = lambda changed: [shown.setdefault(k, []).append(v) for k, v in changed.items()]
+            session.presentation.observer = lambda changed: [shown.setdefault(k, []).append(v)
+                                                             for k, v in changed.items()]
             report.computer = players - 1
             session.seat_computers(computer.players_for({players - 1}, self.seed + players, DEMO_BUDGET))
             session.redraw()
@@ -121,10 +122,10 @@ class Night:
             secret: set[int] = set()  # transcript records that answer a secret input
 
             def send(inp: Input) -> None:
-                seat = session.profile.seat_of_part(inp.part)
-                hidden = seat is not None and session.adapter.hides_input(
-                    session.state, seat, inp.what if inp.kind == "tap" else None)
-                first = len(session.transcript)
+                seat = session.scene.profile.seat_of_part(inp.part)
+                hidden = seat is not None and session.scene.adapter.hides_input(
+                    session.scene.state, seat, inp.what if inp.kind == "tap" else None)
+                first = len(session.scene.transcript)
                 if inp.kind == "tap":
                     table.tap(inp.part, uids.get(inp.what, inp.what))
                 else:
@@ -134,11 +135,11 @@ class Night:
                 if report.inputs > MAX_INPUTS:
                     raise RuntimeError(f"{name}: the simulated players are stuck")
                 if hidden:
-                    secret.update(range(first, len(session.transcript)))
-                comp = session.adapter.component(inp.what) if inp.kind == "tap" else None
+                    secret.update(range(first, len(session.scene.transcript)))
+                comp = session.scene.adapter.component(inp.what) if inp.kind == "tap" else None
                 thing = comp.name(self.lang) if comp is not None else inp.what or inp.part  # words, not ids
                 what = "(secret)" if hidden else f"{inp.kind} {thing}"
-                lines.append(f"  {session.player(seat or 0)}: {what}")
+                lines.append(f"  {session.scene.player(seat or 0)}: {what}")
                 # The whole game in at most MAX_GIF_FRAMES frames: when full,
                 # keep every other frame and take half as many from now on.
                 stride[1] += 1
@@ -150,23 +151,23 @@ class Night:
 
             def flush() -> None:
                 nonlocal said
-                for i, rec in enumerate(session.transcript[said:], start=said):
+                for i, rec in enumerate(session.scene.transcript[said:], start=said):
                     # Players as the screens name them, never a seat number.
-                    who = session.player(rec.seat) if rec.seat is not None else "table"
+                    who = session.scene.player(rec.seat) if rec.seat is not None else "table"
                     text = "(secret)" if i in secret and rec.kind in ("refused", "unknown-tag") else rec.text
                     lines.append(f"{rec.kind:>11} | {who:9} | {text}")
                     if rec.kind == "refused" or rec.kind == "unknown-tag":
                         report.refused += 1
-                said = len(session.transcript)
+                said = len(session.scene.transcript)
 
             flush()
-            while session.state.outcome() is None and session.state.to_move() is not None:
+            while session.scene.state.outcome() is None and session.scene.state.to_move() is not None:
                 moved = take_turn(session, rng, send, between=flush)
                 flush()
                 report.moves += moved
-            outcome = session.state.outcome()
+            outcome = session.scene.state.outcome()
             if outcome is not None:
-                big, detail = session.adapter.outcome_lines(outcome, self.lang)
+                big, detail = session.scene.adapter.outcome_lines(outcome, self.lang)
                 report.result = f"{big} ({detail[0] if detail else outcome.reason})"
                 lines.append(f"{'outcome':>11} | {report.result}")
             session.tick()
@@ -182,7 +183,7 @@ class Night:
                         optimize=False)
             transcript = self.out / f"{name}.transcript.txt"
             head = (f"{rules.get(game).name or game}, {players} players, seed {self.seed + players}, "
-                    f"options: {options_text(session.state.options)}; "
+                    f"options: {options_text(session.scene.state.options)}; "
                     f"{naming.display_name(game, players - 1, self.lang, computer=True)} plays\n")
             transcript.write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
             report.files = [str(gif_path), str(transcript), str(work)]

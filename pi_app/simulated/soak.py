@@ -35,8 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_app import paths
-from pi_app.games.king_and_assassins import board as kna_board
-from pi_app.session import computer, presentation
+from pi_app.session import computer
 from pi_app.session.lobby import Lobby
 from pi_app.session.loop import Session
 from pi_app.simulated.autoplay import MAX_INPUTS, Input, take_turn
@@ -44,21 +43,26 @@ from pi_app.simulated.demo import Night
 from pi_app.store.journal import Journal
 from pi_app.store.registry import Registry
 from pi_app.table import hardware
-from pi_app.ui import screens
 from players import Budget
-from rules.artus import offers as artus_offers
-from rules.king_is_dead import actions as kid_actions
-from rules.king_is_dead import last_card as kid_last_card
-from rules.king_is_dead import state as kid_state
-from rules.siege import state as siege_state
-from rules.siege import table as siege_table
 
-BOUNDED_CACHES = (kid_actions.options_menu, kid_actions.options, screens._width, screens._line_bitmap,
-                  screens._wrapped, screens._fitted, screens.plan, artus_offers.figures, artus_offers._kept,
-                  kid_state._controlled, kid_state.last_card_memo, kid_last_card.endings,
-                  kid_last_card._region, screens.font, kna_board._board, kna_board._ground,
-                  siege_state._drawn, siege_state._m, siege_state._plays, siege_table._lines_hit,
-                  siege_table._traits, siege_table.card_of, siege_table.kind_of, presentation._kept_frame)
+#: the project's packages, whose module-level caches the soak empties
+PACKAGES = ("rules", "players", "pi_app", "drivers")
+
+
+def bounded_caches() -> list[Any]:
+    """Every bounded ``functools`` cache at module level in the project's
+    modules imported now (a module not imported has nothing cached): found,
+    not listed, so that no game is named here and a new cache is not missed."""
+    found = []
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] not in PACKAGES:
+            continue
+        for value in list(vars(module).values()):
+            parameters = getattr(value, "cache_parameters", None)
+            if callable(parameters) and getattr(value, "__module__", None) == name \
+                    and parameters()["maxsize"] is not None:
+                found.append(value)
+    return found
 #: the last seat of every game is a computer player, thinking briefly: a night's
 #: worth of games stays within minutes
 SOAK_BUDGET = Budget(iterations=20, seconds=0.1)
@@ -185,7 +189,7 @@ def measure(game: int, rotation: int, played: str, moves: int, seconds: float) -
     # Dead's positions, and its long lines on the shared screen add words at
     # several sizes. Full or not, they hold what they hold by design: emptied
     # so that the count shows what is kept beyond them.
-    for bounded in BOUNDED_CACHES:
+    for bounded in bounded_caches():
         bounded.cache_clear()
     gc.collect()  # what is still reachable, not what is waiting for the collector
     # sqlite3 keeps a weak reference to each cursor a connection made and drops
@@ -281,8 +285,8 @@ class Soak:
         session = Session.open(self.table, self.journal, self.registry, game=game, players=players,
                                seed=self.seed + place, options=options, lang=self.lang)
         session.seat_computers(computer.players_for(computers, self.seed + place, SOAK_BUDGET))
-        session.page_seconds = 3.0  # as the daemon: the shared screen pages its instructions
-        comps = [(c.id, c.count) for c in session.adapter.components()]
+        session.scene.page_seconds = 3.0  # as the daemon: the shared screen pages its instructions
+        comps = [(c.id, c.count) for c in session.scene.adapter.components()]
         uids = {c: u[0] for c, u in self.registry.auto_enroll(game, comps).items()}
         session.set_lights()
         session.redraw()
@@ -305,11 +309,11 @@ class Soak:
                     raise RuntimeError(f"{game} for {players}: {', '.join(shown)} would change with the "
                                        f"computer's secrets (seat {seat + 1}): a screen shows them")
 
-        while session.state.outcome() is None:
+        while session.scene.state.outcome() is None:
             take_turn(session, rng, send, attempts=self.attempts)
-        while not session.new_game_requested:  # a refusal still shown takes a press of its own
-            send(Input("press", f"{session.seats[0].name}.ok"))
-        return len(session.state.history)
+        while not session.scene.new_game_requested:  # a refusal still shown takes a press of its own
+            send(Input("press", f"{session.scene.seats[0].name}.ok"))
+        return len(session.scene.state.history)
 
     def settle(self) -> None:
         """Let the last refusal's flash end: its thread is gpiozero's and ends
@@ -349,14 +353,14 @@ def secret_screens(session: Session, seat: int, rng: random.Random) -> list[str]
     """The screens that would say something else if ``seat``'s secrets were
     dealt afresh (``State.perturb_secrets``): each would show them. For a
     computer's seat its own screen counts too: nobody sits behind it."""
-    other = session.state.perturb_secrets(seat, rng)
+    other = session.scene.state.perturb_secrets(seat, rng)
     if other is None:
         return []
     shown = session.layouts()
-    real = session.state
+    real = session.scene.state
     try:
-        session.state = other
+        session.scene.state = other
         dealt = session.layouts()
     finally:
-        session.state = real
+        session.scene.state = real
     return sorted(name for name in shown if shown[name] != dealt[name])

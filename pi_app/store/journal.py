@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from pi_app.errors import UsageError
+from pi_app.errors import JournalError, JournalWriteError
 from pi_app.names import MAX_NAME
 from rules.core import JSON, Event, Move, State
 
@@ -79,25 +79,6 @@ _OLDER: dict[int, tuple[dict[str, list[str]], str]] = {
     # 3: the players' names given at the lobby (a JSON list by seat; NULL: none given)
     2: ({**_COLUMNS, "games": _COLUMNS["games"][:-1]}, "ALTER TABLE games ADD COLUMN names TEXT"),
 }
-
-
-class JournalError(UsageError):
-    """A journal that cannot be used; the message names the file and the fault.
-    ``fault`` is the fault alone (``game 3 move 17 ... does not apply: ...``)."""
-
-    def __init__(self, message: str, fault: str = "") -> None:
-        super().__init__(message)
-        self.fault = fault or message
-
-
-class JournalWriteError(JournalError):
-    """A write refused by the storage (``reason``: disk full, I/O error,
-    read-only); the transaction rolled back and nothing was written."""
-
-    def __init__(self, path: Path, reason: str, detail: str) -> None:
-        super().__init__(f"journal {path} cannot be written: {reason} ({detail}); free space on the "
-                         "disk or give --state-dir a directory on another one", reason)
-        self.reason = reason
 
 
 # SQLite's primary result codes for storage that refuses a write.

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pi_app.errors import UsageError
+from pi_app.errors import RegistryError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tags (
@@ -28,10 +28,6 @@ CREATE TABLE IF NOT EXISTS tags (
 
 
 _COLUMNS = ["uid", "game", "component", "enrolled"]
-
-
-class RegistryError(UsageError):
-    pass
 
 
 @dataclass(frozen=True)

@@ -20,14 +20,10 @@ from drivers import parts
 from drivers.base import HardwareError as DriverError
 from drivers.base import TagReader
 from drivers.watcher import Watcher, WatcherSettings
-from pi_app.errors import UsageError
+from pi_app.errors import HardwareError
 from pi_app.table.profile import Profile, ReaderSpec
 
 PRESS_GAP = 0.1  # simulated seconds between a simulated player's presses
-
-
-class HardwareError(UsageError):
-    """A part that cannot be built: names the part and what to check."""
 
 
 # -- readers ---------------------------------------------------------------------
@@ -227,9 +223,11 @@ def build(profile: Profile, events: queue.Queue, *, keep_frames: bool = False, p
         for zone in profile.zones:
             table.readers[zone.reader.name] = _build_reader(zone.reader, profile)
         keep = 100_000 if keep_frames else 2
+        resets: set[int] = set()  # SPI screens' shared reset lines, pulsed once
         for spec in [*(s.screen for s in used), profile.shared_screen]:
             try:
-                table.screens[spec.name] = parts.open_screen(spec, i2c=table.i2c, keep=keep)
+                table.screens[spec.name] = parts.open_screen(spec, i2c=table.i2c, keep=keep,
+                                                             spi_resets=resets)
             except (OSError, ValueError, DriverError) as exc:
                 raise HardwareError(f"{spec.name}: the screen did not open: {exc}") from None
         for b in [*(b for s in used for b in s.buttons), profile.undo]:

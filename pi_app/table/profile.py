@@ -23,13 +23,13 @@ from typing import Any
 from drivers import parts
 from drivers.hub.connection import MAX_HOLD_MS
 from drivers.watcher import WatcherSettings
-from pi_app.errors import UsageError
+from pi_app.errors import ProfileError
 from pi_app.names import MAX_NAME, seat_named
+from rules.catalogue import LANGS
 
 TABLES_DIR = Path(__file__).resolve().parent.parent / "tables"
 
 BUTTON_ROLES = ("left", "ok", "right")
-LANGS = ("en", "it")
 CHANCE_MODES = ("draw", "table")
 
 PIN_FACTORIES = ("mock", "default")
@@ -48,10 +48,6 @@ _WATCHER_KEYS = {f.name: False for f in fields(WatcherSettings)}
 # [players]: the names the lobby offers each seat to step through (pi_app.session.lobby)
 _TOP_KEYS["players"] = False
 _PLAYERS_KEYS = {"names": False}
-
-
-class ProfileError(UsageError):
-    """A profile that cannot be used: every problem with its line and fix."""
 
 
 class PartSpec(Mapping[str, Any]):
@@ -527,6 +523,16 @@ def _dc_pin(screen: ScreenSpec) -> int | None:
     return screen.dc_pin if screen.backend == "luma" and screen.interface == "spi" else None
 
 
+def _screen_cs_pin(screen: ScreenSpec) -> int | None:
+    """The GPIO chip select of an SPI screen, if it has one."""
+    return screen.get("cs_pin") if screen.backend == "luma" and screen.interface == "spi" else None
+
+
+#: what SPI screens may share with each other, and nothing else: the D/C line
+#: is read only while a screen is selected (hardware/wiring.md)
+_SHARED_DC = "the SPI screens' D/C line"
+
+
 def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec, undo: ButtonSpec,
                   zones: list[ZoneSpec]) -> None:
     names = [s.name for s in seats]
@@ -551,6 +557,11 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
         else:
             pins[pin] = part
 
+    def claim_dc(screen: ScreenSpec, where: tuple[Any, ...]) -> None:
+        pin = _dc_pin(screen)
+        if pin is not None and pins.get(pin) != _SHARED_DC:
+            claim(pin, _SHARED_DC, where)
+
     for i, seat in enumerate(seats):
         for b in seat.buttons:
             claim(b.pin, b.name, _where_of(b.name, seats))
@@ -560,9 +571,11 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
             claim(seat.encoder.pin_a, seat.encoder.name, ("seats", i, "encoder", "pin_a"))
             claim(seat.encoder.pin_b, seat.encoder.name, ("seats", i, "encoder", "pin_b"))
         claim(seat.pad.get("cs_pin"), seat.pad.name, ("seats", i, "pad", "cs_pin"))
-        claim(_dc_pin(seat.screen), seat.screen.name, ("seats", i, "screen", "dc_pin"))
+        claim_dc(seat.screen, ("seats", i, "screen", "dc_pin"))
+        claim(_screen_cs_pin(seat.screen), seat.screen.name, ("seats", i, "screen", "cs_pin"))
     claim(undo.pin, undo.name, ("shared", "undo", "pin"))
-    claim(_dc_pin(shared_screen), shared_screen.name, ("shared", "screen", "dc_pin"))
+    claim_dc(shared_screen, ("shared", "screen", "dc_pin"))
+    claim(_screen_cs_pin(shared_screen), shared_screen.name, ("shared", "screen", "cs_pin"))
     for i, z in enumerate(zones):
         claim(z.reader.get("cs_pin"), z.reader.name, ("zones", i, "reader", "cs_pin"))
     # Screens on the same bus, address and mux channel would draw over each other.
@@ -573,6 +586,7 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
         if scr.backend != "luma":
             continue
         key = ((scr.interface, scr.port, scr.address, scr.mux_channel) if scr.interface == "i2c"
+               else ("spi-gpio-cs", scr.cs_pin) if _screen_cs_pin(scr) is not None
                else (scr.interface, scr.port, scr.spi_device))
         if key in at:
             c.fail(where, f"{scr.name} uses the same bus and address as {at[key]}",

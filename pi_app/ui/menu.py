@@ -2,14 +2,18 @@
 
 Moves are grouped by their JSON fields: at each level the menu branches on the
 first field (in notation order) whose values differ among the moves left, so
-"type" usually comes first, then the card, the region, the colour... When one
-move is left the menu asks to confirm it. Nothing here knows a game.
+"type" usually comes first, then the card, the region, the colour... Each
+level starts on the choice its ``prefer`` names (the one the player made
+last time there). When one move is left it is played at once unless
+``confirms`` says it asks for ● first (undo cannot take it back, or it
+reveals something); without ``confirms`` every move asks. Nothing here knows
+a game.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +21,7 @@ from rules.core import Move
 
 BRANCH, CONFIRM, BACK = "branch", "confirm", "back"
 MISSING = None  # the value of a field a move does not have
+UNSET = object()  # no choice remembered: a level starts on its first option
 
 
 def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
@@ -84,6 +89,14 @@ class Cursor:
     # split() of each level, computed once: the screen asks for it several times per redraw
     _splits: dict[int, tuple[tuple[Move, ...], tuple[str | None, list[Option]]]] = field(
         default_factory=dict, repr=False, compare=False)
+    #: by depth, the choice each level started on (where "back" is placed from)
+    _home: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+    #: whether a move asks for ● before it is played; None: every move does
+    confirms: Callable[[Move], bool] | None = field(default=None, repr=False, compare=False)
+    #: the values a level branching on a field may start on, best first, given its moves
+    #: (none there: the first option)
+    prefer: Callable[[str, tuple[Move, ...]], list[Any]] | None = field(
+        default=None, repr=False, compare=False)
 
     @classmethod
     def over(cls, moves: Sequence[Move]) -> Cursor:
@@ -114,8 +127,18 @@ class Cursor:
         else:
             opts = list(self._split()[1])
         if len(self.stack) > 1:
-            opts.append(Option(BACK))
+            opts.insert(self._back_at(len(opts)), Option(BACK))
         return opts
+
+    def _back_at(self, n: int) -> int:
+        """Where "back" goes among a level's ``n`` choices: in a seat's menu
+        (one that remembers, ``prefer``) across the ring from the one the
+        level started on, so that the choices on either side of it are each
+        one press away; else last (a die's faces stay in order)."""
+        if self.prefer is None:
+            return n
+        home, far = self._home.get(len(self.stack), 0), (n + 1) // 2
+        return home + far if home + far <= n else home + far - n
 
     def current(self) -> Option:
         opts = self.options()
@@ -126,24 +149,88 @@ class Cursor:
         self.stack[-1] = (moves, (index + delta) % len(self.options()))
 
     def narrow(self, moves: Sequence[Move]) -> None:
-        """Go down to a subset (a chosen option, or a tapped card's branch)."""
+        """Go down to a subset (a chosen option, or a tapped card's branch),
+        on the option the level prefers."""
         self.stack.append((tuple(moves), 0))
+        self.start()
+
+    def start(self) -> None:
+        """Put this level on the option ``prefer`` names, if it has one."""
+        depth = len(self.stack)
+        self._home[depth] = 0
+        name = self.field()
+        if self.prefer is None or name is None:
+            return
+        branches = [opt for opt in self.options() if opt.kind != BACK]
+        where = {_key(opt.value): i for i, opt in reversed(list(enumerate(branches))) if opt.kind == BRANCH}
+        for value in self.prefer(name, self.moves):
+            if _key(value) in where:
+                self._home[depth] = home = where[_key(value)]
+                self.stack[-1] = (self.moves, self.options().index(branches[home]))
+                return
+
+    def single(self, opt: Option) -> Move | None:
+        """The one move an option stands for, else None."""
+        return opt.moves[0] if opt.moves and all(m == opt.moves[0] for m in opt.moves) else None
 
     def back(self) -> None:
         if len(self.stack) > 1:
+            self._home.pop(len(self.stack), None)
             self.stack.pop()
 
     def select(self) -> Move | None:
-        """● on the highlighted option: the move when it is confirmed, else
-        None after stepping down (or back up)."""
+        """● on the highlighted option: the move when it is confirmed (or
+        needs no confirming), else None after stepping down (or back up).
+        An option with no moves (a piece that cannot move) selects nothing."""
         opt = self.current()
         if opt.kind == CONFIRM:
             return opt.moves[0]
         if opt.kind == BACK:
             self.back()
-        else:
+        elif opt.moves:
+            move = self.single(opt)
+            if move is not None and self.confirms is not None and not self.confirms(move):
+                return move
             self.narrow(opt.moves)
         return None
 
     def position(self) -> tuple[int, int]:
         return self.index % len(self.options()) + 1, len(self.options())
+
+
+@dataclass
+class Memory:
+    """What a seat chose last, for its menus to start on: for the same
+    subject (the piece or card, a field of ``subjects``); else what it chose
+    last time after the choice it made last (a man placed after a row
+    declared); else its last choice at all. It holds the seat's own moves
+    of the game as journalled, so a game resumed or undone starts its menus
+    where the table did."""
+
+    subjects: tuple[str, ...] = ()
+    chosen: dict[tuple[str, Any], Any] = field(default_factory=dict)
+
+    def note(self, move: Any) -> None:
+        """``move`` (its JSON) was played by the seat."""
+        flat = flatten(move)
+        about = [(f, _key(flat[f])) for f in self.subjects if f in flat]
+        for name, value in flat.items():
+            last = self.chosen.get((name, None), UNSET)
+            if last is not UNSET:
+                self.chosen[(name, ("after", _key(last)))] = value
+            self.chosen[(name, None)] = value
+            for subject in about:
+                self.chosen[(name, subject)] = value
+
+    def prefer(self, name: str, moves: tuple[Move, ...]) -> list[Any]:
+        """The values a level branching on ``name`` may start on, best first."""
+        out = []
+        flat = [flatten(m.to_json()) for m in moves]
+        for f in self.subjects:
+            values = {_key(x.get(f, MISSING)) for x in flat}
+            if len(values) == 1 and flat and f in flat[0]:
+                out.append(self.chosen.get((name, (f, values.pop())), UNSET))
+        last = self.chosen.get((name, None), UNSET)
+        if last is not UNSET:
+            out += [self.chosen.get((name, ("after", _key(last))), UNSET), last]
+        return [v for v in out if v is not UNSET]

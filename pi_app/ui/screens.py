@@ -450,3 +450,38 @@ def test_pattern(name: str) -> Image.Image:
     draw.text((22, 4), "TEST", font=font(16, bold=True), fill=1)
     draw.text((4, 40), name, font=font(SMALL), fill=1)
     return img
+
+
+#: the items of a button bar an input can press, left to right; a tag read presses them all
+BAR_ITEMS = ("left", "ok", "right")
+TAPPED = "tap"
+
+
+def pressed(layout: Layout, frame: Image.Image, item: str) -> Image.Image:
+    """``frame`` (``layout`` drawn) with ``item`` of its button bar shown
+    pressed: the glyph's box below the bar's rule inverted ("left", "ok",
+    "right"; :data:`TAPPED`, a tag read: the whole bar). Only the bar's
+    rows change, one or two of the controller's pages of eight rows, and
+    nothing else on the screen: it says the input was taken, not what it
+    meant. ``frame`` itself is left as it is."""
+    if item != TAPPED and item not in BAR_ITEMS:
+        raise ValueError(f"no button-bar item {item!r}; one of {', '.join(BAR_ITEMS)} or {TAPPED!r}")
+    where = plan(layout)
+    bar = next((p for p in where.placed if p.part == "footer"), None)
+    if bar is None or where.rule_y is None:
+        raise ValueError("the layout has no button bar to press")
+    small = font(SMALL)
+    glyphs = bar.text.split()
+    if item == TAPPED or len(glyphs) != len(BAR_ITEMS):
+        left, right = bar.x, bar.x + _width(bar.text, small)
+    else:
+        start = end = 0
+        for glyph in glyphs[:BAR_ITEMS.index(item) + 1]:
+            start = bar.text.index(glyph, end)
+            end = start + len(glyph)
+        left = bar.x + _width(bar.text[:start], small)
+        right = left + _width(bar.text[start:end], small)
+    box = (max(0, math.floor(left) - 3), where.rule_y + 1, min(WIDTH, math.ceil(right) + 3), HEIGHT)
+    out = frame.copy()
+    out.paste(ImageChops.invert(out.crop(box).convert("L")).convert("1"), box[:2])
+    return out

@@ -1,9 +1,10 @@
 """The table drawn from the public view ``view(None)``, as HTML and SVG.
 
-King & Assassins' board is a grid the page draws as SVG; every other game's
-public view is laid out as it is: tables for lists of like records (seats,
-regions), lists for the rest. Nothing is drawn that the view does not hold,
-so the drawing can hold no secret the view keeps.
+A game whose adapter draws its board (``TableAdapter.board_svg``: King &
+Assassins' grid) has it drawn so; the rest of the public view is laid out as
+it is: tables for lists of like records (seats, regions), lists for the
+rest. Nothing is drawn that the view does not hold, so the drawing can hold
+no secret the view keeps.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ _FIRST = ("seat", "name", "role")  # the columns that say whose row it is
 _SKIP = {"game", "players", "to_move", "outcome", "seat"}  # said elsewhere on the page
 
 
-def draw(game: str, view: JSON, labels: TableAdapter | None, lang: str) -> str:
+def draw(view: JSON, labels: TableAdapter | None, lang: str) -> str:
     """The public view drawn; keys and values in the table's words where the
     game's adapter has them (its menus' labels), else as the view says them."""
     text = _Words(labels or TableAdapter(0, lang), lang)
-    if game == "king-and-assassins" and "rows" in view and "pieces" in view:
-        rest = {k: v for k, v in view.items() if k not in ("rows", "pieces", "gates")}
-        return ka_board(view) + text.layout(rest)
+    drawn = labels.board_svg(view) if labels is not None else None
+    if drawn is not None:
+        svg, shown = drawn
+        return svg + text.layout({k: v for k, v in view.items() if k not in shown})
     return text.layout(view)
 
 
@@ -72,42 +74,3 @@ class _Words:
         body = "".join("<tr>" + "".join(f"<td>{self.value(k, item.get(k))}</td>" for k in keys) + "</tr>"
                        for item in items)
         return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
-
-
-# -- King & Assassins -----------------------------------------------------------
-_CELL = 30
-_KIND_MARK = {"king": "K", "knight": "N", "citizen": "C", "assassin": "A"}
-_KIND_FILL = {"king": "#f2c744", "knight": "#4a78c2", "citizen": "#d9d9d9", "assassin": "#c0392b"}
-_GROUND_FILL = {"R": "#b98a63", "G": "#9cc78a"}
-
-
-def ka_board(view: JSON) -> str:
-    """The city as a grid: columns A.., rows 1.. (the notation's cells); each
-    piece where the public view puts it, a citizen as a citizen until the
-    view says it is an assassin."""
-    rows: list[str] = view["rows"]
-    height, width = len(rows), max(len(r) for r in rows)
-    pad = 16
-    parts = [f'<svg class="board" viewBox="0 0 {width * _CELL + pad} {height * _CELL + pad}" '
-             f'role="img" aria-label="board">']
-    for c in range(width):
-        parts.append(f'<text x="{pad + c * _CELL + _CELL / 2}" y="11" class="axis">{chr(65 + c)}</text>')
-    for r, line in enumerate(rows):
-        parts.append(f'<text x="7" y="{pad + r * _CELL + _CELL / 2 + 4}" class="axis">{r + 1}</text>')
-        for c, ground in enumerate(line):
-            fill = _GROUND_FILL.get(ground, "#eeeeee")
-            parts.append(f'<rect x="{pad + c * _CELL}" y="{pad + r * _CELL}" width="{_CELL}" '
-                         f'height="{_CELL}" fill="{fill}" stroke="#555" stroke-width="0.5"/>')
-    for name, piece in sorted(view["pieces"].items()):
-        cell = piece.get("cell") if isinstance(piece, dict) else None
-        if not isinstance(cell, str) or len(cell) < 2 or not cell[1:].isdigit():
-            continue
-        c, r = ord(cell[0].upper()) - 65, int(cell[1:]) - 1
-        kind = str(piece.get("kind", ""))
-        x, y = pad + c * _CELL + _CELL / 2, pad + r * _CELL + _CELL / 2
-        parts.append(f'<g><title>{escape(name)}: {escape(kind)} {escape(cell)}</title>'
-                     f'<circle cx="{x}" cy="{y}" r="{_CELL * 0.38}" fill="{_KIND_FILL.get(kind, "#fff")}" '
-                     f'stroke="#222"/><text x="{x}" y="{y + 4}" class="piece">'
-                     f'{_KIND_MARK.get(kind, "?")}</text></g>')
-    parts.append("</svg>")
-    return "".join(parts)

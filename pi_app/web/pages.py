@@ -75,7 +75,7 @@ def live(source: Source, story: Story | None) -> str:
                  + "".join(f"<li>{escape(line)}</li>" for line in said) + "</ul></section>")
     parts.append(f'<section><h2>{escape(w("scores", lang))}</h2>{scores(story)}</section>')
     parts.append(f'<section><h2>{escape(w("board", lang))}</h2>'
-                 f"{board.draw(story.record.game, story.view, story.labels, lang)}</section>")
+                 f"{board.draw(story.view, story.labels, lang)}</section>")
     parts.append(f'<section><h2>{escape(w("moves", lang))}</h2>{moves(story, steps)}</section>')
     parts.append(links(story))
     parts.append(games(source, story))

@@ -7,7 +7,7 @@ from typing import Any
 from rules.artus.data import DATA
 from rules.artus.moves import move_from_json
 from rules.artus.state import ArtusState
-from rules.core import Game, Move, Option, State
+from rules.core import Game, Move, Option, Score, State
 
 
 def _max_moves() -> int:
@@ -35,6 +35,7 @@ class ArtusGame(Game):
         ),
     )
     max_moves = _max_moves()
+    running_score = Score(("prestige", "prestigio"), lambda view: [float(x) for x in view["scores"]])
 
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> State:
         return ArtusState(players, seed, options)

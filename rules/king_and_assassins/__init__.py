@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rules import catalogue
-from rules.core import Game, Move, Option, State
+from rules.core import Game, Move, Option, Role, State
 from rules.king_and_assassins.data import ASSASSINS, BOARDS, ROUND_CARDS
 from rules.king_and_assassins.messages import MESSAGES, WORDS
 from rules.king_and_assassins.moves import move_from_json
@@ -33,6 +33,8 @@ class KingAndAssassins(Game):
         Option("side", tuple(sorted(BOARDS)), "A", "board side: A (first games) or B (two king starts)"),
     )
     max_moves = _max_moves()
+    roles: ClassVar = (Role(("King", "Re"), ("king",)),
+                       Role(("Assassin", "Assassino"), ("assassins", "assassin")))
 
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> State:
         return KAState(players, seed, options)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
-from rules.core import Game, Move, Option
+from rules.core import Game, Move, Option, Score
 from rules.mordred.moves import move_from_json
 from rules.mordred.state import ROUND_LIMIT, MordredState
 from rules.mordred.tables import TABLES, Tables
@@ -40,6 +40,8 @@ class MordredGame(Game):
     )
     perfect_information: ClassVar[bool] = True
     max_moves: ClassVar[int] = move_bound(TABLES)
+    running_score: ClassVar[Score | None] = Score(("victory points", "punti vittoria"),
+                                                  lambda view: [float(p["vp"]) for p in view["players"]])
 
     def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> MordredState:
         resolved = self.resolve_options(options or {})

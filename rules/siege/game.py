@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import Game, Move, RecordReader, State
+from rules.core import Game, Move, RecordReader, Role, State
 from rules.siege.constants import GAME_ID, SETUP_ACTIONS, SETUP_DRAW
 from rules.siege.data import DATA
 from rules.siege.moves import move_from_json
@@ -35,6 +35,7 @@ class SiegeGame(Game):
     player_counts = (2,)
     options = ()
     max_moves = _max_moves()
+    roles = (Role(("Attacker", "Attaccante"), ("attacker",)), Role(("Defender", "Difensore"), ("defender",)))
 
     def _new_game(self, players: int, seed: int, options: dict[str, Any]) -> State:
         return SiegeState(players, seed, options)

@@ -134,22 +134,48 @@ def test_a_screen_that_lost_power_gets_its_setup_and_a_whole_frame(driver: str) 
 def test_a_frame_failing_half_way_is_sent_whole_next_time(driver: str) -> None:
     bus, chip, screen = rig(driver)
     screen.show(picture("one"))
-    real = bus.write_i2c_block_data
+    real, real_rdwr = bus.write_i2c_block_data, bus.i2c_rdwr
     calls = {"n": 0}
 
-    def flaky(address: int, register: int, data: list[int]) -> None:
+    def fails_third() -> None:
         calls["n"] += 1
         if calls["n"] == 3:
             raise OSError(121, "Remote I/O error")
+
+    def flaky(address: int, register: int, data: list[int]) -> None:
+        fails_third()
         real(address, register, data)
 
+    def flaky_rdwr(*messages) -> None:
+        fails_third()
+        real_rdwr(*messages)
+
     bus.write_i2c_block_data = flaky  # type: ignore[method-assign]
+    bus.i2c_rdwr = flaky_rdwr  # type: ignore[method-assign]
     two = picture("two", 3)
     with pytest.raises(ScreenError):
         screen.show(two)
-    bus.write_i2c_block_data = real  # type: ignore[method-assign]
+    bus.write_i2c_block_data, bus.i2c_rdwr = real, real_rdwr  # type: ignore[method-assign]
     assert sent(bus, lambda: screen.show(two)).bytes > 1024
     assert chip.glass().tobytes() == two.tobytes()
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_a_whole_page_goes_in_one_transaction(driver: str) -> None:
+    """Each changed window's data is one I2C_RDWR transaction, not 32-byte
+    SMBus blocks: a whole frame is its eight pages' addressing and eight
+    data transactions (and the multiplexer's select)."""
+    bus, chip, screen = rig(driver)
+    frame = picture("a whole frame")
+    screen.device.forget()  # its RAM unknown: the next frame goes whole
+    traffic = sent(bus, lambda: screen.show(frame))
+    assert traffic.transactions == 16, traffic  # was 8 + 8 * 5 in 32-byte blocks
+    address = 3 if driver == "sh1106" else 6  # the page's column window command
+    assert traffic.bytes == 8 * ((2 + address) + (2 + 128)), traffic
+    assert chip.glass().tobytes() == frame.tobytes()
+    luma_own = sent(bus, lambda: open_oled("seat1.screen", driver=driver, mux_channel=0, full_frames=True,
+                                           i2c=I2cBuses(opener=lambda port: bus)).show(picture("x")))
+    assert luma_own.transactions > 40  # luma's class on a bus it was handed: 32-byte blocks
 
 
 def test_page_bytes_and_windows() -> None:

@@ -225,3 +225,161 @@ def test_spi_screen_on_fake_spidev_and_gpio(driver: str) -> None:
         assert len(oled.data) == first  # unchanged: nothing sent
         assert screen.show(frame("changed"))
         assert first < len(oled.data) < first + 1024
+
+
+# -- SPI screens behind GPIO chip selects ---------------------------------------------------------
+
+
+class _SpiOled:
+    """An emulated controller on the fake SPI bus: D/C read from the fake GPIO
+    while it is selected; a low RST line powers it up afresh (RAM and set-up lost)."""
+
+    def __init__(self, kind: str, gpio: FakeGpio, dc: int) -> None:
+        from drivers.sim.oled_controller import OledController
+
+        self.chip = OledController(kind)
+        self.gpio, self.dc = gpio, dc
+        self.spi_hz = 0
+
+    def xfer2(self, data: list[int]) -> list[int]:
+        self.chip.write(0x40 if self.gpio.levels.get(self.dc) else 0x00, list(data))
+        return [0] * len(data)
+
+
+def _spi_table(gpio: FakeGpio, shared_resets: bool) -> tuple[list[_SpiOled], list]:
+    bus = FakeSpiBus()
+    oleds = []
+    real_output = gpio.output
+
+    def output(pin: int, value: int) -> None:
+        if pin == 25 and not value:
+            for o in oleds:
+                o.chip.power_on()
+        real_output(pin, value)
+
+    sys.modules["RPi.GPIO"].output = output  # what luma calls  # type: ignore[attr-defined]
+    resets: set[int] | None = set() if shared_resets else None
+    screens = []
+    with fake_spidev(bus):
+        for n, cs in enumerate((16, 26)):
+            oled = _SpiOled("sh1106", gpio, 24)
+            oleds.append(oled)
+            bus.attach_gpio_cs(oled, lambda cs=cs: gpio.levels.get(cs) == 0, bus=1)  # type: ignore[arg-type]
+            screens.append(open_oled(f"seat{n + 1}.screen", driver="sh1106", interface="spi", spi_port=1,
+                                     spi_device=0, cs_pin=cs, gpio_dc=24, gpio_rst=25, spi_resets=resets))
+    return oleds, screens
+
+
+def test_spi_screens_share_the_bus_d_c_and_reset_with_a_gpio_chip_select_each() -> None:
+    with fake_rpi_gpio() as gpio:
+        oleds, screens = _spi_table(gpio, shared_resets=True)
+        shown = []
+        for n, screen in enumerate(screens):
+            frame = Image.new("1", (128, 64))
+            ImageDraw.Draw(frame).text((4, 4 + 20 * n), f"screen {n + 1}", fill=1)
+            screen.show(frame)
+            shown.append(frame)
+        assert [o.chip.on for o in oleds] == [True, True]
+        assert [o.chip.glass().tobytes() for o in oleds] == [f.tobytes() for f in shown]
+        assert "chip select GPIO16" in screens[0].where
+
+
+def test_a_shared_reset_line_pulsed_for_each_screen_would_blank_the_ones_before() -> None:
+    """Why the builder shares spi_resets: without it, opening the second
+    screen resets the first, which then shows nothing."""
+    with fake_rpi_gpio() as gpio:
+        oleds, _ = _spi_table(gpio, shared_resets=False)
+        assert [o.chip.on for o in oleds] == [False, True]
+
+
+def test_spi_clock_is_the_controllers_unless_set() -> None:
+    from drivers.screens import SPI_HZ
+
+    assert SPI_HZ == {"sh1106": 4_000_000, "ssd1306": 8_000_000}
+    bus = FakeSpiBus()
+    with fake_rpi_gpio() as gpio, fake_spidev(bus):
+        bus.attach_gpio_cs(_SpiOled("sh1106", gpio, 24), lambda: gpio.levels.get(16) == 0, bus=1)  # type: ignore[arg-type]
+        open_oled("seat1.screen", driver="sh1106", interface="spi", spi_port=1, spi_device=0, cs_pin=16)
+        assert bus.settings(1, 0)["max_speed_hz"] == 4_000_000
+        open_oled("seat1.screen", driver="sh1106", interface="spi", spi_port=1, spi_device=0, cs_pin=16,
+                  spi_hz=2_000_000)
+        assert bus.settings(1, 0)["max_speed_hz"] == 2_000_000
+
+
+# -- a sender per bus -----------------------------------------------------------------------------
+
+
+class _SlowBus(FakeI2cBus):
+    """A fake bus whose wire is held until ``free`` is set: a frame on the wire."""
+
+    def __init__(self) -> None:
+        import threading
+
+        super().__init__(set())
+        self.free = threading.Event()
+        self.fail_next = False
+
+    def i2c_rdwr(self, *messages) -> None:
+        assert self.free.wait(5.0)
+        if self.fail_next:
+            self.fail_next = False
+            raise OSError(121, "Remote I/O error")
+        super().i2c_rdwr(*messages)
+
+
+def _two_screens(bus: FakeI2cBus) -> tuple[I2cBuses, list]:
+    from drivers.sim.oled_controller import OledController
+
+    buses = I2cBuses(opener=lambda port: bus, threaded=True)
+    chips = []
+    for channel in (0, 1):
+        chip = OledController("sh1106", seed=channel)
+        bus.attach(channel, 0x3C, chip)
+        chips.append(chip)
+    bus.free.set()  # the constructors' set-up
+    screens = [open_oled(f"seat{c + 1}.screen", driver="sh1106", mux_channel=c, i2c=buses) for c in (0, 1)]
+    for screen in screens:
+        screen.flush()
+    return buses, list(zip(screens, chips, strict=True))
+
+
+def _words(text: str) -> Image.Image:
+    frame = Image.new("1", (128, 64))
+    ImageDraw.Draw(frame).text((4, 20), text, fill=1)
+    return frame
+
+
+def test_a_bus_sender_sends_while_the_caller_draws_the_next_frame() -> None:
+    bus = _SlowBus()
+    buses, pairs = _two_screens(bus)
+    try:
+        bus.free.clear()  # the wire is busy from now on
+        frames = [_words("first"), _words("second")]
+        for (screen, _), frame in zip(pairs, frames, strict=True):
+            assert screen.show(frame) is True  # queued: returns with the wire still held
+        assert [chip.glass().tobytes() == f.tobytes() for (_, chip), f in zip(pairs, frames, strict=True)] \
+            == [False, False]
+        bus.free.set()
+        for screen, _ in pairs:
+            screen.flush()
+        assert [chip.glass().tobytes() for _, chip in pairs] == [f.tobytes() for f in frames]
+    finally:
+        buses.close()
+
+
+def test_a_frame_the_sender_could_not_send_is_reported_at_flush_and_sent_whole_next() -> None:
+    bus = _SlowBus()
+    buses, pairs = _two_screens(bus)
+    screen, chip = pairs[0]
+    try:
+        bus.fail_next = True
+        assert screen.show(_words("lost")) is True
+        with pytest.raises(ScreenError, match=r"seat1\.screen"):
+            screen.flush()
+        screen.flush()  # reported once
+        again = _words("again")
+        screen.show(again)
+        screen.flush()
+        assert chip.glass().tobytes() == again.tobytes()
+    finally:
+        buses.close()

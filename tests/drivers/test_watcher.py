@@ -87,6 +87,51 @@ def test_a_tap_of_three_polls_is_an_arrival_and_a_departure() -> None:
     ]
 
 
+def test_a_tag_on_its_way_in_is_looked_at_again_when_its_hold_is_up() -> None:
+    """Not at the round after: with 20 ms rounds and a 30 ms hold, the
+    confirming poll comes 30 ms after the one that first saw the tag, not 40."""
+    settings = WatcherSettings(interval=0.02, confirm_polls=2, arrive_hold=0.03)
+    (pad,), _, watcher = make("seat1.pad", settings=settings)
+    assert watcher.next_due(0.0) == 0.0  # no round yet
+    assert watcher.step(0.0) == []
+    assert watcher.next_due(0.001) == pytest.approx(0.019)  # nothing arriving: the next round
+    pad.place("DEADBEEF")
+    assert watcher.step(0.02) == []  # first seen
+    assert watcher.next_due(0.021) == pytest.approx(0.019)  # the round at 0.04 comes first
+    assert watcher.step(0.04) == []  # seen twice, but for 20 ms only
+    assert watcher.next_due(0.041) == pytest.approx(0.009)  # at 0.05, not at the round of 0.06
+    assert watcher.step(0.05) == [TagArrived("seat1.pad", "DEADBEEF", 0.02)]
+    assert watcher.next_due(0.051) == pytest.approx(0.019)  # back to rounds
+
+
+def test_the_defaults_still_ignore_a_flicker_and_a_brush_past() -> None:
+    """One poll in and one out, however fast the rounds; and a tag in the
+    field for less than the hold (a card carried over a pad) is no event,
+    whenever it comes, with the rounds as the watcher's own thread runs them."""
+    settings = WatcherSettings()
+    (pad,), events, watcher = make("seat1.pad", settings=settings)
+    t = 0.0
+    for n in range(40):
+        pad.clear()
+        if n % 2 == 0:
+            pad.place("DEADBEEF")
+        watcher.step(t)
+        t += settings.interval
+    pad.clear()
+    on = False
+    brush = settings.arrive_hold - 0.002
+    for phase in range(20):
+        start = t + phase * settings.interval / 20  # every phase against the rounds
+        while t < start + settings.interval * 3:
+            inside = start <= t < start + brush
+            if inside != on:
+                (pad.place if inside else pad.remove)("04A1B2C3D4E5F6")
+                on = inside
+            watcher.step(t)
+            t = round(t + (watcher.next_due(t) or settings.interval), 6)
+    assert events.empty()
+
+
 def test_several_readers_and_tags() -> None:
     (a, b), _, watcher = make("seat1.pad", "zone.north")
     a.place("01020304")

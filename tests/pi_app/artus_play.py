@@ -17,7 +17,7 @@ CARD_LOOK = re.compile(r"\d-\d|\b(Kn|Kg|Ca)[±\d]|Ring-|\bAn-|\b[SP]:")
 
 
 def hand_text(session, seat: int) -> str:
-    return ", ".join(card_name(c, session.lang) for c in session.state.view(seat)["hand"])
+    return ", ".join(card_name(c, session.scene.lang) for c in session.scene.state.view(seat)["hand"])
 
 
 def check_screens(rig) -> None:
@@ -27,31 +27,31 @@ def check_screens(rig) -> None:
     shared = layouts["shared.screen"]
     if not shared.big.startswith(("Undone", "Annullata")):  # a played card is public
         assert not CARD_LOOK.search(shared.text()), shared.text()
-    if s.state.outcome() is None:
+    if s.scene.state.outcome() is None:
         assert problems(shared) == [], shared  # fits or pages
         # the prestige of every seat among the two small lines drawn
         upto = next(i for i, line in enumerate(shared.lines) if line.startswith(("P1:", "G1:")))
         assert sum(len(wrap(line, font(SMALL))) for line in shared.lines[:upto + 1]) <= 2, shared
-        if s.log and shared.big == s.log[-1]:
+        if s.scene.log and shared.big == s.scene.log[-1]:
             # An instruction's rest (a bump, a crowning) drawn too, not
             # pushed below the screen's edge by the standing lines.
-            for part in s.log[:-1]:
+            for part in s.scene.log[:-1]:
                 at = shared.lines.index(part)
                 assert sum(len(wrap(line, font(SMALL))) for line in shared.lines[:at + 1]) <= 2, shared
-    hands = {p: hand_text(s, p) for p in range(len(s.seats))}
-    for q in range(len(s.seats)):
+    hands = {p: hand_text(s, p) for p in range(len(s.scene.seats))}
+    for q in range(len(s.scene.seats)):
         lay = layouts[f"seat{q + 1}.screen"]
         shown = [lay.big, *lay.lines]
         for p, hand in hands.items():
             if p != q and ", " in hand and hand != hands[q]:  # one card: any hand may hold it
                 assert hand not in shown, (p, q, shown)
-        drawn = s.adapter.drawn.get(q)
-        for p, card in s.adapter.drawn.items():
+        drawn = s.scene.adapter.drawn.get(q)
+        for p, card in s.scene.adapter.drawn.items():
             if p != q and card != drawn:
-                fresh = "new card" if s.lang == "en" else "carta nuova"
-                assert not any(line.endswith(f"{fresh}: {card_name(card, s.lang)}")
+                fresh = "new card" if s.scene.lang == "en" else "carta nuova"
+                assert not any(line.endswith(f"{fresh}: {card_name(card, s.scene.lang)}")
                                for line in lay.lines), (p, q, lay)
-        if s.state.to_move() not in (q, None) and not lay.alert and hands[q]:
+        if s.scene.state.to_move() not in (q, None) and not lay.alert and hands[q]:
             assert lay.big == hands[q] or "Tap the" in lay.big or "Tocca" in lay.big, lay
             assert problems(lay) == [], lay  # the hand in whole names: fits or pages
 
@@ -59,10 +59,10 @@ def check_screens(rig) -> None:
 def step(rig, rng: random.Random, taps: bool = True) -> int:
     """One move (or, at a table entering chance, the drawer's tap); returns inputs."""
     s = rig.session
-    seat = s.state.to_move()
+    seat = s.scene.state.to_move()
     if seat == CHANCE:
-        card = s.state.sample_chance().to_json()["card"]
-        drawer = s.state.view(None)["drawing"]["player"]
+        card = s.scene.state.sample_chance().to_json()["card"]
+        drawer = s.scene.state.view(None)["drawing"]["player"]
         rig.tap(drawer, f"{card}@{drawer + 1}")
         check_screens(rig)
         return 1
@@ -73,7 +73,7 @@ def play_moves(rig, rng: random.Random, count: int | None = None) -> int:
     """Play ``count`` moves (or to the end) the way players would."""
     s = rig.session
     inputs = played = 0
-    while s.state.outcome() is None and (count is None or played < count):
+    while s.scene.state.outcome() is None and (count is None or played < count):
         inputs += step(rig, rng, taps=rng.random() < 0.6)
         played += 1
     return inputs

@@ -44,9 +44,9 @@ class Rig:
         self.journal = Journal(self.tmp / "journal.sqlite")
         session = Session.open(self.table, self.journal, self.registry, game=game, players=self.players,
                                lang=lang, **kw)
-        adapter = session.adapter
+        adapter = session.scene.adapter
         comps = [(c.id, c.count) for c in adapter.components()]
-        enrolled = self.registry.auto_enroll(session.record.game, comps)
+        enrolled = self.registry.auto_enroll(session.scene.record.game, comps)
         self.uids = {comp: uids[0] for comp, uids in enrolled.items()}
         self.session = session
         session.redraw()
@@ -78,8 +78,8 @@ class Rig:
         """Reach ``target`` for ``seat`` the way a player would, one tap or
         press at a time (``after`` runs after each); returns the inputs used."""
         s = self.session
-        n, inputs = len(s.state.history), 0
-        while len(s.state.history) == n:
+        n, inputs = len(s.scene.state.history), 0
+        while len(s.scene.state.history) == n:
             inp = next_input(s, seat, target, taps)
             if inp.kind == "tap":
                 self.tap(seat, inp.what)

@@ -18,7 +18,7 @@ GAME = "king-and-assassins"
 
 def send(rig, inp: Input) -> None:
     if inp.kind == "tap":
-        rig.tap(rig.session.profile.seat_of_part(inp.part), inp.what)
+        rig.tap(rig.session.scene.profile.seat_of_part(inp.part), inp.what)
     else:
         rig.press(inp.part)
 
@@ -27,12 +27,12 @@ def step_towards(rig, seat: int, target: Move, taps: bool = True) -> Input:
     """The next input towards ``target``; backs out of a menu branch that
     does not hold it (after a tap that led elsewhere)."""
     s = rig.session
-    cursor = s.cursor_for(seat)
+    cursor = s.scene.cursor_for(seat)
     if target not in cursor.moves:
         options = cursor.options()
         want = next(i for i, o in enumerate(options) if o.kind == BACK)
         here = cursor.index % len(options)
-        name = s.seats[seat].name
+        name = s.scene.seats[seat].name
         return Input("press", f"{name}.ok" if want == here else f"{name}.right")
     return next_input(s, seat, target, taps)
 
@@ -40,10 +40,10 @@ def step_towards(rig, seat: int, target: Move, taps: bool = True) -> Input:
 def make(rig, target: Move, taps: bool = True, max_inputs: int = 200) -> int:
     """Play ``target`` (a move of the seat to move) through the table."""
     s = rig.session
-    seat = s.state.to_move()
-    n = len(s.state.history)
+    seat = s.scene.state.to_move()
+    n = len(s.scene.state.history)
     used = 0
-    while len(s.state.history) == n:
+    while len(s.scene.state.history) == n:
         send(rig, step_towards(rig, seat, target, taps))
         used += 1
         assert used < max_inputs, f"stuck playing {target.to_json()}"
@@ -55,7 +55,7 @@ def pick(rig, citizens: list[str]) -> None:
     for c in citizens:
         rig.tap(1, f"citizen-card:{c}")
     rig.press("seat2.ok")
-    assert rig.session.state.view(1)["assassins"] == sorted(citizens, key=lambda n: (len(n), n))
+    assert rig.session.scene.state.view(1)["assassins"] == sorted(citizens, key=lambda n: (len(n), n))
 
 
 def random_move(state: State, rng: random.Random) -> Move:
@@ -73,8 +73,8 @@ def play(rig, rng: random.Random, count: int | None = None, taps: bool = True) -
     """Play ``count`` random moves (or to the end) through the table."""
     s = rig.session
     inputs = played = 0
-    while s.state.outcome() is None and (count is None or played < count):
-        inputs += make(rig, random_move(s.state, rng), taps=taps and rng.random() < 0.6)
+    while s.scene.state.outcome() is None and (count is None or played < count):
+        inputs += make(rig, random_move(s.scene.state, rng), taps=taps and rng.random() < 0.6)
         played += 1
     return inputs
 

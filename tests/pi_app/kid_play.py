@@ -11,7 +11,7 @@ def play_moves(rig, rng: random.Random, count: int | None = None, max_inputs: in
     """Play ``count`` moves (or to the end) the way players would; return inputs used."""
     s = rig.session
     inputs = played = 0
-    while s.state.outcome() is None and (count is None or played < count):
-        inputs += rig.make(s.state.to_move(), choose(s, rng), limit=max_inputs - inputs)
+    while s.scene.state.outcome() is None and (count is None or played < count):
+        inputs += rig.make(s.scene.state.to_move(), choose(s, rng), limit=max_inputs - inputs)
         played += 1
     return inputs

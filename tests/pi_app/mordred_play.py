@@ -17,7 +17,7 @@ WEIGHTS: dict[type, float] = {EndTurn: 0.4, Build: 2.0, Attack: 4.0}
 
 
 def choose(rig, rng: random.Random) -> Move:
-    state = rig.session.state
+    state = rig.session.scene.state
     moves = state.legal_moves()
     pieces = state.view(None)["pieces"]
 
@@ -32,10 +32,10 @@ def choose(rig, rng: random.Random) -> Move:
 def enter_chance(rig, target: Move, seat: int = 0, max_inputs: int = 100) -> int:
     """Enter a die roll read at the table with ``seat``'s buttons."""
     s = rig.session
-    n = len(s.state.history)
+    n = len(s.scene.state.history)
     inputs = 0
-    while len(s.state.history) == n:
-        cursor = s.chance_cursor or Cursor.over(s.state.legal_moves())
+    while len(s.scene.state.history) == n:
+        cursor = s.scene.chance_cursor or Cursor.over(s.scene.state.legal_moves())
         rig.press(f"seat{seat + 1}.{button_toward(cursor, target)}")
         inputs += 1
         assert inputs < max_inputs, "the dice menu is stuck"
@@ -48,11 +48,11 @@ def play_moves(rig, rng: random.Random, count: int | None = None,
     players would; return the inputs used."""
     s = rig.session
     inputs = played = 0
-    while s.state.outcome() is None and (count is None or played < count) and not (until and until()):
-        if s.state.is_chance():
-            inputs += enter_chance(rig, s.state.sample_chance(), seat=rng.randrange(rig.players))
+    while s.scene.state.outcome() is None and (count is None or played < count) and not (until and until()):
+        if s.scene.state.is_chance():
+            inputs += enter_chance(rig, s.scene.state.sample_chance(), seat=rng.randrange(rig.players))
             played += 1
             continue
-        inputs += rig.make(s.state.to_move(), choose(rig, rng), limit=max_inputs - inputs)
+        inputs += rig.make(s.scene.state.to_move(), choose(rig, rng), limit=max_inputs - inputs)
         played += 1
     return inputs

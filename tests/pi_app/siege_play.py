@@ -28,7 +28,7 @@ WEIGHTS = {"discard": 0.2, "end_phase": 0.4}
 
 
 def choose(session, rng: random.Random) -> Move:
-    moves = session.state.legal_moves()
+    moves = session.scene.state.legal_moves()
     # A card's places in its row are one choice, not one each: weigh them
     # together, so that a row's length does not tilt the game toward plays.
     places = Counter(_without_place(m) for m in moves)
@@ -46,17 +46,18 @@ def check_screens(rig) -> None:
     """Each hand (and each seat's newly drawn card) on its owner's screen only."""
     s = rig.session
     layouts = s.layouts()
-    hands = {p: hand_text(s.state.view(p)["hand"], s.lang) for p in range(2)}
+    hands = {p: hand_text(s.scene.state.view(p)["hand"], s.scene.lang) for p in range(2)}
     for p, hand in hands.items():
         others = [layouts["shared.screen"]] + [layouts[f"seat{q + 1}.screen"] for q in range(2) if q != p]
         for lay in others:
             # (a hand of one card reads as that card's name, which public menus show too)
-            if hand and hand != hands[1 - p] and len(s.state.view(p)["hand"]) > 1:
+            if hand and hand != hands[1 - p] and len(s.scene.state.view(p)["hand"]) > 1:
                 assert hand not in (lay.big, *lay.lines), (p, hand, lay)
                 assert not any(line.endswith(f": {hand}") for line in lay.lines), (p, hand, lay)
-        new = s.adapter.drawn.get(p)
-        if new is not None and new != s.adapter.drawn.get(1 - p):
-            mark = f"{'new card' if s.lang == 'en' else 'carta nuova'}: {card_name(new, s.lang)}".lower()
+        new = s.scene.adapter.drawn.get(p)
+        if new is not None and new != s.scene.adapter.drawn.get(1 - p):
+            fresh = "new card" if s.scene.lang == "en" else "carta nuova"
+            mark = f"{fresh}: {card_name(new, s.scene.lang)}".lower()
             for lay in others:
                 assert not any(mark in line.lower() for line in (lay.title, *lay.lines)), (p, new, lay)
 
@@ -65,10 +66,10 @@ def enter_chance(rig, move: Move) -> int:
     """A die (or a public card) entered on the shared screen's menu with the
     buttons of the seat whose turn it is; returns the presses used."""
     s = rig.session
-    seat = s.state.view(None)["seat"]
-    n, presses = len(s.state.history), 0
-    while len(s.state.history) == n:
-        cursor = s.chance_cursor or Cursor.over(s.state.legal_moves())
+    seat = s.scene.state.view(None)["seat"]
+    n, presses = len(s.scene.state.history), 0
+    while len(s.scene.state.history) == n:
+        cursor = s.scene.chance_cursor or Cursor.over(s.scene.state.legal_moves())
         rig.press(f"seat{seat + 1}.{button_toward(cursor, move)}")
         presses += 1
         assert presses < 30, "the chance menu is stuck"
@@ -78,18 +79,18 @@ def enter_chance(rig, move: Move) -> int:
 def step(rig, rng: random.Random, taps: bool = True) -> int:
     """One move the way players make it; returns the inputs used."""
     s = rig.session
-    seat = s.state.to_move()
+    seat = s.scene.state.to_move()
     if seat == CHANCE:
-        view = s.state.view(None)
-        move = s.state.sample_chance()
+        view = s.scene.state.view(None)
+        move = s.scene.state.sample_chance()
         if view["phase"] in HAND_DRAWS:  # the drawer taps the card drawn
             drawer = view["seat"]
             card = move.to_json()["card"]
             rig.tap(drawer, f"{card}@{drawer + 1}")
             check_screens(rig)
             if CARDS[card].kind != "event" and card not in SUPPLY:  # food is named by every reminder
-                name = card_name(card, s.lang)
-                said = [rec.text for rec in s.transcript if rec.kind == "said"][-1]
+                name = card_name(card, s.scene.lang)
+                said = [rec.text for rec in s.scene.transcript if rec.kind == "said"][-1]
                 assert name not in said and name not in s.layouts()["shared.screen"].text(), (card, said)
             return 1
         used = enter_chance(rig, move)
@@ -102,8 +103,8 @@ def make(rig, move: Move, taps: bool = True) -> int:
     """Play ``move`` for the seat to move the way a player would (taps where
     a card names it, else the buttons); returns the inputs used."""
     s = rig.session
-    seat = s.state.to_move()
-    assert seat is not None and seat >= 0 and move in s.state.legal_moves(), (seat, move)
+    seat = s.scene.state.to_move()
+    assert seat is not None and seat >= 0 and move in s.scene.state.legal_moves(), (seat, move)
     return rig.make(seat, move, taps=taps, after=check_screens)
 
 
@@ -112,7 +113,7 @@ def play_moves(rig, rng: random.Random, count: int | None = None, until: Callabl
     """Play ``count`` moves, or until ``until()`` holds, or to the end."""
     s = rig.session
     inputs = played = 0
-    while s.state.outcome() is None and (count is None or played < count) and not (until and until()):
+    while s.scene.state.outcome() is None and (count is None or played < count) and not (until and until()):
         inputs += step(rig, rng, taps=rng.random() < 0.7)
         played += 1
         if watch is not None:

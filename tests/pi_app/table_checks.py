@@ -25,16 +25,16 @@ def assert_refused(rig: Any, seat: int, attempt: Callable[[], None], *, contains
     the ``unchanged`` screens stay as they were; ● dismisses it."""
     s = rig.session
     part = f"seat{seat + 1}.screen"
-    before = s.state.to_json()
-    entries = len(s.journal.entries(s.record))
+    before = s.scene.state.to_json()
+    entries = len(s.journal.entries(s.scene.record))
     light = rig.table.lights[f"seat{seat + 1}.light"]
     flashes = light.flashes
     others = {p: rig.table.frames(p)[-1].tobytes() for p in unchanged if p != part}
     attempt()
     lay = layout(s, part)
     assert lay.alert and contains in lay.text(), lay.text()
-    assert s.state.to_json() == before
-    assert len(s.journal.entries(s.record)) == entries
+    assert s.scene.state.to_json() == before
+    assert len(s.journal.entries(s.scene.record)) == entries
     assert light.flashes == flashes + 1
     assert rig.table.frames(part)[-1].tobytes() == render(lay).tobytes()
     assert {p: rig.table.frames(p)[-1].tobytes() for p in others} == others
@@ -47,7 +47,7 @@ def assert_refused(rig: Any, seat: int, attempt: Callable[[], None], *, contains
 def words_shown(rig: Any, session: Any, *, turns: int = 40, seed: int = 3) -> str:
     """Every screen's words over a stretch of seeded play."""
     shown: set[str] = set(lay.text() for lay in session.layouts().values())
-    session.observer = lambda changed: shown.update(lay.text() for lay in changed.values())
+    session.presentation.observer = lambda changed: shown.update(lay.text() for lay in changed.values())
     rng = random.Random(seed)
 
     def send(inp: Any) -> None:
@@ -58,7 +58,7 @@ def words_shown(rig: Any, session: Any, *, turns: int = 40, seed: int = 3) -> st
         session.pump()
 
     for _ in range(turns):
-        if session.state.outcome() is not None or session.state.to_move() is None:
+        if session.scene.state.outcome() is not None or session.scene.state.to_move() is None:
             break
         take_turn(session, rng, send)
     return "\n".join(shown)

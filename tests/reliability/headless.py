@@ -27,9 +27,10 @@ def install() -> None:
     run = Session.run
 
     def run_with_hands(session: Session, stop: Any = None) -> None:
-        console = Console(session.table, session.registry, session.record.game, session.adapter.components(),
+        console = Console(session.table, session.registry, session.scene.record.game,
+                          session.scene.adapter.components(),
                           out=io.StringIO(), pictures=False)
-        console.players = session.record.players
+        console.players = session.scene.record.players
         session.on_typed = console.execute
         if not started.is_set():
             started.set()

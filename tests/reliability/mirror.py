@@ -73,10 +73,11 @@ class Mirror:
         if last is not None and last.ended:
             return  # nothing to resume: the daemon chooses the next game in its lobby
         s = Session.open(self.table, self.journal, self.registry, game=game, players=players, seed=seed)
-        self.record = s.record
+        self.record = s.scene.record
         self.session = s
-        self.uids = {c.id: made_up_uid(s.record.game, c.id) for c in s.adapter.components()}
-        self.registry.auto_enroll(s.record.game, [(c.id, c.count) for c in s.adapter.components()])
+        self.uids = {c.id: made_up_uid(s.scene.record.game, c.id) for c in s.scene.adapter.components()}
+        self.registry.auto_enroll(s.scene.record.game,
+                                  [(c.id, c.count) for c in s.scene.adapter.components()])
         s.redraw()
         s.set_lights()
 
@@ -88,11 +89,11 @@ class Mirror:
 
     # -- the game ------------------------------------------------------------
     def over(self) -> bool:
-        return self.session is None or self.session.state.outcome() is not None
+        return self.session is None or self.session.scene.state.outcome() is not None
 
     def history(self) -> list[JSON]:
         assert self.session is not None
-        return [m.to_json() for m in self.session.state.history]
+        return [m.to_json() for m in self.session.scene.state.history]
 
     def line(self, inp: Input) -> str:
         """The console line that makes ``inp`` at the daemon."""
@@ -116,8 +117,8 @@ class Mirror:
         in the daemon, so it is left out)."""
         assert self.session is not None
         s = self.session
-        return {self.table.profile.seats[i].screen.name: s.seat_layout(i).text().splitlines()
-                for i in range(len(s.seats))}
+        return {self.table.profile.seats[i].screen.name: s.presentation.seat_layout(i).text().splitlines()
+                for i in range(len(s.scene.seats))}
 
 
 class Players:
@@ -140,20 +141,20 @@ class Players:
         assert s is not None
         if self.queued:
             return self.queued.pop(0)
-        seat = s.state.to_move()
+        seat = s.scene.state.to_move()
         assert seat is not None and seat != CHANCE, (
             f"the game waits for {'a chance step' if seat == CHANCE else 'nobody'} that the table "
-            f"should have drawn (after move {len(s.state.history)})")
-        if len(s.state.history) != self.played or self.target not in s.state.legal_moves():
-            self.played = len(s.state.history)
+            f"should have drawn (after move {len(s.scene.state.history)})")
+        if len(s.scene.state.history) != self.played or self.target not in s.scene.state.legal_moves():
+            self.played = len(s.scene.state.history)
             roll = self.rng.random()
-            if roll < UNDO_RATE and s.state.history:
-                undo = Input("press", s.profile.undo.name)
+            if roll < UNDO_RATE and s.scene.state.history:
+                undo = Input("press", s.scene.profile.undo.name)
                 self.queued = [undo]
                 return undo
             if roll < UNDO_RATE + WRONG_RATE:
-                other = self.rng.choice([i for i in range(len(s.seats)) if i != seat])
-                name = s.seats[other].name
+                other = self.rng.choice([i for i in range(len(s.scene.seats)) if i != seat])
+                name = s.scene.seats[other].name
                 self.queued = [Input("press", f"{name}.ok")]  # read the refusal, dismiss it
                 return Input("press", f"{name}.{self.rng.choice(['left', 'right'])}")
             self.target = choose(s, self.rng)

@@ -93,7 +93,7 @@ class Harness:
                                     lang=setup.lang, new=True)
         if setup.computer is not None:
             self.session.seat_computers(computer.players_for({setup.computer}, setup.seed, COMPUTER_BUDGET))
-        comps = [(c.id, c.count) for c in self.session.adapter.components()]
+        comps = [(c.id, c.count) for c in self.session.scene.adapter.components()]
         enrolled = self.registry.auto_enroll(setup.game, comps)
         self.uids = {comp: uids[0] for comp, uids in enrolled.items()}
         self.foreign = self._enroll_other_games()
@@ -103,7 +103,7 @@ class Harness:
         self.session.redraw()
         self.checked_json = ""
         self.checked_entries = -1
-        self.open_check = (self.session.game.new_game(setup.players, setup.seed, setup.options), fresh)
+        self.open_check = (self.session.scene.game.new_game(setup.players, setup.seed, setup.options), fresh)
 
     def _enroll_other_games(self) -> list[str]:
         """A few tags enrolled for each other game: known, but not here."""
@@ -140,26 +140,26 @@ def progress(h: Harness, target: Move) -> Input | None:
     """The input that brings the game closer to ``target`` (a legal move now),
     the way a player or the table would give it."""
     s = h.session
-    state = s.state
+    state = s.scene.state
     to_move = state.to_move()
     if to_move is None:
         return None
-    if to_move in s.computers:  # a person carries out the computer's move and presses ● for it
-        return Input("press", f"{s.seats[to_move].name}.ok")
+    if to_move in s.scene.computers:  # a person carries out the computer's move and presses ● for it
+        return Input("press", f"{s.scene.seats[to_move].name}.ok")
     if to_move != CHANCE:
         inp = next_input(s, to_move, target)
         if inp.kind == "tap":
             return Input("tap", inp.part, h.uids[inp.what])
         return Input("press", inp.part)
-    drawer = s.adapter.chance_seat(state)
+    drawer = s.scene.adapter.chance_seat(state)
     if drawer is not None:  # a secret draw: the drawn card on the drawer's pad
         moves = state.legal_moves()
-        for comp in s.adapter.components():
-            if target in s.adapter.chance_tap(state, comp, moves):
+        for comp in s.scene.adapter.components():
+            if target in s.scene.adapter.chance_tap(state, comp, moves):
                 return Input("tap", h.pads[drawer], h.uids[comp.id])
         return None
-    cursor = s.chance_cursor or Cursor.over(state.legal_moves())
-    return Input("press", f"{s.seats[0].name}.{button_toward(cursor, target)}")
+    cursor = s.scene.chance_cursor or Cursor.over(state.legal_moves())
+    return Input("press", f"{s.scene.seats[0].name}.{button_toward(cursor, target)}")
 
 
 # -- twins ---------------------------------------------------------------------
@@ -191,19 +191,20 @@ def twin(s: Session, state: State | None = None) -> Session:
                 setattr(holder, name, copy.copy(value))
     other.presentation.scene = other.commit.scene = other.input.scene = other.scene
     other.commit.flash, other.input.commit = other.presentation.flash, other.commit
-    other.state = (state or s.state).copy()
+    other.commit.tell = other.presentation.tell
+    other.scene.state = (state or s.scene.state).copy()
     other.table = dataclasses.replace(s.table, queue=queue.Queue(), readers={}, screens={}, buttons={},
                                       lights={}, watcher=None, pin_factory=None, i2c=None)
     other.journal = ReadOnlyJournal(s.journal if not isinstance(s.journal, ReadOnlyJournal)
                                     else s.journal._real)
     other.commit.journal = other.journal
     other.presentation.screens, other.presentation.lights = other.table.screens, other.table.lights
-    other.adapter = copy.deepcopy(s.adapter)
-    other.seats = copy.deepcopy(s.seats)
-    other.chance_cursor = copy.deepcopy(s.chance_cursor)
-    other.flash_until = {}
-    other._layouts = {}
-    other.observer = None
+    other.scene.adapter = copy.deepcopy(s.scene.adapter)
+    other.scene.seats = copy.deepcopy(s.scene.seats)
+    other.scene.chance_cursor = copy.deepcopy(s.scene.chance_cursor)
+    other.scene.flash_until = {}
+    other.presentation.layouts_sent = {}
+    other.presentation.observer = None
     other.on_typed = None
     other._stop = threading.Event()
     return other
@@ -214,7 +215,7 @@ def screen_texts(s: Session) -> dict[str, str]:
 
 
 def seat_screen(s: Session, seat: int) -> str:
-    return s.profile.seats[seat].screen.name
+    return s.scene.profile.seats[seat].screen.name
 
 
 def _moves_json(moves: Any) -> list[Any]:
@@ -230,8 +231,9 @@ class Leak(AssertionError):
 
 def check_no_fault(h: Harness) -> None:
     s = h.session
-    error = t("internal-error", s.lang)
-    assert s.shared_notice is None or s.shared_notice.title != error, "the table shows an internal error"
+    error = t("internal-error", s.scene.lang)
+    notice = s.scene.shared_notice
+    assert notice is None or notice.title != error, "the table shows an internal error"
 
 
 def check_screens_record(h: Harness) -> None:
@@ -244,13 +246,13 @@ def check_screens_record(h: Harness) -> None:
 def check_replay(h: Harness) -> None:
     """The state is the journal's replay (replayed again whenever either changed)."""
     s = h.session
-    entries = len(s.journal.entries(s.record))
-    now = json.dumps(s.state.to_json(), sort_keys=True)
+    entries = len(s.journal.entries(s.scene.record))
+    now = json.dumps(s.scene.state.to_json(), sort_keys=True)
     if now == h.checked_json and entries == h.checked_entries:
         return
-    replayed = json.dumps(s.journal.replay(s.record).to_json(), sort_keys=True)
+    replayed = json.dumps(s.journal.replay(s.scene.record).to_json(), sort_keys=True)
     assert replayed == now, "the session's state is not the replay of its journal"
-    assert entries == len(s.state.history), "the journal holds other moves than the state"
+    assert entries == len(s.scene.state.history), "the journal holds other moves than the state"
     h.checked_json, h.checked_entries = now, entries
 
 
@@ -269,16 +271,17 @@ def check_menus_follow(s: Session, other: Session, owner: int) -> None:
     offered over the same moves when ``owner``'s secrets are dealt afresh:
     else the menu itself would tell the seat about them. ``owner``'s own menu
     is its own business."""
-    for ui in s.seats:
+    for ui in s.scene.seats:
         # a computer's "menu" is the one move it chose from its own view
-        if ui.cursor is not None and ui.index != owner and ui.index not in s.computers:
-            offered = _moves_json(other.adapter.menu(other.state, ui.index).stack[0][0])
+        if ui.cursor is not None and ui.index != owner and ui.index not in s.scene.computers:
+            offered = _moves_json(other.scene.adapter.menu(other.scene.state, ui.index).stack[0][0])
             if offered != _moves_json(ui.cursor.stack[0][0]):
                 raise Leak(f"seat {ui.index + 1}'s menu offers other moves when seat {owner + 1}'s "
                            "secrets are dealt afresh")
-    public_chance = s.profile.chance == "table" and other.adapter.chance_seat(other.state) is None
-    if (s.state.is_chance() and public_chance
-            and _moves_json(other.state.legal_moves()) != _moves_json(s.state.legal_moves())):
+    public_chance = (s.scene.profile.chance == "table"
+                     and other.scene.adapter.chance_seat(other.scene.state) is None)
+    if (s.scene.state.is_chance() and public_chance
+            and _moves_json(other.scene.state.legal_moves()) != _moves_json(s.scene.state.legal_moves())):
         raise Leak(f"the chance menu on the shared screen changes with seat {owner + 1}'s secrets")
 
 
@@ -289,21 +292,21 @@ def check_secrets(h: Harness, rng: random.Random) -> int:
     table) the same when its own are. Returns the comparisons made."""
     s = h.session
     shown = {name: h.table.screens[name].text for name in screen_texts(s)}
-    shared = s.profile.shared_screen.name
+    shared = s.scene.profile.shared_screen.name
     compared = 0
-    for owner, state in secret_holders(s.state, rng):
+    for owner, state in secret_holders(s.scene.state, rng):
         other = twin(s, state)
         check_menus_follow(s, other, owner)
         texts = screen_texts(other)
-        for seat in range(len(s.seats)):
+        for seat in range(len(s.scene.seats)):
             name = seat_screen(s, seat)
-            if (seat != owner or seat in s.computers) and texts[name] != shown[name]:
+            if (seat != owner or seat in s.scene.computers) and texts[name] != shown[name]:
                 raise Leak(f"{name} says {shown[name]!r}, but {texts[name]!r} when seat {owner + 1}'s "
                            "secrets are dealt afresh")
         if texts[shared] != shown[shared]:
             raise Leak(f"the shared screen says {shown[shared]!r}, but {texts[shared]!r} when seat "
                        f"{owner + 1}'s secrets are dealt afresh")
-        compared += len(s.seats)
+        compared += len(s.scene.seats)
     return compared
 
 
@@ -313,17 +316,17 @@ def check_refusals(h: Harness, before: Session, inp: Input, rng: random.Random) 
     other seat's secrets dealt afresh: the reason for a refusal must not tell
     about another seat's hand. Returns the refusals checked."""
     s = h.session
-    noticed = [ui.index for ui, was in zip(s.seats, before.seats, strict=True)
+    noticed = [ui.index for ui, was in zip(s.scene.seats, before.scene.seats, strict=True)
                if ui.notice is not None and ui.notice != was.notice]
-    if not noticed or inp.kind == "show-all" or inp.part == s.profile.undo.name:
+    if not noticed or inp.kind == "show-all" or inp.part == s.scene.profile.undo.name:
         return 0
-    for owner, state in secret_holders(before.state, rng):
+    for owner, state in secret_holders(before.scene.state, rng):
         for seat in noticed:
             if seat == owner:
                 continue
             other = twin(before, state)
             other.handle(inp.event())
-            said, would = s.seat_layout(seat).text(), other.seat_layout(seat).text()
+            said, would = s.presentation.seat_layout(seat).text(), other.presentation.seat_layout(seat).text()
             if said != would:
                 raise Leak(f"after {inp}, {seat_screen(s, seat)} says {said!r}, but {would!r} when seat "
                            f"{owner + 1}'s secrets are dealt afresh")
@@ -356,7 +359,7 @@ def check_said(h: Harness, before: State, adapter: TableAdapter, movers: set[int
     holding food is asked for: one without is seen not to feed): that seat
     is left out. Returns (seats compared, seats left out for a reveal)."""
     s = h.session
-    moves = s.state.history[len(before.history):]
+    moves = s.scene.state.history[len(before.history):]
     real = _applied(before, moves)
     assert real is not None, "the moves played do not apply again to the state before them"
     compared = revealed = 0
@@ -370,12 +373,12 @@ def check_said(h: Harness, before: State, adapter: TableAdapter, movers: set[int
         if _public(again[1]) != _public(real[1]) or again[0].view(None) != real[0].view(None):
             revealed += 1
             continue
-        said = copy.deepcopy(adapter).instructions(state, moves, again[1], again[0], s.lang)
-        told = s.log
-        if s.computer_line is not None and told and told[-1] == s.computer_line:
+        said = copy.deepcopy(adapter).instructions(state, moves, again[1], again[0], s.scene.lang)
+        told = s.scene.log
+        if s.scene.computer_line is not None and told and told[-1] == s.scene.computer_line:
             told = told[:-1]  # the computer's next move, chosen from its own view, follows
         if said != told:
-            raise Leak(f"the table is told {s.log!r}, but {said!r} when seat {owner + 1}'s secrets are "
+            raise Leak(f"the table is told {s.scene.log!r}, but {said!r} when seat {owner + 1}'s secrets are "
                        "dealt afresh")
         compared += 1
     return compared, revealed
@@ -386,8 +389,8 @@ def actors(s: Session, before: State) -> set[int]:
     moved and the seat each chance step was secret to."""
     out: set[int] = set()
     state = before.copy()
-    adapter = copy.deepcopy(s.adapter)  # an adapter remembers what it was last asked about
-    for move in s.state.history[len(before.history):]:
+    adapter = copy.deepcopy(s.scene.adapter)  # an adapter remembers what it was last asked about
+    for move in s.scene.state.history[len(before.history):]:
         to_move = state.to_move()
         if to_move == CHANCE:
             drawer = adapter.chance_seat(state)
@@ -423,8 +426,8 @@ def give(h: Harness, inp: Input, rng: random.Random) -> Counter[str]:
     before = twin(s)
     h.send(inp)
     tally = Counter(inputs=1, screens=check_now(h, rng), refusals=check_refusals(h, before, inp, rng))
-    n = len(before.state.history)
-    if len(s.state.history) > n and s.state.history[:n] == before.state.history:
-        tally["said"], tally["revealed"] = check_said(h, before.state, before.adapter,
-                                                      actors(s, before.state), rng)
+    n = len(before.scene.state.history)
+    if len(s.scene.state.history) > n and s.scene.state.history[:n] == before.scene.state.history:
+        tally["said"], tally["revealed"] = check_said(h, before.scene.state, before.scene.adapter,
+                                                      actors(s, before.scene.state), rng)
     return tally

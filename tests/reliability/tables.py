@@ -150,7 +150,7 @@ def shared_text(rig: Rig) -> str:
 def journal_agrees(rig: Rig) -> bool:
     """The journal holds exactly the moves the game has: none lost, none twice."""
     s = rig.session
-    return bool(s.journal.replay(s.record).to_json() == s.state.to_json())
+    return bool(s.journal.replay(s.scene.record).to_json() == s.scene.state.to_json())
 
 
 class SimRig(PlayRig):

@@ -44,13 +44,13 @@ UNKNOWN = "04AABBCCDDEEFF"
 
 
 def history(rig: Rig) -> int:
-    return len(rig.session.state.history)
+    return len(rig.session.scene.state.history)
 
 
 def finish_with_buttons(rig: Rig, seat: int, rng: random.Random) -> None:
     """The seat to move finishes its turn with its buttons only (its pad may be dead)."""
     s = rig.session
-    while s.state.to_move() == seat and s.state.outcome() is None:
+    while s.scene.state.to_move() == seat and s.scene.state.outcome() is None:
         rig.make(seat, choose(s, rng), taps=False)
 
 
@@ -118,9 +118,9 @@ def test_rc522_pad_down_and_back(spi_table: tuple[ChipRig, FlakyBus], fault: str
     assert "seat2.pad" not in shared_text(rig)
     # The game goes on: seat 1 finishes with its buttons, seat 2 plays on its own pad.
     finish_with_buttons(rig, 0, rng)
-    while s.state.to_move() == 1:
+    while s.scene.state.to_move() == 1:
         rig.make(1, choose(s, rng))
-    assert s.state.to_move() == 0 and "seat1.pad not answering" in shared_text(rig)
+    assert s.scene.state.to_move() == 0 and "seat1.pad not answering" in shared_text(rig)
     # A card put on the dead pad is not read; it stays there.
     before = history(rig)
     rig.put(0, rig.uids["crown@1"])
@@ -132,14 +132,14 @@ def test_rc522_pad_down_and_back(spi_table: tuple[ChipRig, FlakyBus], fault: str
     assert "not answering" not in shared_text(rig) and shown(rig, "shared.screen")
     # The card that waited on the pad is read once: one move, not one per poll.
     assert history(rig) == before + 1
-    assert s.state.history[-1].to_json() == {"type": "play", "card": "crown"}
+    assert s.scene.state.history[-1].to_json() == {"type": "play", "card": "crown"}
     rig.advance(1.0)
     rig.lift(0, rig.uids["crown@1"])
     rig.advance(1.0)
     assert history(rig) == before + 1
     finish_with_buttons(rig, 0, rng)
     # And a tap after the fault is read as any other.
-    while s.state.to_move() == 1:
+    while s.scene.state.to_move() == 1:
         rig.make(1, choose(s, rng))
     moves = history(rig)
     rig.tap(0, "settlement@1")
@@ -201,7 +201,7 @@ def test_hub_unplugged_and_replugged(hub_table: tuple[HubRig, Path]) -> None:
               and "seat2.pad not answering" in shared_text(rig), "both hub pads reported")
     assert shown(rig, "shared.screen")
     finish_with_buttons(rig, 0, rng)  # the game goes on with the buttons
-    assert s.state.to_move() == 1
+    assert s.scene.state.to_move() == 1
     # Seat 2 puts its card down while the hub is away, and leaves it there.
     before = history(rig)
     rig.put(1, rig.uids["scots@2"])
@@ -218,7 +218,7 @@ def test_hub_unplugged_and_replugged(hub_table: tuple[HubRig, Path]) -> None:
     rig.lift(1, rig.uids["scots@2"])
     rig.advance(1.0)
     assert history(rig) == before + 1
-    assert s.state.history[-1].to_json() == {"type": "play", "card": "scots"}
+    assert s.scene.state.history[-1].to_json() == {"type": "play", "card": "scots"}
     assert journal_agrees(rig)
 
 
@@ -276,8 +276,8 @@ def luma_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Luma
 
 def play_turn(rig: Rig, rng: random.Random) -> None:
     s = rig.session
-    seat = s.state.to_move()
-    while s.state.to_move() == seat and s.state.outcome() is None:
+    seat = s.scene.state.to_move()
+    while s.scene.state.to_move() == seat and s.scene.state.outcome() is None:
         rig.make(seat, choose(s, rng))
 
 
@@ -288,7 +288,7 @@ def test_seat_screen_io_errors(luma_table: LumaTable) -> None:
     rng = random.Random(3)
     table.unplug("seat2.screen")
     play_turn(rig, rng)  # seat 2's screen changes (its turn now) and does not answer
-    assert s.state.to_move() == 1
+    assert s.scene.state.to_move() == 1
     assert "seat2.screen not answering" in shared_text(rig) and table.current("shared.screen")
     # The game goes on: seat 2 plays blind (taps and buttons), seat 1 sees its screen.
     before = history(rig)
@@ -367,24 +367,23 @@ def test_stuck_button_is_one_press(sim_rig: Rig) -> None:
     assert "Player 1's turn" in s.layouts()["seat2.screen"].text()
     wait_held(rig, "seat2.ok")
     assert rig.table.lights["seat2.light"].flashes == flashes + 1
-    # Seat 1 plays on and holds ● down on its confirmation: one move, however long.
+    # Seat 1 plays on and holds ● down on the choice that makes its move: one move, however long.
     rig.tap(0, "garrison@1")
-    rig.press("seat1.ok")  # a region
-    rig.press("seat1.ok")  # a follower: the move is offered to confirm
-    assert "confirm" in s.layouts()["seat1.screen"].text()
+    rig.press("seat1.ok")  # a region: its followers
+    assert s.scene.seats[0].cursor is not None and s.scene.seats[0].cursor.field() == "colour"
     moves = history(rig)
-    push(rig, "seat1.ok")
+    push(rig, "seat1.ok")  # a follower: the move (undo takes it back: no confirm)
     assert history(rig) == moves + 1
-    state = s.state.to_json()
+    state = s.scene.state.to_json()
     wait_held(rig, "seat1.ok")
-    assert s.state.to_json() == state
+    assert s.scene.state.to_json() == state
     pin(rig, "seat1.ok").drive_high()
     # Seat 2's button comes unstuck; seat 2 plays its turn.
     pin(rig, "seat2.ok").drive_high()
     s.pump()
     play_turn(rig, rng)  # seat 1 finishes its turn
     play_turn(rig, rng)  # seat 2 plays
-    assert s.state.to_move() == 0 and journal_agrees(rig)
+    assert s.scene.state.to_move() == 0 and journal_agrees(rig)
 
 
 def test_bouncing_button_is_one_press(sim_rig: Rig) -> None:
@@ -393,7 +392,7 @@ def test_bouncing_button_is_one_press(sim_rig: Rig) -> None:
     assert rig.table is not None
     rig.tap(0, "garrison@1")  # a menu of the eight regions
     before = s.layouts()["seat1.screen"]
-    assert s.seats[0].cursor is not None and s.seats[0].cursor.position() == (1, 8)
+    assert s.scene.seats[0].cursor is not None and s.scene.seats[0].cursor.position() == (1, 8)
     # One push of ▶ whose contact bounces: eight edges within a millisecond.
     rig.table.clock += 0.5
     right = pin(rig, "seat1.right")
@@ -401,12 +400,12 @@ def test_bouncing_button_is_one_press(sim_rig: Rig) -> None:
         right.drive_low()
         right.drive_high()
     s.pump()
-    assert s.seats[0].cursor is not None and s.seats[0].cursor.position()[0] == 2, \
+    assert s.scene.seats[0].cursor is not None and s.scene.seats[0].cursor.position()[0] == 2, \
         s.layouts()["seat1.screen"]
     assert s.layouts()["seat1.screen"] != before
     # The next push, a moment later, is a press of its own.
     rig.press("seat1.right")
-    assert s.seats[0].cursor.position()[0] == 3
+    assert s.scene.seats[0].cursor.position()[0] == 3
 
 
 # -- tags that flicker, and the same tag twice ---------------------------------------------------
@@ -456,8 +455,8 @@ def test_tag_flickering_slower_than_the_debounce(pads: SimRig) -> None:
     start = history(rig)
     flicker(rig, 0, rig.uids["garrison@1"], on=0.3, off=0.4, times=4)
     assert history(rig) == start + 1
-    assert s.state.history[-1].to_json() == {"type": "play", "card": "garrison"}
-    refusals = [r for r in s.transcript if r.kind == "refused" and r.seat == 0]
+    assert s.scene.state.history[-1].to_json() == {"type": "play", "card": "garrison"}
+    refusals = [r for r in s.scene.transcript if r.kind == "refused" and r.seat == 0]
     assert len(refusals) == 3 and all("Not now" in r.text for r in refusals), refusals
     assert s.layouts()["seat1.screen"].alert
     assert journal_agrees(rig)
@@ -487,7 +486,7 @@ def test_same_tag_tapped_twice(pads: SimRig) -> None:
     assert history(rig) == moves + 1 and s.layouts()["seat2.screen"].alert
     rig.press("seat2.ok")
     finish_with_buttons(rig, 1, rng)
-    while s.state.to_move() != 0 or s.state.view(None)["step"] != "turn":
+    while s.scene.state.to_move() != 0 or s.scene.state.view(None)["step"] != "turn":
         play_turn(rig, rng)
     moves = history(rig)
     rig.tap(0, "garrison@1")

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import rules
+from pi_app import games as table_games
 from pi_app.cli import main
 from pi_app.commands.replay import replay
 from pi_app.store import export
@@ -214,13 +215,13 @@ def test_export_defaults_to_the_latest_game(played, capsys):
 
 
 def test_a_secret_seat_is_its_drawer(played):
-    path, games = played
+    path, played_games = played
     journal = Journal(path, readonly=True)
-    for gid, (record, _) in games.items():
+    for gid, (record, _) in played_games.items():
         if record.game != "siege":
             continue
         log = export.read(journal, journal.game(gid))
-        adapter = games.for_game("siege", 2, "en")
+        adapter = table_games.for_game("siege", 2, "en")
         for line in log.moves:
             # the adapter's own transcript word for such a draw agrees
             assert line.secret == (adapter.record_text(line.move, "en") == "a card drawn")

@@ -161,7 +161,7 @@ def check_resume(run: Run, table: Table, fate: Fate, histories: list[list[JSON]]
         assert resumed[: len(found)] == found, where
         assert all(e.chance for e in mirror.journal.entries(mirror.record)[len(found):]), (
             f"{where}: on resuming, the table wrote moves that are no chance draws")
-        assert mirror.session.state.to_json() == replay(mirror.record, resumed).to_json(), where
+        assert mirror.session.scene.state.to_json() == replay(mirror.record, resumed).to_json(), where
     return mirror
 
 

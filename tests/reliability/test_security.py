@@ -3,7 +3,7 @@ systemd unit runs it unprivileged behind the hardening, and a secret never
 reaches the daemon's log.
 
 The facts the table itself needs from the unit (notify, watchdog, restart,
-device groups, state directory) are in tests/pi_app/test_systemd.py; the
+device groups, state directory) are in tests/pi_app/table/test_systemd.py; the
 hardening is here, one place for each.
 """
 
@@ -53,7 +53,7 @@ class Played:
                 self.lines.append(mirror.line(inp))
                 mirror.apply(inp)
                 self.screens.append(mirror.seat_screens())
-                self.states.append(mirror.session.state.copy())  # type: ignore[union-attr]
+                self.states.append(mirror.session.scene.state.copy())  # type: ignore[union-attr]
             self.moves: list[JSON] = mirror.history()
         finally:
             mirror.close()

@@ -70,7 +70,7 @@ def test_a_changed_behaviour_is_found(recorded: Path, tmp_path: Path,
 
 def test_a_revision_is_taken_from_git_without_a_worktree(tmp_path: Path) -> None:
     tree = behaviour.checkout("HEAD", tmp_path / "tree")
-    assert (tree / "pi_app" / "session.py").is_file()
+    assert (tree / "pi_app" / "session" / "loop.py").is_file()
     here = Path(behaviour.__file__).parent.parent
     assert behaviour.checkout(behaviour.WORKTREE, tmp_path / "unused") == here
 

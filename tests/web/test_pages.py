@@ -307,3 +307,18 @@ def test_pages_following_the_game_are_bounded(played: Path, monkeypatch: pytest.
                 stream.close()
     finally:
         web.close()
+
+
+def test_the_board_is_drawn_by_the_games_own_adapter() -> None:
+    """King & Assassins' adapter draws its city (games/king_and_assassins/svg.py);
+    the view's other keys are laid out below it, and a game that draws no
+    board has its whole view laid out."""
+    import rules
+    from pi_app import games
+    from pi_app.web import board
+
+    view = rules.get("king-and-assassins").new_game(2, 1).view(None)
+    drawn = board.draw(view, games.for_game("king-and-assassins", 2), "en")
+    assert drawn.startswith('<svg class="board"') and '<dl class="view">' in drawn
+    other = rules.get("mordred").new_game(3, 1).view(None)
+    assert "<svg" not in board.draw(other, games.for_game("mordred", 3), "en")

@@ -23,6 +23,7 @@ from PIL import Image
 
 from pi_app.games.base import Component, TableAdapter
 from pi_app.games.king_and_assassins.board import draw_board
+from pi_app.games.king_and_assassins.svg import ka_board
 from pi_app.games.king_and_assassins.words import (
     CODE,
     DIR_LABELS,
@@ -76,9 +77,30 @@ class PickMenu(Cursor):
         return opts
 
 
+#: a menu option for the King when he cannot move: listed so that he does not
+#: vanish from the pieces without a word
+KING_IDLE = "king-idle"
+KING_IDLE_WORDS: Pair = ("The King cannot move", "Il Re non può muoversi")
+
+
+class TurnMenu(Cursor):
+    """The King player's menu: where it lists the pieces that may step, a
+    King who cannot is listed too, to say so (● on him says why)."""
+
+    def options(self) -> list[Option]:
+        opts = super().options()
+        if self.field() == "piece" and all(isinstance(m, Step) for m in self.moves) \
+                and not any(m.to_json().get("piece") == KING for m in self.moves):
+            at = next((i for i, o in enumerate(opts) if o.kind == BACK), len(opts))
+            opts.insert(at, Option(BRANCH, "piece", KING_IDLE))
+        return opts
+
+
 class KingAndAssassinsAdapter(TableAdapter):
     game_id = "king-and-assassins"
     turn_rule = RULE_TURN
+    # a token tap that leaves one move shows it to confirm when undo cannot take it back
+    tap_confirms = True
     # what a token tap chooses, for the simulated players (taps themselves go through tap())
     tap_fields: ClassVar[dict[str, str]] = {"token": "piece"}
     field_labels: ClassVar[dict[str, Pair]] = {
@@ -129,7 +151,20 @@ class KingAndAssassinsAdapter(TableAdapter):
             return self.pick_menu
         if step == "assassin":
             return Cursor.over(self._assassin_moves(state))
+        if step == "king" and KING in state.view(None)["pieces"] \
+                and not any(isinstance(m, Step) and m.piece == KING for m in state.legal_moves()):
+            return TurnMenu.over(state.legal_moves())
         return super().menu(state, seat)
+
+    def idle(self, state: State, seat: int, option: Any) -> IllegalMove:
+        if option.value == KING_IDLE:  # why he cannot: the reason a tap of his token gets
+            king = self.component(f"token:{KING}")
+            if king is not None:
+                return self.refusal(state, seat, king, state.legal_moves())
+        return super().idle(state, seat, option)
+
+    def reveals(self, move: Move) -> bool:
+        return isinstance(move, Reveal)
 
     @staticmethod
     def _assassin_moves(state: State) -> list[Move]:
@@ -137,15 +172,17 @@ class KingAndAssassinsAdapter(TableAdapter):
         reveal for the chosen citizens alone, in citizen order among the other moves,
         so the order of the actions and the length of the list would tell, through
         the presses seen at the table, who is an assassin. Here the reveals come
-        last, one for every citizen who may still be one; the engine refuses an
-        innocent one on this player's screen, as it does a wrong card."""
+        last, one for every citizen on the board who may still be one; the engine
+        refuses an innocent one on this player's screen, as it does a wrong card.
+        An arrested assassin may still be revealed (docs/rulings.md), by a tap of
+        his card: the menu lists the citizens on the board only."""
         view = state.view(None)
         public = [m for m in state.legal_moves() if not isinstance(m, Reveal)]
         shown = {p for p, v in view["pieces"].items() if v["kind"] == "assassin"}
         shown |= {*view["arrested_assassins"], *view["eliminated"]}
         if len(shown) >= ASSASSINS:
             return public
-        present = {*view["pieces"], *view["arrested"]}
+        present = set(view["pieces"]) - set(view["arrested"])
         maybe = [c for c in CITIZEN_NAMES if c not in shown and c in present]
         return public + [Reveal(c) for c in maybe]
 
@@ -173,8 +210,8 @@ class KingAndAssassinsAdapter(TableAdapter):
                 m.to_json().get("piece"), m.to_json().get("target")}]
         else:
             return []
-        # One move left: shown to confirm with ●, never played by the tap alone.
-        return found * 2 if len(found) == 1 else found
+        # One move left: played at once, or shown to confirm (tap_confirms, confirms()).
+        return found
 
     def refusal(self, state: State, seat: int, comp: Component, moves: Sequence[Move]) -> IllegalMove:
         exc = self._refusal(state, seat, comp, moves)
@@ -230,6 +267,8 @@ class KingAndAssassinsAdapter(TableAdapter):
 
     # -- words --------------------------------------------------------------------
     def value_label(self, field: str | None, value: Any, lang: str) -> str:
+        if value == KING_IDLE:
+            return say(KING_IDLE_WORDS, lang)
         if field in ("piece", "target") or (field or "").startswith("pick"):
             return piece_name(str(value), lang)
         if field == "card" and isinstance(value, int):
@@ -349,7 +388,8 @@ class KingAndAssassinsAdapter(TableAdapter):
         cells: list[str] = []
         pieces = view["pieces"]
         if opt.kind == BRANCH and (opt.field in ("piece", "target") or (opt.field or "").startswith("pick")):
-            cells.append(pieces.get(opt.value, {}).get("cell", ""))
+            piece = KING if opt.value == KING_IDLE else opt.value  # a King who cannot move: where he is
+            cells.append(pieces.get(piece, {}).get("cell", ""))
         elif opt.kind == BRANCH and opt.field == "cell":
             cells.append(str(opt.value))
         shared = {m.to_json().get("piece") for m in cursor.moves}
@@ -359,6 +399,11 @@ class KingAndAssassinsAdapter(TableAdapter):
             data = opt.moves[0].to_json()
             cells += [pieces.get(data.get(k), {}).get("cell", "") for k in ("piece", "target")]
         return list(dict.fromkeys(c for c in cells if c))
+
+    def board_svg(self, view: JSON) -> tuple[str, tuple[str, ...]] | None:
+        if "rows" in view and "pieces" in view:
+            return ka_board(view), ("rows", "pieces", "gates")
+        return None
 
 
 def _revealed_on_board(state: State) -> list[str]:

@@ -26,10 +26,9 @@ from pi_app.games.siege.said import at_most_two, said
 from pi_app.i18n import pick
 from pi_app.ui.menu import Cursor
 from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
-from rules.siege.constants import HAND_LIMIT, R_FEED, R_HAND, R_TURN, SUPPLY
+from rules.siege.constants import HAND_LIMIT, R_FEED, R_HAND, R_TURN, SIDES, SUPPLY
 from rules.siege.data import CARDS, DATA
 
-SIDES = ("attacker", "defender")
 #: chance phases whose drawn card goes into the drawer's hand (a secret)
 HAND_DRAWS = ("setup_draw", "draw")
 
@@ -59,6 +58,9 @@ class SiegeAdapter(TableAdapter):
         # The hand of the seat whose menu is drawn: the menu's first level
         # shows it, on that seat's own screen only.
         self._hand: list[str] = []
+        # The seat's menu as last made: below its first level (a card tapped)
+        # the screen names the card chosen instead of the hand.
+        self._menu: Cursor | None = None
 
     def _see(self, state: State) -> JSON:
         self._seen = state.view(None)
@@ -120,12 +122,19 @@ class SiegeAdapter(TableAdapter):
     # -- menus and words -------------------------------------------------------
     def menu(self, state: State, seat: int) -> Cursor:
         self._see(state)
-        return super().menu(state, seat)
+        self._menu = super().menu(state, seat)
+        return self._menu
 
     def field_label(self, field: str | None, lang: str) -> str:
         # Only a seat's own menu branches on the move type (chance steps
-        # never do): there the hand is shown, to choose with it in view.
+        # never do): there the hand is shown, to choose with it in view;
+        # once a card is tapped (or chosen), that card alone.
         if field == "type" and self._hand and self._seen and self._seen["phase"] in ("setup", "play"):
+            menu = self._menu
+            deep = menu is not None and len(menu.stack) > 1
+            cards = {m.to_json().get("card") for m in menu.moves} if menu is not None and deep else set()
+            if len(cards) == 1 and isinstance(card := next(iter(cards)), str):
+                return w.card_name(card, lang)
             return w.hand_text(self._hand, lang)
         return super().field_label(field, lang)
 

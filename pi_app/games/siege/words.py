@@ -13,7 +13,6 @@ from rules import catalogue
 from rules.core import JSON
 from rules.siege.data import CARDS
 
-ROLES = naming.ROLES["siege"]
 #: a hand is shown with these, so that eight cards fit the big print
 SHORT: dict[str, tuple[str, str]] = {
     "knight": ("Kn", "Cav"), "swordsman": ("Sw", "Spa"), "archer": ("Ar", "Arc"),

@@ -8,7 +8,7 @@ from pathlib import Path
 import rules
 from pi_app import games as table_games
 
-TAGS_MD = Path(__file__).resolve().parents[2] / "hardware" / "tags.md"
+TAGS_MD = Path(__file__).resolve().parents[3] / "hardware" / "tags.md"
 
 
 def test_tag_counts_in_the_buying_guide_match_the_adapters() -> None:

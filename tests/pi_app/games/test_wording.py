@@ -10,7 +10,7 @@ def test_an_unknown_tag_mid_game_says_what_to_do_at_the_table(rig, lang: str) ->
     r = rig(2)
     s = r.open("king-is-dead", lang=lang)
     r.tap_uid(0, "04DEADBEEF")
-    notice = s.seats[0].notice
+    notice = s.scene.seats[0].notice
     assert notice is not None and notice.alert
     text = notice.text()
     assert "tablekeeper" not in text and "enroll" not in text and "run:" not in text
@@ -27,20 +27,20 @@ def test_a_tap_that_does_not_go_with_an_earlier_pick_says_so(rig, lang: str) -> 
     r = rig(2)
     s = r.open("king-is-dead", lang=lang)
     r.tap(0, "garrison@1")
-    takes = [m.to_json() for m in s.seats[0].cursor.moves]
+    takes = [m.to_json() for m in s.scene.seats[0].cursor.moves]
     colour = takes[0]["colour"]
     without = next(t["region"] for t in takes if not any(
         u["region"] == t["region"] and u["colour"] == colour for u in takes))
     r.tap(0, f"follower:{colour}")
-    narrowed = s.seats[0].cursor.moves
+    narrowed = s.scene.seats[0].cursor.moves
     assert {m.to_json()["colour"] for m in narrowed} == {colour}
-    before = s.state.to_json()
+    before = s.scene.state.to_json()
     r.tap(0, f"region:{without}")
-    notice = s.seats[0].notice
+    notice = s.scene.seats[0].notice
     assert notice is not None and notice.alert, "the tap was used silently"
-    assert s.adapter.component(f"region:{without}").name(lang) in notice.text()
-    assert s.state.to_json() == before
-    assert s.seats[0].cursor.moves == narrowed, "the earlier pick was dropped"
+    assert s.scene.adapter.component(f"region:{without}").name(lang) in notice.text()
+    assert s.scene.state.to_json() == before
+    assert s.scene.seats[0].cursor.moves == narrowed, "the earlier pick was dropped"
 
 
 # The codes a first-time player met: faction and region marks, hand card
@@ -88,13 +88,13 @@ def test_a_refusal_names_a_player_as_the_table_does_not_by_seat_number(rig, lang
     for game, move in (("mordred", Roll((1, 1))), ("artus", Draw("knight"))):
         r = rig(3)
         s = r.open(game, lang=lang, new=True)
-        state = s.state.copy()
+        state = s.scene.state.copy()
         while game == "artus" and state.to_move() != CHANCE:  # on to a card drawn from a pile
             state.apply(state.legal_moves()[0])
         with pytest.raises(IllegalMove) as info:
             state.apply(move)
         s.commit.refuse(0, info.value)
-        text = s.seats[0].notice.text()
+        text = s.scene.seats[0].notice.text()
         assert player in text, text
         assert "seat" not in text and "posto" not in text and "player 0" not in text.lower(), text
         # The engine's sentence alone (replay, exports) names the seat the same way.
@@ -107,7 +107,7 @@ def test_a_tag_of_another_game_is_named_in_words(rig, lang: str) -> None:
     s = r.open("mordred", lang=lang)
     r.registry.enroll("04DEADBEEF0003", "king-is-dead", "garrison@1")
     r.tap_uid(0, "04DEADBEEF0003")
-    text = s.seats[0].notice.text()
+    text = s.scene.seats[0].notice.text()
     garrison = {"en": "Garrison", "it": "Guarnigione"}[lang]
     assert garrison in text and "The King is Dead" in text, text
     assert "garrison@1" not in text and "king-is-dead" not in text and "04DEADBEEF0003" not in text
@@ -124,27 +124,27 @@ def test_holding_ok_spells_out_the_short_forms_until_it_is_let_go(rig, lang: str
     r = rig(3)
     s = r.open("artus", lang=lang, new=True)
     s.handle(ButtonHeld("seat2.ok", 0.0))
-    notice = s.seat_layout(1)
+    notice = s.presentation.seat_layout(1)
     first = {"en": "P1 = Player 1", "it": "G1 = Giocatore 1"}[lang]
     assert notice.title == {"en": "SHORT FORMS", "it": "ABBREVIAZIONI"}[lang]
     assert first in notice.lines and len(notice.lines) == 3
-    assert s.seat_layout(0).title != notice.title  # only the seat that held ●
+    assert s.presentation.seat_layout(0).title != notice.title  # only the seat that held ●
     # Read at the player's pace: still there a minute on while ● is down ...
     later = time.monotonic() + 60
     with monkeypatch.context() as clock:
         clock.setattr(time, "monotonic", lambda: later)
         s.tick()
-    assert s.seat_layout(1) == notice
+    assert s.presentation.seat_layout(1) == notice
     s.handle(ButtonReleased("seat1.ok", 0.0))  # another seat letting go changes nothing here
-    assert s.seat_layout(1) == notice
+    assert s.presentation.seat_layout(1) == notice
     # ... and gone the moment it is let go, back to the seat's own screen.
     s.handle(ButtonReleased("seat2.ok", 0.0))
-    assert s.seats[1].notice is None and s.seat_layout(1).title != notice.title
+    assert s.scene.seats[1].notice is None and s.presentation.seat_layout(1).title != notice.title
     # A game with nothing shortened says so instead of an empty screen.
     r2 = rig(3)
     m = r2.open("mordred", lang=lang, new=True)
     m.handle(ButtonHeld("seat1.ok", 0.0))
-    assert m.seat_layout(0).lines == ({"en": "Nothing is shortened in this game.",
+    assert m.presentation.seat_layout(0).lines == ({"en": "Nothing is shortened in this game.",
                                        "it": "In questo gioco nulla è abbreviato."}[lang],)
 
 
@@ -159,10 +159,10 @@ def test_a_real_hold_of_ok_on_its_pin_reaches_the_session(rig) -> None:
     pin.drive_low()
     time.sleep(hold + 0.3)
     s.pump()
-    assert s.seat_layout(0).title == "SHORT FORMS"  # while ● is down
+    assert s.presentation.seat_layout(0).title == "SHORT FORMS"  # while ● is down
     pin.drive_high()
     s.pump()
-    assert s.seat_layout(0).title != "SHORT FORMS"  # gone as it is let go
+    assert s.presentation.seat_layout(0).title != "SHORT FORMS"  # gone as it is let go
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
@@ -189,7 +189,7 @@ def test_the_king_is_dead_setup_names_the_followers_already_at_home(rig, lang: s
 
     r = rig(2)
     s = r.open("king-is-dead", lang=lang)
-    said = "\n".join(s.log)
+    said = "\n".join(s.scene.log)
     put = ": put " if lang == "en" else ": metti "
     homes = [line for line in said.splitlines() if line.split(":")[0] in HOMES and put in line]
     assert homes, said

@@ -74,7 +74,7 @@ def test_an_older_game_resumes_after_the_upgrade(rig) -> None:
     r = rig(2)
     s = r.open("siege")
     _shown(r, s, turns=4)
-    moves, state = len(s.state.history), s.state.to_json()
+    moves, state = len(s.scene.state.history), s.scene.state.to_json()
     r.close()
     db = sqlite3.connect(r.tmp / "journal.sqlite")
     db.execute("ALTER TABLE games DROP COLUMN names")  # as version 2 made it
@@ -82,8 +82,8 @@ def test_an_older_game_resumes_after_the_upgrade(rig) -> None:
     db.commit()
     db.close()
     again = r.open("siege")
-    assert again.resumed and len(again.state.history) == moves and again.state.to_json() == state
-    assert again.record.names == () and again.player(0) == "Attacker"
+    assert again.resumed and len(again.scene.state.history) == moves and again.scene.state.to_json() == state
+    assert again.scene.record.names == () and again.scene.player(0) == "Attacker"
 
 
 @pytest.mark.parametrize(("names", "fault"), [
@@ -128,8 +128,9 @@ def test_every_screen_of_every_game_uses_the_names_given(rig, game: str, lang: s
     found = [d for d in numbered if d in text]
     assert not found, f"default names on the screens: {found}"
     assert any(name in text for name in NAMES[:n])
-    assert naming.display_name(game, s.state.to_move() or 0, lang, NAMES) in s.shared_layout().text() \
-        or s.state.outcome() is not None or s.state.is_chance()
+    shared = s.presentation.shared_layout().text()
+    assert naming.display_name(game, s.scene.state.to_move() or 0, lang, NAMES) in shared \
+        or s.scene.state.outcome() is not None or s.scene.state.is_chance()
 
 
 def test_roles_give_way_to_the_names_given(rig) -> None:
@@ -147,8 +148,8 @@ def test_a_restarted_table_shows_the_same_names(rig) -> None:
     assert "Anna" in "\n".join(before.values())
     r.close()
     again = r.open("mordred")  # resumed from the journal, as after a power cut
-    assert again.resumed and again.record.names == ("Anna", "", "Lucia")
-    assert again.player(1) == "Player 2" and again.player(2) == "Lucia"
+    assert again.resumed and again.scene.record.names == ("Anna", "", "Lucia")
+    assert again.scene.player(1) == "Player 2" and again.scene.player(2) == "Lucia"
     after = "\n".join(lay.text() for lay in again.layouts().values())
     assert "Anna" in after
 
@@ -156,9 +157,9 @@ def test_a_restarted_table_shows_the_same_names(rig) -> None:
 def test_a_refusal_names_the_player_by_the_name_given(rig) -> None:
     r = rig(2)
     s = r.open("king-and-assassins", names=("Anna", "Marco"))
-    other = 1 - s.state.to_move()
+    other = 1 - s.scene.state.to_move()
     r.press(f"seat{other + 1}.ok")
-    assert "Anna" in s.seats[other].notice.text() or "Marco" in s.seats[other].notice.text()
+    assert "Anna" in s.scene.seats[other].notice.text() or "Marco" in s.scene.seats[other].notice.text()
 
 
 # -- giving names --------------------------------------------------------------------

@@ -30,8 +30,8 @@ def assert_refused(rig, seat, attempt, *, contains):
 
 def settle_lights(rig) -> None:
     """Let any refusal's flash run out."""
-    for seat in rig.session.flash_until:
-        rig.session.flash_until[seat] = 0.0
+    for seat in rig.session.scene.flash_until:
+        rig.session.scene.flash_until[seat] = 0.0
     rig.session.tick()
 
 
@@ -46,7 +46,7 @@ class Watch:
 
     def __call__(self, rig) -> None:
         s = rig.session
-        view = s.state.view(None)
+        view = s.scene.state.view(None)
         shared = layout(s, "shared.screen")
         waiting_to_feed = view["phase"] == "feed" and view["to_move"] == view["seat"]
         if waiting_to_feed:
@@ -57,14 +57,16 @@ class Watch:
             assert layout(s, f"seat{view['seat'] + 1}.screen").title == f"Feed: tap {food}"
             self.reminders += 1
             seat = view["seat"]
-            other = [c for c in s.state.view(seat)["hand"] if c != ("supply_wagon", "peasant")[seat]]
+            other = [c for c in s.scene.state.view(seat)["hand"] if c != ("supply_wagon", "peasant")[seat]]
             if self.refuse and other:
                 self.refuse = False
                 assert_refused(rig, seat, lambda: rig.tap(seat, f"{other[0]}@{seat + 1}"),
                                contains=f"Feed your troops first: tap a {food}")
         else:
             assert "feed!" not in shared.big, (view["phase"], shared)
-        if s.state.outcome() is not None or (s.state.is_chance() and s.adapter.chance_seat(s.state) is None):
+        sc = s.scene
+        if sc.state.outcome() is not None or (sc.state.is_chance()
+                                              and sc.adapter.chance_seat(sc.state) is None):
             return  # the final screen; or the menu a die is entered with
         for event in view["events"]:
             n = event["turns_left"]
@@ -86,41 +88,42 @@ def test_whole_game_cards_tapped_and_dice_entered(rig, seed):
     # The Defender's card at the Attacker's draw reveals nothing.
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, "archer@2"), contains="Wait")
     for _ in range(8):
-        card = s.state.sample_chance().to_json()["card"]
+        card = s.scene.state.sample_chance().to_json()["card"]
         r.tap(ATTACKER, f"{card}@1")
         assert f"new card: {card_name(card, 'en')}".lower() in layout(s, "seat1.screen").text().lower()
         assert card_name(card, "en") not in layout(s, "shared.screen").text()
-    assert "Attacker draws a card" in s.log[-1]
-    assert s.state.to_move() == ATTACKER and len(s.state.view(ATTACKER)["hand"]) == 8
+    assert "Attacker draws a card" in s.scene.log[-1]
+    assert s.scene.state.to_move() == ATTACKER and len(s.scene.state.view(ATTACKER)["hand"]) == 8
     settle_lights(r)
     assert pin_lit(r, ATTACKER) and not pin_lit(r, DEFENDER)
     # Out of turn; the other side's card; a card the hand does not hold.
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, "knight@2"), contains="turn")
     assert_refused(r, ATTACKER, lambda: r.tap(ATTACKER, "knight@2"), contains="belongs to Defender")
-    hand = s.state.view(ATTACKER)["hand"]
+    hand = s.scene.state.view(ATTACKER)["hand"]
     missing = next(c for c in ("siege_tower", "ballista", "traitor", "field_marshal", "catapult")
                    if c not in hand)
     assert_refused(r, ATTACKER, lambda: r.tap(ATTACKER, f"{missing}@1"), contains="already holds 8 cards")
     assert_refused(r, ATTACKER, lambda: r.tap_uid(ATTACKER, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
     # A card in the hand: the tap goes to its play or discard.
     r.tap(ATTACKER, f"{hand[0]}@1")
-    assert {m.to_json()["card"] for m in s.seats[ATTACKER].cursor.moves} == {hand[0]}
+    assert {m.to_json()["card"] for m in s.scene.seats[ATTACKER].cursor.moves} == {hand[0]}
     assert layout(s, "seat1.screen").big in ("Play", "Discard")
     watch = Watch(refuse=True)
     # Into the first days, up to the Attacker's play phase with a full hand:
     # no sixth card is taken except by drawing one.
-    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "play" and s.state.to_move() == ATTACKER
-               and len(s.state.view(ATTACKER)["hand"]) >= 5, watch=watch)
-    assert s.state.outcome() is None
-    hand = s.state.view(ATTACKER)["hand"]
+    play_moves(r, rng, until=lambda: s.scene.state.view(None)["phase"] == "play"
+               and s.scene.state.to_move() == ATTACKER
+               and len(s.scene.state.view(ATTACKER)["hand"]) >= 5, watch=watch)
+    assert s.scene.state.outcome() is None
+    hand = s.scene.state.view(ATTACKER)["hand"]
     missing = next(c for c in ("siege_tower", "ballista", "traitor", "field_marshal", "catapult", "knight")
                    if c not in hand)
     assert_refused(r, ATTACKER, lambda: r.tap(ATTACKER, f"{missing}@1"),
                    contains=f"already holds {len(hand)} cards")
     if len(hand) > 5:  # the phase does not end until the hand is back to five
-        assert {"type": "end_phase"} not in [m.to_json() for m in s.state.legal_moves()]
+        assert {"type": "end_phase"} not in [m.to_json() for m in s.scene.state.legal_moves()]
     play_moves(r, rng, watch=watch)
-    outcome = s.state.outcome()
+    outcome = s.scene.state.outcome()
     assert outcome is not None
     assert watch.reminders >= 1 and watch.events >= 1 and not watch.refuse
     shared = layout(s, "shared.screen")
@@ -131,7 +134,7 @@ def test_whole_game_cards_tapped_and_dice_entered(rig, seed):
         assert pin_lit(r, seat) == (seat in outcome.winners)
     assert r.table.frames("shared.screen")[-1].tobytes() == render(shared).tobytes()
     # Every hand draw went into the journal, but the transcript keeps it secret.
-    drawn = [rec for rec in s.transcript if rec.kind == "chance" and rec.move["type"] == "draw"]
+    drawn = [rec for rec in s.scene.transcript if rec.kind == "chance" and rec.move["type"] == "draw"]
     assert drawn and all(rec.text == "a card drawn" for rec in drawn
                          if CARDS[rec.move["card"]].kind != "event")
 
@@ -140,33 +143,33 @@ def test_whole_game_cards_tapped_and_dice_entered(rig, seed):
 def test_whole_game_tablekeeper_draws(rig, seed):
     r = rig(2)  # the simulated table's profile lets Tablekeeper draw and roll
     s = r.open(GAME, seed=seed)
-    assert s.state.to_move() == ATTACKER
-    assert "Attacker draws 8 cards" in s.log
-    hand = s.state.view(ATTACKER)["hand"]
+    assert s.scene.state.to_move() == ATTACKER
+    assert "Attacker draws 8 cards" in s.scene.log
+    hand = s.scene.state.view(ATTACKER)["hand"]
     assert len(hand) == 8
     check_screens(r)
     watch = Watch()
     rng = random.Random(seed)
     play_moves(r, rng, watch=watch)
-    assert s.state.outcome() is not None and watch.reminders >= 1 and watch.events >= 1
-    big, _ = s.adapter.outcome_lines(s.state.outcome(), "en")
+    assert s.scene.state.outcome() is not None and watch.reminders >= 1 and watch.events >= 1
+    big, _ = s.scene.adapter.outcome_lines(s.scene.state.outcome(), "en")
     assert layout(s, "shared.screen").big == big
 
 
 def test_italian_and_resume(rig):
     r = rig(2)
     s = r.open(GAME, seed=2, lang="it")
-    hand = s.state.view(ATTACKER)["hand"]
+    hand = s.scene.state.view(ATTACKER)["hand"]
     seat1 = layout(s, "seat1.screen")
     assert seat1.title == "Nuove: 8 carte" and seat1.lines[0].startswith(hand_text(hand, "it"))
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, "knight@2"), contains="turno")
     rng = random.Random(2)
     for _ in range(30):
         step(r, rng)
-    state, shared = s.state.to_json(), layout(s, "shared.screen")
+    state, shared = s.scene.state.to_json(), layout(s, "shared.screen")
     s2 = r.open(lang="it")  # a fresh table and journal connection: resumes
-    assert s2.state.to_json() == state
-    public = s2.adapter.public_lines(s2.state, "it")
+    assert s2.scene.state.to_json() == state
+    public = s2.scene.adapter.public_lines(s2.scene.state, "it")
     assert public and set(public) <= set(shared.lines)
     assert set(public) <= set(layout(s2, "shared.screen").lines)
 
@@ -175,16 +178,16 @@ def test_one_tag_per_physical_card_any_tag_of_a_kind(rig):
     r = rig(2)
     r.profile = dataclasses.replace(r.profile, chance="table")
     s = r.open(GAME, seed=6)
-    comps = s.adapter.components()
+    comps = s.scene.adapter.components()
     assert sum(c.count for c in comps if c.seat == ATTACKER) == 44 + 21
     assert sum(c.count for c in comps if c.seat == DEFENDER) == 47 + 18
     for _ in range(8):  # each draw revealed by the last-enrolled tag of its kind
-        card = s.state.sample_chance().to_json()["card"]
+        card = s.scene.state.sample_chance().to_json()["card"]
         uids = r.registry.uids_of(GAME, f"{card}@1")
         assert len(uids) == next(c.count for c in comps if c.id == f"{card}@1")
         r.tap_uid(ATTACKER, uids[-1])
-    drawn = [e.move["card"] for e in s.journal.entries(s.record) if e.move["type"] == "draw"]
-    assert sorted(s.state.view(ATTACKER)["hand"]) == sorted(drawn) and len(drawn) == 8
+    drawn = [e.move["card"] for e in s.journal.entries(s.scene.record) if e.move["type"] == "draw"]
+    assert sorted(s.scene.state.view(ATTACKER)["hand"]) == sorted(drawn) and len(drawn) == 8
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
@@ -192,15 +195,15 @@ def test_a_drawn_card_tapped_on_another_seats_pad_is_refused_unseen(rig, lang):
     r = rig(2)
     r.profile = dataclasses.replace(r.profile, chance="table")
     s = r.open(GAME, seed=6, lang=lang)
-    card = s.state.sample_chance().to_json()["card"]
+    card = s.scene.state.sample_chance().to_json()["card"]
     # The Attacker's drawn card on the Defender's pad would reveal it on the Defender's screen.
     drawer = ("Attacker", "Attaccante")[lang == "it"]
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, f"{card}@1"), contains=drawer)
     assert card_name(card, lang) not in layout(s, "seat2.screen").text()
-    assert s.transcript[-1].extra["code"] == "table.draw-own-pad"
-    assert not s.state.view(ATTACKER)["hand"]
+    assert s.scene.transcript[-1].extra["code"] == "table.draw-own-pad"
+    assert not s.scene.state.view(ATTACKER)["hand"]
     r.tap(ATTACKER, f"{card}@1")  # on its own pad: drawn
-    assert s.state.view(ATTACKER)["hand"] == [card]
+    assert s.scene.state.view(ATTACKER)["hand"] == [card]
 
 
 def test_walls_drawn_later_are_the_defenders_discard_at_the_table(rig):
@@ -210,30 +213,31 @@ def test_walls_drawn_later_are_the_defenders_discard_at_the_table(rig):
     s = r.open(GAME, seed=5)
     rng = random.Random(5)
     for _ in range(8):
-        r.tap(ATTACKER, f"{s.state.sample_chance().to_json()['card']}@1")
-    for card in s.state.view(ATTACKER)["hand"][:3]:
+        r.tap(ATTACKER, f"{s.scene.state.sample_chance().to_json()['card']}@1")
+    for card in s.scene.state.view(ATTACKER)["hand"][:3]:
         make(r, mv.Discard(card))
     r.tap(DEFENDER, "castle_walls@2")  # the Defender draws a Walls card and keeps it
-    while s.state.view(None)["phase"] == "setup_draw":
-        cards = [m.to_json()["card"] for m in s.state.legal_moves()]
+    while s.scene.state.view(None)["phase"] == "setup_draw":
+        cards = [m.to_json()["card"] for m in s.scene.state.legal_moves()]
         card = next(c for c in cards if c != "castle_walls")
         r.tap(DEFENDER, f"{card}@2")
-    for card in [c for c in s.state.view(DEFENDER)["hand"] if c != "castle_walls"][:3]:
+    for card in [c for c in s.scene.state.view(DEFENDER)["hand"] if c != "castle_walls"][:3]:
         make(r, mv.Discard(card))
-    assert "castle_walls" in s.state.view(DEFENDER)["hand"]
-    play_moves(r, rng, until=lambda: s.state.to_move() == DEFENDER and s.state.view(None)["phase"] == "play")
-    assert s.state.outcome() is None
-    assert [m.to_json() for m in s.state.legal_moves()] == [{"type": "discard", "card": "castle_walls"}]
+    assert "castle_walls" in s.scene.state.view(DEFENDER)["hand"]
+    play_moves(r, rng, until=lambda: s.scene.state.to_move() == DEFENDER
+               and s.scene.state.view(None)["phase"] == "play")
+    assert s.scene.state.outcome() is None
+    assert [m.to_json() for m in s.scene.state.legal_moves()] == [{"type": "discard", "card": "castle_walls"}]
     assert layout(s, "seat2.screen").title == "Must discard Walls"
-    other = next(c for c in s.state.view(DEFENDER)["hand"] if c != "castle_walls")
+    other = next(c for c in s.scene.state.view(DEFENDER)["hand"] if c != "castle_walls")
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, f"{other}@2"), contains="must be discarded")
-    n = len(s.state.history)
+    n = len(s.scene.state.history)
     r.tap(DEFENDER, "castle_walls@2")  # the tap asks for ●, as every menu does
-    assert len(s.state.history) == n and layout(s, "seat2.screen").lines[0].startswith("● confirm")
+    assert len(s.scene.state.history) == n and layout(s, "seat2.screen").lines[0].startswith("● confirm")
     r.press("seat2.ok")
-    assert s.state.history[-1].to_json() == {"type": "discard", "card": "castle_walls"}
-    assert "castle_walls" not in s.state.view(DEFENDER)["hand"]
-    assert any("Defender discards Castle Walls" in line for line in s.log)
+    assert s.scene.state.history[-1].to_json() == {"type": "discard", "card": "castle_walls"}
+    assert "castle_walls" not in s.scene.state.view(DEFENDER)["hand"]
+    assert any("Defender discards Castle Walls" in line for line in s.scene.log)
 
 
 def test_a_traitor_takes_the_attackers_supply_wagon_at_the_table(rig):
@@ -242,16 +246,17 @@ def test_a_traitor_takes_the_attackers_supply_wagon_at_the_table(rig):
     r = rig(2)
     s = r.open(GAME, seed=3)
     rng = random.Random(3)
-    play_moves(r, rng, until=lambda: s.state.to_move() == DEFENDER and s.state.view(None)["phase"] == "play"
-               and not s.state.card_played and bool(s.state.supplies(ATTACKER)))
-    assert s.state.outcome() is None
-    s.state.hands[DEFENDER]["traitor"] = s.state.hands[DEFENDER].get("traitor", 0) + 1
-    s.seats[DEFENDER].cursor = None  # the menu is built afresh over the new hand
+    play_moves(r, rng, until=lambda: s.scene.state.to_move() == DEFENDER
+               and s.scene.state.view(None)["phase"] == "play"
+               and not s.scene.state.card_played and bool(s.scene.state.supplies(ATTACKER)))
+    assert s.scene.state.outcome() is None
+    s.scene.state.hands[DEFENDER]["traitor"] = s.scene.state.hands[DEFENDER].get("traitor", 0) + 1
+    s.scene.seats[DEFENDER].cursor = None  # the menu is built afresh over the new hand
     s.redraw()
-    wagon = s.state.supplies(ATTACKER)[0]
-    n = len(s.state.history)
+    wagon = s.scene.state.supplies(ATTACKER)[0]
+    n = len(s.scene.state.history)
     make(r, mv.Play("traitor", wagon), taps=False)
-    assert s.state.history[n] == mv.Play("traitor", wagon)
-    assert wagon not in s.state.supplies(ATTACKER)
-    said = [rec.text for rec in s.transcript if rec.kind == "said"]
+    assert s.scene.state.history[n] == mv.Play("traitor", wagon)
+    assert wagon not in s.scene.state.supplies(ATTACKER)
+    said = [rec.text for rec in s.scene.transcript if rec.kind == "said"]
     assert any("Traitor: Attacker, give Supply Wagon (command row #" in text for text in said), said[-3:]

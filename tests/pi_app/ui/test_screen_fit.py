@@ -20,8 +20,8 @@ from pi_app.session.loop import ARROWS as ARROWS_FOOTER
 from pi_app.simulated.demo import Night
 from pi_app.ui.screens import Layout, pages, plan, problems, render
 from rules import catalogue, sections
+from rules.catalogue import LANGS
 
-LANGS = ("en", "it")
 GAMES = [g for g in ("king-is-dead", "king-and-assassins", "mordred", "artus", "siege") if g in rules.GAMES]
 
 
@@ -131,15 +131,16 @@ def test_the_session_turns_the_pages_of_a_screen_that_takes_more_than_one(rig) -
     r = rig(2)
     s = r.open("king-is-dead")
     words = tuple(f"Line {i} of a long notice" for i in range(9))
-    s.seats[0].notice = Layout(title="Notice", lines=words)
+    s.scene.seats[0].notice = Layout(title="Notice", lines=words)
     s.redraw()
     first = r.table.frames("seat1.screen")[-1]
-    s.page_seconds = 0.001
-    s._screen_page_at = 0.0
+    s.scene.page_seconds = 0.001
+    s.scene.screen_page_at = 0.0
     s.tick()
     second = r.table.frames("seat1.screen")[-1]
     assert first.tobytes() != second.tobytes()
-    assert "2/" in " ".join(p.text for p in plan(s._layouts["seat1.screen"]).placed if p.part == "page")
+    placed = plan(s.presentation.layouts_sent["seat1.screen"]).placed
+    assert "2/" in " ".join(p.text for p in placed if p.part == "page")
 
 
 def test_a_big_letter_reaching_out_left_is_moved_clear_of_the_edge() -> None:

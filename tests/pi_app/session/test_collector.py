@@ -8,7 +8,7 @@ import gc
 from typing import Any
 
 from pi_app.session.loop import collector_waits
-from tests.pi_app.test_send_order import seat2_about_to_pass
+from tests.pi_app.session.test_send_order import seat2_about_to_pass
 
 
 def collections_during(action: Any) -> tuple[list[str], list[str]]:
@@ -84,10 +84,11 @@ def test_no_collection_between_an_input_and_its_frames(rig, fake_game):
             shared.append("gc")
 
     order, _ = collections_during(seen_in)
-    assert s.state.to_move() == 2
+    assert s.scene.state.to_move() == 2
     frames = [n for n in order if n.endswith(".screen")]
-    assert len(frames) == 4, order
-    start, end = order.index("input"), max(order.index(n) for n in frames)
+    assert len(frames) == 5, order  # the acting seat's acknowledgement, then four frames
+    start = min(order.index("input"), order.index(frames[0]))
+    end = max(i for i, n in enumerate(order) if n.endswith(".screen"))
     assert "gc" not in order[start:end], order
     assert "gc" in order[end:], order
     assert gc.isenabled()

@@ -6,10 +6,11 @@ import pytest
 
 import pi_app
 from drivers import parts
+from drivers.watcher import WatcherSettings
 from pi_app.table import profile
 from pi_app.table.profile import ProfileError
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_bundled_profiles_load():
@@ -155,6 +156,63 @@ def test_reference_profile_matches_the_wiring():
     assert all(s.pad.backend == "hub" for s in ref.seats[2:])
 
 
+def _gpios_in_use(prof: profile.Profile) -> set[int]:
+    """Every GPIO the profile's parts take, and the buses the reference table
+    enables (hardware/wiring.md): I2C1 (2, 3), SPI0 (7-11), the readers'
+    shared reset line, and 0-1 (kept for a HAT's ID EEPROM)."""
+    used = {0, 1, 2, 3, 7, 8, 9, 10, 11}
+    for seat in prof.seats:
+        used |= {b.pin for b in seat.buttons}
+        used |= set(seat.light.pins or [seat.light.pin])
+        if seat.pad.backend == "rc522":
+            used.add(seat.pad.rst_pin)
+    used.add(prof.undo.pin)
+    return used
+
+
+def test_the_reference_table_screens_are_on_i2c_because_spi_has_no_pins_left():
+    """hardware/wiring.md, "Which bus the screens use": five SPI screens need
+    a chip select each, a D/C line and a reset line of their own (7 GPIOs);
+    the reference table leaves 3 (the free GPIO16, and I2C1's two pins were
+    the screens to leave it). So it keeps its screens on I2C1."""
+    ref = profile.load(profile.find("reference"))
+    screens = [s.screen for s in ref.seats] + [ref.shared_screen]
+    assert {s.interface for s in screens} == {"i2c"} and len({s.mux_channel for s in screens}) == 5
+    free = set(range(28)) - _gpios_in_use(ref)
+    assert free == {16}, free
+    spi_needs = len(screens) + 2  # a chip select each, D/C, RST
+    with_i2c_freed = free | {2, 3}
+    assert spi_needs == 7 and len(with_i2c_freed) == 3 < spi_needs
+    wiring = (ROOT / "hardware" / "wiring.md").read_text()
+    section = wiring[wiring.index("## Which bus the screens use"):]
+    assert "7 GPIOs" in section and "3 free" in section and "GPIO16" in section
+
+
+def _spi_screens(tmp_path: Path, seat1: str, seat2: str) -> Path:
+    """The sim profile with seat 1's and seat 2's screens on SPI, with these settings."""
+    spi = 'screen = {{ backend = "luma", driver = "sh1106", interface = "spi", spi_port = 0, {} }}'
+    lines = profile.find("sim").read_text().splitlines()
+    screens = [i for i, ln in enumerate(lines) if ln.startswith("screen =")]  # the shared screen first
+    lines[screens[1]], lines[screens[2]] = spi.format(seat1), spi.format(seat2)
+    path = tmp_path / "spi.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_spi_screens_share_a_d_c_line_and_each_has_its_own_chip_select(tmp_path):
+    ok = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3, rst_pin = 2", "cs_pin = 7, dc_pin = 3, rst_pin = 2")
+    prof = profile.load(ok)
+    assert [prof.seats[0].screen.cs_pin, prof.seats[1].screen.cs_pin] == [16, 7]
+    same_cs = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3", "cs_pin = 16, dc_pin = 3")
+    with pytest.raises(ProfileError) as err:
+        profile.load(same_cs)
+    assert "GPIO 16 of seat2.screen is already used by seat1.screen" in str(err.value)
+    dc_on_a_button = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 4", "cs_pin = 7, dc_pin = 3")
+    with pytest.raises(ProfileError) as err:
+        profile.load(dc_on_a_button)
+    assert "GPIO 4 of the SPI screens' D/C line is already used by seat1.left" in str(err.value)
+
+
 def test_watcher_table_and_hub_hold_reach_the_drivers(tmp_path, monkeypatch):
     import queue
 
@@ -167,7 +225,7 @@ def test_watcher_table_and_hub_hold_reach_the_drivers(tmp_path, monkeypatch):
     table = hardware.build(prof, queue.Queue(), poll=False, seats=2)
     try:
         assert table.watcher.settings.leave_hold == 0.4 and table.watcher.settings.confirm_polls == 3
-        assert table.watcher.settings.arrive_hold == 0.05  # left out: the default
+        assert table.watcher.settings.arrive_hold == WatcherSettings().arrive_hold  # left out: the default
     finally:
         table.close()
     assert profile.load(profile.find("sim")).watcher == {}

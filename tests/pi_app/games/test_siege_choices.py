@@ -8,6 +8,7 @@ import dataclasses
 import random
 
 from pi_app.games.siege.adapter import SiegeAdapter
+from pi_app.games.siege.words import card_name, hand_text
 from rules.siege import moves as mv
 from tests.pi_app.siege_play import enter_chance, make, play_moves
 from tests.pi_app.table_checks import layout
@@ -26,16 +27,16 @@ def test_the_horn_of_joshuas_wall_is_named_at_the_table(rig):
     r.profile = dataclasses.replace(r.profile, chance="table")
     s = r.open(GAME, seed=5)
     rng = random.Random(5)
-    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "die"
-               and s.state.view(None)["seat"] == A)
+    play_moves(r, rng, until=lambda: s.scene.state.view(None)["phase"] == "die"
+               and s.scene.state.view(None)["seat"] == A)
     enter_chance(r, mv.Die(1))
     enter_chance(r, mv.Draw("horn_of_joshua"))
-    walls = s.state.walls()
-    assert len(walls) > 1 and s.state.legal_moves() == [mv.Raze(w) for w in walls]
+    walls = s.scene.state.walls()
+    assert len(walls) > 1 and s.scene.state.legal_moves() == [mv.Raze(w) for w in walls]
     assert layout(s, "seat1.screen").title == "Horn: which wall goes?"
     make(r, mv.Raze(walls[1]), taps=False)
-    assert walls[1] not in s.state.walls() and walls[0] in s.state.walls()
-    said = " ".join(rec.text for rec in s.transcript if rec.kind == "said")
+    assert walls[1] not in s.scene.state.walls() and walls[0] in s.scene.state.walls()
+    said = " ".join(rec.text for rec in s.scene.transcript if rec.kind == "said")
     assert "Remove Castle Walls (row 1 #2)" in said
 
 
@@ -64,17 +65,19 @@ def test_the_place_in_the_row_is_asked_and_told_at_the_table(rig):
     r = rig(2)
     s = r.open(GAME, seed=3)
     rng = random.Random(3)
-    play_moves(r, rng, until=lambda: s.state.to_move() == A and s.state.view(None)["phase"] == "play"
-               and not s.state.card_played)
-    s.state.hands[A]["knight"] = s.state.hands[A].get("knight", 0) + 1
-    s.seats[A].cursor = None  # the menu is built afresh over the new hand
-    row = list(s.state.rows[A]["r2"])
-    assert {m.at for m in s.state.legal_moves() if isinstance(m, mv.Play) and m.card == "knight"} == set(
+    play_moves(r, rng, until=lambda: s.scene.state.to_move() == A
+               and s.scene.state.view(None)["phase"] == "play"
+               and not s.scene.state.card_played)
+    s.scene.state.hands[A]["knight"] = s.scene.state.hands[A].get("knight", 0) + 1
+    s.scene.seats[A].cursor = None  # the menu is built afresh over the new hand
+    row = list(s.scene.state.rows[A]["r2"])
+    assert {m.at for m in s.scene.state.legal_moves()
+            if isinstance(m, mv.Play) and m.card == "knight"} == set(
         range(len(row) + 1))
-    n = len(s.state.history)
+    n = len(s.scene.state.history)
     make(r, mv.Play("knight", at=0))
-    assert s.state.history[n] == mv.Play("knight", at=0)
-    assert s.adapter.move_text(mv.Play("knight", at=0).to_json(), "en") == "Play Knight to row 2 #1"
+    assert s.scene.state.history[n] == mv.Play("knight", at=0)
+    assert s.scene.adapter.move_text(mv.Play("knight", at=0).to_json(), "en") == "Play Knight to row 2 #1"
     assert SiegeAdapter(2).move_text({"type": "play", "card": "knight", "at": 0}, "it") == \
         "Gioca Cavaliere in fila 2 #1"
 
@@ -118,3 +121,23 @@ def test_a_soldier_stepping_down_from_a_tower_is_placed_in_words() -> None:
     assert adapter.menu(s, A).moves and adapter.step_title(s, "en") == "Swordsman: where?"
     n = len(s.rows[A]["r1"])
     assert _labels(adapter, s, A)[-1] == f"Place to row 1 #{n + 1}"
+
+
+def test_after_a_tap_the_screen_names_the_card_tapped_not_the_hand(rig):
+    """The tapped card is the subject: its choices are shown under its own
+    name, where the first level shows the whole hand to choose from."""
+    r = rig(2)
+    s = r.open(GAME, seed=3)
+    rng = random.Random(3)
+    play_moves(r, rng, until=lambda: s.scene.state.to_move() == A
+               and s.scene.state.view(None)["phase"] == "play" and not s.scene.state.card_played)
+    hand = s.scene.state.view(A)["hand"]
+    moves = [m.to_json() for m in s.scene.state.legal_moves()]
+    kinds = {c: {m["type"] for m in moves if m.get("card") == c} for c in hand}
+    card = next(c for c in hand if len(kinds[c]) > 1)  # a card with a choice of what to do with it
+    assert len(set(hand)) > 1
+    assert layout(s, "seat1.screen").lines[0].startswith(hand_text(hand, "en"))
+    r.tap(A, f"{card}@1")
+    lines = layout(s, "seat1.screen").lines
+    assert lines[0].startswith(card_name(card, "en")), lines
+    assert hand_text(hand, "en") not in " ".join(lines)

@@ -96,7 +96,7 @@ def test_an_unfinished_siege_game_of_the_older_notation_resumes(rig):
     players named the Horn of Joshua's wall, with the older engine's
     snapshot. It resumes where it was: the older engine's picks made, the
     fields that engine knew as it recorded them, and the game goes on."""
-    older = json.loads((Path(__file__).parents[1] / "rules/siege/older/journal-23.json").read_text())
+    older = json.loads((Path(__file__).parents[2] / "rules/siege/older/journal-23.json").read_text())
     j = Journal(rig(2).tmp / "journal.sqlite")
     rec = j.start("siege", older["players"], older["seed"], {})
     entries, last = older["entries"], json.dumps(older["snapshot"], sort_keys=True)
@@ -106,13 +106,13 @@ def test_an_unfinished_siege_game_of_the_older_notation_resumes(rig):
     j.close()
     r = rig(2)
     s = r.open()  # resume: the journal replays and its snapshot is checked
-    now = json.loads(json.dumps(s.state.to_json()["state"], sort_keys=True))
+    now = json.loads(json.dumps(s.scene.state.to_json()["state"], sort_keys=True))
     assert {k: v for k, v in now.items() if k in older["snapshot"]} == older["snapshot"]
     assert now["phase"] == "play" and "castle_walls-10" not in now["rows"][1]["r1"]  # the Horn's wall is gone
     rng = random.Random(23)
     for _ in range(5):
-        if s.state.outcome() is None and not s.state.is_chance():
-            r.make(s.state.to_move(), choose(s, rng))
+        if s.scene.state.outcome() is None and not s.scene.state.is_chance():
+            r.make(s.scene.state.to_move(), choose(s, rng))
     assert len(r.journal.entries(r.journal.current())) > len(entries)
 
 

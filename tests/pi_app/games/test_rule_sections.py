@@ -26,10 +26,8 @@ def _quoted(game: str) -> set[str]:
     package = importlib.import_module(f"rules.{game.replace('-', '_')}")
     found: set[str] = set()
     names = [package.__name__ + "." + m.name for m in pkgutil.iter_modules(package.__path__)]
-    names.append(games.for_game(game, 2 if game != "mordred" else 3, "en").__module__)
-    words = {"king-and-assassins": "king_and_assassins_words", "artus": "artus_words", "siege": "siege_words"}
-    if game in words:
-        names.append(f"pi_app.games.{words[game]}")
+    table = importlib.import_module(f"pi_app.games.{game.replace('-', '_')}")  # the game's table code
+    names += [f"{table.__name__}.{m.name}" for m in pkgutil.iter_modules(table.__path__)]
     for name in names:
         module = importlib.import_module(name)
         for attr, value in vars(module).items():
@@ -61,14 +59,15 @@ def test_a_refusal_names_the_section_in_the_screens_language(rig, game: str, lan
         pytest.skip(f"{game} not registered")
     r = rig(3 if game == "mordred" else 2)
     s = r.open(game, lang=lang)
-    rule = s.adapter.turn_rule
-    s.commit.refuse(0, IllegalMove("table.not-now", rule, what="X"))
-    shown = s.seats[0].notice.text()
+    rule = s.scene.adapter.turn_rule
+    # a game's refusal: the table's own ("table.*") break no rule and cite none
+    s.commit.refuse(0, IllegalMove("game.not-now", rule, what="X"))
+    shown = s.scene.seats[0].notice.text()
     expected = sections.table(game)[rule][0 if lang == "en" else 1]
     assert f"{'Rule' if lang == 'en' else 'Regola'}: {expected}" in shown
     if lang == "en":  # (Artus's Italian rulebook keeps the English "Gameplay")
         assert rule == expected or rule not in shown, "the Italian heading on an English screen"
-    assert s.transcript[-1].extra["rule"] == expected
+    assert s.scene.transcript[-1].extra["rule"] == expected
 
 
 def test_siege_hand_limit_cites_the_setup_section_that_states_it() -> None:

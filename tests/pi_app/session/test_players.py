@@ -34,7 +34,7 @@ def test_a_lobby_name_and_a_computer_player() -> None:
 def test_every_game_names_the_player_to_move_the_same_way(rig, game: str) -> None:
     r = rig(3 if game == "mordred" else 2)
     s = r.open(game)
-    to_move = s.state.to_move()
+    to_move = s.scene.state.to_move()
     shared = s.layouts()["shared.screen"]
     if isinstance(to_move, int) and to_move >= 0:
         assert shared.title.startswith(f"Turn: {naming.display_name(game, to_move, 'en')}"), shared

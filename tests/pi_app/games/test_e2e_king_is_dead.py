@@ -28,8 +28,8 @@ def test_whole_game_with_refusals(rig, players):
     s = r.open(GAME)
     rng = random.Random(players)
     # Setup was drawn by Tablekeeper (sim profile): the table is told what to set out.
-    assert s.state.to_move() == 0
-    assert any("Region cards:" in rec.text for rec in s.transcript if rec.kind == "said")
+    assert s.scene.state.to_move() == 0
+    assert any("Region cards:" in rec.text for rec in s.scene.transcript if rec.kind == "said")
     assert pin_lit(r, 0) and not any(pin_lit(r, i) for i in range(1, players))
     # Out of turn: seat 2 taps its own Crown card.
     assert_refused(r, 1, lambda: r.tap(1, "crown@2"), contains="turn")
@@ -39,22 +39,22 @@ def test_whole_game_with_refusals(rig, players):
     assert_refused(r, 0, lambda: r.tap_uid(0, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
     # Seat 1 plays its Crown by tapping it, then finishes the action.
     r.tap(0, "crown@1")
-    assert s.state.view(None)["pending"]["card"] == "crown"
+    assert s.scene.state.view(None)["pending"]["card"] == "crown"
     play_moves(r, rng, count=1)
-    while s.state.to_move() == 0:
+    while s.scene.state.to_move() == 0:
         play_moves(r, rng, count=1)
     # Back to seat 1 later: its Crown is used; the engine's refusal with its rule.
-    while s.state.to_move() != 0 or s.state.view(None)["step"] != "turn":
+    while s.scene.state.to_move() != 0 or s.scene.state.view(None)["step"] != "turn":
         play_moves(r, rng, count=1)
     assert_refused(r, 0, lambda: r.tap(0, "crown@1"), contains="Rule: ")
     play_moves(r, rng)
-    outcome = s.state.outcome()
+    outcome = s.scene.state.outcome()
     assert outcome is not None
     shared = layout(s, "shared.screen")
     assert shared.title == "GAME OVER" and ("Winner" in shared.big)
     assert s.journal.current() is None
-    for seat in s.flash_until:  # let any refusal's flash run out
-        s.flash_until[seat] = 0.0
+    for seat in s.scene.flash_until:  # let any refusal's flash run out
+        s.scene.flash_until[seat] = 0.0
     s.tick()
     for seat in range(players):
         assert pin_lit(r, seat) == (seat in outcome.winners)
@@ -66,38 +66,39 @@ def test_restart_mid_game_resumes_and_undo(rig):
     s = r.open(GAME)
     rng = random.Random(7)
     play_moves(r, rng, count=25)
-    state = s.state.to_json()
+    state = s.scene.state.to_json()
     layouts = s.layouts()
     s2 = r.open()  # a fresh table and journal connection: resumes
-    assert s2.state.to_json() == state
+    assert s2.scene.state.to_json() == state
     for i in range(3):  # every seat sees what it saw before the restart
         assert s2.layouts()[f"seat{i + 1}.screen"] == layouts[f"seat{i + 1}.screen"]
-    assert s2.adapter.public_lines(s2.state, "en") == s.adapter.public_lines(s.state, "en")
-    seat = s2.state.to_move()
+    assert (s2.scene.adapter.public_lines(s2.scene.state, "en")
+            == s.scene.adapter.public_lines(s.scene.state, "en"))
+    seat = s2.scene.state.to_move()
     assert pin_lit(r, seat)
     # Undo the next move, with its confirmation.
-    before = s2.state.to_json()
+    before = s2.scene.state.to_json()
     play_moves(r, rng, count=1)
-    assert s2.state.to_json() != before
+    assert s2.scene.state.to_json() != before
     r.press("shared.undo")
     shared = layout(s2, "shared.screen")
     assert shared.title == "UNDO?" and shared.alert
     r.press("shared.undo")
-    assert s2.state.to_json() == before
+    assert s2.scene.state.to_json() == before
     assert "Undone" in layout(s2, "shared.screen").big
     # and the game plays on to its end after the undo
     play_moves(r, rng)
-    assert s2.state.outcome() is not None
+    assert s2.scene.state.outcome() is not None
 
 
 def test_undo_never_crosses_the_setup_draws(rig):
     r = rig(2)
     s = r.open(GAME)
-    before = s.state.to_json()
+    before = s.scene.state.to_json()
     r.press("shared.undo")
     assert "Cannot undo past a chance step" in layout(s, "shared.screen").title
     r.press("shared.undo")
-    assert s.state.to_json() == before
+    assert s.scene.state.to_json() == before
 
 
 def test_italian_table(rig):
@@ -123,7 +124,7 @@ def test_killed_process_resumes_exactly(tmp_path):
         r = Rig(Path({str(tmp_path)!r}), 4)
         r.open({GAME!r})
         play_moves(r, random.Random(3), count=40)
-        Path({str(tmp_path / "state.json")!r}).write_text(json.dumps(r.session.state.to_json()))
+        Path({str(tmp_path / "state.json")!r}).write_text(json.dumps(r.session.scene.state.to_json()))
         os.kill(os.getpid(), signal.SIGKILL)
     """)
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
@@ -132,7 +133,7 @@ def test_killed_process_resumes_exactly(tmp_path):
 
     with Rig(tmp_path, 4) as r:
         s = r.open()
-        assert s.state.to_json() == json.loads((tmp_path / "state.json").read_text())
+        assert s.scene.state.to_json() == json.loads((tmp_path / "state.json").read_text())
 
 
 def test_setup_read_in_at_the_table_by_tapping_cubes(rig):
@@ -141,29 +142,29 @@ def test_setup_read_in_at_the_table_by_tapping_cubes(rig):
     r = rig(2)
     r.profile = dataclasses.replace(r.profile, chance="table")
     s = r.open(GAME)
-    assert s.state.is_chance()
+    assert s.scene.state.is_chance()
     assert layout(s, "shared.screen").title.startswith("Court draw: Player 1")
     draws = 0
-    while s.state.view(None)["step"] in ("court", "fill"):
-        colour = s.state.sample_chance().to_json()["colour"]
+    while s.scene.state.view(None)["step"] in ("court", "fill"):
+        colour = s.scene.state.sample_chance().to_json()["colour"]
         r.tap(draws % 2, f"follower:{colour}")  # a player draws a cube and taps it
         draws += 1
-    assert s.state.view(None)["step"] == "order"
-    region = s.state.legal_moves()[0].to_json()["region"]
+    assert s.scene.state.view(None)["step"] == "order"
+    region = s.scene.state.legal_moves()[0].to_json()["region"]
     r.tap(1, f"region:{region}")  # a region card revealed by tapping it
-    assert s.state.view(None)["region_cards"][0]["region"] == region
-    assert all(e.chance for e in s.journal.entries(s.record))
+    assert s.scene.state.view(None)["region_cards"][0]["region"] == region
+    assert all(e.chance for e in s.journal.entries(s.scene.record))
 
 
 def test_followers_put_on_region_readers(rig):
     r = rig(2, table="sim-regions")
     s = r.open(GAME)
     r.tap(0, "garrison@1")
-    view = s.state.view(None)
+    view = s.scene.state.view(None)
     # the first Garrison pick: a follower taken from a region, put on its reader
-    take = next(m.to_json() for m in s.state.legal_moves())
+    take = next(m.to_json() for m in s.scene.state.legal_moves())
     r.tap_zone(take["region"], f"follower:{take['colour']}")
-    picks = s.state.view(None)["pending"]["picks"]
+    picks = s.scene.state.view(None)["pending"]["picks"]
     assert picks == [take], (view["pending"], picks)
 
 
@@ -171,14 +172,14 @@ def test_a_follower_on_the_wrong_region_is_refused_with_the_rule(rig):
     r = rig(2, table="sim-regions")
     s = r.open(GAME)
     r.tap(0, "garrison@1")
-    take = s.state.legal_moves()[0].to_json()
+    take = s.scene.state.legal_moves()[0].to_json()
     r.tap_zone(take["region"], f"follower:{take['colour']}")
-    before = s.state.to_json()
+    before = s.scene.state.to_json()
     other = next(z.name for z in r.profile.zones if z.name != take["region"])
     r.tap_zone(other, f"follower:{take['colour']}")
     lay = layout(s, "seat1.screen")
     assert lay.alert and "Rule: Garrison" in lay.lines
-    assert s.state.to_json() == before
+    assert s.scene.state.to_json() == before
 
 
 def test_every_instruction_of_a_move_reaches_the_shared_screen(rig):
@@ -186,16 +187,16 @@ def test_every_instruction_of_a_move_reaches_the_shared_screen(rig):
     asks of the table: a Crown's swap is not hidden behind its crown token."""
     r = rig(2)
     s = r.open(GAME)
-    s.page_seconds = 0.001
+    s.scene.page_seconds = 0.001
     r.tap(0, "crown@1")
-    while s.state.view(None)["step"] == "action":
+    while s.scene.state.view(None)["step"] == "action":
         r.press("seat1.ok")
         r.press("seat1.ok")
-    said = s.log
+    said = s.scene.log
     assert len(said) == 2 and said[0].startswith("Swap the ") and said[1].startswith("Crown token on ")
     shown = set()
     for _ in said:
         shown.add(layout(s, "shared.screen").big)
-        s._page_at = 0.0
+        s.scene.page_at = 0.0
         s.tick()
     assert shown == set(said)

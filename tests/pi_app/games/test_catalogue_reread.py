@@ -1,7 +1,7 @@
 """Every word pair the table and the engines say, re-read in each language
 (issue 33): no internal id, no word of the other language, none of the
 faults a native Italian review found (tests/words.py). Screens and
-transcripts are re-read by tests/pi_app/test_screen_language.py, the
+transcripts are re-read by tests/pi_app/ui/test_screen_language.py, the
 engines' refusals with their params below."""
 
 from __future__ import annotations

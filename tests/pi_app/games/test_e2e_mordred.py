@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(GAME not in rules.GAMES, reason="Mordred engine 
 
 def said(s):
     """Every line the table was told, in order."""
-    return [line for rec in s.transcript if rec.kind == "said" for line in rec.extra["lines"]]
+    return [line for rec in s.scene.transcript if rec.kind == "said" for line in rec.extra["lines"]]
 
 
 def declare_with_buttons(rig, seat, row):
@@ -57,7 +57,7 @@ def test_whole_game_with_refusals(rig, players):
     r = rig(players)
     s = r.open(GAME)
     rng = random.Random(players)
-    assert s.state.to_move() == 0
+    assert s.scene.state.to_move() == 0
     assert layout(s, "seat1.screen").title == "Declare a row"
     assert pin_lit(r, 0) and not any(pin_lit(r, i) for i in range(1, players))
     # A waiting seat sees its money, its pawn, its pieces and the track.
@@ -74,26 +74,26 @@ def test_whole_game_with_refusals(rig, players):
     assert_refused(r, 0, lambda: r.tap(0, "village@1"), contains="Declare a row")
     # The row with the buttons; Tablekeeper rolls (sim profile) and says what to take.
     declare_with_buttons(r, 0, "B")
-    rolled = s.state.view(None)
+    rolled = s.scene.state.view(None)
     assert rolled["row"] == "B" and rolled["dice"] is not None
     shared = layout(s, "shared.screen")
     assert shared.big.startswith("Take £")
-    men = len(s.state.view(None)["mordred_men"])
-    phase = "place men" if s.state.view(None)["phase"] == "place" else "spend"
+    men = len(s.scene.state.view(None)["mordred_men"])
+    phase = "place men" if s.scene.state.view(None)["phase"] == "place" else "spend"
     assert shared.lines[-2:] == (f"Round 1: {phase} · Mordred's men {men} of {TABLES.men}",
                                  "Pawns: " + ", ".join(f"Player {i + 1} on {p['pawn'] + 1}" for i, p in
-                                                       enumerate(s.state.view(None)["players"])))
+                                                       enumerate(s.scene.state.view(None)["players"])))
     # Spending with too little money for a large castle: the engine's reason.
-    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "spend"
-               and s.state.view(None)["players"][s.state.to_move()]["money"] < TABLES.cheapest())
-    seat = s.state.to_move()
-    me = s.state.view(None)["players"][seat]
+    play_moves(r, rng, until=lambda: s.scene.state.view(None)["phase"] == "spend"
+               and s.scene.state.view(None)["players"][s.scene.state.to_move()]["money"] < TABLES.cheapest())
+    seat = s.scene.state.to_move()
+    me = s.scene.state.view(None)["players"][seat]
     # Spending, the seat's own screen keeps its money and its pawn in the title.
     assert layout(s, f"seat{seat + 1}.screen").title == f"Spend £{me['money']} · track {me['pawn'] + 1}"
     assert_refused(r, seat, lambda: r.tap(seat, f"large_castle@{seat + 1}"), contains="large castle")
-    assert "you have £" in s.transcript[-1].text
+    assert "you have £" in s.scene.transcript[-1].text
     play_moves(r, rng)
-    outcome = s.state.outcome()
+    outcome = s.scene.state.outcome()
     assert outcome is not None
     shared = layout(s, "shared.screen")
     assert shared.title == "GAME OVER" and "Winner" in shared.big
@@ -102,8 +102,8 @@ def test_whole_game_with_refusals(rig, players):
                                            "Round limit reached"}
     assert any(line.startswith("Game over: ") for line in said(s))
     assert s.journal.current() is None
-    for seat in s.flash_until:  # let any refusal's flash run out
-        s.flash_until[seat] = 0.0
+    for seat in s.scene.flash_until:  # let any refusal's flash run out
+        s.scene.flash_until[seat] = 0.0
     s.tick()
     for seat in range(players):
         assert pin_lit(r, seat) == (seat in outcome.winners)
@@ -124,8 +124,9 @@ def test_dice_entered_at_the_table_and_combat_guided(rig):
     enter_chance(r, Roll(dice), seat=2)
     face = TABLES.money[row][dice[0]]
     men = 2 * face.men
-    assert s.state.view(None)["dice"] == list(dice)
-    assert s.log[-1] == f"Take £{2 * face.money}, {men} men, pawn {men} left ({dice[0]}+{dice[1]}, row {row})"
+    assert s.scene.state.view(None)["dice"] == list(dice)
+    assert s.scene.log[-1] == (f"Take £{2 * face.money}, {men} men, pawn {men} left "
+                               f"({dice[0]}+{dice[1]}, row {row})")
     dragon = TABLES.dragon
     assert layout(s, "seat2.screen").lines[1:] == (
         "0 VP", f"Pawns: Player 1 on {dragon - men + 1}, Player 2 on {dragon + 1}, Player 3 on {dragon + 1}")
@@ -133,29 +134,29 @@ def test_dice_entered_at_the_table_and_combat_guided(rig):
     assert layout(s, "seat1.screen").title == f"Place a man ({men} left)"
     space = layout(s, "seat1.screen").big
     assert space in TABLES.spaces
-    r.press("seat1.ok")
-    r.press("seat1.ok")
-    assert space in s.state.view(None)["mordred_men"]
-    assert s.log[-1] == f"Put a Mordred man on {space}"
+    r.press("seat1.ok")  # played at once: undo takes a man back
+    assert space in s.scene.state.view(None)["mordred_men"]
+    assert s.scene.log[-1] == f"Put a Mordred man on {space}"
     # Play on (dice entered with the buttons) until Mordred attacks a piece:
     # the table is told who attacks what and what the die needs.
     rng = random.Random(11)
-    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "mordred_die")
-    prompt = s.state.view(None)["prompt"]
+    play_moves(r, rng, until=lambda: s.scene.state.view(None)["phase"] == "mordred_die")
+    prompt = s.scene.state.view(None)["prompt"]
     assert layout(s, "shared.screen").title == f"Mordred on {prompt['space']}: {prompt['need']}+"
-    assert s.log[-1].startswith("Mordred attacks") and s.log[-1].endswith(f"roll {prompt['need']}+")
+    said_last = s.scene.log[-1]
+    assert said_last.startswith("Mordred attacks") and said_last.endswith(f"roll {prompt['need']}+")
     enter_chance(r, Die(prompt["need"]), seat=1)  # he makes it: the piece goes home
-    assert prompt["space"] in s.state.view(None)["mordred_men"]
-    assert any(line.startswith(f"Die {prompt['need']}: man on {prompt['space']}, ") for line in s.log)
+    assert prompt["space"] in s.scene.state.view(None)["mordred_men"]
+    assert any(line.startswith(f"Die {prompt['need']}: man on {prompt['space']}, ") for line in s.scene.log)
     # ... and until a player attacks a man: the die needed, then the man removed.
-    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "attack_die")
-    prompt = s.state.view(None)["prompt"]
+    play_moves(r, rng, until=lambda: s.scene.state.view(None)["phase"] == "attack_die")
+    prompt = s.scene.state.view(None)["prompt"]
     assert layout(s, "shared.screen").title == f"Attack {prompt['space']}: {prompt['need']}+"
-    assert s.log[-1].startswith("Pay £")
+    assert s.scene.log[-1].startswith("Pay £")
     enter_chance(r, Die(6), seat=0)
-    assert any(line.startswith(f"Die 6: remove the man from {prompt['space']}") for line in s.log)
+    assert any(line.startswith(f"Die 6: remove the man from {prompt['space']}") for line in s.scene.log)
     play_moves(r, rng)
-    assert s.state.outcome() is not None
+    assert s.scene.state.outcome() is not None
     assert "Winner" in layout(s, "shared.screen").big or "Winners" in layout(s, "shared.screen").big
 
 
@@ -178,8 +179,8 @@ def test_dice_entered_one_die_at_a_time(rig):
     confirm = layout(s, "shared.screen")
     assert confirm.big == "Dice 6 + 4" and "confirm" in confirm.text()
     r.press("seat1.ok")
-    assert s.state.view(None)["dice"] == [6, 4]
-    assert s.log[-1].endswith("(6+4, row A)")
+    assert s.scene.state.view(None)["dice"] == [6, 4]
+    assert s.scene.log[-1].endswith("(6+4, row A)")
 
 
 def test_any_roll_takes_at_most_nine_presses():
@@ -208,18 +209,19 @@ def test_building_chosen_by_tapping_a_piece(rig):
     s = r.open(GAME)
     rng = random.Random(5)
     # Until a seat may build a village: its tap opens the list of spaces.
-    play_moves(r, rng, until=lambda: s.state.view(None)["phase"] == "spend" and any(
-        m.to_json().get("building") == "village" for m in s.state.legal_moves()))
-    seat = s.state.to_move()
-    spaces = [m.to_json()["space"] for m in s.state.legal_moves() if m.to_json().get("building") == "village"]
+    play_moves(r, rng, until=lambda: s.scene.state.view(None)["phase"] == "spend" and any(
+        m.to_json().get("building") == "village" for m in s.scene.state.legal_moves()))
+    seat = s.scene.state.to_move()
+    spaces = [m.to_json()["space"] for m in s.scene.state.legal_moves()
+              if m.to_json().get("building") == "village"]
     r.tap(seat, f"village@{seat + 1}")
     if len(spaces) > 1:
         screen = layout(s, f"seat{seat + 1}.screen")
         assert screen.big == spaces[0] and screen.lines[0].split() == ["Space", "1/" + str(len(spaces) + 1)]
         r.press(f"seat{seat + 1}.ok")
         r.press(f"seat{seat + 1}.ok")
-    assert s.state.view(None)["pieces"][spaces[0]] == {"owner": seat, "building": "village"}
-    assert s.log[-1].startswith(f"Put a village on {spaces[0]} (£")
+    assert s.scene.state.view(None)["pieces"][spaces[0]] == {"owner": seat, "building": "village"}
+    assert s.scene.log[-1].startswith(f"Put a village on {spaces[0]} (£")
 
 
 def test_italian_table(rig):
@@ -259,22 +261,22 @@ def test_undo_a_build_but_never_a_roll(rig):
     s = r.open(GAME)
     # Right after the roll Tablekeeper drew: the dice are not taken back.
     declare_with_buttons(r, 0, "A")
-    assert s.journal.entries(s.record)[-1].chance
-    before = s.state.to_json()
+    assert s.journal.entries(s.scene.record)[-1].chance
+    before = s.scene.state.to_json()
     r.press("shared.undo")
     assert "Cannot undo past a chance step" in layout(s, "shared.screen").title
-    assert s.state.to_json() == before
+    assert s.scene.state.to_json() == before
     # A build is undone after the confirming second press.
-    play_moves(r, random.Random(2), until=lambda: s.state.view(None)["phase"] == "spend" and any(
-        m.to_json()["type"] == "build" for m in s.state.legal_moves()))
-    before = s.state.to_json()
-    build = next(m for m in s.state.legal_moves() if m.to_json()["type"] == "build")
-    s.play(s.state.to_move(), build)
-    assert s.state.to_json() != before
+    play_moves(r, random.Random(2), until=lambda: s.scene.state.view(None)["phase"] == "spend" and any(
+        m.to_json()["type"] == "build" for m in s.scene.state.legal_moves()))
+    before = s.scene.state.to_json()
+    build = next(m for m in s.scene.state.legal_moves() if m.to_json()["type"] == "build")
+    s.commit.play(s.scene.state.to_move(), build)
+    assert s.scene.state.to_json() != before
     r.press("shared.undo")
     assert layout(s, "shared.screen").title == "UNDO?"
     r.press("shared.undo")
-    assert s.state.to_json() == before
+    assert s.scene.state.to_json() == before
     assert layout(s, "shared.screen").big.startswith("Undone: ")
 
 
@@ -303,4 +305,4 @@ def test_unofficial_two_player_game_is_marked_and_plays_to_the_end(rig):
     on = dragon + 1  # the track's spaces counted from 1
     assert layout(s, "shared.screen").lines[-1] == f"Pawns: Player 1 on {on}, Player 2 on {on} · unofficial"
     play_moves(r, random.Random(2))
-    assert s.state.outcome() is not None and layout(s, "shared.screen").title == "GAME OVER"
+    assert s.scene.state.outcome() is not None and layout(s, "shared.screen").title == "GAME OVER"

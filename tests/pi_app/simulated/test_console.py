@@ -48,7 +48,7 @@ def test_pictures_on_request(tmp_path, monkeypatch, capsys):
 def test_tags_by_the_names_the_screens_show_in_either_language(rig):
     r = rig(2)
     s = r.open(KID)
-    console = Console(r.table, r.registry, KID, s.adapter.components())
+    console = Console(r.table, r.registry, KID, s.scene.adapter.components())
     console.players = 2
     for typed in ("Aquae Sulis", "aquae-sulis", "AQUAE_SULIS"):
         assert console.resolve(typed, 0).id == "region:Aquae Sulis"
@@ -61,7 +61,7 @@ def test_interactive_text_fits_80_columns_and_nothing_is_printed_over_the_typed_
     r = rig(2)
     s = r.open(KID)
     out = io.StringIO()
-    console = Console(r.table, r.registry, KID, s.adapter.components(), out=out, pictures=False,
+    console = Console(r.table, r.registry, KID, s.scene.adapter.components(), out=out, pictures=False,
                       interactive=True)
     console.players = 2
     long = "Next: Aquae Sulis, Londinium, Ratae, Caerleon, Caledonia, Deva, Eboracum, Din Eidyn (crown)"
@@ -92,24 +92,25 @@ def test_show_at_the_lobby_prints_the_shared_screen(tmp_path, monkeypatch, capsy
     assert "┌─ shared.screen" in shown, out
 
 
-def test_the_paging_shared_screen_is_not_reprinted_as_its_pages_turn(rig):
+def test_the_paging_shared_screen_is_not_reprinted_as_its_pages_turn(rig, monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)  # lines unwrapped (pytest-xdist sets COLUMNS=80)
     r = rig(2)
     s = r.open(KID)
     out = io.StringIO()
-    console = Console(r.table, r.registry, KID, s.adapter.components(), out=out, pictures=False)
+    console = Console(r.table, r.registry, KID, s.scene.adapter.components(), out=out, pictures=False)
     console.players = 2
-    s.page_seconds = 0.001
+    s.scene.page_seconds = 0.001
     _show_changes(s, console)
     s.pump()
-    assert s.paging(), "the setup instructions page on the shared screen"
+    assert s.presentation.paging(), "the setup instructions page on the shared screen"
     for _ in range(5):
         time.sleep(0.002)
-        s._page_at = 0.0
+        s.scene.page_at = 0.0
         s.tick()
         s.pump()
     assert out.getvalue().count("┌─ shared.screen") == 1, out.getvalue()
     shared = out.getvalue().split("┌─ shared.screen")[1]
-    assert all(instruction in shared for instruction in s.log)  # every instruction at once
+    assert all(instruction in shared for instruction in s.scene.log)  # every instruction at once
 
 
 def test_names_given_with_run_name_are_on_the_screens_and_after_a_restart(tmp_path, monkeypatch, capsys):

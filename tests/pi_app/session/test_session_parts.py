@@ -82,7 +82,8 @@ def test_presentation_lays_out_a_state_without_journal_or_input(sim, fake_game) 
     assert (lights["seat1.light"].state, lights["seat2.light"].state) == ("on", "off")
 
 
-def test_presentation_sends_the_acting_seat_first_and_only_what_changed(sim, fake_game) -> None:
+def test_presentation_sends_the_acting_seat_first_then_the_seat_to_move_and_only_what_changed(
+        sim, fake_game) -> None:
     scene = scene_of(sim, fake_game, rolled(fake_game))
     order: list[str] = []
     screens = {name: Glass() for name in ("seat1.screen", "seat2.screen", "shared.screen")}
@@ -91,7 +92,8 @@ def test_presentation_sends_the_acting_seat_first_and_only_what_changed(sim, fak
     shown = Presentation(scene, screens, {})
     scene.acting = 1
     shown.redraw()
-    assert order == ["seat2.screen", "shared.screen", "seat1.screen"]
+    assert scene.state.to_move() == 0
+    assert order == ["seat2.screen", "seat1.screen", "shared.screen"]
     order.clear()
     shown.redraw()
     assert order == []  # nothing changed, nothing sent
@@ -99,6 +101,41 @@ def test_presentation_sends_the_acting_seat_first_and_only_what_changed(sim, fak
     scene.cursor_for(0).step(1)
     shown.redraw()
     assert order == ["seat1.screen"]
+
+
+def test_presentation_waits_for_each_bus_and_reports_a_frame_its_sender_lost(sim, fake_game) -> None:
+    """Screens with a sender: every frame is queued first (the next one drawn
+    while the last is on the wire), then flushed; one that failed on the
+    wire is a fault, as a frame refused at once is, and is sent again."""
+    from drivers.base import ScreenError
+
+    scene = scene_of(sim, fake_game, rolled(fake_game))
+    order: list[str] = []
+
+    class Queued(Glass):
+        def __init__(self, name: str, fails: bool = False) -> None:
+            super().__init__()
+            self.name, self.fails = name, fails
+
+        def show(self, frame: object, text: str = "") -> bool:
+            order.append(f"queued {self.name}")
+            return True
+
+        def flush(self) -> None:
+            order.append(f"flushed {self.name}")
+            if self.fails:
+                self.fails = False
+                raise ScreenError(f"screen {self.name} did not take a frame")
+
+    screens = {"seat1.screen": Queued("seat1.screen"), "seat2.screen": Queued("seat2.screen", fails=True),
+               "shared.screen": Queued("shared.screen")}
+    shown = Presentation(scene, screens, {})
+    shown.redraw()
+    assert order.index("flushed seat1.screen") > max(i for i, o in enumerate(order) if o.startswith("queued"))
+    assert "seat2.screen" in scene.faults and "seat2.screen" not in shown.layouts_sent
+    order.clear()
+    shown.redraw()  # answers again: sent, and no longer a fault
+    assert "queued seat2.screen" in order and "seat2.screen" not in scene.faults
 
 
 # -- input -----------------------------------------------------------------------
@@ -130,9 +167,18 @@ def test_input_maps_presses_to_a_move_without_screens(sim, fake_game, tmp_path: 
     keys.handle(ButtonPressed("seat1.right", 0.0))
     assert cursor.current() != first and not ledger.played
     keys.handle(ButtonPressed("seat1.left", 0.0))
-    while (move := cursor.current()).kind != "confirm":
-        keys.handle(ButtonPressed("seat1.ok", 0.0))  # down the menu to a move
-        assert not ledger.played
+    assert cursor.current() == first
+    keys.handle(ButtonPressed("seat1.ok", 0.0))  # a move undo takes back: played by its ●
+    assert ledger.played == [(0, first.moves[0])]
+    # a move that tells a secret: down the menu to its confirm, played by the next ●
+    ledger.played.clear()
+    scene.seats[0].cursor = None
+    cursor = scene.cursor_for(0)
+    while cursor.current().value != "peek":
+        keys.handle(ButtonPressed("seat1.right", 0.0))
+    keys.handle(ButtonPressed("seat1.ok", 0.0))
+    move = cursor.current()
+    assert move.kind == "confirm" and not ledger.played
     keys.handle(ButtonPressed("seat1.ok", 0.0))
     assert ledger.played == [(0, move.moves[0])]
 
@@ -155,7 +201,8 @@ def test_commit_applies_journals_refuses_and_undoes_without_screens(sim, fake_ga
     record = journal.start(fake_game, 2, 1, state.options)
     scene = Scene(sim, record, state, "en")
     flashed: list[int] = []
-    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), flashed.append)
+    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), flashed.append,
+                    Presentation(scene, {}, {}).tell)
     assert commit.play(None, mv(type="roll", value=5))
     assert commit.play(0, mv(type="pass"))
     assert [e.move for e in journal.entries(record)] == [{"type": "roll", "value": 5}, {"type": "pass"}]
@@ -183,7 +230,8 @@ def test_commit_tells_the_instructions_the_state_as_it_was_before_the_move(sim, 
     record = journal.start(game, players, 7, state.options)
     scene = scene_of(sim, game, state, players)
     scene.record = record
-    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), lambda seat: None)
+    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), lambda seat: None,
+                    Presentation(scene, {}, {}).tell)
     told: list[dict] = []
     real = scene.adapter.instructions
 
@@ -213,7 +261,8 @@ def test_a_moves_words_come_in_the_transcript_before_what_follows_it(sim, fake_g
     state = rules.get(fake_game).new_game(2, 1, {})
     record = journal.start(fake_game, 2, 1, state.options)
     scene = Scene(sim, record, state, "en")
-    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), lambda seat: None)
+    commit = Commit(scene, journal, Registry(tmp_path / "tags.sqlite"), lambda seat: None,
+                    Presentation(scene, {}, {}).tell)
     worded: list[int] = []
     real = scene.adapter.instructions
 
@@ -225,6 +274,8 @@ def test_a_moves_words_come_in_the_transcript_before_what_follows_it(sim, fake_g
     assert commit.play(None, mv(type="roll", value=5))
     assert commit.play(0, mv(type="pass"))
     assert len(worded) == 1  # the roll's words, when the pass's move record was added; the pass's: not yet
+    # the pass's line is in the transcript already, in its place: only its words wait
+    assert [r.kind for r in scene._transcript][-2:] == ["move", "said"] and len(worded) == 1
     assert not commit.play(1, mv(type="play", card="nine"))  # refused
     assert [r.kind for r in scene.transcript] == ["chance", "said", "move", "said", "refused"]
     assert scene.transcript[-2].extra["lines"] == scene.log

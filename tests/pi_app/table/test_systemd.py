@@ -16,7 +16,7 @@ import pytest
 
 from pi_app.table import sdnotify
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 UNIT = ROOT / "systemd" / "tablekeeper.service"
 
 

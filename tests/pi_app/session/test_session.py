@@ -19,8 +19,8 @@ def screen(s, seat):
 def test_new_game_draws_chance_and_lights_seat_to_move(rig, fake_game):
     r = rig(2)
     s = r.open(fake_game)
-    assert s.state.to_move() == 0  # the roll was drawn (sim profile: chance = draw)
-    assert s.journal.entries(s.record)[0].chance
+    assert s.scene.state.to_move() == 0  # the roll was drawn (sim profile: chance = draw)
+    assert s.journal.entries(s.scene.record)[0].chance
     assert r.table.lights["seat1.light"].is_lit
     assert not r.table.lights["seat2.light"].is_lit
     assert screen(s, 0).title == "Your turn"
@@ -50,12 +50,18 @@ def test_menu_steps_and_confirms(rig, fake_game):
     assert screen(s, 0).big == "play"
     r.press("seat1.ok")  # into "play": the cards
     assert screen(s, 0).lines[0].startswith("card")
-    r.press("seat1.ok")  # card one -> one move left: confirm
-    assert "confirm" in screen(s, 0).lines[0]
-    r.press("seat1.ok")
-    assert s.state.to_move() == 1
-    assert s.state.scores[0] == 1
+    r.press("seat1.ok")  # card one: played at once, as undo takes it back
+    assert s.scene.state.to_move() == 1
+    assert s.scene.state.scores[0] == 1
     assert r.table.lights["seat2.light"].is_lit
+    # a move that tells a secret (undo cannot take it back) asks for ● first
+    while screen(s, 1).big != "peek":
+        r.press("seat2.right")
+    r.press("seat2.ok")
+    assert "confirm" in screen(s, 1).lines[0]
+    assert s.scene.state.to_move() == 1
+    r.press("seat2.ok")
+    assert s.scene.state.to_move() == 0
 
 
 def test_back_option_returns_up(rig, fake_game):
@@ -63,7 +69,12 @@ def test_back_option_returns_up(rig, fake_game):
     s = r.open(fake_game)
     r.press("seat1.right")
     r.press("seat1.ok")
-    r.press("seat1.left")  # wraps to the last option: back
+    # "back" stands across the ring from where the level starts: the
+    # choices on either side of that one are each one press away
+    cards = len(s.scene.cursor_for(0).options()) - 1
+    assert screen(s, 0).big != "back"
+    for _ in range((cards + 1) // 2):
+        r.press("seat1.right")
     assert "back" in screen(s, 0).big
     r.press("seat1.ok")
     assert screen(s, 0).big == "play"
@@ -73,43 +84,43 @@ def test_tap_plays_a_card_and_used_card_is_refused(rig, fake_game):
     r = rig(2)
     s = r.open(fake_game)
     r.tap(0, "one@1")
-    assert s.state.scores[0] == 1
-    r.press("seat2.ok")  # seat 2: pass, confirm
-    r.press("seat2.ok")
-    before = s.state.to_json()
+    assert s.scene.state.scores[0] == 1
+    r.press("seat2.ok")  # seat 2: pass, played at once
+    assert s.scene.state.to_move() == 0
+    before = s.scene.state.to_json()
     flashes = r.table.lights["seat1.light"].flashes
     r.tap(0, "one@1")
-    assert s.state.to_json() == before
+    assert s.scene.state.to_json() == before
     lay = screen(s, 0)
     assert lay.alert and lay.title == "REFUSED"
     assert "already used" in lay.lines[0] and "Rule: Cards" in lay.lines
     assert r.table.lights["seat1.light"].flashes == flashes + 1
     r.press("seat1.ok")  # dismisses the refusal, does nothing else
-    assert not screen(s, 0).alert and s.state.to_json() == before
+    assert not screen(s, 0).alert and s.scene.state.to_json() == before
 
 
 def test_out_of_turn_and_other_seats_piece(rig, fake_game):
     r = rig(3)
     s = r.open(fake_game)
-    before = s.state.to_json()
+    before = s.scene.state.to_json()
     r.press("seat2.ok")
     assert screen(s, 1).lines[0] == "Turn: Player 1, not Player 2. Wait for your turn."
     # the table's own refusal: no rulebook section cited, which would explain nothing
     assert not [line for line in screen(s, 1).lines if line.startswith("Rule:")]
     r.tap(0, "two@2")
     assert "belongs to Player 2" in screen(s, 0).lines[0]
-    assert s.state.to_json() == before
+    assert s.scene.state.to_json() == before
     assert r.table.lights["seat2.light"].state == "flash"
 
 
 def test_unknown_tag_reported_on_tapping_seat(rig, fake_game):
     r = rig(2)
     s = r.open(fake_game)
-    before = s.state.to_json()
+    before = s.scene.state.to_json()
     r.tap_uid(1, "04DEADBEEF0001")
     lay = screen(s, 1)
     assert lay.title == "UNKNOWN TAG" and "04DEADBEEF0001" in lay.lines[0]
-    assert s.state.to_json() == before
+    assert s.scene.state.to_json() == before
     assert not screen(s, 0).alert
     # A tag enrolled for another game is named for what it is, not guessed.
     r.registry.enroll("04DEADBEEF0002", "another-game", "garrison@2")
@@ -118,18 +129,18 @@ def test_unknown_tag_reported_on_tapping_seat(rig, fake_game):
     lay = screen(s, 1)
     assert lay.title == "UNKNOWN TAG"
     assert lay.lines[0] == "This is garrison@2 of another-game: it is not used in this game."
-    assert s.state.to_json() == before
+    assert s.scene.state.to_json() == before
 
 
 def test_cube_tap_narrows_to_its_colour(rig, fake_game):
     r = rig(2)
     s = r.open(fake_game)
     r.tap(0, "cube:blue")  # narrows to the two blue placements
-    assert len(s.seats[0].cursor.moves) == 2
+    assert len(s.scene.seats[0].cursor.moves) == 2
     assert screen(s, 0).big == "north"
     r.press("seat1.ok")
     r.press("seat1.ok")
-    assert s.state.markers == [("north", "blue")]
+    assert s.scene.state.markers == [("north", "blue")]
 
 
 def test_undo_with_confirmation_and_barriers(rig, fake_game):
@@ -141,16 +152,17 @@ def test_undo_with_confirmation_and_barriers(rig, fake_game):
     r.press("shared.undo")
     assert shared(s).title == "UNDO?" and "one" in shared(s).big
     r.press("seat2.ok")  # any other button cancels
-    assert s.state.scores[0] == 1
+    assert s.scene.state.scores[0] == 1
     r.press("shared.undo")
     r.press("shared.undo")
-    assert s.state.scores[0] == 0 and s.state.to_move() == 0
-    assert len(s.journal.entries(s.record)) == 1
+    assert s.scene.state.scores[0] == 0 and s.scene.state.to_move() == 0
+    assert len(s.journal.entries(s.scene.record)) == 1
     # a revealed secret is a barrier too
-    r.press("seat1.left")  # wraps to "peek"
+    while screen(s, 0).big != "peek":
+        r.press("seat1.left")
     r.press("seat1.ok")
-    r.press("seat1.ok")
-    assert s.state.to_move() == 1
+    r.press("seat1.ok")  # its confirm: a secret told cannot be taken back
+    assert s.scene.state.to_move() == 1
     r.press("shared.undo")
     assert "secret" in shared(s).title
 
@@ -164,10 +176,10 @@ def test_resume_after_restart(rig, fake_game):
     r.press("seat2.ok")  # into place
     r.press("seat2.ok")
     r.press("seat2.ok")
-    state = s.state.to_json()
+    state = s.scene.state.to_json()
     s2 = r.open()  # a new process: same journal, no --game
-    assert s2.state.to_json() == state
-    assert s2.record.id == s.record.id
+    assert s2.scene.state.to_json() == state
+    assert s2.scene.record.id == s.scene.record.id
 
 
 def test_resume_refuses_another_game_without_new(rig, fake_game):
@@ -177,19 +189,19 @@ def test_resume_refuses_another_game_without_new(rig, fake_game):
     with pytest.raises(UsageError, match="--new"):
         r.open(fake_game)
     s = r.open(fake_game, new=True)
-    assert s.state.players == 3
+    assert s.scene.state.players == 3
 
 
 def test_game_over_shows_outcome(rig, fake_game):
     r = rig(2)
     s = r.open(fake_game)
     for _ in range(12):
-        if s.state.outcome() is not None:
+        if s.scene.state.outcome() is not None:
             break
-        seat = s.state.to_move()
+        seat = s.scene.state.to_move()
         r.press(f"seat{seat + 1}.ok")  # pass, confirm
         r.press(f"seat{seat + 1}.ok")
-    assert s.state.outcome() is not None
+    assert s.scene.state.outcome() is not None
     assert shared(s).title == "GAME OVER"
     assert s.journal.current() is None
 
@@ -213,7 +225,7 @@ def test_chance_entered_with_buttons_at_the_table(rig, fake_game):
     r = rig(2)
     _table_chance(r)
     s = r.open(fake_game)
-    assert s.state.is_chance()
+    assert s.scene.state.is_chance()
     lay = shared(s)
     assert lay.big == "4" and lay.footer  # the dice menu is on the shared screen
     assert screen(s, 0).title == "Enter the result"
@@ -221,8 +233,8 @@ def test_chance_entered_with_buttons_at_the_table(rig, fake_game):
     r.press("seat2.ok")
     assert "confirm" in shared(s).lines[0]
     r.press("seat2.ok")
-    assert s.state.pile == 5 and s.state.to_move() == 0
-    entries = s.journal.entries(s.record)
+    assert s.scene.state.pile == 5 and s.scene.state.to_move() == 0
+    entries = s.journal.entries(s.scene.record)
     assert entries[0].chance and entries[0].barrier
 
 
@@ -243,8 +255,8 @@ def test_reader_fault_shown_and_cleared(rig, fake_game):
 def test_shared_screen_pages_long_instructions(rig, fake_game):
     r = rig(2)
     s = r.open(fake_game)
-    s.log = ["one", "two", "three", "four"]
-    s.page_seconds = 0.001
+    s.scene.log = ["one", "two", "three", "four"]
+    s.scene.page_seconds = 0.001
     assert shared(s).big == "one" and shared(s).title.endswith("1/4")
     import time
 
@@ -252,13 +264,13 @@ def test_shared_screen_pages_long_instructions(rig, fake_game):
     s.tick()
     assert shared(s).big == "two"
     # Two instructions page too: the standing lines leave no room for the first below.
-    s.log = ["move the piece", "the region falls"]
-    s.page = 0
+    s.scene.log = ["move the piece", "the region falls"]
+    s.scene.page = 0
     assert shared(s).big == "move the piece" and shared(s).title.endswith("1/2")
     time.sleep(0.002)
     s.tick()
     assert shared(s).big == "the region falls"
-    s.page_seconds = None  # tests and the demo: the last instruction, no paging
+    s.scene.page_seconds = None  # tests and the demo: the last instruction, no paging
     assert shared(s).big == "the region falls" and "1/2" not in shared(s).title
 
 
@@ -271,17 +283,17 @@ def test_a_game_without_its_own_adapter_plays_through_menus(rig, fake_game, monk
     monkeypatch.delitem(games.ADAPTERS, fake_game)  # only the generic adapter is left
     r = rig(3)
     s = r.open(fake_game)
-    assert type(s.adapter) is games.TableAdapter and s.adapter.components() == []
+    assert type(s.scene.adapter) is games.TableAdapter and s.scene.adapter.components() == []
     rng = random.Random(2)
-    while s.state.outcome() is None:
-        seat, target = s.state.to_move(), choose(s, rng)
-        n = len(s.state.history)
-        while len(s.state.history) == n:
+    while s.scene.state.outcome() is None:
+        seat, target = s.scene.state.to_move(), choose(s, rng)
+        n = len(s.scene.state.history)
+        while len(s.scene.state.history) == n:
             inp = next_input(s, seat, target)
             assert inp.kind == "press"
             r.press(inp.part)
     assert shared(s).title == "GAME OVER"
-    assert any(rec.kind == "said" and "took" in rec.text for rec in s.transcript)
+    assert any(rec.kind == "said" and "took" in rec.text for rec in s.scene.transcript)
 
 
 def test_a_screen_that_stops_answering_is_reported_not_fatal(rig, fake_game):
@@ -297,7 +309,7 @@ def test_a_screen_that_stops_answering_is_reported_not_fatal(rig, fake_game):
     device.display = broken  # the I2C bus stops answering for this screen
     r.press("seat1.ok")  # pass: every screen changes
     r.press("seat1.ok")
-    assert s.state.to_move() == 1
+    assert s.scene.state.to_move() == 1
     assert any("seat2.screen not answering" in line for line in shared(s).lines)
     del device.display  # it answers again
     r.press("seat2.right")
@@ -316,14 +328,14 @@ def test_a_piece_on_a_board_zone_picks_that_zone(rig, fake_game, tmp_path):
     r.profile = dataclasses.replace(r.profile, zones=zones)
     s = r.open(fake_game)
     r.tap_zone("south", "cube:red")  # seat 1 to move: one move fits, played at once
-    assert s.state.markers == [("south", "red")]
-    assert s.state.to_move() == 1
+    assert s.scene.state.markers == [("south", "red")]
+    assert s.scene.state.to_move() == 1
     r.press("seat2.right")  # seat 2 starts down its menu, then puts a cube on north
     r.tap_zone("north", "cube:blue")
-    assert s.state.markers[-1] == ("north", "blue")
-    before = s.state.to_json()
+    assert s.scene.state.markers[-1] == ("north", "blue")
+    before = s.scene.state.to_json()
     r.tap_zone("north", "one@1")  # a card on a zone fits no move: refused for the seat to move
-    assert s.state.to_json() == before
+    assert s.scene.state.to_json() == before
     assert screen(s, 0).alert and "@ north" in screen(s, 0).text()
 
 

@@ -14,7 +14,7 @@ import rules
 from pi_app.games.king_and_assassins.adapter import KingAndAssassinsAdapter
 from pi_app.simulated.autoplay import next_input
 from pi_app.simulated.demo import Night
-from pi_app.ui.menu import CONFIRM
+from pi_app.ui.menu import BRANCH, CONFIRM
 from pi_app.ui.screens import render
 from rules.king_and_assassins.moves import Arrest, Attack, Choose, Draw, Eliminate, End, Reveal, Step
 from tests.pi_app.ka_play import GAME, escape_chooser, make, pick, play, script, send
@@ -39,7 +39,7 @@ def assert_refused(rig, seat, attempt, *, contains):
 def test_assassins_picked_by_card_taps_confirmed_on_their_screen_only(rig):
     r = rig(2)
     s = r.open(GAME, seed=4)
-    assert s.state.to_move() == 1 and pin_lit(r, 1) and not pin_lit(r, 0)
+    assert s.scene.state.to_move() == 1 and pin_lit(r, 1) and not pin_lit(r, 0)
     king_frames = len(r.table.frames(KING_SCREEN))
     assert_refused(r, 0, lambda: r.tap(0, "citizen-card:citizen3"), contains="turn")
     king_frames += 2  # the refusal and its dismissal
@@ -55,17 +55,17 @@ def test_assassins_picked_by_card_taps_confirmed_on_their_screen_only(rig):
     r.tap(1, "citizen-card:citizen11")
     confirm = s.layouts()[ASSASSIN_SCREEN]
     assert confirm.big == "Citizen 2 Citizen 7 Citizen 11" and "confirm" in confirm.text()
-    assert s.state.view(None)["step"] == "choose"  # nothing played until ●
+    assert s.scene.state.view(None)["step"] == "choose"  # nothing played until ●
     assert_refused(r, 1, lambda: r.tap(1, "citizen-card:citizen4"), contains="Three are picked")
     r.press("seat2.ok")
-    assert s.state.view(1)["assassins"] == ["citizen2", "citizen7", "citizen11"]
-    assert s.state.view(None)["step"] == "king"
+    assert s.scene.state.view(1)["assassins"] == ["citizen2", "citizen7", "citizen11"]
+    assert s.scene.state.view(None)["step"] == "king"
     # Nobody but the Assassin player saw the pick: the King player's screen
     # only changed when the pick was done, and it names nobody.
     assert len(r.table.frames(KING_SCREEN)) == king_frames + 1
     for part in (KING_SCREEN, SHARED):
         assert "C2" not in text(s, part) and "Citizen 2" not in text(s, part)
-    said = [rec.text for rec in s.transcript]
+    said = [rec.text for rec in s.scene.transcript]
     assert "Assassins chosen in secret" in said and not any("C7" in t or "citizen7" in t for t in said)
     # The confirm cannot be undone: the secret is out of the journal's reach.
     r.press("shared.undo")
@@ -124,9 +124,9 @@ def test_same_public_play_two_hidden_choices_look_the_same_to_the_king_and_the_t
         seen[name] = {
             "king": [f.tobytes() for f in r.table.frames(KING_SCREEN)],
             "shared": [f.tobytes() for f in r.table.frames(SHARED)],
-            "said": [rec.text for rec in s.transcript if rec.kind != "refused"],
+            "said": [rec.text for rec in s.scene.transcript if rec.kind != "refused"],
             "lights": lights,
-            "public": s.state.view(None),
+            "public": s.scene.state.view(None),
         }
         r.close()
     guilty, innocent = seen["guilty"], seen["innocent"]
@@ -139,7 +139,7 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     r = rig(2)
     s = r.open(GAME, seed=11)
     pick(r, ["citizen8", "citizen9", "citizen10"])  # citizen8 starts on J6, above the king
-    assert s.state.view(None)["step"] == "king"
+    assert s.scene.state.view(None)["step"] == "king"
     # The King player taps a citizen card, a citizen far from any knight, a
     # tag nobody enrolled, a round card; the Assassin player presses out of turn.
     assert_refused(r, 0, lambda: r.tap(0, "citizen-card:citizen3"), contains="belongs to Assassin")
@@ -149,11 +149,11 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     assert_refused(r, 1, lambda: r.press("seat2.ok"), contains="turn")
     # The king, boxed in by his knights: the engine's reason, with its rule.
     assert_refused(r, 0, lambda: r.tap(0, "token:king"), contains="J9 is taken by Knight 6")
-    # Knight 6 steps aside by tap and menu: tap the token, pick North, confirm.
-    r.tap(0, "token:knight6")  # its one move: shown to confirm, not played by the tap
-    assert s.layouts()[KING_SCREEN].big == "Knight 6 North ↑"  # whole words, no compass letter
-    r.press("seat1.ok")
-    assert s.state.view(None)["pieces"]["knight6"]["cell"] == "J8"
+    # Knight 6 steps aside by a tap: its one move, played at once (undo takes it back).
+    r.tap(0, "token:knight6")
+    assert s.scene.state.view(None)["pieces"]["knight6"]["cell"] == "J8"
+    # as a confirm screen would say it: whole words, no compass letter
+    assert s.scene.adapter.move_text(Step("knight6", "N").to_json(), "en") == "Knight 6 North ↑"
     for move in (Step("knight6", "N"), Step("knight6", "W"), End()):
         make(r, move)
     # The Assassin player's citizen walks down; a reveal of an innocent card is refused.
@@ -161,23 +161,23 @@ def test_scripted_game_to_the_kings_death_with_refusals(rig):
     assert_refused(r, 1, lambda: r.tap(1, "assassin-token"), contains="No assassin is revealed yet")
     for move in (Step("citizen8", "S"),) * 3 + (End(), End()):
         make(r, move)
-    assert s.state.view(None)["step"] == "assassin" and s.state.view(None)["round"] == 2
+    assert s.scene.state.view(None)["step"] == "assassin" and s.scene.state.view(None)["round"] == 2
     r.tap(1, "citizen-card:citizen8")  # reveal by showing the card, then confirm
     assert s.layouts()[ASSASSIN_SCREEN].big == "Reveal Citizen 8"
     r.press("seat2.ok")
     assert "Citizen 8 is an assassin: swap in an assassin token" in text(s, SHARED)
     r.tap(1, "assassin-token")  # the token now on its cell stands for it
-    assert {m.to_json().get("piece") for m in s.cursor_for(1).moves} == {"citizen8"}
+    assert {m.to_json().get("piece") for m in s.scene.cursor_for(1).moves} == {"citizen8"}
     make(r, Attack("citizen8"))
     assert "wounds the king (1/2)" in text(s, SHARED)
     make(r, Attack("citizen8"))
-    outcome = s.state.outcome()
+    outcome = s.scene.state.outcome()
     assert outcome is not None and outcome.winners == [1] and outcome.reason == "king-killed"
     shared = s.layouts()[SHARED]
     assert shared.title == "GAME OVER" and shared.big == "Assassins win"
     assert "The king is dead" in shared.text()
     assert s.journal.current() is None
-    s.flash_until.clear()
+    s.scene.flash_until.clear()
     s.tick()
     assert pin_lit(r, 1) and not pin_lit(r, 0)
     assert_refused(r, 0, lambda: r.tap(0, "token:king"), contains="over")
@@ -188,16 +188,16 @@ def test_round_cards_entered_at_the_table(rig):
     r.profile = dataclasses.replace(r.profile, chance="table")
     s = r.open(GAME, seed=2)
     pick(r, ["citizen1", "citizen5", "citizen12"])
-    assert s.state.is_chance()
+    assert s.scene.state.is_chance()
     assert "Round 1: round card" in text(s, SHARED)
     r.tap(0, "round-card:7")  # the card turned over, tapped on any pad
-    assert s.state.view(None)["card"]["id"] == 7
+    assert s.scene.state.view(None)["card"]["id"] == 7
     assert "Round 1: card 7: King 2, Knights 7, Assassins 5" in text(s, SHARED)
     for move in (End(), End()):
         make(r, move)
     assert_refused(r, 1, lambda: r.tap(1, "round-card:7"), contains="round card")
     r.tap(1, "round-card:3")
-    assert s.state.view(None)["round"] == 2 and s.state.view(None)["card"]["id"] == 3
+    assert s.scene.state.view(None)["round"] == 2 and s.scene.state.view(None)["card"]["id"] == 3
     for move in (End(), End()):
         make(r, move)
     # Or entered with the buttons, on the shared screen's menu of the cards left.
@@ -206,7 +206,7 @@ def test_round_cards_entered_at_the_table(rig):
     r.press("seat1.right")
     r.press("seat1.ok")
     r.press("seat2.ok")
-    assert s.state.view(None)["round"] == 3 and s.state.view(None)["card"]["id"] == 2
+    assert s.scene.state.view(None)["round"] == 3 and s.scene.state.view(None)["card"]["id"] == 2
 
 
 def test_whole_random_game_through_the_table(rig):
@@ -215,7 +215,7 @@ def test_whole_random_game_through_the_table(rig):
     rng = random.Random(5)
     pick(r, ["citizen4", "citizen6", "citizen11"])
     inputs = 0
-    while s.state.outcome() is None:
+    while s.scene.state.outcome() is None:
         inputs += play(r, rng, count=1)
         public = text(s, KING_SCREEN) + text(s, SHARED)
         assert "Yours" not in public and "assassin!" not in public and "innocent" not in public
@@ -259,17 +259,17 @@ def test_three_arrests_and_the_last_assassin_announced_to_all(rig):
             # The target chosen by tapping its token, the knight from the menu.
             first = False
             r.tap(0, f"token:{move.target}")
-            assert {m.to_json()["type"] for m in s.cursor_for(0).moves} == {"arrest"}
+            assert {m.to_json()["type"] for m in s.scene.cursor_for(0).moves} == {"arrest"}
         make(r, move)
-        if isinstance(move, Arrest) and s.state.outcome() is None:
+        if isinstance(move, Arrest) and s.scene.state.outcome() is None:
             short = "Citizen " + move.target.removeprefix("citizen")
             assert s.layouts()[ASSASSIN_SCREEN].big == f"{short} assassin!"
             assert short not in s.layouts()[ASSASSIN_SCREEN].lines[0]  # gone from "A: ..."
             assert "assassin" not in (text(s, KING_SCREEN) + text(s, SHARED)).lower()
-    outcome = s.state.outcome()
+    outcome = s.scene.state.outcome()
     assert outcome is not None and outcome.reason == "assassins-gone" and outcome.winners == [0]
     last = next(m for m in reversed(moves) if isinstance(m, Arrest))
-    said = [rec for rec in s.transcript if rec.kind == "said"][-1].text
+    said = [rec for rec in s.scene.transcript if rec.kind == "said"][-1].text
     assert f"Citizen {last.target.removeprefix('citizen')} was the last assassin!" in said
     assert s.layouts()[SHARED].big == "King wins"
     assert f"Last: Citizen {last.target.removeprefix('citizen')}" in text(s, SHARED)
@@ -281,13 +281,13 @@ def test_side_b_start_and_an_italian_table(rig):
     s = r.open(GAME, seed=3, options={"side": "B"}, lang="it")
     assert s.layouts()[ASSASSIN_SCREEN].title == "Scegli 3 assassini"
     pick(r, ["citizen1", "citizen2", "citizen3"])
-    assert s.state.view(None)["step"] == "start"  # the King player's start comes after the pick
+    assert s.scene.state.view(None)["step"] == "start"  # the King player's start comes after the pick
     king = s.layouts()[KING_SCREEN]
     assert king.title == "Partenza del re" and king.big == "B10" and king.image is not None
     r.press("seat1.right")
     r.press("seat1.ok")
     r.press("seat1.ok")
-    assert s.state.view(None)["pieces"]["king"]["cell"] == "I10"
+    assert s.scene.state.view(None)["pieces"]["king"]["cell"] == "I10"
     assert "Re su I10" in text(s, SHARED)
     play(r, random.Random(3), count=30)
     assert "PA" in text(s, SHARED)
@@ -300,14 +300,14 @@ def test_scripted_game_to_the_kings_escape(rig):
     pick(r, ["citizen1", "citizen2", "citizen3"])
     for move in moves:
         make(r, move)
-    outcome = s.state.outcome()
+    outcome = s.scene.state.outcome()
     assert outcome is not None and outcome.reason == "king-escaped" and outcome.winners == [0]
-    said = [rec.text for rec in s.transcript if rec.kind == "said"][-1]
-    gate = s.state.view(None)["gates"]
+    said = [rec.text for rec in s.scene.transcript if rec.kind == "said"][-1]
+    gate = s.scene.state.view(None)["gates"]
     assert any(f"The king escapes by {g['cell']}!" in said for g in gate)
     shared = s.layouts()[SHARED]
     assert shared.big == "King wins" and "The king escaped" in shared.text()
-    s.flash_until.clear()
+    s.scene.flash_until.clear()
     s.tick()
     assert pin_lit(r, 0) and not pin_lit(r, 1)
 
@@ -383,11 +383,11 @@ def test_a_reveal_from_the_menu_of_an_innocent_is_refused_on_the_assassin_player
     s = r.open(GAME, seed=4)
     pick(r, ["citizen2", "citizen7", "citizen11"])
     make(r, End())
-    reveals = [m.piece for m in s.cursor_for(1).moves if isinstance(m, Reveal)]
+    reveals = [m.piece for m in s.scene.cursor_for(1).moves if isinstance(m, Reveal)]
     assert reveals == CITIZENS  # every citizen offered, not only the three
     wrong = Reveal("citizen1")
     for _ in range(30):  # ◀ ● ▶ to the confirm of the wrong reveal
-        opt = s.cursor_for(1).current()
+        opt = s.scene.cursor_for(1).current()
         if opt.kind == CONFIRM and opt.moves[0] == wrong:
             break
         send(r, next_input(s, 1, wrong, taps=False))
@@ -403,7 +403,7 @@ def test_an_assassin_token_stands_for_the_revealed_assassins_for_both_players():
     pieces = {"king": "J10", "knight1": "D4", "citizen1": "E4", "citizen4": "C4", "citizen2": "H6"}
     state = scenario(pieces, revealed=("citizen1", "citizen2"))
     # The King player: the one revealed assassin next to a knight, as the target.
-    assert adapter.tap(state, 0, token, state.legal_moves(), None) == [Eliminate("knight1", "citizen1")] * 2
+    assert adapter.tap(state, 0, token, state.legal_moves(), None) == [Eliminate("knight1", "citizen1")]
     state = scenario({**pieces, "knight1": "A4"}, revealed=("citizen1", "citizen2"))
     assert adapter.tap(state, 0, token, state.legal_moves(), None) == []
     assert "Citizen 1 is moved by the Assassin player" in adapter.refusal(
@@ -412,3 +412,60 @@ def test_an_assassin_token_stands_for_the_revealed_assassins_for_both_players():
     state = scenario(pieces, revealed=("citizen1", "citizen2"), turn="assassin")
     found = adapter.tap(state, 1, token, adapter.menu(state, 1).moves, None)
     assert {m.to_json()["piece"] for m in found} == {"citizen1", "citizen2"}
+
+
+def test_the_reveal_menu_lists_only_citizens_not_arrested():
+    """An arrested citizen is off the board: the Assassin player's menu does
+    not offer to reveal him (an arrested assassin's own card still may)."""
+    adapter = KingAndAssassinsAdapter(2, "en")
+    pieces = {"king": "J10", "knight1": "D4", "citizen4": "E4", "citizen5": "H6", "citizen1": "B2"}
+    state = scenario(pieces, card=1)
+    state.apply(Arrest("knight1", "citizen4"))
+    state.apply(End())
+    reveals = [m.piece for m in adapter.menu(state, 1).moves if isinstance(m, Reveal)]
+    assert "citizen4" not in reveals and {"citizen1", "citizen5"} <= set(reveals)
+
+
+def test_after_a_refused_reveal_the_cursor_moves_off_it(rig):
+    """● on an innocent's reveal is refused; the menu then stands on another
+    citizen, so the next ● does not ask for the same refusal."""
+    r = rig(2)
+    s = r.open(GAME, seed=4)
+    pick(r, ["citizen2", "citizen7", "citizen11"])
+    make(r, End())
+    wrong = Reveal("citizen1")
+    for _ in range(30):  # ◀ ● ▶ to the confirm of the wrong reveal
+        opt = s.scene.cursor_for(1).current()
+        if opt.kind == CONFIRM and opt.moves[0] == wrong:
+            break
+        send(r, next_input(s, 1, wrong, taps=False))
+    assert_refused(r, 1, lambda: r.press("seat2.ok"), contains="not one of your three assassins")
+    opt = s.scene.cursor_for(1).current()
+    assert opt.kind == BRANCH and wrong not in opt.moves
+    assert s.layouts()[ASSASSIN_SCREEN].big == "Citizen 2"
+    r.press("seat2.ok")  # the next ●: Citizen 2's reveal to confirm, no refusal
+    assert s.scene.seats[1].notice is None and s.scene.cursor_for(1).current().moves == (Reveal("citizen2"),)
+
+
+def test_a_boxed_in_king_is_listed_as_unable_to_move(rig):
+    """The King boxed in by his knights stays in the King player's list of
+    pieces, saying that he cannot move; ● on him says why."""
+    r = rig(2)
+    s = r.open(GAME, seed=11)
+    pick(r, ["citizen8", "citizen9", "citizen10"])
+    assert not any(isinstance(m, Step) and m.piece == "king" for m in s.scene.state.legal_moves())
+    for _ in range(20):  # to the list of pieces that may step
+        cursor = s.scene.cursor_for(0)
+        if cursor.field() == "piece":
+            break
+        opt = cursor.current()
+        r.press("seat1.ok" if opt.kind == BRANCH and all(isinstance(m, Step) for m in opt.moves)
+                else "seat1.right")
+    shown = []
+    for _ in range(len(s.scene.cursor_for(0).options())):
+        shown.append(s.layouts()[KING_SCREEN].big)
+        if shown[-1] == "The King cannot move":
+            break
+        r.press("seat1.right")
+    assert shown[-1] == "The King cannot move", shown
+    assert_refused(r, 0, lambda: r.press("seat1.ok"), contains="J9 is taken by Knight 6")

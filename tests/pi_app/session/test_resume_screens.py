@@ -32,14 +32,14 @@ def test_a_restart_shows_every_screen_as_before(rig, game: str) -> None:
     rng = random.Random(f"resume/{game}")
     restarts = 0
     for n in range(1, MOVES + 1):
-        if s.state.outcome() is not None:
+        if s.scene.state.outcome() is not None:
             break
-        r.make(s.state.to_move(), choose(s, rng))
+        r.make(s.scene.state.to_move(), choose(s, rng))
         if n % EVERY:
             continue
-        before, state = screens(s.layouts()), s.state.to_json()
+        before, state = screens(s.layouts()), s.scene.state.to_json()
         s = r.open()  # a fresh table and journal connection resume the game
-        assert s.state.to_json() == state
+        assert s.scene.state.to_json() == state
         assert screens(s.layouts()) == before, f"{game} after move {n}"
         restarts += 1
     assert restarts >= 3
@@ -53,23 +53,24 @@ def test_after_an_undo_the_new_card_is_still_marked(rig) -> None:
     rng = random.Random(3)
     marked = None
     for _ in range(200):
-        if s.state.outcome() is not None:
+        if s.scene.state.outcome() is not None:
             break
-        seat = s.state.to_move()
+        seat = s.scene.state.to_move()
         r.make(seat, choose(s, rng))
         now = screens(s.layouts())
-        lines = [" ".join(now[s.profile.seats[i].screen.name][2]) for i in range(2)]
+        lines = [" ".join(now[s.scene.profile.seats[i].screen.name][2]) for i in range(2)]
         marked = next((i for i in range(2) if "new " in lines[i]), None)
-        if marked is not None and s.state.to_move() != marked:
+        if marked is not None and s.scene.state.to_move() != marked:
             break
     assert marked is not None, "no seat was told of a new card"
-    name = s.profile.seats[marked].screen.name
+    name = s.scene.profile.seats[marked].screen.name
     before = screens(s.layouts())[name]
-    other = s.state.to_move()
-    n = len(s.state.history)
+    other = s.scene.state.to_move()
+    n = len(s.scene.state.history)
     r.make(other, choose(s, rng))
-    assert not s.journal.entries(s.record)[-1].barrier, "the move drew a card: pick seeds where it does not"
+    assert not s.journal.entries(s.scene.record)[-1].barrier, \
+        "the move drew a card: pick seeds where it does not"
     r.press("shared.undo")
     r.press("shared.undo")
-    assert len(s.state.history) == n
+    assert len(s.scene.state.history) == n
     assert screens(s.layouts())[name] == before

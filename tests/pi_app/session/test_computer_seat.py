@@ -33,7 +33,7 @@ def play_at_console(rig, game_id: str, players: int, seat: int, *, seed: int = 3
     s = r.open(game_id, seed=seed)
     if computers:
         s.seat_computers(computer.players_for({seat}, seed, QUICK))
-    console = Console(r.table, r.registry, game_id, s.adapter.components(), out=io.StringIO())
+    console = Console(r.table, r.registry, game_id, s.scene.adapter.components(), out=io.StringIO())
     console.players = players
     uids = r.uids
     rng = random.Random(seed)
@@ -49,8 +49,8 @@ def play_at_console(rig, game_id: str, players: int, seat: int, *, seed: int = 3
         leaked += bool(secret_screens(s, seat, rng))  # the soak's own check
 
     steps = 0
-    while s.state.outcome() is not None or s.state.to_move() is not None:
-        if s.state.outcome() is not None:
+    while s.scene.state.outcome() is not None or s.scene.state.to_move() is not None:
+        if s.scene.state.outcome() is not None:
             break
         take_turn(s, rng, send)
         steps += 1
@@ -63,10 +63,10 @@ def test_a_whole_game_at_the_console_with_a_computer_seat(rig, game_id):
     players = min(rules.get(game_id).player_counts)
     seat = players - 1
     s, leaked = play_at_console(rig, game_id, players, seat)
-    assert s.state.outcome() is not None
+    assert s.scene.state.outcome() is not None
     assert leaked == 0, f"{leaked} positions showed the computer's secrets on a screen"
-    moves = [rec for rec in s.transcript if rec.kind == "move" and rec.seat == seat]
-    said = [rec.text for rec in s.transcript if rec.kind == "said" and "(computer)" in rec.text]
+    moves = [rec for rec in s.scene.transcript if rec.kind == "move" and rec.seat == seat]
+    said = [rec.text for rec in s.scene.transcript if rec.kind == "said" and "(computer)" in rec.text]
     assert moves and len(said) >= len(moves)
     name = naming.display_name(game_id, seat, "en", computer=True)  # "Player 2 (computer)"
     assert all(text.startswith(name) for text in said)
@@ -86,27 +86,27 @@ def test_the_computer_screen_and_the_shared_screen_while_it_moves(rig):
     s = r.open("king-is-dead", seed=3)
     s.seat_computers(computer.players_for({0}, 3, QUICK))
     s.redraw()
-    move = s.computer_moves[0]
-    mine = s.seat_layout(0)
+    move = s.scene.computer_moves[0]
+    mine = s.presentation.seat_layout(0)
     assert mine.title == "Player 1 (computer)" and mine.big == "computer"
     assert "Its move: see the shared screen" in mine.lines
-    shared = s.shared_layout()
+    shared = s.presentation.shared_layout()
     assert shared.title == "Turn: Player 1 (computer)"
-    assert shared.big == f"Player 1 (computer): {s.adapter.move_text(move.to_json(), 'en')}"
+    assert shared.big == f"Player 1 (computer): {s.scene.adapter.move_text(move.to_json(), 'en')}"
     # The other seat waits for the computer, which is named as one.
-    assert s.seat_layout(1).title == "Waiting: Player 1 (computer)"
+    assert s.presentation.seat_layout(1).title == "Waiting: Player 1 (computer)"
     # ◀ ▶ on its seat do nothing; a wrong card on its pad is refused without naming it; ● plays it.
-    n = len(s.state.history)
+    n = len(s.scene.state.history)
     r.press("seat1.left")
-    assert len(s.state.history) == n and s.computer_moves[0] == move
-    wrong = next(c for c in s.adapter.components()
+    assert len(s.scene.state.history) == n and s.scene.computer_moves[0] == move
+    wrong = next(c for c in s.scene.adapter.components()
                  if c.seat == 0 and c.value != move.to_json().get("card"))
     r.tap(0, wrong.id)
-    assert len(s.state.history) == n
-    refused = [rec for rec in s.transcript if rec.kind == "refused"][-1]
+    assert len(s.scene.state.history) == n
+    refused = [rec for rec in s.scene.transcript if rec.kind == "refused"][-1]
     assert refused.text == "Not this one: the computer's move is on the shared screen."
     r.press("seat1.ok")
-    assert s.state.history[n] == move
+    assert s.scene.state.history[n] == move
 
 
 def test_a_secret_move_is_not_said():

@@ -31,7 +31,7 @@ def assert_told_the_table(session) -> None:
     the seats (as "12→16" or "from place 12 to place 16")."""
     events: list[dict] = []
     said = 0
-    for rec in session.transcript:
+    for rec in session.scene.transcript:
         if rec.kind in ("move", "chance"):
             events.extend(rec.extra["events"])
         elif rec.kind == "said":
@@ -54,7 +54,7 @@ def assert_told_the_table(session) -> None:
 def finish(rig, rng, players):
     s = rig.session
     play_moves(rig, rng)
-    outcome = s.state.outcome()
+    outcome = s.scene.state.outcome()
     assert outcome is not None and outcome.winners
     shared = layout(s, "shared.screen")
     assert shared.title in ("GAME OVER", "FINE PARTITA")
@@ -63,8 +63,8 @@ def finish(rig, rng, players):
         assert f"{p + 1}" in shared.big
     assert rig.table.frames("shared.screen")[-1].tobytes() == render(shared).tobytes()
     assert s.journal.current() is None
-    for seat in s.flash_until:  # let any refusal's flash run out
-        s.flash_until[seat] = 0.0
+    for seat in s.scene.flash_until:  # let any refusal's flash run out
+        s.scene.flash_until[seat] = 0.0
     s.tick()
     for seat in range(players):
         assert pin_lit(rig, seat) == (seat in outcome.winners)
@@ -77,33 +77,33 @@ def test_whole_game_drawn_by_tablekeeper(rig, players, mode):
     s = r.open(GAME, options={"mode": mode}, seed=players)
     rng = random.Random(players)
     # The opening hands were drawn by Tablekeeper: each hand only on its own screen.
-    view = s.state.view(None)
-    assert view["phase"] == "place" and s.state.to_move() == players - 1
+    view = s.scene.state.view(None)
+    assert view["phase"] == "place" and s.scene.state.to_move() == players - 1
     assert "Take the cards shown on your screen" in layout(s, "shared.screen").big
     for p in range(players):
-        assert layout(s, f"seat{p + 1}.screen").big == hand_text(s, p) or s.state.to_move() == p
+        assert layout(s, f"seat{p + 1}.screen").big == hand_text(s, p) or s.scene.state.to_move() == p
     check_screens(r)
     placer = players - 1
     other = (placer + 1) % players
-    mine = s.state.view(placer)["hand"][0]
+    mine = s.scene.state.view(placer)["hand"][0]
     assert_refused(r, other, lambda: r.tap(other, f"{mine}@{other + 1}"), contains="turn")
     assert_refused(r, placer, lambda: r.tap(placer, f"{mine}@{other + 1}"),
                    contains=f"belongs to Player {other + 1}")
     assert_refused(r, placer, lambda: r.tap_uid(placer, "04AABBCCDDEEFF"), contains="04AABBCCDDEEFF")
     assert_refused(r, placer, lambda: r.tap(placer, f"{mine}@{placer + 1}"),
                    contains="Knights are still being placed")
-    while s.state.view(None)["phase"] == "place":
+    while s.scene.state.view(None)["phase"] == "place":
         step(r, rng)
     # Seat 1 plays: a card still in its pile is refused with the reason.
-    assert s.state.to_move() == 0
-    pile_card = next(c for c in s.state.view(0)["hand"] + ["knight-1-3", "knight-5-8", "king-4-8"]
-                     if c not in s.state.view(0)["hand"])
+    assert s.scene.state.to_move() == 0
+    pile_card = next(c for c in s.scene.state.view(0)["hand"] + ["knight-1-3", "knight-5-8", "king-4-8"]
+                     if c not in s.scene.state.view(0)["hand"])
     assert_refused(r, 0, lambda: r.tap(0, f"{pile_card}@1"), contains="still in its pile")
     played = []
     while not played:
         step(r, rng)
-        played = s.state.view(None)["played"][0]
-    while s.state.to_move() != 0 or s.state.view(None)["phase"] != "play":
+        played = s.scene.state.view(None)["played"][0]
+    while s.scene.state.to_move() != 0 or s.scene.state.view(None)["phase"] != "play":
         step(r, rng)
     assert_refused(r, 0, lambda: r.tap(0, f"{played[0]}@1"), contains="already played")
     finish(r, rng, players)
@@ -116,31 +116,31 @@ def test_whole_game_players_tap_their_draws(rig):
     r.profile = dataclasses.replace(r.profile, chance="table")
     s = r.open(GAME, options={"mode": "advanced"}, seed=11, lang="it")
     rng = random.Random(11)
-    assert s.state.to_move() == CHANCE
+    assert s.scene.state.to_move() == CHANCE
     shared = layout(s, "shared.screen")
     assert shared.title == "Pescata di Giocatore 1: carta Cavaliere" and not shared.footer
     assert layout(s, "seat1.screen").big == "Tocca la carta Cavaliere pescata"
-    card = s.state.sample_chance().to_json()["card"]
+    card = s.scene.state.sample_chance().to_json()["card"]
     # The other seat's card, or a King card while a Knight card is drawn: refused.
     assert_refused(r, 1, lambda: r.tap(1, f"{card}@2"), contains="Attendi")
     assert_refused(r, 0, lambda: r.tap(0, "king-4-8@1"), contains="Attendi")
-    before = s.state.to_json()
+    before = s.scene.state.to_json()
     r.press("seat2.ok")
     r.press("seat1.right")
-    assert s.state.to_json() == before  # no menu picks a secret card
+    assert s.scene.state.to_json() == before  # no menu picks a secret card
     r.tap(0, f"{card}@1")
-    assert s.state.view(0)["hand"] == [card]
-    assert card in s.state.view(0)["hand"] and hand_text(s, 0) in layout(s, "seat1.screen").text()
-    while s.state.view(None)["phase"] != "play":
+    assert s.scene.state.view(0)["hand"] == [card]
+    assert card in s.scene.state.view(0)["hand"] and hand_text(s, 0) in layout(s, "seat1.screen").text()
+    while s.scene.state.view(None)["phase"] != "play":
         step(r, rng)
     # A refill: only the drawer's screen names the new card.
-    while not (0 in s.adapter.drawn and s.state.to_move() == 1):
+    while not (0 in s.scene.adapter.drawn and s.scene.state.to_move() == 1):
         step(r, rng)
-    short = card_name(s.adapter.drawn[0], "it")
+    short = card_name(s.scene.adapter.drawn[0], "it")
     assert f"carta nuova: {short}" in layout(s, "seat1.screen").text()
     assert f"carta nuova: {short}" not in layout(s, "seat2.screen").text()
     assert short not in layout(s, "shared.screen").text()
-    assert "G1 pesca carta" in " ".join(rec.text for rec in s.transcript if rec.kind == "said")
+    assert "G1 pesca carta" in " ".join(rec.text for rec in s.scene.transcript if rec.kind == "said")
     finish(r, rng, 2)
 
 
@@ -149,16 +149,16 @@ def test_a_drawn_card_tapped_on_another_seats_pad_is_refused_unseen(rig, lang):
     r = rig(2)
     r.profile = dataclasses.replace(r.profile, chance="table")
     s = r.open(GAME, options={"mode": "advanced"}, seed=11, lang=lang)
-    assert s.adapter.chance_seat(s.state) == 0
-    card = s.state.sample_chance().to_json()["card"]
+    assert s.scene.adapter.chance_seat(s.scene.state) == 0
+    card = s.scene.state.sample_chance().to_json()["card"]
     # Seat 1's drawn card on seat 2's pad would reveal it on seat 2's screen.
     drawer = ("Player 1", "Giocatore 1")[lang == "it"]
     assert_refused(r, 1, lambda: r.tap(1, f"{card}@1"), contains=drawer)
     assert card_name(card, lang) not in layout(s, "seat2.screen").text()
-    assert s.transcript[-1].extra["code"] == "table.draw-own-pad"
-    assert s.state.view(0)["hand"] == []
+    assert s.scene.transcript[-1].extra["code"] == "table.draw-own-pad"
+    assert s.scene.state.view(0)["hand"] == []
     r.tap(0, f"{card}@1")  # on its own pad: drawn
-    assert s.state.view(0)["hand"] == [card]
+    assert s.scene.state.view(0)["hand"] == [card]
 
 
 def _in_play(seed: int = 3):
@@ -200,12 +200,13 @@ def test_a_cards_instruction_stays_on_the_shared_screen_while_its_player_draws(r
     s = r.open(GAME, seed=4)
     rng = random.Random(4)
     checked = 0
-    while s.state.outcome() is None and checked < 5:
+    while s.scene.state.outcome() is None and checked < 5:
         step(r, rng)
-        view = s.state.view(None)
-        if view["phase"] != "draw" or s.state.is_chance():
+        view = s.scene.state.view(None)
+        if view["phase"] != "draw" or s.scene.state.is_chance():
             continue
-        (done,) = [e for e in s.transcript[-2].extra["events"] if e["type"] in ("figure_moved", "ring_added")]
+        (done,) = [e for e in s.scene.transcript[-2].extra["events"]
+                   if e["type"] in ("figure_moved", "ring_added")]
         forms = ([f"{done['from']}→{done['to']}", f"place {done['from']} to place {done['to']}"]
                  if "from" in done else [f"place {done['seat']})", f" {done['seat']}."])
         assert any(f in layout(s, "shared.screen").text() for f in forms), forms
@@ -244,19 +245,19 @@ def test_prince_taps_pick_the_figure(rig):
     r = rig(2)
     s = r.open(GAME, seed=5)
     rng = random.Random(5)
-    while s.state.view(None)["phase"] != "play":
+    while s.scene.state.view(None)["phase"] != "play":
         step(r, rng)
-    seat = s.state.to_move()
-    before = s.state.to_json()
+    seat = s.scene.state.to_move()
+    before = s.scene.state.to_json()
     r.tap(seat, "prince:silver")
-    figures = s.state.view(None)["figures"]
+    figures = s.scene.state.view(None)["figures"]
     lay = layout(s, f"seat{seat + 1}.screen")
     if lay.alert:
         assert "silver prince" in lay.text()
     else:
-        cursor = s.seats[seat].cursor
+        cursor = s.scene.seats[seat].cursor
         assert all(figures[m.to_json()["seat"]] == "silver" for m in cursor.moves)
-    assert s.state.to_json() == before
+    assert s.scene.state.to_json() == before
 
 
 def test_a_secret_input_is_hidden_from_the_transcript():
@@ -276,24 +277,24 @@ def test_restart_resumes_and_undo_stops_at_a_draw(rig):
     r = rig(3)
     s = r.open(GAME, options={"mode": "advanced"}, seed=9)
     rng = random.Random(9)
-    while s.state.view(None)["phase"] == "place":
+    while s.scene.state.view(None)["phase"] == "place":
         step(r, rng)
-    state, shared = s.state.to_json(), layout(s, "shared.screen").lines
+    state, shared = s.scene.state.to_json(), layout(s, "shared.screen").lines
     s2 = r.open()  # a fresh table and journal connection resumes the game
-    assert s2.state.to_json() == state and layout(s2, "shared.screen").lines == shared
+    assert s2.scene.state.to_json() == state and layout(s2, "shared.screen").lines == shared
     check_screens(r)
     # The first card of an advanced turn can be undone; a draw cannot.
-    before = s2.state.to_json()
+    before = s2.scene.state.to_json()
     step(r, random.Random(1))
-    assert s2.state.view(None)["plays_left"] == 1
+    assert s2.scene.state.view(None)["plays_left"] == 1
     r.press("shared.undo")
     r.press("shared.undo")
-    assert s2.state.to_json() == before
-    while s2.state.view(None)["phase"] != "draw" or s2.state.is_chance():
+    assert s2.scene.state.to_json() == before
+    while s2.scene.state.view(None)["phase"] != "draw" or s2.scene.state.is_chance():
         step(r, rng)
     step(r, rng)  # the pile chosen and the card drawn by Tablekeeper
-    drawn = s2.state.to_json()
+    drawn = s2.scene.state.to_json()
     r.press("shared.undo")
     assert "Cannot undo past" in layout(s2, "shared.screen").title
     r.press("shared.undo")
-    assert s2.state.to_json() == drawn
+    assert s2.scene.state.to_json() == drawn
