@@ -8,10 +8,13 @@ Each command module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 
 from pi_app import commands
 from pi_app.errors import UsageError
@@ -31,13 +34,34 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tablekeeper",
         description="A referee for board games played on a real table.",
+        epilog="tablekeeper COMMAND --help tells more of a command; start with: tablekeeper run",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser.add_argument("--version", action="version", version=f"tablekeeper {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for mod in _command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser
+
+
+def version() -> str:
+    try:
+        return metadata.version("tablekeeper")
+    except metadata.PackageNotFoundError:  # run from a source tree that was not installed
+        return "unknown (not installed)"
+
+
+def keep_on_screen(message: str) -> None:
+    """Print an error so that it can be read: when tablekeeper owns its
+    terminal (a terminal multiplexer's window, which closes as the command
+    exits), it waits for Enter first."""
+    print(message, file=sys.stderr, flush=True)
+    own_window = sys.stdin.isatty() and sys.stderr.isatty() and os.getsid(0) == os.getpid()
+    if own_window:
+        print("press Enter to close", file=sys.stderr, flush=True)
+        with contextlib.suppress(OSError, KeyboardInterrupt):
+            sys.stdin.readline()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -54,10 +78,13 @@ def main(argv: Sequence[str] | None = None) -> int:
               "as Tablekeeper ships it", file=sys.stderr)
         return 2
     args = parser.parse_args(argv)
+    if args.command is None:  # a bare `tablekeeper`: what it does and its commands
+        parser.print_help()
+        return 0
     try:
         return int(args._run(args) or 0)
     except UsageError as exc:
-        print(f"tablekeeper {args.command}: {exc}", file=sys.stderr)
+        keep_on_screen(f"tablekeeper {args.command}: {exc}")
         return 2
     except KeyboardInterrupt:
         return 130

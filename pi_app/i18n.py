@@ -25,9 +25,11 @@ _TEXT: dict[str, tuple[str, str]] = {
     "unknown-tag": ("UNKNOWN TAG", "TAG SCONOSCIUTO"),
     # Said mid-game to a player, who can only act at the table: no shell commands here.
     "unknown-tag-detail": ("The table does not know this tag ({uid}). Tap the card or piece "
-                           "you meant; a tag that is new goes to the host after the game.",
+                           "you meant. If it is a new card or piece, play on without it and give "
+                           "it to the host after the game, to be added to the table.",
                            "Il tavolo non conosce questo tag ({uid}). Tocca la carta o il pezzo "
-                           "giusto; un tag nuovo va dato all'organizzatore a fine partita."),
+                           "giusto. Se è una carta o un pezzo nuovo, continua senza e dallo "
+                           "all'organizzatore a fine partita, che lo aggiungerà al tavolo."),
     # Named in words (the tag's own id stays in the transcript): a player
     # holding another box's card knows it at once.
     "tag-not-in-game": ("This is {component} of {game}: it is not used in this game.",
@@ -47,7 +49,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "undo-barrier": ("Cannot undo past {what}", "Non si annulla oltre {what}"),
     "undo-barrier-chance": ("a chance step", "un evento casuale"),
     "undo-barrier-secret": ("a revealed secret", "un segreto rivelato"),
-    "undo-cancelled": ("Undo cancelled", "Annullamento annullato"),
+    "undo-cancelled": ("Undo cancelled", "Nessun annullamento"),
     "reader-fault": ("{reader} not answering", "{reader} non risponde"),
     "reader-back": ("{reader} answers again", "{reader} risponde di nuovo"),
     "setup": ("Set up the table", "Prepara il tavolo"),
@@ -74,15 +76,20 @@ _TEXT: dict[str, tuple[str, str]] = {
     "game-unsaved": ("Game not saved yet", "Partita non ancora salvata"),
     "undo-unsaved": ("No undo until saved", "Niente annulla finché non è salvata"),
     "undo-failed": ("Undo failed: {reason}", "Annulla fallito: {reason}"),
+    # tablekeeper replay --lang: a log told in words
+    "replay-table": ("Table", "Tavolo"),
+    "replay-refused": ("{move}: refused. {why}", "{move}: rifiutata. {why}"),
+    "replay-not-over": ("The game is not over; to move: {seat}.",
+                        "La partita non è finita; di turno: {seat}."),
 }
 
 # The table's own refusals, in the same catalogue as the engines' so that an
 # IllegalMove from either reads the same way on a seat's screen.
 catalogue.register({
-    "table.not-your-turn": ("It is {to_move}'s turn, not {seat}'s.",
-                            "È il turno di {to_move}, non di {seat}."),
+    "table.not-your-turn": ("Turn: {to_move}, not {seat}. Wait for your turn.",
+                            "Turno: {to_move}, non {seat}. Aspetta il tuo turno."),
     "table.not-your-piece": ("That piece belongs to {owner}, not to {seat}.",
-                             "Quel pezzo è di {owner}, non di {seat}."),
+                             "Quel pezzo appartiene a un altro giocatore: {owner}."),
     "table.not-now": ("{what} cannot be used now.", "{what} non si può usare ora."),
     "table.chance-pending": ("Wait: the table must first enter {what}.",
                              "Attendi: prima il tavolo deve inserire {what}."),

@@ -53,6 +53,22 @@ def has(code: str) -> bool:
     return code in _MESSAGES
 
 
+def _named(value: Any, words: Mapping[str, tuple[str, str]], i: int) -> Any:
+    """An id in words: itself, one of several alike ("archer-3": an Archer),
+    or a list of them ("discard, play"); anything else as it is."""
+    if not isinstance(value, str):
+        return value
+    if value in words:
+        return words[value][i]
+    base, sep, number = value.rpartition("-")
+    if sep and number.isdigit() and base in words:
+        return words[base][i]
+    parts = value.split(", ")
+    if len(parts) > 1 and all(p in words for p in parts):
+        return ", ".join(words[p][i] for p in parts)
+    return value
+
+
 def text(code: str, params: Mapping[str, Any], lang: str = "en",
          name_player: Callable[[int], str] | None = None) -> str:
     """The sentence for ``code`` in ``lang``; ``name_player`` names a seat
@@ -64,12 +80,13 @@ def text(code: str, params: Mapping[str, Any], lang: str = "en",
         return f"{code} {dict(params)}"
     i = LANGS.index(lang)
     words = _WORDS.get(code, {})
-    named = {k: words[v][i] if isinstance(v, str) and v in words else v for k, v in params.items()}
+    named = {k: _named(v, words, i) for k, v in params.items()}
     for key in PLAYER_PARAMS & named.keys():
         seat = named[key]
         if isinstance(seat, int):
             named[key] = name_player(seat) if name_player else PLAYER[i].format(n=seat + 1)
     try:
-        return pair[i].format(**named)
+        said = pair[i].format(**named)
     except (KeyError, IndexError, ValueError):
         return f"{pair[i]} {named}"
+    return said[:1].upper() + said[1:]  # a sentence that opens with a param ("north ...")

@@ -29,6 +29,7 @@ or failing move leaves the state exactly as it was.
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -389,7 +390,7 @@ class Game:
                 names = ", ".join(sorted(known)) or "none"
                 raise ValueError(f"{self.id}: unknown option {name!r}; allowed options: {names}")
             if value not in known[name].allowed:
-                vals = ", ".join(repr(v) for v in known[name].allowed)
+                vals = ", ".join(json.dumps(v) for v in known[name].allowed)  # as --option takes them
                 raise ValueError(f"{self.id}: option {name}={value!r} is not allowed; choose one of {vals}")
         return {o.name: given.get(o.name, o.default) for o in self.options}
 

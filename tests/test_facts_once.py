@@ -113,4 +113,4 @@ def test_a_table_refusal_reads_as_a_sentence_whichever_module_came_first() -> No
     code = ("import pi_app.errors; from rules.core import IllegalMove; "
             "print(IllegalMove('table.not-your-turn', '', to_move='King', seat='Assassin').message('it'))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "È il turno di King, non di Assassin."
+    assert out.stdout.strip() == "Turno: King, non Assassin. Aspetta il tuo turno."

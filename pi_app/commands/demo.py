@@ -26,7 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", help="only this game id (default: every game with an adapter)")
     parser.add_argument("--out", default="demo-out", help="output directory (default: demo-out)")
     parser.add_argument("--lang", choices=LANGS, default="en", help="language of the screens")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the games and the players")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the games and the players: the same "
+                        "seed plays the same games on any machine and in either language")
+    parser.add_argument("--frames", action="store_true", help="save every screen's every frame as PNG "
+                        "(thousands of files for a night), shown on the review sheet")
 
 
 def told_as(report: GameReport, lang: str) -> None:
@@ -50,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create the output directory {out}: {exc.strerror}") from None
-    night = Night(out, lang=args.lang, seed=args.seed)
+    night = Night(out, lang=args.lang, seed=args.seed, frames=args.frames)
     plan = night.games(args.game)
     if not plan:
         raise UsageError("no game has a table adapter and a registered engine yet")
@@ -72,9 +75,10 @@ def run(args: argparse.Namespace) -> int:
     summary(reports, time.perf_counter() - start, out, failed)
     night_report.write(out / "night.html", [Path(r.journal) for r in reports if r.journal], args.lang)
     review_sheet(reports, out)
-    print(f"\nwrote {out}/summary.md, one GIF and transcript per game, every frame as PNG, "
-          f"{out}/index.html, every screen frame by frame beside its words, and the night's report "
-          f"{out}/night.html")
+    pictures = "as PNG and " if args.frames else ""
+    print(f"\nwrote {out}/summary.md, one GIF and transcript per game, {out}/index.html (open it in a "
+          f"browser: each game's page shows every screen frame by frame, {pictures}in words) and the "
+          f"night's report {out}/night.html")
     for line in failed:
         print(f"FAILED {line}", file=sys.stderr)
     return 1 if failed else 0

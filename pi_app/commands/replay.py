@@ -16,20 +16,27 @@ Tablekeeper recorded replays as it was played: where it leaves out a choice
 today's notation asks for, the older engine's own pick is reported as
 ``{"implied": MOVE, "events": [...]}`` (rules.core.RecordReader). Malformed input
 exits with status 2 naming the line.
+
+With ``--lang en`` or ``--lang it`` the same replay is told in words, one line
+per record: each move as the table's transcript says it, with who made it, a
+refused move with the rule's sentence and section, then how the game ended.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 import rules
 from pi_app.errors import UsageError
+from pi_app.i18n import t
 from rules import sections
-from rules.core import Event, IllegalMove, State
+from rules.catalogue import LANGS
+from rules.core import CHANCE, Event, IllegalMove, Outcome, State
 
 NAME = "replay"
 HELP = "replay a JSON Lines game log and report each move's verdict"
@@ -40,15 +47,21 @@ CHANCE_MODES = ("seed", "file")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the log (JSON Lines); '-' reads standard input")
+    parser.add_argument("--lang", choices=LANGS,
+                        help="tell the game in words in this language (default: JSON Lines)")
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = getattr(args, "lang", None)
     try:
         if args.file == "-":
-            replay(sys.stdin, sys.stdout, "<stdin>")
+            replay(sys.stdin, sys.stdout, "<stdin>", lang)
             return 0
         with open(args.file, encoding="utf-8") as f:
-            replay(f, sys.stdout, args.file)
+            replay(f, sys.stdout, args.file, lang)
+    except BrokenPipeError:  # `replay ... | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:
         raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -69,8 +82,9 @@ def _undecodable_line(path: str) -> int:
     return 1
 
 
-def replay(lines: Iterable[str], out: TextIO, name: str) -> None:
-    """Replay ``lines`` writing verdicts to ``out``; UsageError on bad input."""
+def replay(lines: Iterable[str], out: TextIO, name: str, lang: str | None = None) -> None:
+    """Replay ``lines`` writing verdicts to ``out`` (as JSON Lines, or with
+    ``lang`` in that language's words); UsageError on bad input."""
     numbered = _json_lines(lines, name)
     try:
         lineno, header = next(numbered)
@@ -78,16 +92,21 @@ def replay(lines: Iterable[str], out: TextIO, name: str) -> None:
         raise UsageError(f"{name}: empty file; the first line must be a header like "
                          '{"game": "king-is-dead", "players": 3, "seed": 1}') from None
     game, state, chance = _start(header, f"{name}:{lineno}")
+    words = None if lang is None else Words(game.id, state.players, lang)
 
-    def emit(record: dict[str, Any]) -> None:
-        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    def emit(record: dict[str, Any], seat: int | None = None, move: Any = None,
+             error: IllegalMove | None = None) -> None:
+        if words is None:
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            out.write(words.say(record, seat, move, error) + "\n")
 
     implied = 0  # moves of the record's older engine, which drew no lot
 
     def resolve_chance() -> None:
         while chance == "seed" and state.is_chance():
             move = state.sample_chance(len(state.history) - implied)
-            emit({"chance": move.to_json(), "events": _public(state.apply(move))})
+            emit({"chance": move.to_json(), "events": _public(state.apply(move))}, CHANCE, move.to_json())
 
     # A recorded game may be in an older notation (rules.core.RecordReader):
     # before a line, the picks an older engine made by itself.
@@ -96,23 +115,27 @@ def replay(lines: Iterable[str], out: TextIO, name: str) -> None:
     for n, (lineno, data) in enumerate(numbered, start=1):
         try:
             while (pick := reader.implied(state, data)) is not None:
-                emit({"implied": pick.to_json(), "events": _public(state.apply(pick))})
+                seat = state.to_move()
+                emit({"implied": pick.to_json(), "events": _public(state.apply(pick))}, seat, pick.to_json())
                 implied += 1
                 resolve_chance()
             move = reader.read(state, data)
+            seat = state.to_move()
             events = state.apply(move)
         except ValueError as exc:
             raise UsageError(f"{name}:{lineno}: not a {game.id} move: {exc}") from None
         except IllegalMove as exc:
             emit({"n": n, "ok": False, "code": exc.code, "rule": sections.name(game.id, exc.rule, "en"),
-                  "rule_it": exc.rule, "message": exc.message()})
+                  "rule_it": exc.rule, "message": exc.message()}, seat, data, exc)
             continue
-        emit({"n": n, "ok": True, "events": _public(events)})
+        emit({"n": n, "ok": True, "events": _public(events)}, seat, data)
         resolve_chance()
     while (pick := reader.implied(state, None)) is not None:
-        emit({"implied": pick.to_json(), "events": _public(state.apply(pick))})
+        seat = state.to_move()
+        emit({"implied": pick.to_json(), "events": _public(state.apply(pick))}, seat, pick.to_json())
     outcome = state.outcome()
-    emit({"outcome": outcome.to_json() if outcome else None, "view": state.view(None)})
+    emit({"outcome": outcome.to_json() if outcome else None, "view": state.view(None)},
+         state.to_move(), outcome)
 
 
 def _json_lines(lines: Iterable[str], name: str) -> Iterator[tuple[int, Any]]:
@@ -156,3 +179,37 @@ def _start(header: Any, where: str) -> tuple[rules.Game, State, str]:
 def _public(events: list[Event]) -> list[dict[str, Any]]:
     # The replay is one shared transcript: secret events stay out of it.
     return [e.to_json() for e in events if e.audience is None]
+
+
+class Words:
+    """A replay's records told as the table tells a game: its adapter's words
+    for moves and endings, the catalogue's for refusals."""
+
+    def __init__(self, game_id: str, players: int, lang: str) -> None:
+        from pi_app import games  # only for words: replay's JSON needs no table code
+
+        self.game_id = game_id
+        self.lang = lang
+        self.adapter = games.for_game(game_id, players, lang)
+
+    def who(self, seat: int | None) -> str:
+        if seat is None or seat == CHANCE:
+            return t("replay-table", self.lang)
+        return self.adapter.player_name(seat, self.lang)
+
+    def say(self, record: dict[str, Any], seat: int | None, move: Any, error: IllegalMove | None) -> str:
+        lang = self.lang
+        if "view" in record:
+            if not isinstance(move, Outcome):
+                return t("replay-not-over", lang, seat=self.who(seat))
+            big, detail = self.adapter.outcome_lines(move, lang)
+            return "; ".join([big, *detail])
+        what = self.adapter.record_text(move, lang) if isinstance(move, dict) else str(move)
+        head = f"{record['n']}. " if "n" in record else ""
+        said = f"{head}{self.who(seat)}: {what}"
+        if error is None:
+            return said
+        rule = sections.name(self.game_id, error.rule, lang)
+        why = error.message(lang, lambda s: self.who(s))
+        cited = f" ({t('rule', lang, rule=rule)})" if rule else ""
+        return t("replay-refused", lang, move=said, why=why) + cited

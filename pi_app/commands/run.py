@@ -11,6 +11,7 @@ import threading
 from dataclasses import replace
 from typing import Any
 
+import rules
 from pi_app import paths
 from pi_app.errors import UsageError
 from pi_app.names import given_names, seat_named
@@ -18,7 +19,7 @@ from pi_app.session import computer
 from pi_app.session.lobby import Lobby
 from pi_app.session.loop import SHOW_ALL, NothingToResume, Session, fresh_seed
 from pi_app.simulated import hands
-from pi_app.simulated.console import Console, read_commands
+from pi_app.simulated.console import Console, read_commands, said
 from pi_app.store import lock
 from pi_app.store.journal import Journal
 from pi_app.store.registry import Registry
@@ -35,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--table", help="table profile: a .toml path or a name in hardware/tables "
                         "(default: reference on a Pi, sim elsewhere)")
     parser.add_argument("--game", help="game id to start (default: resume the unfinished game)")
-    parser.add_argument("--players", type=int, help="number of players, with --game")
+    parser.add_argument("--players", type=int, help="number of players, with --game (not needed for a game "
+                        "played by one count only, e.g. king-and-assassins and siege: 2)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the game, for replays and tests "
                         "(default: 64 bits from the operating system's entropy, hidden while the game runs)")
     parser.add_argument("--lang", choices=LANGS,
@@ -68,8 +70,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         held = lock.hold(state)  # before anything is opened: the other daemon has the table and the journal
         prof = profile.load(profile.find(args.table))
-        if (args.game is None) != (args.players is None):
-            raise UsageError("--game and --players go together: --game ID --players N")
+        if args.game is None and args.players is not None:
+            raise UsageError("--players goes with --game: --game ID --players N")
+        if args.game is not None and args.players is None:
+            args.players = only_count(args.game)
         options = parse_options(args.option)
         given: tuple[str, ...] = ()
         if args.name:
@@ -114,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
         if simulated and not args.no_console:
             console = Console(table, registry, "", [], pictures=args.pictures and not args.text,
                               interactive=sys.stdin.isatty())
-            print(f"{prof.name}: type help", flush=True)
+            console.lang = args.lang or prof.lang
+            print(said("ready", console.lang, table=prof.name), flush=True)
             threading.Thread(target=read_commands, args=(sys.stdin, events, console), daemon=True,
                              name="console").start()
         # A simulated table with no console (a service) takes the same commands
@@ -137,8 +142,7 @@ def run(args: argparse.Namespace) -> int:
                                        names=given)
             except NothingToResume:
                 if console is not None:
-                    print("no game to resume: choose one on the shared screen (press seat1 right/ok)",
-                          flush=True)
+                    console.say(said("lobby", console.lang))
                 lobby = Lobby(table, args.lang or prof.lang, page=address.page_url(),
                               known=journal.recent_names(), level=computer.level_of(prof.computer))
                 current[0] = lobby
@@ -180,9 +184,9 @@ def run(args: argparse.Namespace) -> int:
                 session.on_typed = typist.execute
             if console is not None:
                 sc = session.scene
-                what = f"{sc.game.name or sc.record.game} for {sc.record.players}"
-                print(f"resumed {what} at move {len(session.scene.state.history)}" if session.resumed
-                      else f"new game: {what}", flush=True)
+                what = said("game-for", sc.lang, game=sc.game.name or sc.record.game, n=sc.record.players)
+                console.say(said("resumed", sc.lang, what=what, n=len(sc.state.history))
+                            if session.resumed else said("new-game", sc.lang, what=what))
                 _show_changes(session, console)
             watchdog.start()
             startup.started(state)
@@ -204,6 +208,18 @@ def run(args: argparse.Namespace) -> int:
         if held is not None:
             held.close()
     return 0
+
+
+def only_count(game: str) -> int:
+    """The player count of a game played by one count only; for any other
+    game, a UsageError saying which counts to choose from."""
+    if game not in rules.GAMES:
+        raise UsageError(f"--game {game!r}: no such game; choose one of {', '.join(rules.GAMES)}")
+    counts = list(rules.GAMES[game].player_counts)
+    if len(counts) == 1:
+        return counts[0]
+    choices = ", ".join(str(n) for n in counts[:-1]) + f" or {counts[-1]}"
+    raise UsageError(f"--game {game} needs --players N: {choices} players")
 
 
 def parse_names(specs: list[str], game: str, players: int) -> tuple[str, ...]:

@@ -25,7 +25,7 @@ from rules.core import IllegalMove, Move, State
 
 WORDS = {
     "computer": ("computer", "computer"),
-    "thinking": ("Thinks from what its seat sees", "Pensa da ciò che vede il suo posto"),
+    "thinking": ("Thinks from what its seat sees", "Sceglie con ciò che vede dal suo posto"),
     "its-turn": ("Its move: see the shared screen", "La sua mossa: schermo comune"),
     "confirm": ("Done? Tap it here or press ●", "Fatto? Tocca qui o premi ●"),
     "waiting": ("Waiting for the others", "Attende gli altri"),

@@ -29,7 +29,7 @@ from pi_app import games as table_games
 from pi_app.i18n import pick
 from pi_app.names import MAX_NAME, given_names, seat_named
 from pi_app.session import computer
-from pi_app.session.loop import ARROWS, STOP, Typed
+from pi_app.session.loop import ARROWS, SHOW_ALL, STOP, Typed
 from pi_app.table.hardware import Table
 from pi_app.ui.screens import Layout, render
 from pi_app.web import address
@@ -289,6 +289,9 @@ class Lobby:
                 return None
             if isinstance(event, Typed):
                 event.run(self.on_typed, self.table.queue)
+                continue
+            if event == SHOW_ALL:  # the console's show
+                self.redraw()
                 continue
             if isinstance(event, ButtonPressed) and event.button != self.table.profile.undo.name:
                 chosen = self.press(event.button)

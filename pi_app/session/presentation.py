@@ -155,7 +155,10 @@ class Presentation:
         assert exc is not None and seat is not None
         message = exc.message(sc.lang, sc.player)
         rule = sections.name(sc.record.game, exc.rule, sc.lang)
-        lines = [message] + ([t("rule", sc.lang, rule=rule)] if rule else [])
+        # The table's own refusals (a tap out of turn) break no rule of the
+        # game: a section heading cited there explains nothing.
+        cite = rule and not exc.code.startswith("table.")
+        lines = [message] + ([t("rule", sc.lang, rule=rule)] if cite else [])
         if seat not in sc.computers:
             self.seat_notice(seat, "refused", Layout(title=t("refused", sc.lang), lines=tuple(lines),
                                                      alert=True))

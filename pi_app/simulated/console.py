@@ -1,24 +1,28 @@
 """The terminal console of a simulated table: typed taps and presses in,
 every screen that changed out, as text that fits an 80x24 terminal (as
-pictures with ``run --pictures``). What changes while a line is being typed
-waits under the prompt until the line is sent, so nothing is printed over it.
+pictures with ``run --pictures``). What changes while the prompt is up (the
+computer's move) is printed at once above it, and the prompt and what was
+typed so far are written again below, so nothing is printed over a line.
 
 Commands::
 
-    tap seat1 garrison        a seat's card, piece or region, by the name its screen
-                              shows (any case; "Aquae Sulis", "aquae-sulis" alike)
+    tap seat1 garrison        a seat's card, piece or region, by the name its
+                              screen shows (any case: "Aquae Sulis", "aquae-sulis")
     tap attacker knight       a seat by its player's name too ("player1", "king")
     tap seat1 04A1B2C3D4E5F6  a raw UID (unknown tags are reported, not guessed)
     press seat1 ok            left | ok | right of a seat; "press undo"
     hold seat2 right          holds it a second (at the lobby: to give a name)
-    name 2 Anna               at the lobby: seat 2's player is called Anna ("name 2" undoes it)
+    name 2 Anna               at the lobby: seat 2's player is called Anna
+                              ("name 2" gives the seat its own name back)
     show                      every screen now
-    sync [WORD]               prints "= WORD" once all typed before it is done (for scripts)
+    sync [WORD]               prints "= WORD" once all typed before it is done
+                              (for scripts)
     help, quit
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import sys
@@ -29,14 +33,74 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from pi_app import names
+from pi_app.i18n import pick
 from pi_app.session.loop import SHOW_ALL, STOP, Typed
 from pi_app.store.registry import Registry
 from pi_app.table.hardware import Table
 from pi_app.ui.screens import Layout, ascii_art, render
 
-HELP = __doc__.split("Commands::", 1)[1].rstrip() if __doc__ else ""
+HELP = textwrap.dedent(__doc__.split("Commands::", 1)[1]).strip("\n") if __doc__ else ""
+HELP_IT = """\
+tap seat1 garrison        una carta, un pezzo o una regione di un posto, col nome
+                          che mostra lo schermo (maiuscole o no, in entrambe le
+                          lingue: "Aquae Sulis", "guarnigione")
+tap attacker knight       un posto anche col nome del giocatore ("player1", "king")
+tap seat1 04A1B2C3D4E5F6  un UID (un tag sconosciuto è segnalato, non indovinato)
+press seat1 ok            left | ok | right di un posto; "press undo" annulla
+hold seat2 right          tiene premuto un secondo (prima della partita: per un nome)
+name 2 Anna               prima della partita: il giocatore del posto 2 si chiama
+                          Anna ("name 2" gli ridà il nome del posto)
+show                      ristampa tutti gli schermi
+sync [PAROLA]             stampa "= PAROLA" quando tutto ciò che precede è fatto
+                          (per gli script)
+help, quit                questo aiuto; esci"""
+
+#: what the console says, in each language (its commands stay as typed: tap, press ...)
+WORDS: dict[str, tuple[str, str]] = {
+    "ready": ("{table}: type help", "{table}: scrivi help per l'aiuto"),
+    "new-game": ("new game: {what}", "nuova partita: {what}"),
+    "resumed": ("resumed {what} at move {n}", "ripresa {what} alla mossa {n}"),
+    "game-for": ("{game} for {n}", "{game} in {n}"),
+    "lobby": ("no game to resume: choose one on the shared screen (press seat1 right/ok)",
+              "nessuna partita da riprendere: scegline una sullo schermo comune (press seat1 right/ok)"),
+    "unknown-command": ("unknown command {cmd!r}; type help", "comando sconosciuto {cmd!r}; scrivi help"),
+    "names-at-lobby": ("names are given at the lobby, before a game starts (or with run --name); "
+                       "this game keeps the names it began with",
+                       "i nomi si danno prima della partita (o con run --name); "
+                       "questa partita tiene i nomi con cui è cominciata"),
+    "name-usage": ("name SEAT NAME, e.g. name 2 Anna (name 2: the seat's own name again)",
+                   "name POSTO NOME, per esempio name 2 Anna (name 2: di nuovo il nome del posto)"),
+    "no-seat-number": ("no seat {seat!r}; seats 1..{n}", "nessun posto {seat!r}; posti da 1 a {n}"),
+    "no-seat": ("no seat {seat!r} in this game; seats: {seats}",
+                "nessun posto {seat!r} in questa partita; posti: {seats}"),
+    "tap-usage": ("write: tap SEAT THING, e.g. tap seat1 garrison (or tap ZONE THING)",
+                  "scrivi: tap POSTO COSA, per esempio tap seat1 guarnigione (o tap ZONA COSA)"),
+    "nothing-called": ("nothing called {thing!r}", "niente si chiama {thing!r}"),
+    "try-one-of": ("nothing called {thing!r}; try one of: {names} or a hex UID",
+                   "niente si chiama {thing!r}; prova con: {names} o un UID esadecimale"),
+    "no-tag": ("{thing} has no tag enrolled", "{thing} non ha un tag registrato"),
+    "no-tag-enroll": ("{thing} has no tag enrolled; run: tablekeeper tags enroll {game}",
+                      "{thing} non ha un tag registrato; esegui: tablekeeper tags enroll {game}"),
+    "press-usage": ("write: press SEAT left|ok|right, or press undo",
+                    "scrivi: press POSTO left|ok|right, o press undo"),
+}
+
+
+def said(key: str, lang: str, **params: Any) -> str:
+    """One of the console's sentences in ``lang``."""
+    return pick(WORDS[key], lang).format(**params)
 PROMPT = "> "
 COLUMNS = 80
+
+
+def width(interactive: bool) -> int | None:
+    """How wide the console writes: at a terminal COLUMNS (80) or less when
+    $COLUMNS says so; elsewhere $COLUMNS if set, else no wrapping at all."""
+    given = os.environ.get("COLUMNS", "")
+    columns = int(given) if given.isdigit() and int(given) >= 20 else None
+    if interactive:
+        return min(COLUMNS, columns or COLUMNS)
+    return columns
 
 
 def norm(text: str) -> str:
@@ -61,12 +125,15 @@ class Console:
         self.players: int | None = None
         self.lang = "en"
         self._printed: dict[str, str] = {}  # per screen, the words last printed
-        self._held: list[str] = []  # printed once the line being typed is sent
         self._lock = threading.Lock()
+        #: what has been typed after the prompt so far (readline's buffer at a terminal)
+        self.typed_so_far: Callable[[], str] = lambda: ""
         #: a person at a terminal: a prompt, and lines wrapped to COLUMNS
-        #: (a script or a pipe gets neither, one screen line per line)
+        #: (a script or a pipe gets neither, one screen line per line, unless
+        #: $COLUMNS says how wide to wrap)
         self.interactive = interactive
-        #: set once a prompt is up: output then waits for the next command
+        self.width = width(interactive)
+        #: set once a prompt is up: output is then printed above it
         self.prompting = False
         self.ready = threading.Event()  # the first screens are out
         #: the players' names given at the lobby, by seat, in the game now
@@ -86,7 +153,7 @@ class Console:
             if cmd in ("quit", "exit", "q"):
                 return False
             if cmd == "help":
-                print(HELP, file=self.out)
+                print(HELP_IT if self.lang == "it" else HELP, file=self.out)
             elif cmd == "tap":
                 reader, uid = self.tap_target(args)
                 self.table.tap(reader, uid)
@@ -97,29 +164,37 @@ class Console:
             elif cmd == "name":
                 self.name(args)
             elif cmd == "show":
+                with self._lock:
+                    self._printed.clear()  # every screen, not only the ones that changed
                 self.table.queue.put(SHOW_ALL)
             elif cmd == "sync":
                 # Typed lines run in order with the events they cause, so this
                 # line runs after everything typed before it has been handled.
                 print("= " + " ".join(args), file=self.out, flush=True)
             else:
-                raise ConsoleError(f"unknown command {cmd!r}; type help")
+                raise ConsoleError(said("unknown-command", self.lang, cmd=cmd))
         except ConsoleError as exc:
-            print(f"! {exc}", file=self.out)
+            print(self.fit(f"! {exc}", "  "), file=self.out)
         return True
+
+    def fit(self, text: str, indent: str = "") -> str:
+        """``text`` wrapped to the console's width (as it is, with none)."""
+        if not self.width:
+            return text
+        return "\n".join(textwrap.fill(line, self.width - 1, subsequent_indent=indent)
+                         for line in text.splitlines())
 
     def name(self, args: list[str]) -> None:
         if self.on_name is None:
-            raise ConsoleError("names are given at the lobby, before a game starts (or with run --name); "
-                               "this game keeps the names it began with")
+            raise ConsoleError(said("names-at-lobby", self.lang))
         if not args:
-            raise ConsoleError("name SEAT NAME, e.g. name 2 Anna (name 2: the seat's own name again)")
+            raise ConsoleError(said("name-usage", self.lang))
         number = args[0].lower().removeprefix("seat")
         seats = len(self.table.profile.seats)
         if not number.isdigit() or not 1 <= int(number) <= seats:
-            raise ConsoleError(f"no seat {args[0]!r}; seats 1..{seats}")
+            raise ConsoleError(said("no-seat-number", self.lang, seat=args[0], n=seats))
         try:
-            print(self.on_name(int(number) - 1, " ".join(args[1:])), file=self.out, flush=True)
+            print(self.fit(self.on_name(int(number) - 1, " ".join(args[1:]))), file=self.out, flush=True)
         except ValueError as exc:
             raise ConsoleError(str(exc)) from None
 
@@ -132,8 +207,8 @@ class Console:
                                     else set())
             if norm(word) in known and f"{name}.pad" in self.table.readers:
                 return name
-        raise ConsoleError(f"no seat {word!r} in this game; seats: "
-                           + ", ".join(n for n in seats if f"{n}.pad" in self.table.readers))
+        raise ConsoleError(said("no-seat", self.lang, seat=word,
+                                seats=", ".join(n for n in seats if f"{n}.pad" in self.table.readers)))
 
     def zone(self, words: list[str]) -> tuple[str, int] | None:
         """A board zone named by the first word(s): (its reader, words used)."""
@@ -146,16 +221,16 @@ class Console:
 
     def tap_target(self, args: list[str]) -> tuple[str, str]:
         if len(args) < 2:
-            raise ConsoleError("write: tap SEAT THING, e.g. tap seat1 garrison (or tap ZONE THING)")
+            raise ConsoleError(said("tap-usage", self.lang))
         zone = self.zone(args)
         if zone is not None:
             reader, used = zone
             comp = self.resolve(" ".join(args[used:]), -1)
             if comp is None:
-                raise ConsoleError(f"nothing called {' '.join(args[used:])!r}")
+                raise ConsoleError(said("nothing-called", self.lang, thing=" ".join(args[used:])))
             uids = self.registry.uids_of(self.game, comp.id)
             if not uids:
-                raise ConsoleError(f"{comp.id} has no tag enrolled")
+                raise ConsoleError(said("no-tag", self.lang, thing=comp.name(self.lang)))
             return reader, uids[0]
         seat_name = self.seat(args[0])
         seat = [s.name for s in self.table.profile.seats].index(seat_name)
@@ -166,10 +241,10 @@ class Console:
             if len(clean) >= 8 and all(c in "0123456789ABCDEF" for c in clean):
                 return f"{seat_name}.pad", clean
             shown = sorted({c.name(self.lang) for c in self.components})
-            raise ConsoleError(f"nothing called {thing!r}; try one of: {', '.join(shown)} or a hex UID")
+            raise ConsoleError(said("try-one-of", self.lang, thing=thing, names=", ".join(shown)))
         uids = self.registry.uids_of(self.game, comp.id)
         if not uids:
-            raise ConsoleError(f"{comp.id} has no tag enrolled; run: tablekeeper tags enroll {self.game}")
+            raise ConsoleError(said("no-tag-enroll", self.lang, thing=comp.name(self.lang), game=self.game))
         return f"{seat_name}.pad", uids[0]
 
     def resolve(self, thing: str, seat: int) -> object | None:
@@ -196,14 +271,14 @@ class Console:
         if args == ["undo"]:
             return self.table.profile.undo.name
         if len(args) != 2 or args[1] not in ("left", "ok", "right"):
-            raise ConsoleError("write: press SEAT left|ok|right, or press undo")
+            raise ConsoleError(said("press-usage", self.lang))
         return f"{self.seat(args[0])}.{args[1]}"
 
     # -- screens -> terminal -------------------------------------------------
     def show(self, layouts: dict[str, Layout], lights: dict[str, str]) -> None:
         """Print the screens that say something new (a screen redrawn with
         the same words is not printed again), and the game's seats' lights;
-        while a prompt is up, held until the next command is sent."""
+        while a prompt is up, above it, the prompt written again below."""
         out: list[str] = []
         seats = [s.name for s in self.table.profile.seats][: self.players]
         for name, layout in layouts.items():
@@ -218,9 +293,9 @@ class Console:
             out.append(f"┌─ {name}{who} " + "─" * max(0, 40 - len(name) - len(who)))
             if self.pictures:
                 out.append(words)
-            elif self.interactive:
+            elif self.width:
                 for line in words.splitlines():
-                    out += textwrap.wrap(line, COLUMNS - 1, initial_indent="│ ",
+                    out += textwrap.wrap(line, self.width - 1, initial_indent="│ ",
                                          subsequent_indent="│   ") or ["│"]
             else:
                 out += [f"│ {line}" for line in words.splitlines()]
@@ -228,21 +303,24 @@ class Console:
             return
         own = {n: s for n, s in lights.items() if self.players is None or n.split(".")[0] in seats}
         out.append("└─ lights " + " ".join(f"{n.split('.')[0]}:{s}" for n, s in own.items()))
-        with self._lock:
-            if self.prompting:
-                self._held += out
-                return
-        print("\n".join(out), file=self.out, flush=True)
+        self.say("\n".join(out))
         self.ready.set()
 
-    def flush(self, prompt: bool = True) -> None:
-        """Print what was held while the prompt was up; then (``prompt``)
-        the prompt again, or (not) let output through as it comes."""
+    def say(self, text: str) -> None:
+        """Print ``text`` now; with a prompt up, on the prompt's line (cleared
+        first), then the prompt and what was typed so far again below it."""
         with self._lock:
-            held, self._held = self._held, []
+            if self.prompting and self.interactive:
+                self.out.write("\r\x1b[K" + text + "\n" + PROMPT + self.typed_so_far())
+                self.out.flush()
+            else:
+                print(text, file=self.out, flush=True)
+
+    def flush(self, prompt: bool = True) -> None:
+        """Put the prompt up (``prompt``), or take it down while a line's
+        command runs."""
+        with self._lock:
             self.prompting = prompt
-        if held:
-            print("\n".join(held), file=self.out, flush=True)
         if prompt and self.interactive:
             print(PROMPT, end="", file=self.out, flush=True)
 
@@ -280,7 +358,7 @@ def read_commands(stream: TextIO, events: Any, console: Console | None = None) -
     if console is not None:
         console.ready.wait(timeout=5)
         console.flush()
-    for line in bounded_lines(stream):
+    for line in _lines(stream, console):
         if line is None:
             print(too_long(), flush=True)
             continue
@@ -293,6 +371,27 @@ def read_commands(stream: TextIO, events: Any, console: Console | None = None) -
             _settle(events)
             console.flush()
     events.put(STOP)
+
+
+def _lines(stream: TextIO, console: Console | None) -> Iterator[str | None]:
+    """The typed lines (None for one over MAX_LINE, see bounded_lines); at a
+    terminal through readline, whose buffer tells the console what is being
+    typed when it writes the prompt again."""
+    if console is None or not console.interactive or stream is not sys.stdin:
+        yield from bounded_lines(stream)
+        return
+    try:
+        import readline  # a terminal only; absent on some systems
+    except ImportError:
+        yield from bounded_lines(stream)
+        return
+    console.typed_so_far = readline.get_line_buffer
+    while True:
+        try:
+            typed = input()  # the prompt is the console's own, written by it
+        except EOFError:
+            return
+        yield None if len(typed) > MAX_LINE else typed + "\n"
 
 
 def _settle(events: queue.Queue, limit: float = 2.0) -> None:

@@ -4,12 +4,16 @@ other combination of its options (a variant, a mode, a side of the board),
 played through the simulated table by simulated players (taps on the pads,
 presses on mock pins), with some illegal attempts refused. The last seat of
 every game is a computer player (at ``DEMO_BUDGET``, smaller than the table's
-default so the night takes minutes): a simulated person carries out each of
-its moves and confirms it, as at a real table.
+default so the night takes minutes, and iterations only, no clock, so that
+the seed fixes every game on any machine and in either language): a
+simulated person carries out each of its moves and confirms it, as at a real
+table.
 
-Writes, under the output directory: every screen's frames as PNG
-(``<game>-<n>p[-<option>-<value>...]/<screen>/0001.png``), one animated GIF per
-game of all the screens together, a transcript per game and ``summary.md``.
+Writes, under the output directory: one animated GIF per game of all the
+screens together, a transcript per game, ``summary.md`` and the review sheet;
+with ``frames`` (``demo --frames``) every screen's frames as PNG too
+(``<game>-<n>p[-<option>-<value>...]/<screen>/0001.png``), thousands of files
+for a night.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from pi_app.ui.screens import Layout, font, problems
 from players import Budget
 
 MAX_GIF_FRAMES = 600
-DEMO_BUDGET = Budget(iterations=150, seconds=0.25)
+DEMO_BUDGET = Budget(iterations=150, seconds=None)  # no clock: the same game on a loaded machine
 
 
 @dataclass
@@ -60,10 +64,11 @@ class GameReport:
 
 
 class Night:
-    def __init__(self, out: Path, lang: str = "en", seed: int = 1) -> None:
+    def __init__(self, out: Path, lang: str = "en", seed: int = 1, frames: bool = True) -> None:
         self.out = out
         self.lang = lang
         self.seed = seed
+        self.frames = frames  # every frame as a PNG (the review sheet then shows them)
         self.profile = profile.load(profile.find("sim"))
 
     def games(self, only: str | None = None) -> list[tuple[str, int, dict[str, Any]]]:
@@ -131,7 +136,9 @@ class Night:
                     raise RuntimeError(f"{name}: the simulated players are stuck")
                 if hidden:
                     secret.update(range(first, len(session.scene.transcript)))
-                what = "(secret)" if hidden else f"{inp.kind} {inp.what or inp.part}"
+                comp = session.scene.adapter.component(inp.what) if inp.kind == "tap" else None
+                thing = comp.name(self.lang) if comp is not None else inp.what or inp.part  # words, not ids
+                what = "(secret)" if hidden else f"{inp.kind} {thing}"
                 lines.append(f"  {session.scene.player(seat or 0)}: {what}")
                 # The whole game in at most MAX_GIF_FRAMES frames: when full,
                 # keep every other frame and take half as many from now on.
@@ -167,7 +174,7 @@ class Night:
             gif.append(self.composite(table, players))
             report.frames = self.save_frames(table, work)
             report.name = name
-            report.screens = {screen: [(f"{name}/{screen}/{i:04d}.png", words)
+            report.screens = {screen: [(f"{name}/{screen}/{i:04d}.png" if self.frames else "", words)
                                        for i, words in enumerate(table.texts(screen), start=1)]
                               for screen in table.screens}
             report.cut = self.check_frames(shown, self.out / f"{name}.problems.txt")
@@ -218,15 +225,20 @@ class Night:
         return len(found)
 
     def save_frames(self, table: hardware.Table, work: Path) -> int:
+        """How many frames the screens showed; saved as PNG with ``frames``."""
         count = 0
         for name in table.screens:
             folder = work / name
+            if folder.is_dir():
+                for old in folder.glob("*.png"):
+                    old.unlink()
+            kept = table.frames(name)
+            count += len(kept)
+            if not self.frames:
+                continue
             folder.mkdir(parents=True, exist_ok=True)
-            for old in folder.glob("*.png"):
-                old.unlink()
-            for i, frame in enumerate(table.frames(name), start=1):
+            for i, frame in enumerate(kept, start=1):
                 frame.save(folder / f"{i:04d}.png")
-                count += 1
         return count
 
 

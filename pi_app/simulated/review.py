@@ -1,8 +1,11 @@
-"""The demo's review sheet: ``index.html``, every screen of every game
-frame by frame, each frame beside the words it says, with the game's
-transcript beside the frames, so that a person reviews a game night's
-screens at a glance in any browser (no script needed to read it; a small one
-counts what loaded, for the test that opens it in Chromium)."""
+"""The demo's review sheet: ``index.html``, one line per game (its result,
+its frames, its cut or clipped lines, its GIF and transcript) linking to the
+game's own page ``<game>.html``: every screen frame by frame, each frame's
+words (and its picture, when the demo saved frames with ``--frames``), with
+the game's transcript beside them. The index stays small, so it opens at
+once; a game's page holds only that game. Any browser reads them (no script
+needed; a small one counts what loaded, for the test that opens them in
+Chromium)."""
 
 from __future__ import annotations
 
@@ -47,32 +50,52 @@ addEventListener('load', () => {
 
 
 def write_sheet(out: Path, games: list[SheetGame]) -> Path:
-    """``out/index.html`` for ``games``; image paths relative to ``out``."""
+    """``out/index.html`` for ``games`` and one page per game beside it;
+    image paths relative to ``out``."""
     e = html.escape
-    parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-             "<title>Tablekeeper demo: every screen</title>", f"<style>{_STYLE}</style>",
-             f"<script>{_SCRIPT}</script></head><body>",
-             "<h1>Tablekeeper demo: every screen, frame by frame</h1><nav>"]
-    parts += [f"<a href='#{e(g.name)}'>{e(g.title)}</a>" for g in games]
-    parts.append("</nav>")
+    parts = [_head("Tablekeeper demo: the night's games"),
+             "<h1>Tablekeeper demo: the night's games</h1>"
+             "<p>Each game's page shows every screen frame by frame beside the game's transcript.</p>"]
     for g in games:
         frames = sum(len(f) for f in g.screens.values())
         parts.append(f"<section class='game' id='{e(g.name)}' data-game='{e(g.name)}'>"
-                     f"<h2>{e(g.title)}</h2><p>{e(g.result)} · {frames} frames · "
+                     f"<h2><a href='{e(g.name)}.html'>{e(g.title)}</a></h2>"
+                     f"<p>{e(g.result)} · {frames} frames · "
                      f"{g.problems} cut or clipped lines · <a href='{e(g.gif)}'>all screens as a GIF</a> · "
-                     f"<a href='{e(g.transcript)}'>transcript</a></p>"
-                     "<div class='beside'><div class='frames'>")
-        for screen, shots in g.screens.items():
-            parts.append(f"<details{' open' if screen == 'shared.screen' else ''}>"
-                         f"<summary>{e(screen)}: {len(shots)} frames</summary><div class='strip'>")
-            for i, (png, words) in enumerate(shots, start=1):
-                load = "eager" if i == 1 else "lazy"
-                parts.append(f"<figure><img loading='{load}' src='{e(png)}' alt='{e(screen)} frame {i}'>"
-                             f"<figcaption>{i}. {e(words)}</figcaption></figure>")
-            parts.append("</div></details>")
-        transcript = (out / g.transcript).read_text(encoding="utf-8") if (out / g.transcript).exists() else ""
-        parts.append(f"</div><pre class='transcript'>{e(transcript)}</pre></div></section>")
+                     f"<a href='{e(g.transcript)}'>transcript</a></p></section>")
+        _game_page(out, g)
     parts.append("</body></html>\n")
     path = out / "index.html"
+    path.write_text("".join(parts), encoding="utf-8")
+    return path
+
+
+def _head(title: str) -> str:
+    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{html.escape(title)}</title><style>{_STYLE}</style>"
+            f"<script>{_SCRIPT}</script></head><body>")
+
+
+def _game_page(out: Path, g: SheetGame) -> Path:
+    e = html.escape
+    frames = sum(len(f) for f in g.screens.values())
+    parts = [_head(f"Tablekeeper demo: {g.title}"),
+             f"<nav><a href='index.html'>every game</a></nav>"
+             f"<section class='game' data-game='{e(g.name)}'>"
+             f"<h2>{e(g.title)}</h2><p>{e(g.result)} · {frames} frames · "
+             f"{g.problems} cut or clipped lines · <a href='{e(g.gif)}'>all screens as a GIF</a> · "
+             f"<a href='{e(g.transcript)}'>transcript</a></p>"
+             "<div class='beside'><div class='frames'>"]
+    for screen, shots in g.screens.items():
+        parts.append(f"<details{' open' if screen == 'shared.screen' else ''}>"
+                     f"<summary>{e(screen)}: {len(shots)} frames</summary><div class='strip'>")
+        for i, (png, words) in enumerate(shots, start=1):
+            load = "eager" if i == 1 else "lazy"
+            picture = f"<img loading='{load}' src='{e(png)}' alt='{e(screen)} frame {i}'>" if png else ""
+            parts.append(f"<figure>{picture}<figcaption>{i}. {e(words)}</figcaption></figure>")
+        parts.append("</div></details>")
+    transcript = (out / g.transcript).read_text(encoding="utf-8") if (out / g.transcript).exists() else ""
+    parts.append(f"</div><pre class='transcript'>{e(transcript)}</pre></div></section></body></html>\n")
+    path = out / f"{g.name}.html"
     path.write_text("".join(parts), encoding="utf-8")
     return path

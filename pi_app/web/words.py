@@ -92,7 +92,8 @@ def w(key: str, lang: str, **params: Any) -> str:
 
 def duration(seconds: float, lang: str) -> str:
     if seconds < 10:  # a quick turn (or a simulated one) still shows
-        return w("seconds", lang, s=f"{max(0.0, seconds):.1f}")
+        tenths = f"{max(0.0, seconds):.1f}"
+        return w("seconds", lang, s=tenths if lang == "en" else tenths.replace(".", ","))  # 3,7 s
     s = round(seconds)
     if s < 60:
         return w("seconds", lang, s=s)

@@ -16,8 +16,8 @@ R_PLAY = "Gameplay"
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "artus.phase.draw-due": (
-        "A card must be drawn first from the {pile} pile of {player}.",
-        "Prima va pescata una carta dal mazzo {pile} di {player}.",
+        "{player}: a card must be drawn first from the {pile} pile.",
+        "{player}: prima va pescata una carta dal mazzo {pile}.",
     ),
     "artus.phase.no-draw-due": (
         "No card is being drawn now.",
@@ -69,10 +69,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "artus.card.wrong-action": (
         "Card {card} cannot be used to {do}.",
-        "La carta {card} non permette di fare «{do}».",
+        "La carta {card} non permette di {do}.",
     ),
     "artus.move.no-figure": (
-        "There is no figure on seat {seat}.",
+        "There is no figure on place {seat}.",
         "Non c'è nessuna figura sul posto {seat}.",
     ),
     "artus.move.not-own-knight": (
@@ -84,11 +84,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Una carta Re muove un Principe o il Re; sul posto {seat} c'è un Cavaliere.",
     ),
     "artus.move.foreign-knight": (
-        "You may only move your own Knights; the Knight on seat {seat} is not yours.",
+        "You may only move your own Knights; the Knight on place {seat} is not yours.",
         "Puoi muovere solo i tuoi Cavalieri; quello sul posto {seat} non è tuo.",
     ),
     "artus.move.wrong-colour": (
-        "Card {card} moves only {colour} figures; the one on seat {seat} is {figure}.",
+        "Card {card} moves only {colour} figures; the one on place {seat} is {figure}.",
         "La carta {card} muove solo figure {colour}; quella sul posto {seat} è {figure}.",
     ),
     "artus.move.backwards": (
@@ -108,7 +108,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Mai un anello al Re (posto {seat}).",
     ),
     "artus.ring.wrong-colour": (
-        "Card {card} adds a ring to a {colour} Prince only; the one on seat {seat} is {figure}.",
+        "Card {card} adds a ring to a {colour} Prince only; the one on place {seat} is {figure}.",
         "La carta {card} aggiunge un anello solo a un Principe {colour}; quello sul posto {seat} è {figure}.",
     ),
     "artus.score.no-choice": (
@@ -136,7 +136,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Il posto {seat} non è una sedia sul tappeto.",
     ),
     "artus.score.not-red": (
-        "The Knight on seat {seat} is not on a red seat.",
+        "The Knight on place {seat} is not on a red seat.",
         "Il Cavaliere sul posto {seat} non è su un posto rosso.",
     ),
     "artus.score.can-fulfil": (
@@ -153,4 +153,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
 }
 
-catalogue.register(MESSAGES)
+def words() -> dict[str, tuple[str, str]]:
+    """The ids a sentence's params hold, in each language: every card as the
+    screens name it, the piles, the colours and what a card lets one do."""
+    from rules.artus.data import DATA
+
+    colours = {"silver": ("silver", "d'argento"), "bronze": ("bronze", "di bronzo")}
+    out = {"knight": ("Knight", "dei Cavalieri"), "king": ("King", "dei Re"),
+           "scoring": ("Scoring", "del Punteggio"),
+           "move": ("move a figure", "muovere una figura"), "ring": ("add a ring", "aggiungere un anello"),
+           "score": ("score", "contare il punteggio"), **colours}
+    for cid, card in DATA.cards.items():
+        span = f"{card.lo}-{card.hi}"
+        way = (" either way", " avanti o indietro") if card.both_ways else ("", "")
+        en, it = colours.get(card.colour or "", ("", ""))
+        if card.action == "knight":
+            out[cid] = (f"Knight {span}{way[0]}", f"Cavaliere {span}{way[1]}")
+        elif card.action == "royal":
+            out[cid] = (f"King {span}{way[0]} {en}".strip(), f"Re {span}{way[1]} {it}".strip())
+        elif card.action == "ring":
+            out[cid] = (f"Ring {en}".strip(), f"Anello {it}".strip())
+        elif card.action == "choice":
+            out[cid] = ("Choice card", "Carta a scelta")
+        else:
+            out[cid] = ("Scoring card", "Carta punteggio")
+    return out
+
+
+catalogue.register(MESSAGES, words=words())

@@ -7,11 +7,11 @@ from typing import Any, ClassVar
 from rules import catalogue
 from rules.core import Game, Move, Option, Role, State
 from rules.king_and_assassins.data import ASSASSINS, BOARDS, ROUND_CARDS
-from rules.king_and_assassins.messages import MESSAGES
+from rules.king_and_assassins.messages import MESSAGES, WORDS
 from rules.king_and_assassins.moves import move_from_json
 from rules.king_and_assassins.state import GAME_ID, KAState
 
-catalogue.register(MESSAGES)
+catalogue.register(MESSAGES, words=WORDS)
 
 
 def _max_moves() -> int:

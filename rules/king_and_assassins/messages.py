@@ -78,8 +78,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{piece} non è più sulla plancia.",
     ),
     _P + "move.bad-direction": (
-        "{dir} is not a direction: pieces move N, E, S or W, never diagonally.",
-        "{dir} non è una direzione: i segnalini si muovono N, E, S o W, mai in diagonale.",
+        "{dir} is not a direction: pieces move north, east, south or west, never diagonally.",
+        "{dir} non è una direzione: i segnalini si muovono a nord, est, sud o ovest, mai in diagonale.",
     ),
     _P + "move.off-board": (
         "{piece} cannot move {dir}: that leaves the board.",
@@ -87,7 +87,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     _P + "move.occupied": (
         "{cell} is taken by {occupant}.",
-        "{cell} è occupato da {occupant}.",
+        "{cell} è già occupato: c'è {occupant}.",
     ),
     _P + "king.street-only": (
         "The king moves on streets only; {cell} is a roof.",
@@ -173,4 +173,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{piece} is not one of your three assassins.",
         "{piece} non è uno dei tuoi tre assassini.",
     ),
+}
+
+
+#: the ids a sentence's params hold, in each language: pieces by the names
+#: the screens give them, the four directions, the three pools of points
+WORDS: dict[str, tuple[str, str]] = {
+    "king": ("King", "il Re"),
+    **{f"knight{n}": (f"Knight {n}", f"Cavaliere {n}") for n in range(1, 10)},
+    **{f"citizen{n}": (f"Citizen {n}", f"Cittadino {n}") for n in range(1, 13)},
+    "N": ("north", "nord"), "E": ("east", "est"), "S": ("south", "sud"), "W": ("west", "ovest"),
+    "knights": ("Knights", "i Cavalieri"), "assassins": ("Assassins", "gli Assassini"),
 }

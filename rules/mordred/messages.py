@@ -24,8 +24,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Ora serve il lancio ({expected}), non quello.",
     ),
     "mordred.chance.not_due": (
-        "No dice are due now; it is {player}'s move.",
-        "Ora non si tirano dadi; tocca a {player}.",
+        "No dice are due now; to move: {player}.",
+        "Ora non si tirano dadi; di turno: {player}.",
     ),
     "mordred.roll.bad_value": (
         "Dice show 1 to 6, not {dice}.",
@@ -48,12 +48,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "La riga si dichiara una volta sola, prima del lancio.",
     ),
     "mordred.place.men_first": (
-        "Place your {count} Mordred man/men before spending.",
-        "Piazzate prima i vostri {count} uomini di Mordred, poi spendete.",
+        "First place the Mordred men you took ({count} left), then spend.",
+        "Prima piazza gli uomini di Mordred che hai preso (ne restano {count}), poi spendi.",
     ),
     "mordred.place.none_left": (
         "You have no Mordred men left to place.",
-        "Non avete più uomini di Mordred da piazzare.",
+        "Non hai più uomini di Mordred da piazzare.",
     ),
     "mordred.place.unknown_space": (
         "There is no space called {space} on the map.",
@@ -69,7 +69,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "mordred.place.own_piece": (
         "Mordred's men may attack other players' pieces, not yours ({space}).",
-        "Gli uomini di Mordred possono attaccare i pezzi degli altri giocatori, non i vostri ({space}).",
+        "Gli uomini di Mordred possono attaccare i pezzi degli altri giocatori, non i tuoi ({space}).",
     ),
     "mordred.build.unknown_space": (
         "There is no space called {space} on the map.",
@@ -89,15 +89,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "mordred.build.same_piece": (
         "Your {building} already stands on {space}.",
-        "Su {space} c'è già il vostro {building}.",
+        "Su {space} c'è già il tuo {building}.",
     ),
     "mordred.build.terrain": (
         "A {building} cannot be built on {terrain} ({space}).",
-        "Non si può costruire {building} su {terrain} ({space}).",
+        "Non si può costruire {building} in {terrain} ({space}).",
     ),
     "mordred.build.none_left": (
         "You have no {building} left to build.",
-        "Non vi resta nessun {building} da costruire.",
+        "Non ti resta nessun {building} da costruire.",
     ),
     "mordred.build.first_on_border": (
         "The first building of the game goes on a black-framed space, not {space}.",
@@ -109,7 +109,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "mordred.build.cannot_afford": (
         "A {building} on {space} costs £{cost}; you have £{money}.",
-        "{building} su {space} costa {cost}£; avete {money}£.",
+        "{building} su {space} costa {cost}£; hai {money}£.",
     ),
     "mordred.attack.unknown_space": (
         "There is no space called {space} on the map.",
@@ -117,7 +117,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "mordred.attack.not_your_piece": (
         "You have no piece on {space} to attack from.",
-        "Non avete un pezzo su {space} da cui attaccare.",
+        "Non hai un pezzo su {space} da cui attaccare.",
     ),
     "mordred.attack.no_man": (
         "There is no Mordred man on {space}.",
@@ -125,12 +125,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "mordred.attack.not_adjacent": (
         "{space} is not next to your piece on {origin}.",
-        "{space} non è adiacente al vostro pezzo su {origin}.",
+        "{space} non è adiacente al tuo pezzo su {origin}.",
     ),
     "mordred.attack.cannot_afford": (
         "An attack costs £{cost}; you have £{money}.",
-        "Un attacco costa {cost}£; avete {money}£.",
+        "Un attacco costa {cost}£; hai {money}£.",
     ),
 }
 
-catalogue.register(MESSAGES)
+#: the ids a sentence's params hold, in each language (the rulebook's names)
+WORDS: dict[str, tuple[str, str]] = {
+    "village": ("Village", "Villaggio"), "town": ("Town", "Città"),
+    "small_castle": ("Small Castle", "Castello Piccolo"), "large_castle": ("Large Castle", "Castello Grande"),
+    "hills": ("hills", "collina"), "forest": ("forest", "foresta"),
+}
+
+catalogue.register(MESSAGES, words=WORDS)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from rules import catalogue
 from rules.siege.game import SiegeGame
-from rules.siege.messages import MESSAGES
+from rules.siege.messages import MESSAGES, words
 
-catalogue.register(MESSAGES)
+catalogue.register(MESSAGES, words=words())
 
 GAME = SiegeGame()
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "siege.phase.wrong": (
-        "'{move}' is not a move of the {phase} phase; possible now: {expected}.",
-        "'{move}' non è una mossa della fase {phase}; ora si può: {expected}.",
+        "You cannot {move} now; you can: {expected}.",
+        "Ora non puoi {move}; puoi: {expected}.",
     ),
     "siege.move.not-now": ("That move is not possible now.", "Questa mossa non è possibile ora."),
     "siege.die.value": ("A die shows 1 to 6, not {value}.", "Un dado mostra da 1 a 6, non {value}."),
@@ -43,7 +43,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "siege.play.no-target": ("{card} needs a target.", "La carta {card} richiede un bersaglio."),
     "siege.play.bad-target": (
         "{target} is not a target for {card}.",
-        "{target} non è un bersaglio valido per {card}.",
+        "{target} non è un bersaglio valido per la carta {card}.",
     ),
     "siege.play.no-grain": (
         "There is no food card in your discards.",
@@ -109,8 +109,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "L'Ariete attacca solo dalla Fila 0.",
     ),
     "siege.attack.melee-not-archer": (
-        "Only an Archer chooses between shooting and hand to hand: attack with {unit} without 'melee'.",
-        "Solo un Arciere sceglie tra tiro e corpo-a-corpo: attacca con {unit} senza 'melee'.",
+        "Only an Archer chooses between shooting and hand to hand: attack with {unit} without choosing.",
+        "Solo un Arciere sceglie tra tiro e corpo a corpo: attacca con {unit} senza scegliere.",
     ),
     "siege.attack.no-target": ("{unit} has nothing to attack.", "{unit} non ha nulla da attaccare."),
     "siege.attack.group-full": (
@@ -217,3 +217,26 @@ MESSAGES.update({
         "Solo una truppa o una Macchina da Guerra che entra nella fila 1 o 2 prende un posto nella fila.",
     ),
 })
+
+
+def words() -> dict[str, tuple[str, str]]:
+    """The ids a sentence's params hold, in each language: every card by its
+    name (a unit on the table, "archer-3", too), the moves as what a player
+    does, and what a unit is lost to."""
+    from rules.siege.data import CARDS
+
+    out = {cid: (card.name, card.name_it) for cid, card in CARDS.items()}
+    out.update({
+        "die": ("enter the die", "inserire il dado"), "draw": ("draw", "pescare"),
+        "play": ("play a card", "giocare una carta"), "discard": ("discard", "scartare"),
+        "feed": ("feed the troops", "nutrire le truppe"),
+        "lose": ("choose a unit lost", "scegliere l'unità persa"),
+        "spear": ("choose for the Spear", "scegliere per la Mano del Destino"),
+        "place": ("place a unit", "piazzare un'unità"), "raze": ("raze", "radere al suolo"),
+        "attack": ("attack", "attaccare"), "join": ("join the attack", "unirti all'attacco"),
+        "target": ("choose a target", "scegliere un bersaglio"), "support": ("support", "sostenere"),
+        "move": ("move", "spostare"), "pass": ("pass", "passare"),
+        "end_phase": ("end the phase", "finire la fase"), "grain": ("Grain", "Grano"),
+        "melee": ("hand-to-hand combat", "il corpo a corpo"), "starve": ("starvation", "la fame"),
+    })
+    return out

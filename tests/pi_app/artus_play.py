@@ -48,7 +48,8 @@ def check_screens(rig) -> None:
         drawn = s.scene.adapter.drawn.get(q)
         for p, card in s.scene.adapter.drawn.items():
             if p != q and card != drawn:
-                assert not any(line.endswith(f"new {card_name(card, s.scene.lang)}")
+                fresh = "new card" if s.scene.lang == "en" else "carta nuova"
+                assert not any(line.endswith(f"{fresh}: {card_name(card, s.scene.lang)}")
                                for line in lay.lines), (p, q, lay)
         if s.scene.state.to_move() not in (q, None) and not lay.alert and hands[q]:
             assert lay.big == hands[q] or "Tap the" in lay.big or "Tocca" in lay.big, lay

@@ -56,7 +56,8 @@ def check_screens(rig) -> None:
                 assert not any(line.endswith(f": {hand}") for line in lay.lines), (p, hand, lay)
         new = s.scene.adapter.drawn.get(p)
         if new is not None and new != s.scene.adapter.drawn.get(1 - p):
-            mark = f"new {card_name(new, s.scene.lang)}".lower()
+            fresh = "new card" if s.scene.lang == "en" else "carta nuova"
+            mark = f"{fresh}: {card_name(new, s.scene.lang)}".lower()
             for lay in others:
                 assert not any(mark in line.lower() for line in (lay.title, *lay.lines)), (p, new, lay)
 

@@ -22,7 +22,7 @@ def test_run_console_taps_presses_and_resumes(tmp_path, monkeypatch, capsys):
                  "--text"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "It is Player 1's turn, not Player 2's." in out
+    assert "Turn: Player 1, not Player 2. Wait for your turn." in out
     assert "Player 1 plays Garrison" in out
     assert "unknown command 'fly'" in out
     assert "does not know this tag (04AABBCCDD)" in out
@@ -33,12 +33,53 @@ def test_run_console_taps_presses_and_resumes(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["run", "--state-dir", str(tmp_path), "--text"]) == 0
     out = capsys.readouterr().out
-    assert "Garrison: 1" in out
+    assert "Garrison 1: take a follower" in out  # what the step chooses
 
 
-def test_run_needs_players_with_game(tmp_path, capsys):
+def test_run_needs_players_with_a_game_of_several_counts(tmp_path, capsys):
     assert main(["run", "--game", KID, "--state-dir", str(tmp_path)]) == 2
-    assert "--game and --players go together" in capsys.readouterr().err
+    assert "--game king-is-dead needs --players N: 2, 3 or 4 players" in capsys.readouterr().err
+    assert main(["run", "--players", "2", "--state-dir", str(tmp_path)]) == 2
+    assert "--players goes with --game" in capsys.readouterr().err
+
+
+def test_run_takes_the_only_count_of_a_two_player_game(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["run", "--game", "king-and-assassins", "--state-dir", str(tmp_path)]) == 0
+    assert "new game: King & Assassins for 2" in capsys.readouterr().out
+
+
+def test_a_bare_tablekeeper_lists_its_commands(capsys):
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: tablekeeper")
+    for command in ("run", "demo", "replay", "tags", "doctor"):
+        assert f"\n    {command} " in out
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.startswith("tablekeeper 0.")
+
+
+def test_an_error_in_its_own_window_waits_for_enter_before_it_closes(tmp_path, monkeypatch, capsys):
+    """In a terminal multiplexer's window tablekeeper leads its own session:
+    the window would close with the message unread."""
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal("\n")
+    monkeypatch.setattr("sys.stdin", terminal)
+    err = Terminal()
+    monkeypatch.setattr("sys.stderr", err)
+    monkeypatch.setattr("os.getsid", lambda pid: __import__("os").getpid())
+    assert main(["run", "--game", KID, "--state-dir", str(tmp_path)]) == 2
+    assert "needs --players N" in err.getvalue() and "press Enter to close" in err.getvalue()
+    assert terminal.tell() == 1, "it waited for Enter"
 
 
 def test_run_refuses_a_broken_journal(tmp_path, capsys):

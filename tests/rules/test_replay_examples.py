@@ -48,7 +48,7 @@ def test_every_example_replays_to_a_last_line_with_the_public_view(path: Path) -
     verdicts = _verdicts(records)
     assert [v["n"] for v in verdicts] == list(range(1, len(verdicts) + 1))
     assert set(records[-1]) == {"outcome", "view"}
-    assert records[-1]["view"]["game"] == header["game"]
+    assert records[-1]["view"].get("game", header["game"]) == header["game"]  # Artus's view names no game
     assert all("n" in r or "chance" in r for r in records[:-1])
 
 
@@ -172,3 +172,38 @@ def test_every_game_replays_a_whole_game_with_chance_from_the_file_or_the_seed(
     assert [v["ok"] for v in _verdicts(records)] == [ok for _, ok in seat_lines]
     assert [r["chance"] for r in records if "chance" in r] == [m.to_json() for m, ok, c in log if c and ok]
     assert records[-1] == last
+
+
+def test_every_game_has_an_example() -> None:
+    shown = {json.loads(p.read_text(encoding="utf-8").splitlines()[0])["game"]
+             for p in EXAMPLES.glob("*.jsonl")}
+    assert set(rules.GAMES) <= shown
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.jsonl")), ids=lambda p: p.name)
+def test_every_example_is_told_in_words(path: Path, lang: str) -> None:
+    out = io.StringIO()
+    with path.open(encoding="utf-8") as f:
+        replay(f, out, str(path), lang)
+    told = out.getvalue().splitlines()
+    records = _replay_example(path.name)
+    assert len(told) == len(records) and all(told)
+    assert not any(line.lstrip().startswith("{") for line in told), "JSON, not words"
+    ended = records[-1]["outcome"] is not None
+    last = told[-1]
+    if ended:
+        assert last.startswith(("Winner", "Vince", "Assassins win", "Vincono", "Attacker", "Defender",
+                                "King", "Il Re", "No winner", "Nessun")), last
+    else:
+        assert last.startswith(("The game is not over", "La partita non è finita")), last
+    refused = [r["n"] for r in records if r.get("ok") is False]
+    word = "refused" if lang == "en" else "rifiutata"
+    assert [int(line.split(".")[0]) for line in told if f": {word}. " in line] == refused
+
+
+def test_replay_lang_on_the_command_line() -> None:
+    path = EXAMPLES / "king-is-dead-refusals.jsonl"
+    done = subprocess.run([sys.executable, "-m", "pi_app", "replay", "--lang", "it", str(path)],
+                          capture_output=True, text=True, check=True)
+    assert "4. Giocatore 1: Prendi blu in Caledonia: rifiutata. Caledonia non confina" in done.stdout

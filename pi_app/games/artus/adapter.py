@@ -137,7 +137,7 @@ class ArtusAdapter(TableAdapter):
     # -- words ------------------------------------------------------------------
     def field_label(self, field: str | None, lang: str) -> str:
         if field == "seat" and self._seen is not None and self._seen["phase"] == "place":
-            return "Empty seat" if lang == "en" else "Posto libero"
+            return "Empty place" if lang == "en" else "Posto libero"
         return super().field_label(field, lang)
 
     def view_value(self, field: str | None, value: Any, lang: str) -> str:
@@ -163,7 +163,7 @@ class ArtusAdapter(TableAdapter):
         return super().value_label(field, value, lang)
 
     def _seat_label(self, seat: int, lang: str) -> str:
-        word = ("seat", "posto")[w.lang_index(lang)]
+        word = ("place", "posto")[w.lang_index(lang)]  # a place at the Round Table, not a player's seat
         view = self._seen
         if view is None:
             return f"{word} {seat}"
@@ -184,7 +184,7 @@ class ArtusAdapter(TableAdapter):
         if kind == "draw":
             return self.value_label("pile", move.get("pile"), lang)
         if kind == "place":
-            return (f"Knight on seat {move.get('seat')}", f"Cavaliere sul posto {move.get('seat')}")[i]
+            return (f"Knight on place {move.get('seat')}", f"Cavaliere sul posto {move.get('seat')}")[i]
         if kind != "play":
             return super().move_text(move, lang)
         card = w.card_name(str(move.get("card")), lang)
@@ -242,7 +242,7 @@ class ArtusAdapter(TableAdapter):
             return big, [hand]
         new = self.drawn.get(seat)
         if new is not None and new in view["hand"]:
-            line += f" · {'new' if en else 'nuova'} {w.card_name(new, lang)}"
+            line += f" · {'new card' if en else 'carta nuova'}: {w.card_name(new, lang)}"
         return hand, [line]
 
     def public_lines(self, state: State, lang: str) -> list[str]:
@@ -262,7 +262,7 @@ class ArtusAdapter(TableAdapter):
         king = view["king"]
         status = (f"Round {view['round']}/{view['rounds']}, King on {king}" if en
                   else f"Round {view['round']}/{view['rounds']}, Re al {king}")
-        rings = ", ".join((f"{r} on seat {s}" if en else f"{r} al posto {s}")
+        rings = ", ".join((f"{r} on place {s}" if en else f"{r} al posto {s}")
                           for s, r in view["rings"].items() if int(s) != king)
         return [scores, status, ("Rings: " if en else "Anelli: ") + (rings or ("none" if en else "nessuno"))]
 
@@ -274,9 +274,9 @@ class ArtusAdapter(TableAdapter):
         en = lang == "en"
         names = ", ".join(w.player(p, lang, self.names) for p in outcome.winners)
         if len(outcome.winners) == 1:
-            big = f"Winner: {names}" if en else f"Vince {names}"
+            big = f"Winner: {names}" if en else f"Vince: {names}"
         else:
-            big = f"Winners: {names}" if en else f"Vincono {names}"
+            big = f"Winners: {names}" if en else f"Vincono: {names}"
         reason = "Most prestige wins" if en else "Più prestigio vince"
         scores = " · ".join(f"{w.player(int(p), lang, self.names)} {s}" for p, s in outcome.scores.items())
         return big, [scores, reason]
@@ -365,25 +365,25 @@ class ArtusAdapter(TableAdapter):
             if p.get("figure") == "king":  # there is one King; the crown always turns with him
                 short = "King+crown" if en else "Re+corona"
             if kind == "figure_moved":
-                verbose.append(f"Move {long} from seat {a} to seat {b}" if en
+                verbose.append(f"Move {long} from place {a} to place {b}" if en
                                else f"Sposta {long} dal posto {a} al posto {b}")
                 compact.append(f"{'Move' if en else 'Sposta'} {short} {a}→{b}")
             else:
-                verbose.append(f"bump {long} from seat {a} to seat {b}" if en
+                verbose.append(f"bump {long} from place {a} to place {b}" if en
                                else f"sposta {long} dal posto {a} al {b}")
                 compact.append(f"bump {short} {a}→{b}" if en else f"{short} {a}→{b}")
         elif kind == "table_rotated":
             to = p["to"]
             # The short forms say it with the King's move or crowning.
-            verbose.append(f"turn the crown to seat {to}" if en else f"ruota la corona al posto {to}")
+            verbose.append(f"turn the crown to place {to}" if en else f"ruota la corona al posto {to}")
         elif kind == "ring_added":
             long, short = w.figure_name(p, lang), w.figure_name(p, lang, short=True)
-            verbose.append(f"Put a ring on {long} (seat {p['seat']})" if en
+            verbose.append(f"Put a ring on {long} (place {p['seat']})" if en
                            else f"Metti un anello su {long} (posto {p['seat']})")
             compact.append(f"{'ring on' if en else 'anello a'} {short} {p['seat']}")
         elif kind == "crowned":
             old, back = p["old_king"], p["rings_returned"]
-            verbose.append(f"new King! take {back} rings off seat {old}" if en
+            verbose.append(f"new King! take {back} rings off place {old}" if en
                            else f"nuovo Re! togli {back} anelli dal posto {old}")
             compact.append(f"crown →{p['seat']}, {back} rings off {old}" if en
                            else f"corona →{p['seat']}, −{back} anelli al {old}")

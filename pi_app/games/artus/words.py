@@ -32,7 +32,7 @@ DOS: dict[str, tuple[str, str]] = {
 EFFECTS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     # effect -> ((long en, long it), (short en, short it))
     "all": (("Score all", "Conteggia tutti"), ("S:all", "P:tutti")),
-    "all-opposite": (("Score all, reversed", "Tutti, opposto"), ("S:rev", "P:opp")),
+    "all-opposite": (("Score all, reversed", "Tutti, opposto"), ("S:rev", "P:opposto")),
     "green-yellow-red": (("Score green-yellow-red", "Verde-giallo-rosso"), ("S:GYR", "P:VGR")),
     "carpet": (("Score the carpet", "Conteggia tappeto"), ("S:carp", "P:tapp")),
     "three-red": (("Score three red", "Tre rossi"), ("S:3red", "P:3ros")),
@@ -52,8 +52,11 @@ def player_short(p: int, lang: str) -> str:
     return naming.short_name("artus", p, lang)
 
 
-def _range(card: Card) -> str:
-    return f"{'±' if card.both_ways else ''}{card.lo}-{card.hi}"
+def _range(card: Card, i: int = 0, short: bool = False) -> str:
+    """A card's move: "1-5", and in words whether it goes either way ("±1-5" said nothing)."""
+    if short:
+        return f"{'±' if card.both_ways else ''}{card.lo}-{card.hi}"
+    return f"{card.lo}-{card.hi}" + ((" either way", " avanti o indietro")[i] if card.both_ways else "")
 
 
 def card_name(cid: str, lang: str, short: bool = False) -> str:
@@ -64,10 +67,10 @@ def card_name(cid: str, lang: str, short: bool = False) -> str:
         return cid
     colour = COLOURS.get(card.colour or "", ("", ""))[i]
     if card.action == "knight":
-        return (("Kn", "Ca")[i] if short else ("Knight ", "Cavaliere ")[i]) + _range(card)
+        return (("Kn", "Ca")[i] if short else ("Knight ", "Cavaliere ")[i]) + _range(card, i, short)
     if card.action == "royal":
         tail = (colour[0] if short else f" {colour}") if colour else ""
-        return (("Kg", "Re")[i] if short else ("King ", "Re ")[i]) + _range(card) + tail
+        return (("Kg", "Re")[i] if short else ("King ", "Re ")[i]) + _range(card, i, short) + tail
     if card.action == "ring":
         if short:
             return ("Ring", "An")[i] + (f"-{colour[0]}" if colour else "")
@@ -86,7 +89,7 @@ def figure_name(params: dict, lang: str, short: bool = False) -> str:
     if kind == "knight":
         who = (player_short if short else player)(int(params.get("owner") or 0), lang)
         if short:
-            return (f"{who} knight", f"cav. {who}")[i]
+            return (f"{who} knight", f"cavaliere {who}")[i]
         return (f"{who}'s knight", f"il cavaliere di {who}")[i]
     colour = params.get("colour", "")
     c = COLOURS.get(colour, (colour, colour))[i]
@@ -95,7 +98,7 @@ def figure_name(params: dict, lang: str, short: bool = False) -> str:
             return (f"{c} King", f"Re {c}")[i]
         return (f"the {c} King", f"il Re {_of(c)}")[i]
     if short:
-        return (f"{c} prince", f"princ. {c}")[i]
+        return (f"{c} prince", f"principe {c}")[i]
     return (f"the {c} prince", f"il principe {_of(c)}")[i]
 
 
@@ -117,7 +120,7 @@ def marker(p: int, down: bool, lang: str, short: bool = False) -> str:
     who = (player_short if short else player)(p, lang)
     if lang == "it":
         if short:
-            return f"segn. {who} {'coricato' if down else 'in piedi'}"
+            return f"segnalino {who} {'coricato' if down else 'in piedi'}"
         return f"segnalino di {who} {'coricato' if down else 'di nuovo in piedi'}"
     if short:
         return f"{who} marker {'on its side' if down else 'up'}"

@@ -308,7 +308,10 @@ class KingAndAssassinsAdapter(TableAdapter):
         if step == "king":
             return (f"King {ap['king']} AP, Knights {ap['knights']}" if en
                     else f"Re {ap['king']} PA, Cavalieri {ap['knights']}")
-        return f"{ap['assassins']} action points" if en else f"{ap['assassins']} punti azione"
+        n = ap["assassins"]
+        if en:
+            return f"{n} action point" if n == 1 else f"{n} action points"
+        return f"{n} punto azione" if n == 1 else f"{n} punti azione"
 
     def chance_title(self, state: State, lang: str) -> str:
         n = state.view(None)["round"] + 1
@@ -318,7 +321,11 @@ class KingAndAssassinsAdapter(TableAdapter):
         view = state.view(seat)
         en = lang == "en"
         big = f"Round {view['round']}" if view["round"] else ("Setup" if en else "Preparazione")
-        lines = [f"{view['cards_left']} cards left" if en else f"{view['cards_left']} carte"]
+        n = view["cards_left"]
+        if en:
+            lines = [f"{n} card left" if n == 1 else f"{n} cards left"]
+        else:
+            lines = [f"{n} carta rimasta" if n == 1 else f"{n} carte rimaste"]
         if view["wounds"]:
             lines.insert(0, f"Wounds {view['wounds']}/2" if en else f"Ferite {view['wounds']}/2")
         if seat == ASSASSIN_SEAT and view.get("assassins"):

@@ -25,8 +25,18 @@ REGIONS = DATA.regions
 CARDS = tuple(dict.fromkeys(DATA.deck))
 COLOURS = DATA.colours
 PICKS = ("swap", "take", "place", "into")  # moves inside an action: nothing changes on the table yet
+#: what a step inside an action chooses, for its title
+PICK_HINTS: dict[str, tuple[str, str]] = {
+    "swap": ("swap a region card", "scambia una carta Regione"),
+    "take": ("take a follower", "prendi un seguace"),
+    "place": ("place a follower", "piazza un seguace"),
+    "into": ("choose the region", "scegli la regione"),
+    "crown": ("where the Crown goes", "dove va la Corona"),
+    "summon": ("summon to court", "convoca a corte"),
+}
 LOYALIST = "black"
 FACTION_COLOURS = {f.id: f.colour for f in DATA.factions}
+HOMES = {f.home: f.colour for f in DATA.factions}  # region -> the colour of the followers at home there
 CARD_LABELS = CARD_WORDS
 FACTION_LABELS: dict[str, tuple[str, str]] = {
     "saxons": ("Saxons", "Sassoni"),
@@ -53,7 +63,7 @@ TYPE_LABELS: dict[str, tuple[str, str]] = {
 }
 STEP_TITLES: dict[str, tuple[str, str]] = {
     "turn": ("Your turn: play or pass", "Tocca a te: gioca o passa"),
-    "summon": ("Summon a follower", "Richiama un Seguace"),
+    "summon": ("Summon a follower to court", "Convoca a corte"),
 }
 REASONS: dict[str, tuple[str, str]] = {
     "control": ("by control of the regions", "per controllo delle regioni"),
@@ -72,6 +82,14 @@ def colour_word(colour: str, n: int, lang: str) -> str:
         return colour
     forms = words[0] if lang == "en" else words[1]
     return forms[0] if n == 1 else forms[1]
+
+
+def to_them(name: str) -> str:
+    """Italian "to the" before a plural name: "agli Scozzesi", "ai Gallesi"."""
+    low = name.lower()
+    impure = (low[:1] in "aeiouxz" or low[:2] in ("gn", "ps", "pn")
+              or (low[:1] == "s" and low[1:2] not in "aeiou"))
+    return f"{'agli' if impure else 'ai'} {name}"
 
 
 def counted(colours: Counter, lang: str) -> str:
@@ -170,7 +188,7 @@ class KingIsDeadAdapter(TableAdapter):
             "take": f"Take {colour} in {region}" if en else f"Prendi {colour} in {region}",
             "into": f"Into {region}" if en else f"In {region}",
             "place": f"Place {colour} in {region}" if en else f"Piazza {colour} in {region}",
-            "summon": f"Summon {colour} from {region}" if en else f"Richiama {colour} da {region}",
+            "summon": f"Summon {colour} from {region}" if en else f"Convoca a corte {colour} da {region}",
             "draw": f"Draw {colour}" if en else f"Pesca {colour}",
             "region_card": f"Region card {region}" if en else f"Carta Regione {region}",
         }
@@ -181,7 +199,11 @@ class KingIsDeadAdapter(TableAdapter):
         pending = view.get("pending")
         if view.get("step") == "action" and pending:
             card = _l(CARD_LABELS.get(pending["card"], (pending["card"],) * 2), lang)
-            return f"{card}: {len(pending['picks']) + 1}"
+            # what this step chooses: "Crown: 1" over a list of regions said nothing
+            kinds = {m.to_json().get("type") for m in state.legal_moves()}
+            hint = next((_l(PICK_HINTS[k], lang) for k in PICK_HINTS if k in kinds), "")
+            step = len(pending["picks"]) + 1
+            return f"{card} {step}: {hint}" if hint else f"{card}: {step}"
         return _l(STEP_TITLES.get(view.get("step", ""), STEP_TITLES["turn"]), lang)
 
     def chance_title(self, state: State, lang: str) -> str:
@@ -255,7 +277,7 @@ class KingIsDeadAdapter(TableAdapter):
                 name = _l({**CARD_LABELS, **FACTION_LABELS}.get(winner, (winner, winner)), lang)
                 back = sum(Counter(p.get("returned", {})).values())
                 last.append(f"{p['region']} to the {name}; {back} to reserve" if en
-                            else f"{p['region']} ai {name}; {back} in riserva")
+                            else f"{p['region']} {to_them(name)}; {back} in riserva")
             elif kind == "loyalist_added":
                 out.append(f"Put a loyalist in {p['region']}" if en
                            else f"Metti un lealista in {p['region']}")
@@ -265,10 +287,18 @@ class KingIsDeadAdapter(TableAdapter):
         for seat, colours in courts.items():
             who = self.player_name(seat, lang)
             out.append(f"{who} court: {counted(colours, lang)}" if en
-                       else f"Corte {who}: {counted(colours, lang)}")
+                       else f"Corte ({who}): {counted(colours, lang)}")
         for region, colours in fills.items():
-            out.append(f"{region}: put {counted(colours, lang)}" if en
-                       else f"{region}: metti {counted(colours, lang)}")
+            # A faction's home region already holds its followers from the
+            # start: said, so that a later summon from there is no surprise.
+            home = HOMES.get(region)
+            there = ""
+            if home is not None:
+                n = DATA.counts["home_followers"]
+                there = (f" (besides the {n} {colour_word(home, n, lang)} at home)" if en
+                         else f" (oltre ai {n} {colour_word(home, n, lang)} di casa)")
+            out.append(f"{region}: put {counted(colours, lang)}{there}" if en
+                       else f"{region}: metti {counted(colours, lang)}{there}")
         for region, colours in placed.items():
             out.append(f"Put {counted(colours, lang)} in {region}" if en
                        else f"Metti {counted(colours, lang)} in {region}")
@@ -302,7 +332,9 @@ class KingIsDeadAdapter(TableAdapter):
         view = state.view(seat)
         me = view["seats"][seat]
         court = Counter(me["court"])
-        big = counted(court, lang) or ("empty court" if lang == "en" else "corte vuota")
+        # labelled: "1 blue, 2 red" alone did not say whose or what they were
+        big = (f"{'Court' if lang == 'en' else 'Corte'}: {counted(court, lang)}" if court
+               else ("Court empty" if lang == "en" else "Corte vuota"))
         held = Counter(c for c in view.get("hand", []) if c in CARD_LABELS)
         hand = ", ".join(_l(CARD_LABELS[c], lang) + (f" ×{n}" if n > 1 else "") for c, n in held.items())
         sets = f"Sets: {me['sets']}" if lang == "en" else f"Set: {me['sets']}"

@@ -55,7 +55,7 @@ FIELD_LABELS: dict[str, Pair] = {
 }
 # Short enough for two small lines under the winner on a 128x64 screen.
 ENDINGS: dict[str, Pair] = {
-    "all_men_placed": ("All Mordred's men are out", "Tutti gli uomini fuori"),
+    "all_men_placed": ("All Mordred's men placed", "Tutti gli uomini di Mordred piazzati"),
     "pieces_exhausted": ("A kind of piece used up", "Un tipo di pezzo finito"),
     "track_end": ("A pawn at the track's end", "Un pedone in fondo"),
     "mordred_slain": ("Mordred slain on Anglesey", "Mordred sconfitto"),
@@ -79,8 +79,14 @@ def building(name: str, lang: str) -> str:
     return pick(BUILDING_LABELS.get(name, (name, name)), lang)
 
 
-def money(amount: int) -> str:
-    return f"£{amount}"
+def money(amount: int, lang: str) -> str:
+    """Pounds as each rulebook writes them: "£8" in English, "8£" in Italian."""
+    return f"£{amount}" if lang == "en" else f"{amount}£"
+
+
+def track(pawn: int, lang: str) -> str:
+    """A pawn's place on the Mordred track, its spaces counted from 1."""
+    return f"{'track' if lang == 'en' else 'tracciato'} {pawn + 1}"
 
 
 class MordredAdapter(TableAdapter):
@@ -181,8 +187,8 @@ class MordredAdapter(TableAdapter):
         if phase == "spend":
             # The menu hides the waiting screen's money and pawn: the title keeps both.
             me = view["players"][view["turn"]]
-            cash = money(me["money"])
-            return f"Spend {cash} · pawn {me['pawn']}" if en else f"Spendi {cash} · pedone {me['pawn']}"
+            cash = money(me["money"], lang)
+            return f"{'Spend' if en else 'Spendi'} {cash} · {track(me['pawn'], lang)}"
         return super().step_title(state, lang)
 
     def chance_title(self, state: State, lang: str) -> str:
@@ -223,7 +229,7 @@ class MordredAdapter(TableAdapter):
     def income_line(self, p: dict[str, Any], pawn: dict[str, Any] | None, lang: str) -> str:
         en = lang == "en"
         men = p["men"]
-        parts = [f"{'Take' if en else 'Prendi'} {money(p['money'])}"]
+        parts = [f"{'Take' if en else 'Prendi'} {money(p['money'], lang)}"]
         if men:
             parts.append(f"{men} {'man' if men == 1 else 'men'}" if en
                          else f"{men} {'uomo' if men == 1 else 'uomini'}")
@@ -273,14 +279,14 @@ class MordredAdapter(TableAdapter):
                     else f"Niente spazio per {n} uomini: in riserva"]
         if kind == "built":
             what = building(p["building"], lang)
-            cost = money(p["cost"])
+            cost = money(p["cost"], lang)
             if p.get("replaced"):
                 old = building(p["replaced"], lang)
                 return [f"{what.capitalize()} for the {old} on {space} ({cost})" if en
                         else f"{what} al posto di {old} su {space} ({cost})"]
             return [f"Put a {what} on {space} ({cost})" if en else f"Metti {what} su {space} ({cost})"]
         if kind == "attack":
-            paid, need = money(p["paid"]), p["need"]
+            paid, need = money(p["paid"], lang), p["need"]
             return [f"Pay {paid}: {p['from']} attacks {space}, {need}+" if en
                     else f"Paga {paid}: {p['from']} attacca {space}, {need}+"]
         if kind == "player_combat":
@@ -302,7 +308,7 @@ class MordredAdapter(TableAdapter):
         view = state.view(seat)
         me = view["players"][seat]
         en = lang == "en"
-        big = f"{money(me['money'])}  {'pawn' if en else 'pedone'} {me['pawn']}"
+        big = f"{money(me['money'], lang)}  {track(me['pawn'], lang)}"
         left = ", ".join(f"{me['supply'][b]} {pick(BUILDING_PLURALS[b], lang)}" for b in BUILDINGS)
         vp = f"{me['vp']} VP" if en else f"{me['vp']} PV"
         # Every pawn, in seat order: who is furthest right matters if Mordred wins.
@@ -312,7 +318,7 @@ class MordredAdapter(TableAdapter):
         """Every pawn on the Mordred track, each player named (the screen
         pages what does not fit one line)."""
         at = "on" if lang == "en" else "al"
-        pawns = ", ".join(f"{self.player_name(p['seat'], lang)} {at} {p['pawn']}"
+        pawns = ", ".join(f"{self.player_name(p['seat'], lang)} {at} {p['pawn'] + 1}"
                           for p in view["players"])
         line = f"{'Pawns' if lang == 'en' else 'Pedoni'}: {pawns}"
         # Two players is not in the rulebook: the table keeps saying so.
@@ -347,7 +353,7 @@ class MordredAdapter(TableAdapter):
         for seat in sorted(int(s) for s in outcome.scores):
             if seat < min(len(vp), len(cash), len(pawns)):
                 lines.append(f"{self.player_name(seat, lang)}: {vp[seat]} {'VP' if en else 'PV'} "
-                             f"{money(cash[seat])} {'pawn' if en else 'pedone'} {pawns[seat]}")
+                             f"{money(cash[seat], lang)} {track(pawns[seat], lang)}")
         return big, lines
 
 ADAPTER = MordredAdapter

@@ -41,7 +41,7 @@ class SiegeAdapter(TableAdapter):
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {
         "type": ("Action", "Azione"), "card": ("Card", "Carta"), "target": ("Target", "Bersaglio"),
         "unit": ("Unit", "Unità"), "to": ("To", "Verso"), "choice": ("Choice", "Scelta"),
-        "value": ("Die", "Dado"), "melee": ("Shoot or fight", "Tiro o mischia"),
+        "value": ("Die", "Dado"), "melee": ("Shoot or hand to hand", "Tiro o corpo a corpo"),
         "at": ("Place in the row", "Posto nella fila"),
     }
     value_labels: ClassVar[dict[str, tuple[str, str]]] = dict(w.TYPES)
@@ -148,6 +148,8 @@ class SiegeAdapter(TableAdapter):
             return "No support" if lang == "en" else "Nessun supporto"
         if name == "at" and isinstance(value, int):  # the place a card takes in its row
             return w.slot(self._entry_row(), value, lang)
+        if name == "phase" and value in w.PHASES:
+            return pick(w.PHASES[value], lang)
         if name == "melee":  # an Archer's attack: shot (no key) or hand to hand
             return pick(w.MELEE[bool(value)], lang)
         if name == "card" and isinstance(value, str):
@@ -210,7 +212,7 @@ class SiegeAdapter(TableAdapter):
             if len(fresh) > 1:
                 return f"New: {len(fresh)} cards" if lang == "en" else f"Nuove: {len(fresh)} carte"
             name = w.card_name(fresh[0], lang)
-            return f"New {name}" if lang == "en" else f"Nuova {name}"
+            return f"New card: {name}" if lang == "en" else f"Nuova carta: {name}"
         if phase == "play" and seat == view["seat"]:
             moves = [m.to_json() for m in state.legal_moves()]
             dead = [m for m in moves if m["type"] == "discard" and CARDS[m["card"]].kind == "fortification"]
@@ -255,7 +257,8 @@ class SiegeAdapter(TableAdapter):
         line = f"{w.role(seat, lang, self.names)} · {n} card{'s' if n != 1 else ''}" if en else \
             f"{w.role(seat, lang, self.names)} · {n} cart{'e' if n != 1 else 'a'}"
         new = self.drawn.get(seat)
-        got = f"{'new' if en else 'nuova'} {w.card_name(new, lang)}" if new in view["hand"] else ""
+        fresh = "new card" if en else "carta nuova"
+        got = f"{fresh}: {w.card_name(new, lang)}" if new in view["hand"] else ""
         if view["phase"] in HAND_DRAWS and view["seat"] == seat:  # the drawer taps what was drawn
             big = "Tap the card you drew" if en else "Tocca la carta pescata"
             return big, [got, f"{line}: {hand}"] if got else [f"{line}: {hand}"]
@@ -266,8 +269,10 @@ class SiegeAdapter(TableAdapter):
         en = lang == "en"
         if view["phase"] in ("setup_draw", "setup"):
             return []
-        hands = "/".join(str(s["hand_size"]) for s in view["sides"])
-        out = [f"Day {view['day']} · hands {hands}" if en else f"Giorno {view['day']} · mani {hands}"]
+        # how many cards each player holds, each named: "6/5" alone explained nothing
+        hands = ", ".join(f"{w.role(seat, lang, self.names)} {side['hand_size']}"
+                          for seat, side in enumerate(view["sides"]))
+        out = [f"Day {view['day']} · in hand: {hands}" if en else f"Giorno {view['day']} · in mano: {hands}"]
         if view["feeding_due"] and view["phase"] in ("die", "draw", "event"):  # at "feed" it is the big line
             who = w.role(view["seat"], lang, self.names)
             out.insert(0, f"{who} must feed today" if en else f"{who} nutre oggi")
@@ -287,7 +292,7 @@ class SiegeAdapter(TableAdapter):
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         en = lang == "en"
         winner = w.role(outcome.winners[0], lang, self.names) if outcome.winners else "-"
-        big = f"{winner} wins" if en else f"Vince {winner}"
+        big = f"{winner} wins" if en else f"Vince: {winner}"
         reason = pick(w.REASONS.get(outcome.reason, (outcome.reason,) * 2), lang)
         detail = dict(outcome.detail)
         day = (f"Day {detail.get('day')} · walls left {detail.get('walls_left')}" if en

@@ -77,8 +77,8 @@ def said(events: Sequence[Event], views: list[JSON | None], lang: str,
             out.append(f"Roll {p['roll']}{mod}, need {p['need']}: {hit}" if en
                        else f"Dado {p['roll']}{mod}, serve {p['need']}: {hit}")
         elif kind == "melee":
-            out.append(f"Melee {p['attack']} against {p['defence']}" if en
-                       else f"Mischia {p['attack']} contro {p['defence']}")
+            out.append(f"Hand to hand: attack {p['attack']} against defence {p['defence']}" if en
+                       else f"Corpo a corpo: attacco {p['attack']} contro difesa {p['defence']}")
         elif kind == "moved":
             unit = w.unit(p["unit"], views[1:], lang)
             to = (w.where(p["unit"], views[0], lang) or pick(w.ROW_NAMES[p["to"]], lang)

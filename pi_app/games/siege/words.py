@@ -29,7 +29,8 @@ ROW_NAMES: dict[str, tuple[str, str]] = {
 COMMAND_ROW = (("command row", "fila comando"), ("castle row", "fila castello"))
 TYPES: dict[str, tuple[str, str]] = {
     "play": ("Play", "Gioca"), "discard": ("Discard", "Scarta"), "feed": ("Feed", "Nutri"),
-    "lose": ("Lose", "Perdi"), "spear": ("Spear", "Lancia"), "attack": ("Attack", "Attacca"),
+    "lose": ("Lose", "Perdi"), "spear": ("Spear of Destiny", "Mano del Destino"),
+    "attack": ("Attack with", "Attacca con"),
     "join": ("Join attack", "Unisci"), "target": ("Target", "Bersaglio"),
     "support": ("Support", "Supporto"), "move": ("Move", "Muovi"), "pass": ("Pass", "Passa"),
     "end_phase": ("End phase", "Fine fase"), "die": ("Die", "Dado"), "draw": ("Draw", "Pesca"),
@@ -54,18 +55,20 @@ LOSS_REASONS: dict[str, tuple[str, str]] = {
 # The losses a player names since Famine and a lost melee ask which card
 # goes (ruling: docs/rulings.md#siege-the-player-chooses).
 LOSS_REASONS.update({
-    "famine": ("Famine", "Carestia"), "melee": ("the melee", "la mischia"),
+    "famine": ("Famine", "Carestia"), "melee": ("hand-to-hand combat", "il corpo a corpo"),
 })
 TYPES.update({"raze": ("Remove wall", "Togli muro"), "place": ("Place", "Metti")})
+#: a phase named by a move type's word where that word is a verb with an object ("Attack with")
+PHASES: dict[str, tuple[str, str]] = {"attack": ("Attack", "Attacco")}
 #: events in force, as the shared screen names them (short)
 EVENT_SHORT: dict[str, tuple[str, str]] = {
-    "low_morale": ("Low morale", "Morale basso"), "bad_weather": ("Bad weather", "Maltempo"),
-    "papal_injunction": ("Papal ban", "Bando papale"), "floods": ("Floods", "Inondazione"),
+    "low_morale": ("Low Morale", "Morale a Terra"), "bad_weather": ("Bad Weather", "Cattivo Tempo"),
+    "papal_injunction": ("Papal Injunction", "Intimazione del Papa"), "floods": ("Floods", "Inondazione"),
 }
 STEP: dict[str, tuple[str, str]] = {
     "setup": ("Setup: play or discard", "Gioca o scarta"),
     "play": ("Play a card or end", "Gioca o termina"),
-    "event": ("Spear of Destiny", "Lancia del Destino"),
+    "event": ("Spear of Destiny", "Mano del Destino"),
     "attack": ("Attack: pick a unit", "Attacco: scegli"),
     "aim": ("Join or pick a target", "Unisci o bersaglio"),
     "support": ("Attacked: support?", "Attaccato: supporto?"),

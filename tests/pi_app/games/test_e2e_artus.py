@@ -28,7 +28,7 @@ def assert_refused(rig, seat, attempt, *, contains):
 
 def assert_told_the_table(session) -> None:
     """Every displacement and rotation the engine reported was said, naming
-    the seats (as "12→16" or "from seat 12 to seat 16")."""
+    the seats (as "12→16" or "from place 12 to place 16")."""
     events: list[dict] = []
     said = 0
     for rec in session.scene.transcript:
@@ -40,12 +40,12 @@ def assert_told_the_table(session) -> None:
                 p = ev
                 if ev["type"] in ("figure_moved", "displaced"):
                     a, b = p["from"], p["to"]
-                    assert f"{a}→{b}" in text or f"{a} to seat {b}" in text or f"{a} al posto {b}" in text \
+                    assert f"{a}→{b}" in text or f"{a} to place {b}" in text or f"{a} al posto {b}" in text \
                         or f"{a} al {b}" in text, (ev, text)
                     said += 1
                 elif ev["type"] == "table_rotated":  # said, or said with the King ("King+crown 0→5")
                     to = p["to"]
-                    assert any(f in text for f in (f"→{to}", f"seat {to}", f"posto {to}")), text
+                    assert any(f in text for f in (f"→{to}", f"place {to}", f"posto {to}")), text
                     said += 1
             events = []
     assert said > 0
@@ -58,7 +58,7 @@ def finish(rig, rng, players):
     assert outcome is not None and outcome.winners
     shared = layout(s, "shared.screen")
     assert shared.title in ("GAME OVER", "FINE PARTITA")
-    assert shared.big.split()[0] in ("Winner:", "Winners:", "Vince", "Vincono")
+    assert shared.big.split()[0] in ("Winner:", "Winners:", "Vince:", "Vincono:")
     for p in outcome.winners:
         assert f"{p + 1}" in shared.big
     assert rig.table.frames("shared.screen")[-1].tobytes() == render(shared).tobytes()
@@ -137,8 +137,8 @@ def test_whole_game_players_tap_their_draws(rig):
     while not (0 in s.scene.adapter.drawn and s.scene.state.to_move() == 1):
         step(r, rng)
     short = card_name(s.scene.adapter.drawn[0], "it")
-    assert f"nuova {short}" in layout(s, "seat1.screen").text()
-    assert f"nuova {short}" not in layout(s, "seat2.screen").text()
+    assert f"carta nuova: {short}" in layout(s, "seat1.screen").text()
+    assert f"carta nuova: {short}" not in layout(s, "seat2.screen").text()
     assert short not in layout(s, "shared.screen").text()
     assert "G1 pesca carta" in " ".join(rec.text for rec in s.scene.transcript if rec.kind == "said")
     finish(r, rng, 2)
@@ -184,7 +184,7 @@ def test_instructions_name_the_figures_and_seats(lang):
     turned = Event("table_rotated", {"from": 0, "to": 5})
     single = adapter.instructions(state, [], [moved], state, lang)
     assert len(single) == 1
-    assert any(f in single[0] for f in ("0→5", "seat 0 to seat 5", "dal posto 0 al posto 5")), single
+    assert any(f in single[0] for f in ("0→5", "place 0 to place 5", "dal posto 0 al posto 5")), single
     lines = adapter.instructions(state, [], [moved, bumped, turned], state, lang)
     text = " ".join(lines)
     assert ("King" in text or "Re" in text) and "5→4" in text and "0→5" in text
@@ -207,8 +207,8 @@ def test_a_cards_instruction_stays_on_the_shared_screen_while_its_player_draws(r
             continue
         (done,) = [e for e in s.scene.transcript[-2].extra["events"]
                    if e["type"] in ("figure_moved", "ring_added")]
-        forms = ([f"{done['from']}→{done['to']}", f"seat {done['from']} to seat {done['to']}"]
-                 if "from" in done else [f"seat {done['seat']})", f" {done['seat']}."])
+        forms = ([f"{done['from']}→{done['to']}", f"place {done['from']} to place {done['to']}"]
+                 if "from" in done else [f"place {done['seat']})", f" {done['seat']}."])
         assert any(f in layout(s, "shared.screen").text() for f in forms), forms
         step(r, rng)  # the pile chosen, the card drawn by Tablekeeper
         shared = layout(s, "shared.screen")

@@ -313,9 +313,9 @@ def test_scripted_game_to_the_kings_escape(rig):
 
 
 @pytest.mark.parametrize(("lang", "boxed", "spent", "innocent"), [
-    ("en", "J9 is taken by Knight 6.", "Action points needed: 1; left for the king: 0.",
+    ("en", "J9 is taken by Knight 6.", "Action points needed: 1; left for the King: 0.",
      "Citizen 4 is not one of your three assassins."),
-    ("it", "J9 è occupato da Cavaliere 6.", "Punti azione necessari: 1; rimasti per il re: 0.",
+    ("it", "J9 è già occupato: c'è Cavaliere 6.", "Punti azione necessari: 1; rimasti per il re: 0.",
      "Cittadino 4 non è uno dei tuoi tre assassini."),
 ])
 def test_engine_refusals_in_the_tables_words(lang, boxed, spent, innocent):

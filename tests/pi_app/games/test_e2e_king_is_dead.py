@@ -106,7 +106,7 @@ def test_italian_table(rig):
     s = r.open(GAME, lang="it")
     assert layout(s, "seat1.screen").title.startswith("Tocca a te")
     r.tap(1, "crown@2")
-    assert "È il turno di Giocatore 1" in layout(s, "seat2.screen").text()
+    assert "Turno: Giocatore 1, non Giocatore 2" in layout(s, "seat2.screen").text()
     r.press("seat2.ok")
     r.tap(0, "garrison@1")
     assert "Garrison" not in layout(s, "shared.screen").text()

@@ -63,7 +63,7 @@ def test_whole_game_with_refusals(rig, players):
     # A waiting seat sees its money, its pawn, its pieces and the track.
     waiting = layout(s, "seat2.screen")
     assert waiting.title == "Waiting: Player 1"
-    assert waiting.big == f"£0  pawn {TABLES.dragon}"
+    assert waiting.big == f"£0  track {TABLES.dragon + 1}"
     assert waiting.lines[0] == (f"Left: {TABLES.per_player['village']} villages, "
                                 f"{TABLES.per_player['town']} towns, {TABLES.per_player['small_castle']} "
                                 f"small castles, {TABLES.per_player['large_castle']} large castles")
@@ -81,7 +81,7 @@ def test_whole_game_with_refusals(rig, players):
     men = len(s.scene.state.view(None)["mordred_men"])
     phase = "place men" if s.scene.state.view(None)["phase"] == "place" else "spend"
     assert shared.lines[-2:] == (f"Round 1: {phase} · Mordred's men {men} of {TABLES.men}",
-                                 "Pawns: " + ", ".join(f"Player {i + 1} on {p['pawn']}" for i, p in
+                                 "Pawns: " + ", ".join(f"Player {i + 1} on {p['pawn'] + 1}" for i, p in
                                                        enumerate(s.scene.state.view(None)["players"])))
     # Spending with too little money for a large castle: the engine's reason.
     play_moves(r, rng, until=lambda: s.scene.state.view(None)["phase"] == "spend"
@@ -89,7 +89,7 @@ def test_whole_game_with_refusals(rig, players):
     seat = s.scene.state.to_move()
     me = s.scene.state.view(None)["players"][seat]
     # Spending, the seat's own screen keeps its money and its pawn in the title.
-    assert layout(s, f"seat{seat + 1}.screen").title == f"Spend £{me['money']} · pawn {me['pawn']}"
+    assert layout(s, f"seat{seat + 1}.screen").title == f"Spend £{me['money']} · track {me['pawn'] + 1}"
     assert_refused(r, seat, lambda: r.tap(seat, f"large_castle@{seat + 1}"), contains="large castle")
     assert "you have £" in s.scene.transcript[-1].text
     play_moves(r, rng)
@@ -129,7 +129,7 @@ def test_dice_entered_at_the_table_and_combat_guided(rig):
                                f"({dice[0]}+{dice[1]}, row {row})")
     dragon = TABLES.dragon
     assert layout(s, "seat2.screen").lines[1:] == (
-        "0 VP", f"Pawns: Player 1 on {dragon - men}, Player 2 on {dragon}, Player 3 on {dragon}")
+        "0 VP", f"Pawns: Player 1 on {dragon - men + 1}, Player 2 on {dragon + 1}, Player 3 on {dragon + 1}")
     # Each man placed with the buttons, named as on the map.
     assert layout(s, "seat1.screen").title == f"Place a man ({men} left)"
     space = layout(s, "seat1.screen").big
@@ -228,9 +228,9 @@ def test_italian_table(rig):
     r = rig(3)
     s = r.open(GAME, lang="it")
     assert layout(s, "seat1.screen").title == "Dichiara una riga"
-    assert layout(s, "seat2.screen").big == f"£0  pedone {TABLES.dragon}"
+    assert layout(s, "seat2.screen").big == f"0£  tracciato {TABLES.dragon + 1}"
     r.tap(1, "village@2")
-    assert "È il turno di Giocatore 1" in layout(s, "seat2.screen").text()
+    assert "Turno: Giocatore 1, non Giocatore 2" in layout(s, "seat2.screen").text()
     r.press("seat2.ok")
     r.tap(0, "village@1")
     assert "Dichiarate una riga" in layout(s, "seat1.screen").text()
@@ -285,7 +285,7 @@ def test_undo_a_build_but_never_a_roll(rig):
      ["A pawn at the track's end.", "Mordred won: by pawns", "tie: VP decide"]),
     (scoring.decide("all_men_placed", 0, 1, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]),
      "Winners: Player 1, Player 2",
-     ["All Mordred's men are out.", "Wales held: by VP", "tie: victory shared"]),
+     ["All Mordred's men placed.", "Wales held: by VP", "tie: victory shared"]),
     (scoring.decide("mordred_slain", 2, 30, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]), "Winner: Player 3",
      ["Mordred slain on Anglesey.", "Slayer wins outright"]),
 ])
@@ -294,7 +294,7 @@ def test_the_end_is_announced_with_its_reason(outcome, big, lines):
     assert said_big == big
     assert said[:len(lines)] == lines
     assert said[len(lines):] == [f"Player {s + 1}: {outcome.detail['vp'][s]} VP "
-                                 f"£{outcome.detail['money'][s]} pawn {outcome.detail['pawns'][s]}"
+                                 f"£{outcome.detail['money'][s]} track {outcome.detail['pawns'][s] + 1}"
                                  for s in range(3)]
 
 
@@ -302,7 +302,7 @@ def test_unofficial_two_player_game_is_marked_and_plays_to_the_end(rig):
     r = rig(2)
     s = r.open(GAME, options={"unofficial_two_players": True})
     dragon = TABLES.dragon
-    assert layout(s, "shared.screen").lines[-1] == (f"Pawns: Player 1 on {dragon}, Player 2 on {dragon}"
-                                                      " · unofficial")
+    on = dragon + 1  # the track's spaces counted from 1
+    assert layout(s, "shared.screen").lines[-1] == f"Pawns: Player 1 on {on}, Player 2 on {on} · unofficial"
     play_moves(r, random.Random(2))
     assert s.scene.state.outcome() is not None and layout(s, "shared.screen").title == "GAME OVER"

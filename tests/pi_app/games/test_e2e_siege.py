@@ -90,7 +90,7 @@ def test_whole_game_cards_tapped_and_dice_entered(rig, seed):
     for _ in range(8):
         card = s.scene.state.sample_chance().to_json()["card"]
         r.tap(ATTACKER, f"{card}@1")
-        assert f"new {card_name(card, 'en')}".lower() in layout(s, "seat1.screen").text().lower()
+        assert f"new card: {card_name(card, 'en')}".lower() in layout(s, "seat1.screen").text().lower()
         assert card_name(card, "en") not in layout(s, "shared.screen").text()
     assert "Attacker draws a card" in s.scene.log[-1]
     assert s.scene.state.to_move() == ATTACKER and len(s.scene.state.view(ATTACKER)["hand"]) == 8

@@ -60,7 +60,8 @@ def test_a_refusal_names_the_section_in_the_screens_language(rig, game: str, lan
     r = rig(3 if game == "mordred" else 2)
     s = r.open(game, lang=lang)
     rule = s.scene.adapter.turn_rule
-    s.commit.refuse(0, IllegalMove("table.not-now", rule, what="X"))
+    # a game's refusal: the table's own ("table.*") break no rule and cite none
+    s.commit.refuse(0, IllegalMove("game.not-now", rule, what="X"))
     shown = s.scene.seats[0].notice.text()
     expected = sections.table(game)[rule][0 if lang == "en" else 1]
     assert f"{'Rule' if lang == 'en' else 'Regola'}: {expected}" in shown

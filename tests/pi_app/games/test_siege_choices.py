@@ -43,8 +43,8 @@ def test_the_horn_of_joshuas_wall_is_named_at_the_table(rig):
 def test_the_swordsman_lost_to_a_knight_is_named_in_words() -> None:
     s, _, _, _ = two_swordsmen_beat_a_knight()
     adapter = SiegeAdapter(2)
-    assert adapter.step_title(s, "en") == "Lose 1 to the melee"
-    assert adapter.step_title(s, "it") == "Perdi 1 per la mischia"
+    assert adapter.step_title(s, "en") == "Lose 1 to hand-to-hand combat"  # one term for it
+    assert adapter.step_title(s, "it") == "Perdi 1 per il corpo a corpo"
     assert _labels(adapter, s, A) == ["Lose Swordsman (row 1 #4)", "Lose Swordsman (row 1 #5)"]
 
 

@@ -16,6 +16,9 @@ def test_an_unknown_tag_mid_game_says_what_to_do_at_the_table(rig, lang: str) ->
     assert "tablekeeper" not in text and "enroll" not in text and "run:" not in text
     assert "04DEADBEEF" in text
     assert ("Tap the card or piece" if lang == "en" else "Tocca la carta o il pezzo") in text
+    # and what to do with a card or piece that is new: play on, give it to the host afterwards
+    assert ("play on without it and give it to the host after the game" if lang == "en"
+            else "continua senza e dallo all'organizzatore a fine partita") in " ".join(text.split())
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
@@ -160,3 +163,64 @@ def test_a_real_hold_of_ok_on_its_pin_reaches_the_session(rig) -> None:
     pin.drive_high()
     s.pump()
     assert s.presentation.seat_layout(0).title != "SHORT FORMS"  # gone as it is let go
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_siege_says_whose_hand_holds_how_many_cards(lang: str) -> None:
+    import random
+
+    import rules
+    from pi_app.games import for_game
+
+    state = rules.get("siege").new_game(2, 3)
+    rng = random.Random(3)
+    while state.view(None)["phase"] in ("setup_draw", "setup"):
+        chance = state.to_move() == rules.CHANCE
+        state.apply(state.sample_chance() if chance else rng.choice(state.legal_moves()))
+    day = for_game("siege", 2, lang).public_lines(state, lang)[-1]
+    sizes = [side["hand_size"] for side in state.view(None)["sides"]]
+    assert day.endswith(f"in hand: Attacker {sizes[0]}, Defender {sizes[1]}" if lang == "en"
+                        else f"in mano: Attaccante {sizes[0]}, Difensore {sizes[1]}"), day
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_king_is_dead_setup_names_the_followers_already_at_home(rig, lang: str) -> None:
+    from pi_app.games.king_is_dead.adapter import HOMES
+
+    r = rig(2)
+    s = r.open("king-is-dead", lang=lang)
+    said = "\n".join(s.scene.log)
+    put = ": put " if lang == "en" else ": metti "
+    homes = [line for line in said.splitlines() if line.split(":")[0] in HOMES and put in line]
+    assert homes, said
+    for line in homes:
+        assert ("(besides the 2 " if lang == "en" else "(oltre ai 2 ") in line, line
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_waiting_seat_reads_its_court_labelled(rig, lang: str) -> None:
+    r = rig(2)
+    s = r.open("king-is-dead", lang=lang)
+    big = s.presentation.layout_of("seat2.screen").big
+    assert big.startswith("Court: " if lang == "en" else "Corte: "), big
+
+
+def test_an_artus_card_that_moves_either_way_says_so_in_words() -> None:
+    from pi_app.games.artus.words import card_name
+
+    assert card_name("knight-1-5-both", "en") == "Knight 1-5 either way"
+    assert card_name("knight-1-5-both", "it") == "Cavaliere 1-5 avanti o indietro"
+
+
+def test_siege_says_which_unit_attacks_and_one_term_for_close_combat() -> None:
+    from pi_app.games.siege.adapter import SiegeAdapter
+    from pi_app.games.siege.said import said
+    from rules.core import Event
+
+    adapter = SiegeAdapter(2)
+    assert adapter.move_text({"type": "attack", "unit": "catapult-1"}, "en") == "Attack with Catapult"
+    assert adapter.move_text({"type": "attack", "unit": "catapult-1"}, "it") == "Attacca con Catapulta"
+    assert adapter.value_label("phase", "attack", "en") == "Attack"  # the phase, on the spectator page
+    melee = [Event("melee", {"seat": 0, "attack": 1, "defence": 4})]
+    told = " ".join(str(line) for line in said(melee, [None, None, None], "it"))
+    assert "Corpo a corpo" in told and "ischia" not in told, told

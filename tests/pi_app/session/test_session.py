@@ -104,7 +104,9 @@ def test_out_of_turn_and_other_seats_piece(rig, fake_game):
     s = r.open(fake_game)
     before = s.scene.state.to_json()
     r.press("seat2.ok")
-    assert "It is Player 1's turn, not Player 2's." in screen(s, 1).lines
+    assert screen(s, 1).lines[0] == "Turn: Player 1, not Player 2. Wait for your turn."
+    # the table's own refusal: no rulebook section cited, which would explain nothing
+    assert not [line for line in screen(s, 1).lines if line.startswith("Rule:")]
     r.tap(0, "two@2")
     assert "belongs to Player 2" in screen(s, 0).lines[0]
     assert s.scene.state.to_json() == before
@@ -209,7 +211,7 @@ def test_italian_screens(rig, fake_game):
     s = r.open(fake_game, lang="it")
     assert screen(s, 0).title == "Tocca a te"
     r.press("seat2.ok")
-    assert "È il turno di Giocatore 1" in screen(s, 1).lines[0]
+    assert "Turno: Giocatore 1, non Giocatore 2" in screen(s, 1).lines[0]
 
 
 def _table_chance(r):

@@ -57,7 +57,7 @@ def test_tags_by_the_names_the_screens_show_in_either_language(rig):
     assert console.seat("Player2") == "seat2" and console.seat("SEAT1") == "seat1"
 
 
-def test_interactive_text_fits_80_columns_and_waits_under_the_prompt(rig):
+def test_interactive_text_fits_80_columns_and_nothing_is_printed_over_the_typed_line(rig):
     r = rig(2)
     s = r.open(KID)
     out = io.StringIO()
@@ -67,16 +67,33 @@ def test_interactive_text_fits_80_columns_and_waits_under_the_prompt(rig):
     long = "Next: Aquae Sulis, Londinium, Ratae, Caerleon, Caledonia, Deva, Eboracum, Din Eidyn (crown)"
     console.show({"shared.screen": Layout(title="Turn: Player 1", lines=(long, long))}, {})
     assert all(len(line) <= 80 for line in out.getvalue().splitlines())
-    console.flush()  # the prompt is up: a change now waits
+    console.flush()  # the prompt is up
     shown = out.getvalue()
     assert shown.endswith("> ")
+    console.typed_so_far = lambda: "tap se"
+    # the computer's move, made while the prompt is up: printed now, not after the next Enter
     console.show({"seat1.screen": Layout(title="Your turn")}, {})
-    assert out.getvalue() == shown, "printed under the line being typed"
-    console.flush(prompt=False)  # the line is sent
-    assert "Your turn" in out.getvalue()[len(shown):]
+    after = out.getvalue()[len(shown):]
+    assert after.startswith("\r\x1b[K") and "Your turn" in after, "printed at once, on a cleared prompt line"
+    assert after.endswith("\n> tap se"), "the prompt and what was typed so far, again below"
 
 
-def test_the_paging_shared_screen_is_not_reprinted_as_its_pages_turn(rig):
+def test_show_prints_every_screen_again(tmp_path, monkeypatch, capsys):
+    out = _run(tmp_path, monkeypatch, capsys, "sync before\nshow\nsync after\nquit\n",
+               "--game", KID, "--players", "2", "--seed", "3")
+    shown = out.split("= before")[1].split("= after")[0]
+    for screen in ("seat1.screen", "seat2.screen", "shared.screen"):
+        assert f"┌─ {screen}" in shown, out
+
+
+def test_show_at_the_lobby_prints_the_shared_screen(tmp_path, monkeypatch, capsys):
+    out = _run(tmp_path, monkeypatch, capsys, "sync before\nshow\nsync after\nquit\n")
+    shown = out.split("= before")[1].split("= after")[0]
+    assert "┌─ shared.screen" in shown, out
+
+
+def test_the_paging_shared_screen_is_not_reprinted_as_its_pages_turn(rig, monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)  # lines unwrapped (pytest-xdist sets COLUMNS=80)
     r = rig(2)
     s = r.open(KID)
     out = io.StringIO()
@@ -111,3 +128,37 @@ def test_names_typed_at_the_lobby_name_the_players_of_the_game_chosen(tmp_path, 
     assert "seat 1: Lucia" in out and "seat 2: Anna" in out
     assert "! the name 'lucia' is given to seats 1 and 2" in out
     assert "new game: " in out and "(Lucia)" in out and "(Anna)" in out
+
+
+A_GAME = ("--game", KID, "--players", "2", "--seed", "1")
+
+
+@pytest.mark.parametrize("game", [(), A_GAME], ids=["lobby", "game"])
+def test_every_console_line_fits_the_columns_it_is_given(tmp_path, monkeypatch, capsys, game):
+    """Help, screens (the setup's "Region cards:" and "Next:" lines) and
+    refusals (a list of names) at COLUMNS=80, through a pipe too."""
+    monkeypatch.setenv("COLUMNS", "80")
+    out = _run(tmp_path, monkeypatch, capsys, "help\ntap seat1 nothing-such\nshow\nsync end\nquit\n", *game)
+    assert "= end" in out and "sync [WORD]" in out
+    wide = [line for line in out.splitlines() if len(line) > 80]
+    assert not wide, wide
+    if game:
+        assert "Region cards:" in out
+
+
+def test_a_pipe_without_columns_gets_one_line_per_screen_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    out = _run(tmp_path, monkeypatch, capsys, "sync end\nquit\n", *A_GAME)
+    assert any(line.startswith("│ Region cards: ") and len(line) > 80 for line in out.splitlines())
+
+
+def test_the_console_speaks_the_screens_language(tmp_path, monkeypatch, capsys):
+    out = _run(tmp_path, monkeypatch, capsys, "help\nfly\ntap seat1 nothing-such\npress seat1\nquit\n",
+               "--game", KID, "--players", "2", "--seed", "1", "--lang", "it")
+    assert "scrivi help per l'aiuto" in out and "nuova partita: The King is Dead in 2" in out
+    assert "ristampa tutti gli schermi" in out  # the help
+    assert "comando sconosciuto 'fly'; scrivi help" in out
+    assert "niente si chiama 'nothing-such'; prova con: " in out and "Guarnigione" in out
+    assert "scrivi: press POSTO left|ok|right, o press undo" in out
+    for english in ("type help", "new game", "unknown command", "nothing called", "write:"):
+        assert english not in out

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from PIL import Image
 
@@ -8,6 +10,7 @@ from pi_app import games
 from pi_app.cli import main
 from pi_app.simulated.demo import Night, summary
 from pi_app.store.journal import Journal
+from players import ismcts
 
 
 @pytest.mark.skipif("king-is-dead" not in rules.GAMES, reason="The King is Dead engine not registered")
@@ -24,6 +27,8 @@ def test_demo_game_writes_frames_gif_transcript(tmp_path):
     text = (tmp_path / "king-is-dead-2p.transcript.txt").read_text()
     assert "move | Player 1" in text and "outcome" in text
     assert "  Player 1: " in text and "seat " not in text  # players named as the screens name them
+    taps = [line for line in text.splitlines() if ": tap " in line]
+    assert taps and not [line for line in taps if "@" in line or "region:" in line or "follower:" in line]
     assert text.splitlines()[0].endswith("options: mordred=False; Player 2 (computer) plays")
     # The computer's moves are said on the shared screen and carried out at the table.
     assert report.computer == 1
@@ -80,3 +85,35 @@ def test_demo_refuses_a_file_as_its_output(capsys, tmp_path):
     assert main(["demo", "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert f"--out {out} is a file; give a directory" in err and "Traceback" not in err
+
+
+def _moves(journal: str) -> list[str]:
+    with sqlite3.connect(journal) as db:
+        return [row[0] for row in db.execute("SELECT move FROM moves ORDER BY game_id, n")]
+
+
+def test_a_seeded_demo_plays_the_same_game_on_a_slow_machine_and_in_italian(tmp_path, monkeypatch):
+    """The seed fixes the game: the computer thinks on its iterations, not on
+    the clock (a loaded machine once made one demo 67 moves and the next 68)."""
+    fast = Night(tmp_path / "fast", seed=5).play("king-and-assassins", 2)
+    clock = iter(range(10**9))
+    monkeypatch.setattr(ismcts.time, "perf_counter", lambda: float(next(clock)))  # a second per look
+    slow = Night(tmp_path / "slow", lang="it", seed=5).play("king-and-assassins", 2)
+    assert _moves(slow.journal) == _moves(fast.journal) and slow.moves == fast.moves
+
+
+def test_the_demo_writes_a_small_index_and_no_frames_unless_asked(tmp_path, capsys):
+    """A person can open what the demo wrote: a few files per game and a
+    small index.html (a night once wrote 8,326 files, its index 2.3 MB)."""
+    assert main(["demo", "--game", "king-and-assassins", "--out", str(tmp_path / "plain")]) == 0
+    files = [p for p in (tmp_path / "plain").rglob("*") if p.is_file()]
+    assert not [p for p in files if p.suffix == ".png"]
+    assert len(files) < 30, sorted(map(str, files))
+    index = tmp_path / "plain" / "index.html"
+    assert index.stat().st_size < 20_000
+    page = (tmp_path / "plain" / "king-and-assassins-2p.html").read_text(encoding="utf-8")
+    assert "<figcaption>1. " in page and "<img" not in page  # every frame's words, no picture to load
+    assert "in words" in capsys.readouterr().out
+    assert main(["demo", "--game", "king-and-assassins", "--out", str(tmp_path / "frames"), "--frames"]) == 0
+    pngs = list((tmp_path / "frames").rglob("*.png"))
+    assert pngs and "<img" in (tmp_path / "frames" / "king-and-assassins-2p.html").read_text(encoding="utf-8")

@@ -1,6 +1,7 @@
 """Every screen of a whole game speaks the table's language: no Italian word
-on an English screen, no English word on an Italian one (the demo's games,
-as `tablekeeper demo` plays them)."""
+on an English screen, no English word on an Italian one, and neither screens
+nor transcript show an internal id or a fault of tests/words.py (the demo's
+games, as `tablekeeper demo` plays them)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 import rules
 from pi_app.simulated.demo import Night
+from tests.words import faults
 
 GAMES = [g for g in ("king-is-dead", "king-and-assassins", "mordred", "artus", "siege") if g in rules.GAMES]
 # Words of one language only: its short function words and the table's own words.
@@ -35,3 +37,7 @@ def test_no_word_of_the_other_language_on_any_screen(tmp_path: Path, game: str, 
     found = sorted({m.group(0) for m in re.finditer(other, said)})
     lines = [line for line in said.splitlines() if re.search(other, line)]
     assert not found, (found, lines[:5])
+    # and nothing else a player must not read: ids, short forms, the faults of issue 33
+    transcript = (tmp_path / f"{report.name}.transcript.txt").read_text(encoding="utf-8").splitlines()[1:]
+    bad = {fault: line for line in [*said.splitlines(), *transcript] for fault in faults(line, lang)}
+    assert not bad, list(bad.items())[:10]
