@@ -16,9 +16,8 @@ import sys
 from collections.abc import Sequence
 from importlib import metadata
 
-from pi_app import commands
+from pi_app import commands, paths
 from pi_app.errors import UsageError
-from pi_app.table import startup
 
 
 def _command_modules() -> list:
@@ -65,7 +64,7 @@ def keep_on_screen(message: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    startup.lgpio_workdir()  # before any command imports gpiozero, and so lgpio
+    paths.lgpio_workdir()  # before any command imports gpiozero, and so lgpio
     try:
         parser = build_parser()  # imports the games, which read and check their data files
     except ValueError as exc:

@@ -1,8 +1,9 @@
-"""Where the daemon keeps its journal and tag registry."""
+"""Where the daemon keeps its journal and tag registry, and where lgpio may write."""
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 
@@ -25,3 +26,21 @@ def journal_path(given: str | None = None) -> Path:
 
 def registry_path(given: str | None = None) -> Path:
     return state_dir(given) / "tags.sqlite"
+
+
+def lgpio_workdir() -> None:
+    """Give lgpio a folder it can write when the working directory is not one.
+
+    lgpio makes its notification pipe at import in $LG_WD, else in the working
+    directory. ``sudo -u tablekeeper tablekeeper doctor`` run from the
+    builder's home cannot write there: lgpio's import fails and gpiozero falls
+    back to another library or, on a Pi 5, says BadPinFactory. The unit sets
+    LG_WD itself; a command without it uses the temporary directory."""
+    if os.environ.get("LG_WD"):
+        return
+    try:
+        writable = os.access(os.getcwd(), os.W_OK)
+    except OSError:  # the working directory is gone or cannot be read
+        writable = False
+    if not writable:
+        os.environ["LG_WD"] = tempfile.gettempdir()

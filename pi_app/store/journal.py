@@ -335,11 +335,20 @@ class Journal:
                 f"{MIN_FREE_BYTES // 1024} KiB needed); free space on the disk (old logs: sudo journalctl "
                 "--vacuum-size=20M) or give --state-dir a directory on another one", "disk full")
         try:
-            with self._writing():  # a write of what is there: the storage answers as for a move
+            # A write the storage must take, rolled back: a journal refused later (a damaged
+            # game found as it is replayed) is then left exactly as it was.
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
                 version = self.db.execute("PRAGMA user_version").fetchone()[0]
                 self.db.execute(f"PRAGMA user_version={int(version)}")
-        except JournalWriteError as exc:
-            raise JournalError(f"{exc} (found at start)", exc.reason) from None
+            finally:
+                self.db.execute("ROLLBACK")
+        except (sqlite3.Error, OSError) as exc:
+            reason = write_fault(exc)
+            if reason is None:
+                raise
+            raise JournalError(f"{JournalWriteError(self.path, reason, str(exc))} (found at start)",
+                               reason) from None
 
     def close(self) -> None:
         self.db.close()

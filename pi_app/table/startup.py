@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -97,24 +96,6 @@ def show(screens: list, problem: str, wait: float, lang: str) -> list[str]:
             with contextlib.suppress(OSError, DriverError):
                 screen.close()
     return shown
-
-
-def lgpio_workdir() -> None:
-    """Give lgpio a folder it can write when the working directory is not one.
-
-    lgpio makes its notification pipe at import in $LG_WD, else in the working
-    directory. ``sudo -u tablekeeper tablekeeper doctor`` run from the
-    builder's home cannot write there: lgpio's import fails and gpiozero falls
-    back to another library or, on a Pi 5, says BadPinFactory. The unit sets
-    LG_WD itself; a command without it uses the temporary directory."""
-    if os.environ.get("LG_WD"):
-        return
-    try:
-        writable = os.access(os.getcwd(), os.W_OK)
-    except OSError:  # the working directory is gone or cannot be read
-        writable = False
-    if not writable:
-        os.environ["LG_WD"] = tempfile.gettempdir()
 
 
 def gpio_library() -> str:

@@ -400,9 +400,11 @@ def _refused_journal_backs_off(box: Box) -> str:
     starts wait 5, then 10 s (no restart every 2 s); the journal is left as it
     was, and the table runs again once it is moved back."""
     state = "/var/lib/tablekeeper"
-    # stopped cleanly, the journal is one file (no -wal left to pair with another)
-    box.sh(f"systemctl stop {UNIT} && test ! -e {state}/journal.sqlite-wal "
-           f"&& mv {state}/journal.sqlite {state}/journal.kept")
+    # The page holds the journal open too: with both stopped cleanly the journal is one
+    # file (no -wal left to pair with another).
+    page = box.sh("systemctl is-active tablekeeper-web.service", check=False).stdout.strip() == "active"
+    box.sh(f"systemctl stop {UNIT}" + (" tablekeeper-web.service" if page else "")
+           + f" && test ! -e {state}/journal.sqlite-wal && mv {state}/journal.sqlite {state}/journal.kept")
     future = box.root / "var" / "lib" / "tablekeeper" / "journal.sqlite"
     db = sqlite3.connect(future)
     db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
@@ -426,7 +428,7 @@ def _refused_journal_backs_off(box: Box) -> str:
     assert int(props["NRestarts"]) == 1 and took >= 5, (props, took)  # 5 s waited, not a tight loop
     assert future.read_bytes() == written  # refused, never changed
     box.sh(f"systemctl stop {UNIT} && mv {state}/journal.kept {state}/journal.sqlite "
-           f"&& systemctl start {UNIT}", limit=120)
+           f"&& systemctl start {UNIT}" + (" tablekeeper-web.service" if page else ""), limit=120)
     _wait_active(box, after_pid=0, limit=60)
     return f"{props['StatusText']} (after {took:.1f} s, {props['NRestarts']} restart)"
 
