@@ -28,6 +28,8 @@ class DaemonDied(Exception):
 class Daemon:
     def __init__(self, args: list[str], *, module: str = "pi_app", env: dict[str, str] | None = None) -> None:
         self.args = args
+        # Screens are compared line for line: no wrapping to a terminal's width (pytest-xdist sets COLUMNS).
+        env = {k: v for k, v in (os.environ if env is None else env).items() if k != "COLUMNS"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", module, *args], cwd=ROOT, env=env, text=True, encoding="utf-8",
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -364,7 +364,7 @@ def test_stuck_button_is_one_press(sim_rig: Rig) -> None:
     # Seat 2's ● sticks down while seat 1 is to move: one refusal, not a stream.
     flashes = rig.table.lights["seat2.light"].flashes
     push(rig, "seat2.ok")
-    assert "Player 1's turn" in s.layouts()["seat2.screen"].text()
+    assert "Turn: Player 1" in s.layouts()["seat2.screen"].text()
     wait_held(rig, "seat2.ok")
     assert rig.table.lights["seat2.light"].flashes == flashes + 1
     # Seat 1 plays on and holds ● down on the choice that makes its move: one move, however long.
@@ -479,7 +479,7 @@ def test_same_tag_tapped_twice(pads: SimRig) -> None:
     finish_with_buttons(rig, 0, rng)
     moves = history(rig)
     rig.tap(0, "garrison@1")
-    assert history(rig) == moves and "Player 2's turn" in s.layouts()["seat1.screen"].text()
+    assert history(rig) == moves and "Turn: Player 2" in s.layouts()["seat1.screen"].text()
     # Seat 2 taps a card twice; then seat 1, later, taps its used Garrison again.
     rig.tap(1, "scots@2")
     rig.tap(1, "scots@2")
