@@ -20,8 +20,7 @@ def required() -> bool:
 
 def need(program: str, package: str) -> str:
     """The path of ``program``, else a skip (a failure under CI) naming ``package``."""
-    found = shutil.which(program) if not program.startswith("/") else (program if os.path.exists(program)
-                                                                        else None)
+    found = shutil.which(program)  # a path too: found where it is an executable file
     if found:
         return found
     why = (f"{program} is missing: install Debian's {package} "

@@ -247,8 +247,8 @@ class Journal:
         except OSError as exc:
             raise unopenable(exc) from None
 
-    def _tx(self) -> Any:
-        return _Transaction(self.db)
+    def _tx(self, keep: bool = True) -> Any:
+        return _Transaction(self.db, keep)
 
     def _fail(self, what: str) -> JournalError:
         return JournalError(f"journal {self.path} is refused: {what}; move the file aside to start a new "
@@ -264,11 +264,12 @@ class Journal:
             raise self._fail(f"the database is damaged ({exc})") from None
 
     @contextlib.contextmanager
-    def _writing(self) -> Any:
+    def _writing(self, keep: bool = True) -> Any:
         """A write transaction whose storage faults (disk full, I/O error,
-        read-only) become JournalWriteError naming the journal."""
+        read-only) become JournalWriteError naming the journal; ``keep``
+        False rolls it back once the storage has taken it."""
         try:
-            with self._tx():
+            with self._tx(keep):
                 yield
         except (sqlite3.Error, OSError) as exc:
             reason = write_fault(exc)
@@ -337,18 +338,11 @@ class Journal:
         try:
             # A write the storage must take, rolled back: a journal refused later (a damaged
             # game found as it is replayed) is then left exactly as it was.
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._writing(keep=False):
                 version = self.db.execute("PRAGMA user_version").fetchone()[0]
                 self.db.execute(f"PRAGMA user_version={int(version)}")
-            finally:
-                self.db.execute("ROLLBACK")
-        except (sqlite3.Error, OSError) as exc:
-            reason = write_fault(exc)
-            if reason is None:
-                raise
-            raise JournalError(f"{JournalWriteError(self.path, reason, str(exc))} (found at start)",
-                               reason) from None
+        except JournalWriteError as exc:
+            raise JournalError(f"{exc} (found at start)", exc.reason) from None
 
     def close(self) -> None:
         self.db.close()
@@ -613,14 +607,14 @@ class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT; on any failure (COMMIT's own included) the
     transaction is rolled back, so the database is as it was before."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    def __init__(self, db: sqlite3.Connection, keep: bool = True) -> None:
+        self.db, self.keep = db, keep  # keep False: rolled back even when it worked (a probe)
 
     def __enter__(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: Any, *_: Any) -> None:
-        if kind is not None:
+        if kind is not None or not self.keep:
             self._rollback()
             return
         try:
