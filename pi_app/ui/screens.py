@@ -187,6 +187,7 @@ class Plan:
     rule_y: int | None = None  # the row of the line above the button bar
     alert_box: tuple[int, int, int, int] | None = None
     pages: int = 1
+    picture: bool = True  # False: the layout's picture is left out, for its words to fit one screen
 
 
 def _place(part: str, x: float, y: int, text: str, size: int, bold: bool, ink: int,
@@ -217,6 +218,10 @@ def _ink_bottom(text: str, y: int, size: int, bold: bool = False) -> int:
 # descenders); the next line starts SMALL + 1 lower.
 SMALL_STEP = SMALL + 1
 _SMALL_DEPTH = SMALL + 2
+_TAB = 1  # the page number's tab: columns of fill either side of its ink
+#: a line of small print: its text, bold or not, and which paragraph it is of
+#: (an index of the layout's lines; -1 the big line, -2 a title's rest)
+_Line = tuple[str, bool, int]
 
 
 def _title_font(title: str, width: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
@@ -245,39 +250,47 @@ def plan(layout: Layout) -> Plan:
     # Ink ends a blank row above the bar: a line that touches it reads as cut.
     limit = rule_y - 1 if rule_y is not None else HEIGHT
     top, big, pages, body_y = _arrange(layout, x, width, width, limit, False)
-    title_width, marker_y = width, 0
+    if len(pages) > 1 and layout.image is not None:
+        # Words that page beside a picture (a move to confirm beside the
+        # board) read whole on one screen without it: the words come first.
+        bare = plan(replace(layout, image=None))
+        if bare.pages == 1:
+            return replace(bare, picture=False)
+    title_width, own_row = width, False
     if len(pages) > 1:
-        # The page number takes the title row's right end, or a row of its
-        # own under a title that would not fit beside it.
-        title_width = width - math.ceil(_width(f"{len(pages)}/{len(pages)}", small)) - 4
-        own_row = not layout.title or len(wrap(layout.title, _title_font(layout.title, title_width),
-                                                title_width)) > (2 if x else 1)
+        # The page number takes the title row's right end (the title wraps
+        # beside it, its next lines straight under it), or a row of its own
+        # above a title with a word too long to leave it room: never between
+        # a title's lines (a name read "Turn: Assassin / 1/2 / (computer)").
+        title_width = width - math.ceil(_width(f"{len(pages)}/{len(pages)}", small)) - 2 * _TAB - 3
+        own_row = not layout.title or not all(_width(w, small) <= title_width for w in layout.title.split())
         if own_row:
             title_width = width
-            marker_y = top if layout.title else 0
         top, big, pages, body_y = _arrange(layout, x, width, title_width, limit, own_row)
     page = layout.page % len(pages)
     marker = f"{page + 1}/{len(pages)}" if len(pages) > 1 else ""
     alert_box = None
-    y = 0
+    y = SMALL_STEP if own_row and layout.title else 0
     if layout.title:
         # Beside a picture the panel is narrow: the title may take two lines.
         heavy = _bold_fits(layout.title, title_width)
         titles = wrap(layout.title, font(SMALL, heavy), title_width)[: 2 if x else 1]  # the rest: in the body
         if layout.alert:
-            alert_box = (x, 0, WIDTH, len(titles) * SMALL_STEP + 1)
+            alert_box = (x, 0, WIDTH, y + len(titles) * SMALL_STEP + 1)
         for title in titles:
             placed.append(_place("title", x + 1, y, title, SMALL, heavy, 0 if layout.alert else 1))
             y += SMALL_STEP
     if marker:
-        placed.append(_place("page", WIDTH - 1 - _width(marker, small), marker_y, marker, SMALL, False,
-                             0 if layout.alert and not marker_y else 1))
+        # Set as a tab (inverted), so that it reads as the page and not as a
+        # menu's choice counter ("1/3" beside "● confirm 1/2").
+        placed.append(_place("page", WIDTH - 1 - _TAB - _width(marker, small), 0, marker, SMALL, False,
+                             1 if layout.alert and layout.title else 0))
     y = top
     for line in big[1]:
         placed.append(_place("big", x + 1, y - 2, line, big[0], True, 1, clear=x))
         y += big[0] + 1
     y = body_y
-    for text, is_bold in pages[page]:
+    for text, is_bold, _ in pages[page]:
         placed.append(_place("line", x + 1, y, text, SMALL, is_bold, 1))
         y += SMALL_STEP
     if layout.footer:
@@ -288,24 +301,25 @@ def plan(layout: Layout) -> Plan:
 
 
 def _arrange(layout: Layout, x: int, width: int, title_width: int, limit: int,
-             marker_row: bool) -> tuple[int, tuple[int, list[str]], list[list[tuple[str, bool]]], int]:
+             marker_row: bool) -> tuple[int, tuple[int, list[str]], list[list[_Line]], int]:
     """Where the big line starts, the big line (size, lines), the small
     print's pages and the row they start at, for a title wrapped to
     ``title_width`` (and a row for the page number under it when ``marker_row``)."""
     small = font(SMALL)
-    body: list[tuple[str, bool]] = [(ln, False) for text in layout.lines for ln in wrap(text, small, width)]
-    rest: list[tuple[str, bool]] = []
+    body: list[_Line] = [(ln, False, i) for i, text in enumerate(layout.lines)
+                         for ln in wrap(text, small, width)]
+    rest: list[_Line] = []
     if layout.title:
         heavy = _bold_fits(layout.title, title_width)
         titles = wrap(layout.title, font(SMALL, heavy), title_width)
         keep = 2 if x else 1
         # A title longer than its row goes on in bold above the rest.
-        rest = [(ln, heavy) for ln in titles[keep:]]
+        rest = [(ln, heavy, -2) for ln in titles[keep:]]
         top = min(len(titles), keep) * SMALL_STEP + 2
     else:
         top = 0
     if marker_row:
-        top += SMALL_STEP + (0 if layout.title else 2)
+        top += SMALL_STEP + 2 * (not layout.title)
     big: tuple[int, list[str]] = (0, [])
     if layout.big:
         # The key fact gets what the small print leaves, keeping at least
@@ -334,27 +348,40 @@ def _arrange(layout: Layout, x: int, width: int, title_width: int, limit: int,
                 # the bar cost more bytes a step (bench/README.md).
                 bottom = limit - (_SMALL_DEPTH - SMALL_STEP) - len(body) * SMALL_STEP
                 if bottom >= below and all(_ink_bottom(text, bottom + i * SMALL_STEP, SMALL) <= limit
-                                           for i, (text, _) in enumerate(body)):
+                                           for i, (text, _, _) in enumerate(body)):
                     return top, big, [body], bottom
         else:
             heavy = _bold_fits(layout.big, width)
-            body = [(ln, heavy) for ln in wrap(layout.big, font(SMALL, heavy), width)] + body
+            body = [(ln, heavy, -1) for ln in wrap(layout.big, font(SMALL, heavy), width)] + body
     body = rest + body
     below = top + sum(big[0] + 1 for _ in big[1])
     return top, big, _pages(body, below, limit), below
 
 
-def _pages(body: list[tuple[str, bool]], y: int, limit: int) -> list[list[tuple[str, bool]]]:
-    """The small print in screenfuls from row ``y``, each line's ink above ``limit``."""
-    pages: list[list[tuple[str, bool]]] = [[]]
+def _pages(body: list[_Line], y: int, limit: int) -> list[list[_Line]]:
+    """The small print in screenfuls from row ``y``, each line's ink above
+    ``limit``. A sentence (a paragraph) that fits a screenful is not split
+    over two: it starts the next page when this one has no room for all of it."""
+    pages: list[list[_Line]] = [[]]
     row = y
-    for text, is_bold in body:
-        if pages[-1] and _ink_bottom(text, row, SMALL, is_bold) > limit:
+    for _, group in itertools.groupby(body, key=lambda line: line[2]):
+        para = list(group)
+        if pages[-1] and not _fits(para, row, limit) and _fits(para, y, limit):
             pages.append([])
             row = y
-        pages[-1].append((text, is_bold))
-        row += SMALL_STEP
+        for text, is_bold, n in para:
+            if pages[-1] and _ink_bottom(text, row, SMALL, is_bold) > limit:
+                pages.append([])
+                row = y
+            pages[-1].append((text, is_bold, n))
+            row += SMALL_STEP
     return pages
+
+
+def _fits(para: list[_Line], y: int, limit: int) -> bool:
+    """Whether the lines ``para`` all ink above ``limit`` set from row ``y``."""
+    return all(_ink_bottom(text, y + i * SMALL_STEP, SMALL, is_bold) <= limit
+               for i, (text, is_bold, _) in enumerate(para))
 
 
 def pages(layout: Layout) -> int:
@@ -365,16 +392,20 @@ def pages(layout: Layout) -> int:
 def render(layout: Layout) -> Image.Image:
     img = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(img)
-    if layout.image is not None:
-        img.paste(layout.image.convert("1"), (0, (HEIGHT - layout.image.height) // 2))
     where = plan(layout)
+    picture = layout.image if where.picture else None
+    if picture is not None:
+        img.paste(picture.convert("1"), (0, (HEIGHT - picture.height) // 2))
     if where.alert_box is not None:
         left, top, right, bottom = where.alert_box
         draw.rectangle((left, top, right - 1, bottom - 1), fill=1)
     if where.rule_y is not None:
-        draw.line((layout.image.width + 2 if layout.image is not None else 0, where.rule_y, WIDTH - 1,
+        draw.line((picture.width + 2 if picture is not None else 0, where.rule_y, WIDTH - 1,
                    where.rule_y), fill=1)
     for line in where.placed:
+        if line.part == "page":
+            left, _, right, _ = line.box
+            draw.rectangle((left - _TAB, 0, min(right + _TAB, WIDTH) - 1, SMALL), fill=1 - line.ink)
         _text(img, line.x, line.y, line.text, font(line.size, line.bold), line.ink)
     return img
 
