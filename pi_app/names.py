@@ -45,6 +45,24 @@ def display_name(game: str, seat: int | None, lang: str, names: Sequence[str] = 
     return pick(COMPUTER, lang).format(name=name) if computer else name
 
 
+def owner(game: str, seat: int, lang: str, names: Sequence[str] = ()) -> str:
+    """Whose, as a sentence says it: "Player 1's", "the Attacker's",
+    "Anna's"; "del Giocatore 1", "dell'Attaccante", "di Anna" (a name given
+    at the lobby takes no article, a role or "Giocatore N" does)."""
+    name = display_name(game, seat, lang, names)
+    given = name != display_name(game, seat, lang)
+    if lang == "en":
+        return f"{name}'s" if given or not roles(game)[seat:seat + 1] else f"the {name}'s"
+    if given:
+        return f"di {name}"
+    low = name.lower()
+    if low[:1] in "aeiou":
+        return f"dell'{name}"
+    if low[:1] == "z" or low[:2] in ("gn", "ps") or (low[:1] == "s" and low[1:2] not in "aeiou"):
+        return f"dello {name}"
+    return f"del {name}"
+
+
 def short_name(game: str, seat: int, lang: str) -> str:
     """The short form, only where a row of every player's score must fit
     one line: "P1" for "Player 1" ("G1", Giocatore), a role's first letters."""

@@ -26,7 +26,7 @@ from pi_app.games.siege.said import at_most_two, said
 from pi_app.i18n import pick
 from pi_app.ui.menu import Cursor
 from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
-from rules.siege.constants import HAND_LIMIT, R_FEED, R_HAND, R_TURN, SIDES, SUPPLY
+from rules.siege.constants import HAND_LIMIT, R_FEED, R_HAND, R_TURN, SETUP_ACTIONS, SETUP_DRAW, SIDES, SUPPLY
 from rules.siege.data import CARDS, DATA
 
 #: chance phases whose drawn card goes into the drawer's hand (a secret)
@@ -160,7 +160,9 @@ class SiegeAdapter(TableAdapter):
             return "Food from discards" if lang == "en" else "Cibo dagli scarti"
         if name == "to" and value in w.ROW_NAMES:
             return f"{'to' if lang == 'en' else 'in'} {pick(w.ROW_NAMES[value], lang)}"
-        if name in ("unit", "target", "to") and isinstance(value, str):
+        if name == "target" and isinstance(value, str):  # the other side's unit: whose it is
+            return w.unit(value, [self._seen], lang, self.names)
+        if name in ("unit", "to") and isinstance(value, str):
             return w.unit(value, [self._seen], lang)
         return super().value_label(field, value, lang)
 
@@ -207,6 +209,15 @@ class SiegeAdapter(TableAdapter):
         seat = state.to_move()
         self._hand = state.view(seat)["hand"] if seat is not None and seat >= 0 else []
         fresh = [c for c in self.fresh.get(seat or 0, []) if c in self._hand]
+        if phase == "setup":
+            # the rulebook's step 4: of the 8 cards drawn, 3 are played or discarded
+            left = int(getattr(state, "count", SETUP_ACTIONS))  # plays or discards left
+            first = left == SETUP_ACTIONS
+            if lang == "en":
+                return (f"Setup: play or discard {left} of your {SETUP_DRAW} cards" if first
+                        else f"Setup: play or discard {left} more card{'s' if left != 1 else ''}")
+            return (f"Preparazione: gioca o scarta {left} delle tue {SETUP_DRAW} carte" if first
+                    else f"Preparazione: gioca o scarta ancora {left} cart{'e' if left != 1 else 'a'}")
         if phase in ("setup", "play") and seat == view["seat"] and fresh:
             # The cards drawn, confirmed on the drawer's own screen: its menu.
             if len(fresh) > 1:
@@ -268,7 +279,9 @@ class SiegeAdapter(TableAdapter):
         view = self._see(state)
         en = lang == "en"
         if view["phase"] in ("setup_draw", "setup"):
-            return []
+            return [f"Setup: each player draws {SETUP_DRAW} cards, then plays or discards "
+                    f"{SETUP_ACTIONS}" if en else f"Preparazione: ogni giocatore pesca {SETUP_DRAW} carte, "
+                    f"poi ne gioca o scarta {SETUP_ACTIONS}"]
         # how many cards each player holds, each named: "6/5" alone explained nothing
         hands = ", ".join(f"{w.role(seat, lang, self.names)} {side['hand_size']}"
                           for seat, side in enumerate(view["sides"]))

@@ -65,11 +65,11 @@ def said(events: Sequence[Event], views: list[JSON | None], lang: str,
         elif kind == "starving":
             out.append(f"{who} has no food: lose a unit" if en else f"{who} senza cibo: perdi un'unità")
         elif kind == "destroyed":
-            out.append(f"Remove {w.unit(p['unit'], views[::-1], lang)}" if en
-                       else f"Togli {w.unit(p['unit'], views[::-1], lang)}")
+            lost = w.unit(p["unit"], views[::-1], lang, names)  # whose: either side loses units
+            out.append(f"Remove {lost}" if en else f"Togli {lost}")
         elif kind == "attack":
             units = ", ".join(w.unit(u, views[::-1], lang) for u in p["units"])
-            target = w.unit(p["target"], views[::-1], lang)
+            target = w.unit(p["target"], views[::-1], lang, names)
             out.append(f"{units} attacks {target}" if en else f"{units} attacca {target}")
         elif kind == "shot":
             mod = f"{p['modifier']:+d}" if p["modifier"] else ""
@@ -132,7 +132,7 @@ def _played(p: dict, views: list[JSON | None], lang: str, names: Sequence[str] =
     if target == "grain":
         return f"{who}: Traitor takes back food" if en else f"{who}: Traditore riprende cibo"
     if target:
-        aim = w.unit(target, views[::-1], lang)
+        aim = w.unit(target, views[::-1], lang, names)
         return f"{who}: {name} on {aim}" if en else f"{who}: {name} su {aim}"
     info = CARDS.get(card)
     kind = info.kind if info else ""

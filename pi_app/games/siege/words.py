@@ -66,7 +66,7 @@ EVENT_SHORT: dict[str, tuple[str, str]] = {
     "papal_injunction": ("Papal Injunction", "Intimazione del Papa"), "floods": ("Floods", "Inondazione"),
 }
 STEP: dict[str, tuple[str, str]] = {
-    "setup": ("Setup: play or discard", "Gioca o scarta"),
+    "setup": ("Setup: play or discard", "Preparazione: gioca o scarta"),
     "play": ("Play a card or end", "Gioca o termina"),
     "event": ("Spear of Destiny", "Mano del Destino"),
     "attack": ("Attack: pick a unit", "Attacco: scegli"),
@@ -143,12 +143,34 @@ def where(uid: str, view: JSON | None, lang: str) -> str:
     return ""
 
 
-def unit(uid: str, views: list[JSON | None], lang: str) -> str:
-    """A unit id in words: "Knight (row 1 #2)", from the first view holding it."""
+def side_of(uid: str, view: JSON | None) -> int | None:
+    """The seat whose side of the table ``uid`` lies on (a tower's soldiers: the Attacker's)."""
+    if view is None:
+        return None
+    for side, data in enumerate(view["sides"]):
+        if any(uid in units for units in data["rows"].values()):
+            return side
+    return 0 if any(uid in inside for inside in view.get("towers", {}).values()) else None
+
+
+def whose(seat: int, lang: str, names: Sequence[str] = ()) -> str:
+    """A side as an owner, by the name the players gave it: "the Attacker's",
+    "Anna's"; "dell'Attaccante", "del Difensore", "di Anna"."""
+    return naming.owner("siege", seat, lang, names)
+
+
+def unit(uid: str, views: list[JSON | None], lang: str, names: Sequence[str] | None = None) -> str:
+    """A unit id in words: "Knight (row 1 #2)", from the first view holding
+    it; with ``names`` (the players' names) also whose it is: "the
+    Defender's Knight (row 1 #2)", "Cavaliere del Difensore (fila 1 #2)"."""
     name = card_name(card_of(uid), lang)
     for view in views:
         place = where(uid, view, lang)
         if place:
+            seat = side_of(uid, view) if names is not None else None
+            if seat is not None:
+                owner = whose(seat, lang, names or ())
+                name = f"{owner} {name}" if lang == "en" else f"{name} {owner}"
             return f"{name} ({place})"
     return name
 

@@ -87,10 +87,15 @@ def test_whole_game_cards_tapped_and_dice_entered(rig, seed):
     assert not pin_lit(r, ATTACKER) and not pin_lit(r, DEFENDER)  # a chance step: nobody's move
     # The Defender's card at the Attacker's draw reveals nothing.
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, "archer@2"), contains="Wait")
-    for _ in range(8):
+    for i in range(8):
         card = s.scene.state.sample_chance().to_json()["card"]
         r.tap(ATTACKER, f"{card}@1")
-        assert f"new card: {card_name(card, 'en')}".lower() in layout(s, "seat1.screen").text().lower()
+        seat1 = layout(s, "seat1.screen")
+        if i < 7:
+            assert f"new card: {card_name(card, 'en')}".lower() in seat1.text().lower()
+        else:  # the eighth: the setup's menu says what to do, with the hand it is done with
+            assert seat1.title == "Setup: play or discard 3 of your 8 cards"
+            assert card_name(card, "en").lower() in seat1.text().lower()
         assert card_name(card, "en") not in layout(s, "shared.screen").text()
     assert "Attacker draws a card" in s.scene.log[-1]
     assert s.scene.state.to_move() == ATTACKER and len(s.scene.state.view(ATTACKER)["hand"]) == 8
@@ -161,7 +166,8 @@ def test_italian_and_resume(rig):
     s = r.open(GAME, seed=2, lang="it")
     hand = s.scene.state.view(ATTACKER)["hand"]
     seat1 = layout(s, "seat1.screen")
-    assert seat1.title == "Nuove: 8 carte" and seat1.lines[0].startswith(hand_text(hand, "it"))
+    assert seat1.title == "Preparazione: gioca o scarta 3 delle tue 8 carte"
+    assert seat1.lines[0].startswith(hand_text(hand, "it"))
     assert_refused(r, DEFENDER, lambda: r.tap(DEFENDER, "knight@2"), contains="turno")
     rng = random.Random(2)
     for _ in range(30):

@@ -37,7 +37,7 @@ def test_the_horn_of_joshuas_wall_is_named_at_the_table(rig):
     make(r, mv.Raze(walls[1]), taps=False)
     assert walls[1] not in s.scene.state.walls() and walls[0] in s.scene.state.walls()
     said = " ".join(rec.text for rec in s.scene.transcript if rec.kind == "said")
-    assert "Remove Castle Walls (row 1 #2)" in said
+    assert "Remove the Defender's Castle Walls (row 1 #2)" in said
 
 
 def test_the_swordsman_lost_to_a_knight_is_named_in_words() -> None:
