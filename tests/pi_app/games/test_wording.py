@@ -224,3 +224,51 @@ def test_siege_says_which_unit_attacks_and_one_term_for_close_combat() -> None:
     melee = [Event("melee", {"seat": 0, "attack": 1, "defence": 4})]
     told = " ".join(str(line) for line in said(melee, [None, None, None], "it"))
     assert "Corpo a corpo" in told and "ischia" not in told, told
+
+
+@pytest.mark.parametrize(("lang", "names", "removed", "aimed"), [
+    ("en", (), "Remove the Attacker's Archer (row 2 #3)", "the Defender's Knight (row 1 #1)"),
+    ("it", (), "Togli Arciere dell'Attaccante (fila 2 #3)", "Cavaliere del Difensore (fila 1 #1)"),
+    ("en", ("Anna", "Bruno"), "Remove Anna's Archer (row 2 #3)", "Bruno's Knight (row 1 #1)"),
+    ("it", ("Anna", "Bruno"), "Togli Arciere di Anna (fila 2 #3)", "Cavaliere di Bruno (fila 1 #1)"),
+])
+def test_siege_says_whose_unit_is_removed_or_aimed_at(lang: str, names: tuple[str, ...], removed: str,
+                                                      aimed: str) -> None:
+    # Seen: "Melee 1 against 4 / Remove Archer (row 2 #3)": whose Archer?
+    from pi_app.games.siege.adapter import SiegeAdapter
+    from pi_app.games.siege.said import said
+    from rules.core import Event
+
+    before = {"sides": [{"rows": {"r2": ["swordsman-1", "knight-2", "archer-1"]}},
+                        {"rows": {"r1": ["knight-3"]}}], "towers": {}}
+    after = {"sides": [{"rows": {"r2": ["swordsman-1", "knight-2"]}}, {"rows": {"r1": ["knight-3"]}}],
+             "towers": {}}
+    lost = [Event("destroyed", {"unit": "archer-1"})]
+    told = [text for _, text in said(lost, [after, before], lang, names)]
+    assert told == [removed]
+    adapter = SiegeAdapter(2, lang, names)
+    adapter._seen = before
+    assert adapter.value_label("target", "knight-3", lang) == aimed
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_siege_setup_says_three_of_the_eight_cards_are_played_or_discarded(lang: str) -> None:
+    import rules
+    from pi_app.games import for_game
+
+    state = rules.get("siege").new_game(2, 3)
+    adapter = for_game("siege", 2, lang)
+    shared = " ".join(adapter.public_lines(state, lang))
+    assert ("draws 8 cards, then plays or discards 3" if lang == "en"
+            else "pesca 8 carte, poi ne gioca o scarta 3") in shared, shared
+    while state.view(None)["phase"] != "setup":
+        state.apply(state.sample_chance())
+    titles = []
+    while state.view(None)["phase"] == "setup" and state.to_move() == 0:
+        titles.append(adapter.step_title(state, lang))
+        state.apply(state.legal_moves()[0])
+    assert titles == (["Setup: play or discard 3 of your 8 cards", "Setup: play or discard 2 more cards",
+                       "Setup: play or discard 1 more card"] if lang == "en" else
+                      ["Preparazione: gioca o scarta 3 delle tue 8 carte",
+                       "Preparazione: gioca o scarta ancora 2 carte",
+                       "Preparazione: gioca o scarta ancora 1 carta"])
