@@ -54,23 +54,40 @@ FIELD_LABELS: dict[str, Pair] = {
     "value": ("Die", "Dado"),
 }
 # Short enough for two small lines under the winner on a 128x64 screen.
+#: why the game ended, as whole sentences (the rulebook's "Fine della Partita", a-d)
 ENDINGS: dict[str, Pair] = {
-    "all_men_placed": ("All Mordred's men placed", "Tutti gli uomini di Mordred piazzati"),
-    "pieces_exhausted": ("A kind of piece used up", "Un tipo di pezzo finito"),
-    "track_end": ("A pawn at the track's end", "Un pedone in fondo"),
-    "mordred_slain": ("Mordred slain on Anglesey", "Mordred sconfitto"),
-    "round_limit": ("Round limit reached", "Limite di round"),
+    "all_men_placed": ("All of Mordred's men are on the map",
+                       "Tutti gli uomini di Mordred sono sulla mappa"),
+    "pieces_exhausted": ("A player began a turn with every piece of one kind on the map",
+                         "Un giocatore ha iniziato il turno con tutti i pezzi di un tipo sulla mappa"),
+    "track_end": ("A pawn could not move the full distance on the Mordred track",
+                  "Un pedone non ha potuto muoversi di tutti gli spazi sul Tracciato di Mordred"),
+    "mordred_slain": ("Mordred was defeated in his castle on Anglesey",
+                      "Mordred è stato sconfitto nel suo Castello di Anglesey"),
+    "round_limit": ("The round limit was reached", "È stato raggiunto il limite di round"),
 }
+#: who wins and why: {men} of Mordred's on the map against the players' {pieces}
 VERDICTS: dict[str, Pair] = {
-    "mordred": ("Mordred won: by pawns", "Vince Mordred: pedoni"),
-    "arthur": ("Wales held: by VP", "Galles salvo: PV"),
-    "slain": ("Slayer wins outright", "Vince chi lo sconfigge"),
+    "mordred": ("Mordred won Wales ({men} against {pieces}): the pawn furthest right "
+                "on the Mordred track wins",
+                "Mordred ha vinto il Galles ({men} contro {pieces}): vince il pedone più "
+                "a destra sul Tracciato di Mordred"),
+    "arthur": ("King Arthur held Wales ({men} of Mordred's against {pieces}): most "
+               "victory points wins",
+               "Re Artù ha tenuto il Galles ({men} di Mordred contro {pieces}): vince chi "
+               "ha più punti vittoria"),
+    "slain": ("Whoever defeats Mordred wins outright", "Chi sconfigge Mordred vince subito la partita"),
 }
 TIE_BREAKS: dict[str, Pair] = {
-    "vp": ("tie: VP decide", "pari: contano i PV"),
-    "money": ("tie: money decides", "pari: contano i soldi"),
-    "shared": ("tie: victory shared", "pari: vittoria condivisa"),
+    "vp": ("Tie: victory points decide", "Parità: decidono i punti vittoria"),
+    "money": ("Tie: money decides", "Parità: decidono i soldi"),
+    "shared": ("Tie: the victory is shared", "Parità: la vittoria è condivisa"),
 }
+def _count(n: int, one: str, many: str, uno: str, molti: str, lang: str) -> str:
+    """``n`` with its noun in the right number: "1 man", "4 pezzi"."""
+    return f"{n} {(one if n == 1 else many) if lang == 'en' else (uno if n == 1 else molti)}"
+
+
 # A building tapped with no build open: the refusal most worth reading first.
 _REFUSAL_ORDER = ("none_left", "cannot_afford", "first_on_border", "not_reachable", "terrain")
 
@@ -345,10 +362,13 @@ class MordredAdapter(TableAdapter):
         ending = pick(ENDINGS.get(d.get("ending", ""), (outcome.reason,) * 2), lang)
         side = ("slain" if d.get("ending") == "mordred_slain"
                 else "mordred" if d.get("mordred_won") else "arthur")
-        verdict = pick(VERDICTS[side], lang)
-        lines = [f"{ending}.", verdict]
+        men, pieces = int(d.get("mordred_men") or 0), int(d.get("player_pieces") or 0)
+        verdict = pick(VERDICTS[side], lang).format(
+            men=_count(men, "man", "men", "uomo", "uomini", lang),
+            pieces=_count(pieces, "piece", "pieces", "pezzo", "pezzi", lang))
+        lines = [f"{ending}.", f"{verdict}."]
         if d.get("tie_break") in TIE_BREAKS:
-            lines.append(pick(TIE_BREAKS[d["tie_break"]], lang))
+            lines.append(f"{pick(TIE_BREAKS[d['tie_break']], lang)}.")
         vp, cash, pawns = (list(d.get(k) or []) for k in ("vp", "money", "pawns"))
         for seat in sorted(int(s) for s in outcome.scores):
             if seat < min(len(vp), len(cash), len(pawns)):

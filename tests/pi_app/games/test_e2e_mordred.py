@@ -282,12 +282,16 @@ def test_undo_a_build_but_never_a_roll(rig):
 
 @pytest.mark.parametrize(("outcome", "big", "lines"), [
     (scoring.decide("track_end", 0, 5, 4, [9, 9, 7], [4, 3, 30], [0, 0, 0]), "Winner: Player 1",
-     ["A pawn at the track's end.", "Mordred won: by pawns", "tie: VP decide"]),
+     ["A pawn could not move the full distance on the Mordred track.",
+      "Mordred won Wales (5 men against 4 pieces): the pawn furthest right on the Mordred track wins.",
+      "Tie: victory points decide."]),
     (scoring.decide("all_men_placed", 0, 1, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]),
      "Winners: Player 1, Player 2",
-     ["All Mordred's men placed.", "Wales held: by VP", "tie: victory shared"]),
+     ["All of Mordred's men are on the map.",
+      "King Arthur held Wales (1 man of Mordred's against 4 pieces): most victory points wins.",
+      "Tie: the victory is shared."]),
     (scoring.decide("mordred_slain", 2, 30, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]), "Winner: Player 3",
-     ["Mordred slain on Anglesey.", "Slayer wins outright"]),
+     ["Mordred was defeated in his castle on Anglesey.", "Whoever defeats Mordred wins outright."]),
 ])
 def test_the_end_is_announced_with_its_reason(outcome, big, lines):
     said_big, said = for_game(GAME, 3).outcome_lines(outcome, "en")
@@ -306,3 +310,22 @@ def test_unofficial_two_player_game_is_marked_and_plays_to_the_end(rig):
     assert layout(s, "shared.screen").lines[-1] == f"Pawns: Player 1 on {on}, Player 2 on {on} · unofficial"
     play_moves(r, random.Random(2))
     assert s.scene.state.outcome() is not None and layout(s, "shared.screen").title == "GAME OVER"
+
+
+@pytest.mark.parametrize(("outcome", "lines"), [
+    (scoring.decide("track_end", 0, 5, 4, [9, 9, 7], [4, 3, 30], [0, 0, 0]),
+     ["Un pedone non ha potuto muoversi di tutti gli spazi sul Tracciato di Mordred.",
+      "Mordred ha vinto il Galles (5 uomini contro 4 pezzi): vince il pedone più a destra sul "
+      "Tracciato di Mordred.", "Parità: decidono i punti vittoria."]),
+    (scoring.decide("all_men_placed", 0, 1, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]),
+     ["Tutti gli uomini di Mordred sono sulla mappa.",
+      "Re Artù ha tenuto il Galles (1 uomo di Mordred contro 4 pezzi): vince chi ha più punti vittoria.",
+      "Parità: la vittoria è condivisa."]),
+    (scoring.decide("mordred_slain", 2, 30, 4, [0, 9, 7], [10, 10, 3], [4, 4, 9]),
+     ["Mordred è stato sconfitto nel suo Castello di Anglesey.",
+      "Chi sconfigge Mordred vince subito la partita."]),
+])
+def test_the_end_says_in_italian_sentences_why_who_wins(outcome, lines):
+    # Seen: "Vince Mordred: pedoni", and "Tutti gli uomini fuori" when all Mordred's men were on the map.
+    _, said = for_game(GAME, 3, "it").outcome_lines(outcome, "it")
+    assert said[:len(lines)] == lines
