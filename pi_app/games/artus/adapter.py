@@ -142,7 +142,7 @@ class ArtusAdapter(TableAdapter):
 
     def view_value(self, field: str | None, value: Any, lang: str) -> str:
         if field == "figures" and isinstance(value, str) and value[:1] == "k" and value[1:].isdigit():
-            return w.figure_name({"figure": "knight", "owner": int(value[1:])}, lang)  # "k1": P2's knight
+            return w.figure_name({"figure": "knight", "owner": int(value[1:])}, lang, names=self.names)
         return super().view_value(field, value, lang)
 
     def value_label(self, field: str | None, value: Any, lang: str) -> str:
@@ -170,11 +170,11 @@ class ArtusAdapter(TableAdapter):
         figure = view["figures"][seat]
         if figure is None:
             return f"{word.capitalize()} {seat} ({w.signed(view['values'][seat])})"
-        return _sentence(f"{w.figure_on(figure, seat == view['king'], lang)}, {word} {seat}")
+        return _sentence(f"{w.figure_on(figure, seat == view['king'], lang, self.names)}, {word} {seat}")
 
     def _figure(self, seat: int, lang: str) -> str:
         view = self._seen
-        return w.figure_on(view["figures"][seat], seat == view["king"], lang) if view else "?"
+        return w.figure_on(view["figures"][seat], seat == view["king"], lang, self.names) if view else "?"
 
     def move_text(self, move: JSON, lang: str) -> str:
         i = w.lang_index(lang)
@@ -315,7 +315,8 @@ class ArtusAdapter(TableAdapter):
                 if (p["score"] - p["points"] < 0) != (p["score"] < 0):
                     # Below 0 the scoring marker lies on its side (rulebook, prestige track).
                     who, down = p["player"], p["score"] < 0
-                    markers.append((w.marker(who, down, lang), w.marker(who, down, lang, short=True)))
+                    markers.append((w.marker(who, down, lang, names=self.names),
+                                    w.marker(who, down, lang, short=True, names=self.names)))
                 if p.get("reason") == "scoring card":
                     self._said_score(p, lang, verbose, compact)
                 elif p.get("reason") == "penalty":
@@ -327,7 +328,7 @@ class ArtusAdapter(TableAdapter):
                 self._said(ev.type, p, lang, verbose, compact)
         tail = ""
         if points and verbose:
-            tail = " (" + ", ".join(f"{w.player_short(q, lang)} {w.signed(n)}"
+            tail = " (" + ", ".join(f"{w.player(q, lang, self.names)} {w.signed(n)}"
                                     for q, n in points.items()) + ")"
         draws = self._said_draws(drawn, dealing, lang)
         self._quiet = None
@@ -361,9 +362,10 @@ class ArtusAdapter(TableAdapter):
         en = lang == "en"
         if kind in ("figure_moved", "displaced"):
             a, b = p["from"], p["to"]
-            long, short = w.figure_name(p, lang), w.figure_name(p, lang, short=True)
+            long, short = (w.figure_name(p, lang, names=self.names),
+                           w.figure_name(p, lang, short=True, names=self.names))
             if p.get("figure") == "king":  # there is one King; the crown always turns with him
-                short = "King+crown" if en else "Re+corona"
+                short = "King and crown" if en else "Re e corona"
             if kind == "figure_moved":
                 verbose.append(f"Move {long} from place {a} to place {b}" if en
                                else f"Sposta {long} dal posto {a} al posto {b}")
@@ -377,16 +379,18 @@ class ArtusAdapter(TableAdapter):
             # The short forms say it with the King's move or crowning.
             verbose.append(f"turn the crown to place {to}" if en else f"ruota la corona al posto {to}")
         elif kind == "ring_added":
-            long, short = w.figure_name(p, lang), w.figure_name(p, lang, short=True)
+            long, short = (w.figure_name(p, lang, names=self.names),
+                           w.figure_name(p, lang, short=True, names=self.names))
             verbose.append(f"Put a ring on {long} (place {p['seat']})" if en
                            else f"Metti un anello su {long} (posto {p['seat']})")
-            compact.append(f"{'ring on' if en else 'anello a'} {short} {p['seat']}")
+            compact.append(f"ring on {short}, place {p['seat']}" if en
+                           else f"anello su {short}, posto {p['seat']}")
         elif kind == "crowned":
             old, back = p["old_king"], p["rings_returned"]
             verbose.append(f"new King! take {back} rings off place {old}" if en
                            else f"nuovo Re! togli {back} anelli dal posto {old}")
-            compact.append(f"crown →{p['seat']}, {back} rings off {old}" if en
-                           else f"corona →{p['seat']}, −{back} anelli al {old}")
+            compact.append(f"crown to place {p['seat']}, {back} rings off place {old}" if en
+                           else f"corona al posto {p['seat']}, togli {back} anelli dal posto {old}")
         elif kind == "point_tiles":
             who = w.player(p["player"], lang, self.names)
             take = p["change"] > 0
@@ -418,7 +422,7 @@ class ArtusAdapter(TableAdapter):
             return ["Take the cards shown on your screen" if en else "Prendi le carte del tuo schermo"]
         out = []
         for (player, pile), n in drawn.items():
-            who, name = w.player_short(player, lang), w.PILES[pile][w.lang_index(lang)]
+            who, name = w.player(player, lang, self.names), w.PILES[pile][w.lang_index(lang)]
             if n == 1:
                 out.append(f"{who} draws a {name} card" if en else f"{who} pesca carta {name}")
             else:

@@ -52,6 +52,11 @@ def player_short(p: int, lang: str) -> str:
     return naming.short_name("artus", p, lang)
 
 
+def owner(p: int, lang: str, names: Sequence[str] = ()) -> str:
+    """Whose: "Player 1's", "del Giocatore 1" (pi_app.names.owner)."""
+    return naming.owner("artus", p, lang, names)
+
+
 def _range(card: Card, i: int = 0, short: bool = False) -> str:
     """A card's move: "1-5", and in words whether it goes either way ("±1-5" said nothing)."""
     if short:
@@ -81,50 +86,45 @@ def card_name(cid: str, lang: str, short: bool = False) -> str:
     return brief[i] if short else long[i]
 
 
-def figure_name(params: dict, lang: str, short: bool = False) -> str:
+def figure_name(params: dict, lang: str, short: bool = False, names: Sequence[str] = ()) -> str:
     """A figure named by an engine event's label (``figure``, ``colour``,
-    ``owner``): "P2's knight", "the silver prince", "the bronze King"."""
+    ``owner``): "Player 2's knight", "the silver prince", "the bronze King";
+    ``short``: without the article, in whole words all the same."""
     i = lang_index(lang)
     kind = params.get("figure")
     if kind == "knight":
-        who = (player_short if short else player)(int(params.get("owner") or 0), lang)
-        if short:
-            return (f"{who} knight", f"cavaliere {who}")[i]
-        return (f"{who}'s knight", f"il cavaliere di {who}")[i]
+        whose = owner(int(params.get("owner") or 0), lang, names)
+        return (f"{whose} knight", f"{'' if short else 'il '}cavaliere {whose}")[i]
     colour = params.get("colour", "")
     c = COLOURS.get(colour, (colour, colour))[i]
     if kind == "king":
-        if short:
-            return (f"{c} King", f"Re {c}")[i]
-        return (f"the {c} King", f"il Re {_of(c)}")[i]
-    if short:
-        return (f"{c} prince", f"principe {c}")[i]
-    return (f"the {c} prince", f"il principe {_of(c)}")[i]
+        return (f"{'' if short else 'the '}{c} King", f"{'' if short else 'il '}Re {_of(c)}")[i]
+    return (f"{'' if short else 'the '}{c} prince", f"{'' if short else 'il '}principe {_of(c)}")[i]
 
 
 def _of(colour: str) -> str:
     return "d'argento" if colour == "argento" else f"di {colour}"
 
 
-def figure_on(figure: str | None, king: bool, lang: str) -> str:
-    """A figure code from a view (``k1``, ``silver``) as a short name."""
+def figure_on(figure: str | None, king: bool, lang: str, names: Sequence[str] = ()) -> str:
+    """A figure code from a view (``k1``, ``silver``) in words, without an article."""
     if figure is None:
         return ("empty", "vuoto")[lang_index(lang)]
     if figure.startswith("k"):
-        return figure_name({"figure": "knight", "owner": int(figure[1:])}, lang, short=True)
+        return figure_name({"figure": "knight", "owner": int(figure[1:])}, lang, short=True, names=names)
     return figure_name({"figure": "king" if king else "prince", "colour": figure}, lang, short=True)
 
 
-def marker(p: int, down: bool, lang: str, short: bool = False) -> str:
+def marker(p: int, down: bool, lang: str, short: bool = False, names: Sequence[str] = ()) -> str:
     """The scoring marker of a player whose prestige crossed 0."""
-    who = (player_short if short else player)(p, lang)
+    whose = owner(p, lang, names)
     if lang == "it":
         if short:
-            return f"segnalino {who} {'coricato' if down else 'in piedi'}"
-        return f"segnalino di {who} {'coricato' if down else 'di nuovo in piedi'}"
+            return f"segnalino {whose} {'coricato' if down else 'in piedi'}"
+        return f"segnalino {whose} {'coricato' if down else 'di nuovo in piedi'}"
     if short:
-        return f"{who} marker {'on its side' if down else 'up'}"
-    return f"lay {who}'s marker on its side" if down else f"stand {who}'s marker up"
+        return f"{whose} marker {'on its side' if down else 'up'}"
+    return f"lay {whose} marker on its side" if down else f"stand {whose} marker up"
 
 
 def signed(n: int) -> str:

@@ -140,7 +140,7 @@ def test_whole_game_players_tap_their_draws(rig):
     assert f"carta nuova: {short}" in layout(s, "seat1.screen").text()
     assert f"carta nuova: {short}" not in layout(s, "seat2.screen").text()
     assert short not in layout(s, "shared.screen").text()
-    assert "G1 pesca carta" in " ".join(rec.text for rec in s.scene.transcript if rec.kind == "said")
+    assert "Giocatore 1 pesca carta" in " ".join(rec.text for rec in s.scene.transcript if rec.kind == "said")
     finish(r, rng, 2)
 
 
@@ -212,7 +212,9 @@ def test_a_cards_instruction_stays_on_the_shared_screen_while_its_player_draws(r
         assert any(f in layout(s, "shared.screen").text() for f in forms), forms
         step(r, rng)  # the pile chosen, the card drawn by Tablekeeper
         shared = layout(s, "shared.screen")
-        assert "draws a" in shared.text(), shared
+        # the draw is said too, unless the instruction (in whole words) takes the big line's
+        # room: it is on the drawer's own screen as well
+        assert "draws a" in shared.text() or ";" in shared.big, shared
         assert any(f in shared.text() for f in forms), (forms, shared)
         checked += 1
     assert checked == 5
@@ -234,8 +236,13 @@ def test_a_score_crossing_zero_turns_the_marker(lang, down, up):
                                     "reason": "seat left", "seat": 3})
         return " ".join(adapter.instructions(state, [], [moved, scored], state, lang))
 
-    assert down in said(4, -7) and "P2" in said(4, -7).replace("G2", "P2")
-    assert up in said(-3, 5)
+    if lang == "en":
+        assert down in said(4, -7) and "Player 2" in said(4, -7)
+        assert up in said(-3, 5)
+    else:
+        # In whole words ("del Giocatore 2", not "G2") the marker's side gives way
+        # to the move where both do not fit the big line (the prestige row's sign shows it).
+        assert "Giocatore 2" in said(4, -7) and "G2" not in said(4, -7)
     for before, points in ((4, -4), (-3, 2), (10, 5)):
         text = said(before, points)
         assert down not in text and up not in text, text
@@ -298,3 +305,24 @@ def test_restart_resumes_and_undo_stops_at_a_draw(rig):
     assert "Cannot undo past" in layout(s2, "shared.screen").title
     r.press("shared.undo")
     assert s2.scene.state.to_json() == drawn
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_instructions_say_players_and_figures_in_whole_words(lang):
+    # Seen: "Sposta cav. G1 3→5; Re+corona 7→9; segn. G2 coricato".
+    import re
+
+    from pi_app.games.artus.adapter import ArtusAdapter
+    from rules.core import Event
+
+    adapter = ArtusAdapter(2, lang)
+    state = _in_play()
+    events = [Event("figure_moved", {"figure": "knight", "owner": 0, "name": "knight of player 0",
+                                     "from": 3, "to": 5, "steps": 2, "player": 0}),
+              Event("figure_moved", {"figure": "king", "colour": "silver", "name": "king",
+                                     "from": 7, "to": 9, "steps": 2, "player": 0}),
+              Event("ring_added", {"figure": "prince", "colour": "bronze", "seat": 12, "player": 0}),
+              Event("prestige", {"player": 1, "points": -7, "score": -3, "reason": "seat left", "seat": 3})]
+    text = " ".join(adapter.instructions(state, [], events, state, lang))
+    assert not re.search(r"\b[PG]\d\b|\+corona|\+crown|\bcav\.|\bsegn\.", text), text
+    assert ("Player 1's knight" if lang == "en" else "cavaliere del Giocatore 1") in text, text
