@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{what}: {report.moves} moves, {report.inputs} inputs, "
               f"{report.refused} refused, {report.result} ({report.seconds:.1f} s)", flush=True)
         reports.append(report)
-    summary(reports, time.perf_counter() - start, out, failed)
+    summary(reports, time.perf_counter() - start, out, failed, args.lang)
     night_report.write(out / "night.html", [Path(r.journal) for r in reports if r.journal], args.lang)
     review_sheet(reports, out)
     pictures = "as PNG and " if args.frames else ""

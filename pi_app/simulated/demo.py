@@ -41,6 +41,28 @@ from pi_app.ui.screens import Layout, font, problems
 from players import Budget
 
 MAX_GIF_FRAMES = 600
+#: the transcript's own words, in the night's language (the records are already in it)
+LABELS: dict[str, tuple[str, str]] = {
+    "move": ("move", "mossa"), "chance": ("chance", "sorte"), "refused": ("refused", "rifiutata"),
+    "unknown-tag": ("unknown tag", "tag ignoto"), "undo": ("undo", "annullata"), "note": ("note", "nota"),
+    "said": ("said", "detto"), "outcome": ("outcome", "esito"), "table": ("table", "tavolo"),
+    "tap": ("taps", "tocca"), "press": ("presses", "preme"), "secret": ("(secret)", "(segreto)"),
+    "players": ("players", "giocatori"), "seed": ("seed", "seme"), "options": ("options", "opzioni"),
+    "none": ("none", "nessuna"), "plays": ("plays", "gioca"),
+    # the buttons, as their glyphs and names on the table
+    "ok": ("●", "●"), "left": ("◀", "◀"), "right": ("▶", "▶"), "undo-button": ("undo", "annulla"),
+}
+
+
+def label(key: str, lang: str) -> str:
+    return LABELS[key][1 if lang == "it" else 0]
+
+
+def button(part: str, lang: str) -> str:
+    """A button pressed, in words: "seat1.ok" is "●", "shared.undo" "undo"."""
+    name = part.rsplit(".", 1)[-1]
+    key = "undo-button" if name == "undo" else name
+    return label(key, lang) if key in LABELS else name
 DEMO_BUDGET = Budget(iterations=150, seconds=None)  # no clock: the same game on a loaded machine
 
 
@@ -137,8 +159,11 @@ class Night:
                 if hidden:
                     secret.update(range(first, len(session.scene.transcript)))
                 comp = session.scene.adapter.component(inp.what) if inp.kind == "tap" else None
-                thing = comp.name(self.lang) if comp is not None else inp.what or inp.part  # words, not ids
-                what = "(secret)" if hidden else f"{inp.kind} {thing}"
+                if inp.kind == "tap":  # words, not ids
+                    thing = comp.name(self.lang) if comp is not None else inp.what or inp.part
+                else:
+                    thing = button(inp.part, self.lang)
+                what = label("secret", self.lang) if hidden else f"{label(inp.kind, self.lang)} {thing}"
                 lines.append(f"  {session.scene.player(seat or 0)}: {what}")
                 # The whole game in at most MAX_GIF_FRAMES frames: when full,
                 # keep every other frame and take half as many from now on.
@@ -153,9 +178,12 @@ class Night:
                 nonlocal said
                 for i, rec in enumerate(session.scene.transcript[said:], start=said):
                     # Players as the screens name them, never a seat number.
-                    who = session.scene.player(rec.seat) if rec.seat is not None else "table"
-                    text = "(secret)" if i in secret and rec.kind in ("refused", "unknown-tag") else rec.text
-                    lines.append(f"{rec.kind:>11} | {who:9} | {text}")
+                    lang = self.lang
+                    who = session.scene.player(rec.seat) if rec.seat is not None else label("table", lang)
+                    hide = i in secret and rec.kind in ("refused", "unknown-tag")
+                    text = label("secret", lang) if hide else rec.text
+                    kind = label(rec.kind, self.lang) if rec.kind in LABELS else rec.kind
+                    lines.append(f"{kind:>11} | {who:9} | {text}")
                     if rec.kind == "refused" or rec.kind == "unknown-tag":
                         report.refused += 1
                 said = len(session.scene.transcript)
@@ -169,7 +197,7 @@ class Night:
             if outcome is not None:
                 big, detail = session.scene.adapter.outcome_lines(outcome, self.lang)
                 report.result = f"{big} ({detail[0] if detail else outcome.reason})"
-                lines.append(f"{'outcome':>11} | {report.result}")
+                lines.append(f"{label('outcome', self.lang):>11} | {report.result}")
             session.tick()
             gif.append(self.composite(table, players))
             report.frames = self.save_frames(table, work)
@@ -182,9 +210,11 @@ class Night:
             gif[0].save(gif_path, save_all=True, append_images=gif[1:], duration=150, loop=0,
                         optimize=False)
             transcript = self.out / f"{name}.transcript.txt"
-            head = (f"{rules.get(game).name or game}, {players} players, seed {self.seed + players}, "
-                    f"options: {options_text(session.scene.state.options)}; "
-                    f"{naming.display_name(game, players - 1, self.lang, computer=True)} plays\n")
+            lang = self.lang
+            head = (f"{rules.get(game).name or game}, {players} {label('players', lang)}, "
+                    f"{label('seed', lang)} {self.seed + players}, {label('options', lang)}: "
+                    f"{options_text(session.scene.state.options) or label('none', lang)}; "
+                    f"{naming.display_name(game, players - 1, lang, computer=True)} {label('plays', lang)}\n")
             transcript.write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
             report.files = [str(gif_path), str(transcript), str(work)]
             report.journal = str(work / "journal.sqlite")
@@ -251,24 +281,45 @@ def review_sheet(reports: list[GameReport], out: Path) -> Path:
 
 
 def options_text(options: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
+    """The options as set ("side=B"); empty for none."""
+    return ", ".join(f"{k}={v}" for k, v in options.items())
 
 
-def summary(reports: list[GameReport], seconds: float, out: Path, failed: list[str] | None = None) -> str:
-    rows = ["| game | players | computer | options | moves | inputs | refused | frames | cut/clipped "
-            "| result | seconds |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]
+#: summary.md's words, English and Italian
+SUMMARY: dict[str, tuple[str, str]] = {
+    "title": ("# Tablekeeper demo: a simulated game night",
+              "# Dimostrazione di Tablekeeper: una serata simulata"),
+    "head": ("| game | players | computer | options | moves | inputs | refused | frames | cut/clipped "
+             "| result | seconds |",
+             "| gioco | giocatori | computer | opzioni | mosse | comandi | rifiutati | fotogrammi | tagliate "
+             "| esito | secondi |"),
+    "games": ("{n} games in {s} s on the simulated table; in each, the last seat is a computer player.",
+              "{n} partite in {s} s sul tavolo simulato; in ognuna l'ultimo posto è un giocatore computer."),
+    "defaults": ("defaults", "predefinite"),
+    "cut": ("Cut or clipped lines in all frames: {n} (each game's are listed in its .problems.txt).",
+            "Righe tagliate in tutti i fotogrammi: {n} (quelle di ogni partita sono nel suo .problems.txt)."),
+    "failed": ("Failed:", "Non riuscite:"),
+}
+
+
+def summary(reports: list[GameReport], seconds: float, out: Path, failed: list[str] | None = None,
+            lang: str = "en") -> str:
+    """``out/summary.md``, in the night's language; returns its text."""
+    def say(key: str) -> str:
+        return SUMMARY[key][1 if lang == "it" else 0]
+
+    number = f"{seconds:.1f}".replace(".", ",") if lang == "it" else f"{seconds:.1f}"
+    rows = [say("head"), "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in reports:
-        opts = options_text(r.options) if r.options else "defaults"
-        seat = "-" if r.computer is None else naming.display_name(r.game, r.computer, "en")
+        opts = options_text(r.options) if r.options else say("defaults")
+        seat = "-" if r.computer is None else naming.display_name(r.game, r.computer, lang)
+        secs = f"{r.seconds:.1f}".replace(".", ",") if lang == "it" else f"{r.seconds:.1f}"
         rows.append(f"| {r.game} | {r.players} | {seat} | {opts} | {r.moves} | {r.inputs} | {r.refused} | "
-                    f"{r.frames} | {r.cut} | {r.result} | {r.seconds:.1f} |")
-    text = (f"# Tablekeeper demo: a simulated game night\n\n{len(reports)} games in {seconds:.1f} s "
-            "on the simulated table; in each, the last seat is a computer player.\n\n"
+                    f"{r.frames} | {r.cut} | {r.result} | {secs} |")
+    text = (f"{say('title')}\n\n{say('games').format(n=len(reports), s=number)}\n\n"
             + "\n".join(rows) + "\n"
-            f"\nCut or clipped lines in all frames: {sum(r.cut for r in reports)} "
-            f"(each game's are listed in its .problems.txt).\n")
+            f"\n{say('cut').format(n=sum(r.cut for r in reports))}\n")
     if failed:
-        text += "\nFailed:\n\n" + "".join(f"- {line}\n" for line in failed)
+        text += f"\n{say('failed')}\n\n" + "".join(f"- {line}\n" for line in failed)
     (out / "summary.md").write_text(text, encoding="utf-8")
     return text

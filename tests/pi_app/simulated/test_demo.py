@@ -27,7 +27,7 @@ def test_demo_game_writes_frames_gif_transcript(tmp_path):
     text = (tmp_path / "king-is-dead-2p.transcript.txt").read_text()
     assert "move | Player 1" in text and "outcome" in text
     assert "  Player 1: " in text and "seat " not in text  # players named as the screens name them
-    taps = [line for line in text.splitlines() if ": tap " in line]
+    taps = [line for line in text.splitlines() if ": taps " in line]
     assert taps and not [line for line in taps if "@" in line or "region:" in line or "follower:" in line]
     assert text.splitlines()[0].endswith("options: mordred=False; Player 2 (computer) plays")
     # The computer's moves are said on the shared screen and carried out at the table.
@@ -117,3 +117,22 @@ def test_the_demo_writes_a_small_index_and_no_frames_unless_asked(tmp_path, caps
     assert main(["demo", "--game", "king-and-assassins", "--out", str(tmp_path / "frames"), "--frames"]) == 0
     pngs = list((tmp_path / "frames").rglob("*.png"))
     assert pngs and "<img" in (tmp_path / "frames" / "king-and-assassins-2p.html").read_text(encoding="utf-8")
+
+
+def test_an_italian_night_writes_its_transcript_and_summary_in_italian(tmp_path):
+    # Seen: an Italian demo's transcript labelled "move", "said", "table", "press seat1.ok".
+    import re
+
+    night = Night(tmp_path, lang="it", seed=5)
+    report = night.play("king-is-dead", 2)
+    text = (tmp_path / "king-is-dead-2p.transcript.txt").read_text(encoding="utf-8")
+    assert text.splitlines()[0] == ("The King is Dead, 2 giocatori, seme 7, opzioni: mordred=False; "
+                                    "Giocatore 2 (computer) gioca")
+    assert "mossa | Giocatore 1" in text and "detto | tavolo" in text and "esito |" in text
+    assert "  Giocatore 1: tocca " in text and "  Giocatore 1: preme ●" in text
+    english = re.findall(r"(?m)^\s*(move|said|chance|refused|outcome|note) \||\| table |"
+                         r": (tap|press) |seat\d\.", text)
+    assert not english, english[:5]
+    table = summary([report], 1.5, tmp_path, lang="it")
+    assert "| gioco | giocatori | computer | opzioni |" in table and "1,5 s" in table
+    assert "una serata simulata" in table
