@@ -19,7 +19,11 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 128, 64
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
-_REGULAR = "DejaVuSansCondensed.ttf"
+# The small print's regular face is DejaVu Sans (Debian's fonts-dejavu-core):
+# at 10 px its condensed cut draws "n" with a broken arch and "rn" as "m"
+# ("End tum", "wirs"). Every face is laid out by FreeType's hinted advances
+# (Layout.BASIC): Raqm's fractional ones set two letters in one column.
+_REGULAR = "DejaVuSans.ttf"
 _BOLD = "DejaVuSansCondensed-Bold.ttf"
 BIG_SIZES = (20, 16, 13, 11)
 SMALL = 10
@@ -50,7 +54,7 @@ class Layout:
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     path = FONT_DIR / (_BOLD if bold else _REGULAR)
     try:
-        return ImageFont.truetype(str(path), size)
+        return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
     except OSError:  # the font is missing: Pillow's own still draws
         return ImageFont.load_default(size)
 
@@ -97,6 +101,10 @@ def _lines(text: str, f: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: in
                 cut = len(word)
                 while cut > 1 and _width(word[:cut], f) > width:
                     cut -= 1
+                # a compound ("Gallesi/Romano-Britannici") breaks after its
+                # last slash or hyphen that fits, not inside a word of it
+                joint = max(word.rfind("/", 0, cut - 1), word.rfind("-", 0, cut - 1))
+                cut = joint + 1 if joint > 0 else cut
                 yield word[:cut]
                 word = word[cut:]
                 word_w = _width(word, f)
@@ -423,11 +431,25 @@ def problems(layout: Layout) -> list[str]:
         # the body turns with the pages; the rest stands on every page
         shown += [p.text for p in where.placed if p.part == "line" or (page == 0 and p.part != "page")]
     said = [layout.title, layout.big, *layout.lines, layout.footer]
-    words, seen = " ".join(said).split(), " ".join(shown).split()
+    words, seen = " ".join(said).split(), _rejoined(shown)
     if sorted(words) != sorted(seen):
         lost = sorted(set(words) - set(seen)) or sorted(set(seen) - set(words))
         found.append(f"words cut or missing: {' '.join(lost)!r}")
     return found
+
+
+def _rejoined(lines: list[str]) -> list[str]:
+    """The words of ``lines`` as said: a compound broken after a slash or a
+    hyphen at a line's end is one word again."""
+    out: list[str] = []
+    glue = False
+    for line in lines:
+        words = line.split()
+        if glue and words:
+            out[-1] += words.pop(0)
+        out += words
+        glue = bool(out) and out[-1].endswith(("/", "-")) and len(out[-1]) > 1
+    return out
 
 
 def _overlaps(where: Plan) -> list[str]:

@@ -351,10 +351,11 @@ class ArtusAdapter(TableAdapter):
         # Nothing fits whole: the rest still on one small line, the big line
         # as large as its room allows.
         self._quiet = len(after.history)
-        for k in range(len(compact) - 1, 0, -1):
-            rest = _sentence("; ".join(compact[k:]))
-            if len(wrap(rest, font(SMALL))) == 1:
-                return [rest, _sentence("; ".join(compact[:k]) + tail)]
+        if _one_line(self.public_lines(after, lang)[0]):  # else the rest would be pushed off the screen
+            for k in range(len(compact) - 1, 0, -1):
+                rest = _sentence("; ".join(compact[k:]))
+                if len(wrap(rest, font(SMALL))) == 1:
+                    return [rest, _sentence("; ".join(compact[:k]) + tail)]
         return [_sentence("; ".join(compact) + tail)]
 
     def _said(self, kind: str, p: dict, lang: str, verbose: list[str], compact: list[str]) -> None:
@@ -444,7 +445,7 @@ class ArtusAdapter(TableAdapter):
         # The rest goes below the prestige line (the session draws it after
         # the standing lines): only those two then, each on one line, so that
         # a bump or a crowning is never pushed off the screen.
-        one_line = len(wrap(small[0], font(SMALL))) == 1
+        one_line = _one_line(small[0])
         for k in range(len(compact) - 1, 0, -1):
             main, rest = _sentence("; ".join(compact[:k]) + tail), _sentence("; ".join(compact[k:]))
             if one_line and len(wrap(rest, font(SMALL))) == 1 and fits_big(main, [small[0], rest]):
@@ -461,6 +462,12 @@ class ArtusAdapter(TableAdapter):
 def _turn_key(state: State) -> tuple[int, int, int]:
     view = state.view(None)
     return view["turn"], view["round"], sum(len(p) for p in view["played"])
+
+
+def _one_line(prestige: str) -> bool:
+    """Whether the prestige row stays one line while an instruction stands
+    under it: it is drawn again as scores change, so with a digit more on each."""
+    return len(wrap(" ".join(f"{part}0" for part in prestige.split()), font(SMALL))) == 1
 
 
 def _sentence(text: str) -> str:

@@ -44,6 +44,8 @@ def reference_wrap(text: str, f: screens.ImageFont.FreeTypeFont, width: int) -> 
                 cut = len(word)
                 while cut > 1 and f.getlength(word[:cut]) > width:
                     cut -= 1
+                joint = max(word.rfind("/", 0, cut - 1), word.rfind("-", 0, cut - 1))  # a compound's joint
+                cut = joint + 1 if joint > 0 else cut
                 out.append(word[:cut])
                 word = word[cut:]
             line = word
