@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         reports.append(report)
     summary(reports, time.perf_counter() - start, out, failed, args.lang)
     night_report.write(out / "night.html", [Path(r.journal) for r in reports if r.journal], args.lang)
-    review_sheet(reports, out)
+    review_sheet(reports, out, args.lang)
     pictures = "as PNG and " if args.frames else ""
     print(f"\nwrote {out}/summary.md, one GIF and transcript per game, {out}/index.html (open it in a "
           f"browser: each game's page shows every screen frame by frame, {pictures}in words) and the "

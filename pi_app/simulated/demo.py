@@ -272,12 +272,12 @@ class Night:
         return count
 
 
-def review_sheet(reports: list[GameReport], out: Path) -> Path:
-    """``out/index.html``: every screen of every game, frame by frame."""
-    games = [SheetGame(r.name, f"{rules.get(r.game).name or r.game}, {r.players} players"
+def review_sheet(reports: list[GameReport], out: Path, lang: str = "en") -> Path:
+    """``out/index.html``: every screen of every game, frame by frame, in ``lang``."""
+    games = [SheetGame(r.name, f"{rules.get(r.game).name or r.game}, {r.players} {label('players', lang)}"
                        + (f" ({options_text(r.options)})" if r.options else ""), r.result,
                        f"{r.name}.transcript.txt", f"{r.name}.gif", r.screens, r.cut) for r in reports]
-    return write_sheet(out, games)
+    return write_sheet(out, games, lang)
 
 
 def options_text(options: dict[str, Any]) -> str:
@@ -295,6 +295,8 @@ SUMMARY: dict[str, tuple[str, str]] = {
              "| esito | secondi |"),
     "games": ("{n} games in {s} s on the simulated table; in each, the last seat is a computer player.",
               "{n} partite in {s} s sul tavolo simulato; in ognuna l'ultimo posto è un giocatore computer."),
+    "game": ("1 game in {s} s on the simulated table; its last seat is a computer player.",
+             "1 partita in {s} s sul tavolo simulato; l'ultimo posto è un giocatore computer."),
     "defaults": ("defaults", "predefinite"),
     "cut": ("Cut or clipped lines in all frames: {n} (each game's are listed in its .problems.txt).",
             "Righe tagliate in tutti i fotogrammi: {n} (quelle di ogni partita sono nel suo .problems.txt)."),
@@ -316,7 +318,8 @@ def summary(reports: list[GameReport], seconds: float, out: Path, failed: list[s
         secs = f"{r.seconds:.1f}".replace(".", ",") if lang == "it" else f"{r.seconds:.1f}"
         rows.append(f"| {r.game} | {r.players} | {seat} | {opts} | {r.moves} | {r.inputs} | {r.refused} | "
                     f"{r.frames} | {r.cut} | {r.result} | {secs} |")
-    text = (f"{say('title')}\n\n{say('games').format(n=len(reports), s=number)}\n\n"
+    games = say("game" if len(reports) == 1 else "games").format(n=len(reports), s=number)
+    text = (f"{say('title')}\n\n{games}\n\n"
             + "\n".join(rows) + "\n"
             f"\n{say('cut').format(n=sum(r.cut for r in reports))}\n")
     if failed:

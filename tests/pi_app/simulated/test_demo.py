@@ -8,7 +8,7 @@ from PIL import Image
 import rules
 from pi_app import games
 from pi_app.cli import main
-from pi_app.simulated.demo import Night, summary
+from pi_app.simulated.demo import Night, review_sheet, summary
 from pi_app.store.journal import Journal
 from players import ismcts
 
@@ -71,7 +71,7 @@ def test_demo_game_with_options_is_named_and_played_with_them(tmp_path):
     table = summary([report], 1.0, tmp_path)
     assert "| game | players | computer | options |" in table
     assert "| king-is-dead | 2 | Player 2 | mordred=True |" in table
-    assert "the last seat is a computer player" in table
+    assert "1 game in 1.0 s" in table and "last seat is a computer player" in table
 
 
 def test_demo_refuses_unknown_game(capsys, tmp_path):
@@ -134,5 +134,11 @@ def test_an_italian_night_writes_its_transcript_and_summary_in_italian(tmp_path)
                          r": (tap|press) |seat\d\.", text)
     assert not english, english[:5]
     table = summary([report], 1.5, tmp_path, lang="it")
-    assert "| gioco | giocatori | computer | opzioni |" in table and "1,5 s" in table
+    assert "| gioco | giocatori | computer | opzioni |" in table and "1 partita in 1,5 s" in table
     assert "una serata simulata" in table
+    sheet = review_sheet([report], tmp_path, "it").read_text(encoding="utf-8")
+    page = (tmp_path / "king-is-dead-2p.html").read_text(encoding="utf-8")
+    assert "le partite della serata" in sheet and "2 giocatori" in sheet and "fotogrammi" in sheet
+    assert "schermo comune" in page and "tutte le partite" in page
+    shown = re.sub(r"<(style|script)>.*?</\1>|<[^>]*>", " ", sheet + page, flags=re.S)  # the words read
+    assert not re.search(r"\b(frames|every game|cut or clipped|players)\b", shown), shown[:500]
