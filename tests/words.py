@@ -23,7 +23,7 @@ ITALIAN_IN_ENGLISH = (r"\b(il|della|delle|dei|che|con|nella|sulla|Giocatore|Turn
 # Italian as an Italian player would not say it, each with what to say instead.
 ITALIAN = [
     (r"\b[Nn]uova (Cavaliere|Uomo|Ariete|Anello|Arciere|Re\b|Mago|Castello|Seguace)", "agreement: nuovo"),
-    (r"\bai (Scozzesi|Sassoni)", "agreement: agli"),
+    (r"\bai Scozzesi", "agreement: agli Scozzesi (but ai Sassoni)"),
     (r"\b(di|a|da|su|per) (Giocatore|Difensore|Attaccante|Re|Assassino)\b", "article: del/al Giocatore"),
     (r"\bVince (Difensore|Attaccante|Giocatore)", "article: Vince il ..."),
     (r"\bVincono (Assassini)", "article: Vincono gli Assassini"),
@@ -38,6 +38,11 @@ ITALIAN = [
     (r"\bcav\.|\bsegn\.|\bP:opp\b|\bCa\d-\d", "a cryptic short form"),
     (r"Tutti gli uomini fuori", "says the opposite"),
     (r"Pensa da ciò che vede", "unidiomatic"),
+    (r"\+corona\b", "a cryptic short form: Re e corona"),
+    (r"\bTogli (?!muro\b)(?![^(]*\b(dell'|del |dello |di ))[^(]*\(fila", "whose unit: dell'Attaccante"),
+    (r"\bVince Mordred: pedoni\b|\bGalles salvo: PV\b", "a verdict that is not a sentence"),
+    # the demo transcript's own labels
+    (r"^\s*(move|said|chance|refused|outcome|note|undo) \||\| table\b|: (tap|press) ", "a label in English"),
 ]
 ENGLISH = [
     (r"\b1 (action points|points|cards|players|followers|moves)\b", "a plural for one"),
@@ -45,6 +50,9 @@ ENGLISH = [
     (r"\bchoose one of (False, True|True, False)", "a Python value"),
     (r"\bEnd tum\b|\bwirs\b", "the font at that size"),
     (r"\bpawn \d+\b(?! (left|right))", "a pawn's place without words"),
+    (r"\+crown\b", "a cryptic short form: King and crown"),
+    (r"\bRemove (?!wall\b)(?![^(]*'s )[^(]*\(row", "whose unit: the Attacker's"),
+    (r"\bMordred won: by pawns\b|\bWales held: by VP\b", "a verdict that is not a sentence"),
 ]
 
 
