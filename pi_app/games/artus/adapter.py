@@ -383,9 +383,9 @@ class ArtusAdapter(TableAdapter):
             long, short = (w.figure_name(p, lang, names=self.names),
                            w.figure_name(p, lang, short=True, names=self.names))
             verbose.append(f"Put a ring on {long} (place {p['seat']})" if en
-                           else f"Metti un anello su {long} (posto {p['seat']})")
+                           else f"Metti un anello {w.on(long)} (posto {p['seat']})")
             compact.append(f"ring on {short}, place {p['seat']}" if en
-                           else f"anello su {short}, posto {p['seat']}")
+                           else f"anello {w.on('il ' + short)}, posto {p['seat']}")
         elif kind == "crowned":
             old, back = p["old_king"], p["rings_returned"]
             verbose.append(f"new King! take {back} rings off place {old}" if en

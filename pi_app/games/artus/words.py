@@ -73,13 +73,15 @@ def card_name(cid: str, lang: str, short: bool = False) -> str:
     colour = COLOURS.get(card.colour or "", ("", ""))[i]
     if card.action == "knight":
         return (("Kn", "Ca")[i] if short else ("Knight ", "Cavaliere ")[i]) + _range(card, i, short)
+    # Italian says the colour as a material: "Anello d'argento", "Re 1-7 di bronzo"
+    named = (colour if i == EN else _of(colour)) if colour else ""
     if card.action == "royal":
-        tail = (colour[0] if short else f" {colour}") if colour else ""
+        tail = (colour[0] if short else f" {named}") if colour else ""
         return (("Kg", "Re")[i] if short else ("King ", "Re ")[i]) + _range(card, i, short) + tail
     if card.action == "ring":
         if short:
             return ("Ring", "An")[i] + (f"-{colour[0]}" if colour else "")
-        return ("Ring", "Anello")[i] + (f" {colour}" if colour else "")
+        return ("Ring", "Anello")[i] + (f" {named}" if colour else "")
     if card.action == "choice":
         return ("Choice", "Scelta")[i] if short else ("Choice card", "Carta a scelta")[i]
     long, brief = EFFECTS[card.effect or "all"]
@@ -104,6 +106,11 @@ def figure_name(params: dict, lang: str, short: bool = False, names: Sequence[st
 
 def _of(colour: str) -> str:
     return "d'argento" if colour == "argento" else f"di {colour}"
+
+
+def on(figure: str) -> str:
+    """Italian "su" before a figure named with its article: "sul principe", "sul Re"."""
+    return f"sul {figure[3:]}" if figure.startswith("il ") else f"su {figure}"
 
 
 def figure_on(figure: str | None, king: bool, lang: str, names: Sequence[str] = ()) -> str:

@@ -326,3 +326,9 @@ def test_instructions_say_players_and_figures_in_whole_words(lang):
     text = " ".join(adapter.instructions(state, [], events, state, lang))
     assert not re.search(r"\b[PG]\d\b|\+corona|\+crown|\bcav\.|\bsegn\.", text), text
     assert ("Player 1's knight" if lang == "en" else "cavaliere del Giocatore 1") in text, text
+    if lang == "it":  # the preposition joined to the article; colours as materials
+        from pi_app.games.artus.words import card_name
+
+        assert "sul principe di bronzo" in text and "su il " not in text, text
+        assert card_name("ring-silver", "it") == "Anello d'argento"
+        assert card_name("king-1-7-bronze", "it") == "Re 1-7 di bronzo"
