@@ -157,7 +157,7 @@ class ArtusAdapter(TableAdapter):
             return (f"{value} forward", f"{value} avanti")[i] if value > 0 else \
                    (f"{-value} back", f"{-value} indietro")[i]
         if field == "knights" and isinstance(value, list):
-            return ("seats ", "posti ")[i] + ", ".join(str(v) for v in value)
+            return ("places ", "posti ")[i] + ", ".join(str(v) for v in value)  # the Round Table's
         if field == "seat" and isinstance(value, int):
             return self._seat_label(value, lang)
         return super().value_label(field, value, lang)

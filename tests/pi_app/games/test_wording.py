@@ -272,3 +272,25 @@ def test_siege_setup_says_three_of_the_eight_cards_are_played_or_discarded(lang:
                       ["Preparazione: gioca o scarta 3 delle tue 8 carte",
                        "Preparazione: gioca o scarta ancora 2 carte",
                        "Preparazione: gioca o scarta ancora 1 carta"])
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_artus_says_a_place_at_the_round_table_never_a_seat(lang: str) -> None:
+    # Seen: "Seat 1 (-15) / Empty seat 1/22", read as a player's seat.
+    import re
+
+    import rules
+    from pi_app.games.artus.adapter import ArtusAdapter
+
+    adapter = ArtusAdapter(3, lang)
+    state = rules.get("artus").new_game(3, 1)
+    while state.view(None)["phase"] != "place":
+        state.apply(state.sample_chance() if state.is_chance() else state.legal_moves()[0])
+    adapter.step_title(state, lang)  # the menu's view, as a seat's screen asks first
+    adapter._see(state)
+    said = [adapter.field_label("seat", lang), adapter.value_label("seat", 1, lang),
+            adapter.value_label("knights", [3, 5], lang)]
+    place = "Place" if lang == "en" else "Posto"
+    assert said[0] == ("Empty place" if lang == "en" else "Posto libero")
+    assert said[1].startswith(f"{place} 1 (") and said[2] == ("places 3, 5" if lang == "en" else "posti 3, 5")
+    assert not [text for text in said if re.search(r"\b[Ss]eats?\b", text)], said
