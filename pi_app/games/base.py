@@ -237,6 +237,13 @@ class TableAdapter:
         steps its moves' JSON does not show (three citizens one at a time)."""
         return Cursor.over(state.legal_moves())
 
+    def group(self, state: State, field: str, value: Any) -> Any:
+        """The group a value of a move's ``field`` falls in, so that a long
+        choice (more than ``pi_app.ui.menu.GROUP_OVER``) is made in two
+        shorter steps: a part of the table, then a place in it. Its words
+        are :meth:`value_label` of ``<field>/group``. None: no groups."""
+        return None
+
     def picture(self, state: State, seat: int, cursor: Cursor | None) -> Image.Image | None:
         """A drawing (a board) for the seat's screen, beside its words;
         ``cursor`` is the seat's menu on its turn. None: words only."""

@@ -170,6 +170,7 @@ class Scene:
                 state, adapter = self.state, self.adapter
                 ui.cursor.confirms = lambda m: adapter.confirms(state, m)
                 ui.cursor.prefer = ui.memory.prefer
+                ui.cursor.group = lambda f, v: adapter.group(state, f, v)
                 ui.cursor.start()
         return ui.cursor
 

@@ -135,7 +135,17 @@ class ArtusAdapter(TableAdapter):
         return [m for m in moves if m.to_json().get("card") == comp.value]
 
     # -- words ------------------------------------------------------------------
+    def group(self, state: State, field: str, value: Any) -> Any:
+        # A Knight placed at the start is one of up to 28 places: first the
+        # quarter of the table between two crowns (the board's own marks),
+        # then the place in it. The quarter is named by its crown's place.
+        if field != "seat" or not isinstance(value, int) or self._see(state)["phase"] != "place":
+            return None
+        return max(c for c in DATA.crowns if c <= value)
+
     def field_label(self, field: str | None, lang: str) -> str:
+        if field == "seat/group":
+            return "Part of the table" if lang == "en" else "Parte del tavolo"
         if field == "seat" and self._seen is not None and self._seen["phase"] == "place":
             return "Empty place" if lang == "en" else "Posto libero"
         return super().field_label(field, lang)
@@ -160,6 +170,9 @@ class ArtusAdapter(TableAdapter):
             return ("seats ", "posti ")[i] + ", ".join(str(v) for v in value)
         if field == "seat" and isinstance(value, int):
             return self._seat_label(value, lang)
+        if field == "seat/group" and isinstance(value, int):
+            last = min([c for c in DATA.crowns if c > value] or [DATA.seats]) - 1
+            return (f"Places {value} to {last}", f"Posti da {value} a {last}")[i]
         return super().value_label(field, value, lang)
 
     def _seat_label(self, seat: int, lang: str) -> str:
