@@ -105,6 +105,11 @@ class TableAdapter:
         means refused; :meth:`refusal` then says why."""
         return [m for m in moves if self.matches(comp, m)]
 
+    def may_tap(self, state: State, seat: int, comp: Component) -> bool:
+        """Whether ``seat`` may tap ``comp`` on its pad now: a shared piece or
+        its own (a game may let another's card name a target)."""
+        return comp.seat is None or comp.seat == seat
+
     def matches(self, comp: Component, move: Move) -> bool:
         name = self.tap_fields.get(comp.kind)
         if name is None:
