@@ -242,6 +242,12 @@ class TableAdapter:
         steps its moves' JSON does not show (three citizens one at a time)."""
         return Cursor.over(state.legal_moves())
 
+    def remembered(self, move: JSON) -> JSON:
+        """A seat's played move as its menus remember it, to start there
+        next time: a game whose moves name a piece by where it stands says
+        where it stands after the move. By default the move as played."""
+        return move
+
     def group(self, state: State, field: str, value: Any) -> Any:
         """The group a value of a move's ``field`` falls in, so that a long
         choice (more than ``pi_app.ui.menu.GROUP_OVER``) is made in two

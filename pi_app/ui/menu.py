@@ -243,10 +243,13 @@ class Memory:
 
     subjects: tuple[str, ...] = ()
     chosen: dict[tuple[str, Any], Any] = field(default_factory=dict)
+    #: a played move's JSON as it is remembered: where a piece it names
+    #: stands after it (a figure moved is found on its new place)
+    follow: Callable[[Any], Any] | None = None
 
     def note(self, move: Any) -> None:
         """``move`` (its JSON) was played by the seat."""
-        flat = flatten(move)
+        flat = flatten(self.follow(move) if self.follow is not None else move)
         about = [(f, _key(flat[f])) for f in self.subjects if f in flat]
         for name, value in flat.items():
             last = self.chosen.get((name, None), UNSET)

@@ -105,3 +105,20 @@ def test_a_siege_target_is_named_by_a_tap_of_the_other_sides_card():
     assert alone
     path = b.cheapest(scene, imap, seat, alone[0])
     assert path is not None and len(path) == 2 and path[0][0] == "tap", path
+
+
+def test_an_artus_figure_menu_starts_on_the_knight_moved_last_where_it_now_stands():
+    """Before: the menu remembered the place the Knight left (empty now) and
+    started on the first Knight; now it starts on the Knight moved last."""
+    scene, _ = scene_at("artus", 2, 0, lambda st: st.view(None)["phase"] == "play")
+    seat = scene.state.to_move()
+    mine = sorted({m.to_json()["seat"] for m in scene.state.legal_moves()
+                   if m.to_json().get("do") == "move"})
+    assert len(mine) > 1
+    moved = next(m for m in scene.state.legal_moves()
+                 if m.to_json().get("do") == "move" and m.to_json()["seat"] == mine[-1])
+    data = moved.to_json()
+    same_card = [m for m in scene.state.legal_moves() if m.to_json().get("card") == data["card"]]
+    b.Live(scene).play(seat, moved)
+    prefer = scene.seats[seat].memory.prefer("seat", tuple(same_card))
+    assert prefer[0] == (data["seat"] + data["steps"]) % 28

@@ -135,6 +135,13 @@ class ArtusAdapter(TableAdapter):
         return [m for m in moves if m.to_json().get("card") == comp.value]
 
     # -- words ------------------------------------------------------------------
+    def remembered(self, move: JSON) -> JSON:
+        # A figure is named by its place: the one moved last stands where it went.
+        seat, steps = move.get("seat"), move.get("steps")
+        if move.get("do") == "move" and isinstance(seat, int) and isinstance(steps, int):
+            return {**move, "seat": (seat + steps) % DATA.seats}
+        return move
+
     def group(self, state: State, field: str, value: Any) -> Any:
         # A Knight placed at the start is one of up to 28 places: first the
         # quarter of the table between two crowns (the board's own marks),
