@@ -4,7 +4,9 @@ Tagged components: each seat's 22 cards (tap one to play it, or, when the
 table enters chance, to reveal the card just drawn on the drawer's own pad)
 and the four Princes (tap a silver or bronze figure to pick it in the menu).
 The figure, the distance, the pile and the Knights to score are picked with
-◀ ● ▶. After each move the shared screen tells the table which figures to
+◀ ● ▶; a Knight's place at the start in two steps (the quarter of the table
+between two crowns, then the place), and a figure's menu starts on the one
+moved last, where it now stands. After each move the shared screen tells the table which figures to
 move where, and where the crown turns; hands and drawn cards appear only on
 their owner's screen.
 """
