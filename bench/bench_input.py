@@ -186,7 +186,9 @@ def key(scene: Scene, seat: int) -> Any:
 def inputs_for(scene: Scene, seat: int, target: Move) -> list[Input]:
     """The inputs worth trying for ``target``: the seat's three buttons, and
     a tap of each component the move names (a piece or card of this seat or
-    a shared one) on the seat's pad and on each board zone's reader."""
+    a shared one), or that the seat may tap and that keeps the move in its
+    menu (a card standing for a unit, the other side's for a target), on
+    the seat's pad and on each board zone's reader."""
     name = scene.seats[seat].name
     out: list[Input] = [("press", f"{name}.{b}", "") for b in ("left", "right", "ok")]
     named = values(target.to_json())
@@ -200,7 +202,8 @@ def inputs_for(scene: Scene, seat: int, target: Move) -> list[Input]:
             return False
 
     comps = [c for c in adapter.components()
-             if c.seat in (None, seat) and (c.value in named or leads(c))]
+             if (c.seat in (None, seat) and c.value in named)
+             or (adapter.may_tap(state, seat, c) and leads(c))]
     out += [("tap", f"{name}.pad", c.id) for c in comps]
     for zone in scene.profile.zones:
         if zone.name in named:

@@ -105,6 +105,11 @@ class TableAdapter:
         means refused; :meth:`refusal` then says why."""
         return [m for m in moves if self.matches(comp, m)]
 
+    def may_tap(self, state: State, seat: int, comp: Component) -> bool:
+        """Whether ``seat`` may tap ``comp`` on its pad now: a shared piece or
+        its own (a game may let another's card name a target)."""
+        return comp.seat is None or comp.seat == seat
+
     def matches(self, comp: Component, move: Move) -> bool:
         name = self.tap_fields.get(comp.kind)
         if name is None:
@@ -236,6 +241,19 @@ class TableAdapter:
         """The menu a seat steps through now; a game may build a choice in
         steps its moves' JSON does not show (three citizens one at a time)."""
         return Cursor.over(state.legal_moves())
+
+    def remembered(self, move: JSON) -> JSON:
+        """A seat's played move as its menus remember it, to start there
+        next time: a game whose moves name a piece by where it stands says
+        where it stands after the move. By default the move as played."""
+        return move
+
+    def group(self, state: State, field: str, value: Any) -> Any:
+        """The group a value of a move's ``field`` falls in, so that a long
+        choice (more than ``pi_app.ui.menu.GROUP_OVER``) is made in two
+        shorter steps: a part of the table, then a place in it. Its words
+        are :meth:`value_label` of ``<field>/group``. None: no groups."""
+        return None
 
     def picture(self, state: State, seat: int, cursor: Cursor | None) -> Image.Image | None:
         """A drawing (a board) for the seat's screen, beside its words;

@@ -185,7 +185,7 @@ class InputMap:
         if seat != sc.state.to_move():
             self.commit.refuse(seat, self.not_your_turn(seat))
             return
-        if comp.seat is not None and comp.seat != seat:
+        if not sc.adapter.may_tap(sc.state, seat, comp):
             self.commit.refuse(seat, IllegalMove("table.not-your-piece", sc.adapter.turn_rule,
                                                  owner=sc.player(comp.seat), seat=sc.player(seat)))
             return

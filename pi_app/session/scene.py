@@ -80,7 +80,8 @@ class Scene:
         self.lang = lang
         self.adapter = adapter or games.for_game(record.game, record.players, lang, record.names)
         subjects = tuple(dict.fromkeys(self.adapter.tap_fields.values()))
-        self.seats = [Seat(i, profile.seats[i].name, memory=Memory(subjects)) for i in range(record.players)]
+        self.seats = [Seat(i, profile.seats[i].name, memory=Memory(subjects, follow=self.adapter.remembered))
+                      for i in range(record.players)]
         self.chance_cursor: Cursor | None = None  # the shared screen's menu of a chance step
         self.undo_pending = False  # undo pressed once: the shared screen asks to confirm
         self.pending_text = ""  # the move that undo would take back, in words
@@ -170,6 +171,7 @@ class Scene:
                 state, adapter = self.state, self.adapter
                 ui.cursor.confirms = lambda m: adapter.confirms(state, m)
                 ui.cursor.prefer = ui.memory.prefer
+                ui.cursor.group = lambda f, v: adapter.group(state, f, v)
                 ui.cursor.start()
         return ui.cursor
 

@@ -20,6 +20,11 @@ from typing import Any
 from rules.core import Move
 
 BRANCH, CONFIRM, BACK = "branch", "confirm", "back"
+#: a level choosing among more than this many values is made in two steps
+#: where the game groups them (a part of the table, then a place in it)
+GROUP_OVER = 8
+#: the field name of a grouping level: "seat/group" groups the values of "seat"
+GROUPED = "/group"
 MISSING = None  # the value of a field a move does not have
 UNSET = object()  # no choice remembered: a level starts on its first option
 
@@ -60,9 +65,11 @@ class Option:
     moves: tuple[Move, ...] = ()
 
 
-def split(moves: Sequence[Move]) -> tuple[str | None, list[Option]]:
+def split(moves: Sequence[Move], group: Grouping | None = None) -> tuple[str | None, list[Option]]:
     """The field the moves differ on first and one option per value of it, in
-    the order the values first appear. One move (or identical ones): no field."""
+    the order the values first appear. One move (or identical ones): no field.
+    More than ``GROUP_OVER`` values that ``group`` sorts into two or more
+    groups: one option per group instead, on the field ``<name>/group``."""
     flat = [flatten(m.to_json()) for m in moves]
     order: list[str] = []
     for f in flat:
@@ -76,8 +83,29 @@ def split(moves: Sequence[Move]) -> tuple[str | None, list[Option]]:
                 Option(BRANCH, name, flat[idx[0]].get(name, MISSING), tuple(moves[i] for i in idx))
                 for idx in groups.values()
             ]
+            if group is not None and len(options) > GROUP_OVER:
+                return grouped(name, options, group) or (name, options)
             return name, options
     return None, []
+
+
+Grouping = Callable[[str, Any], Any]  # (field, value) -> the value's group, None for none
+
+
+def grouped(name: str, options: list[Option], group: Grouping) -> tuple[str, list[Option]] | None:
+    """``options`` as one option per group, in the order the groups first
+    appear; None when a value has no group or all share one."""
+    members: dict[Any, list[Option]] = {}
+    for opt in options:
+        key = group(name, opt.value)
+        if key is None:
+            return None
+        members.setdefault(_key(key), []).append(opt)
+    if len(members) < 2:
+        return None
+    field = name + GROUPED
+    return field, [Option(BRANCH, field, group(name, opts[0].value),
+                          tuple(m for opt in opts for m in opt.moves)) for opts in members.values()]
 
 
 @dataclass
@@ -97,6 +125,8 @@ class Cursor:
     #: (none there: the first option)
     prefer: Callable[[str, tuple[Move, ...]], list[Any]] | None = field(
         default=None, repr=False, compare=False)
+    #: the group of a field's value, for a long choice made in two steps (None: one step)
+    group: Grouping | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def over(cls, moves: Sequence[Move]) -> Cursor:
@@ -114,7 +144,7 @@ class Cursor:
         moves = self.moves
         hit = self._splits.get(id(moves))
         if hit is None or hit[0] is not moves:
-            hit = (moves, split(moves))
+            hit = (moves, split(moves, self.group))
             self._splits[id(moves)] = hit
         return hit[1]
 
@@ -163,7 +193,11 @@ class Cursor:
             return
         branches = [opt for opt in self.options() if opt.kind != BACK]
         where = {_key(opt.value): i for i, opt in reversed(list(enumerate(branches))) if opt.kind == BRANCH}
-        for value in self.prefer(name, self.moves):
+        # a grouping level starts on the group of the value its field prefers
+        base = name.removesuffix(GROUPED)
+        for value in self.prefer(base, self.moves):
+            if base != name and self.group is not None:
+                value = self.group(base, value)
             if _key(value) in where:
                 self._home[depth] = home = where[_key(value)]
                 self.stack[-1] = (self.moves, self.options().index(branches[home]))
@@ -209,10 +243,13 @@ class Memory:
 
     subjects: tuple[str, ...] = ()
     chosen: dict[tuple[str, Any], Any] = field(default_factory=dict)
+    #: a played move's JSON as it is remembered: where a piece it names
+    #: stands after it (a figure moved is found on its new place)
+    follow: Callable[[Any], Any] | None = None
 
     def note(self, move: Any) -> None:
         """``move`` (its JSON) was played by the seat."""
-        flat = flatten(move)
+        flat = flatten(self.follow(move) if self.follow is not None else move)
         about = [(f, _key(flat[f])) for f in self.subjects if f in flat]
         for name, value in flat.items():
             last = self.chosen.get((name, None), UNSET)

@@ -56,3 +56,20 @@ def test_back_stands_across_the_ring_from_where_a_level_starts():
     dice = Cursor.over([mv(type="roll", first=1, second=n) for n in range(1, 4)] + [mv(type="roll", first=2)])
     dice.select()  # a menu that remembers nothing (a die entered): back stays last
     assert [o.kind for o in dice.options()] == [BRANCH, BRANCH, BRANCH, BACK]
+
+
+def test_a_long_choice_the_game_groups_is_made_in_two_steps_starting_on_the_last_choices_group():
+    many = [mv(type="go", to=n) for n in range(20)]
+    cursor = Cursor.over(many)
+    cursor.group = lambda field, value: value // 10 if field == "to" else None
+    memory = Memory()
+    memory.note({"type": "go", "to": 13})
+    cursor.prefer = memory.prefer
+    cursor.start()
+    assert cursor.field() == "to/group" and len(cursor.options()) == 2
+    assert cursor.current().value == 1  # the group of 13, the last place chosen
+    cursor.select()
+    assert cursor.field() == "to" and cursor.current().value == 13
+    few = Cursor.over(many[:8])  # a short choice stays one step
+    few.group = cursor.group
+    assert few.field() == "to"

@@ -4,7 +4,9 @@ Tagged components: each seat's 22 cards (tap one to play it, or, when the
 table enters chance, to reveal the card just drawn on the drawer's own pad)
 and the four Princes (tap a silver or bronze figure to pick it in the menu).
 The figure, the distance, the pile and the Knights to score are picked with
-◀ ● ▶. After each move the shared screen tells the table which figures to
+◀ ● ▶; a Knight's place at the start in two steps (the quarter of the table
+between two crowns, then the place), and a figure's menu starts on the one
+moved last, where it now stands. After each move the shared screen tells the table which figures to
 move where, and where the crown turns; hands and drawn cards appear only on
 their owner's screen.
 """
@@ -135,7 +137,24 @@ class ArtusAdapter(TableAdapter):
         return [m for m in moves if m.to_json().get("card") == comp.value]
 
     # -- words ------------------------------------------------------------------
+    def remembered(self, move: JSON) -> JSON:
+        # A figure is named by its place: the one moved last stands where it went.
+        seat, steps = move.get("seat"), move.get("steps")
+        if move.get("do") == "move" and isinstance(seat, int) and isinstance(steps, int):
+            return {**move, "seat": (seat + steps) % DATA.seats}
+        return move
+
+    def group(self, state: State, field: str, value: Any) -> Any:
+        # A Knight placed at the start is one of up to 28 places: first the
+        # quarter of the table between two crowns (the board's own marks),
+        # then the place in it. The quarter is named by its crown's place.
+        if field != "seat" or not isinstance(value, int) or self._see(state)["phase"] != "place":
+            return None
+        return max(c for c in DATA.crowns if c <= value)
+
     def field_label(self, field: str | None, lang: str) -> str:
+        if field == "seat/group":
+            return "Part of the table" if lang == "en" else "Parte del tavolo"
         if field == "seat" and self._seen is not None and self._seen["phase"] == "place":
             return "Empty place" if lang == "en" else "Posto libero"
         return super().field_label(field, lang)
@@ -160,6 +179,9 @@ class ArtusAdapter(TableAdapter):
             return ("places ", "posti ")[i] + ", ".join(str(v) for v in value)  # the Round Table's
         if field == "seat" and isinstance(value, int):
             return self._seat_label(value, lang)
+        if field == "seat/group" and isinstance(value, int):
+            last = min([c for c in DATA.crowns if c > value] or [DATA.seats]) - 1
+            return (f"Places {value} to {last}", f"Posti da {value} a {last}")[i]
         return super().value_label(field, value, lang)
 
     def _seat_label(self, seat: int, lang: str) -> str:

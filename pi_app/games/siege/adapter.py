@@ -6,11 +6,14 @@ of a kind are interchangeable, so every tag of a kind stands for that kind
 (``knight@1``: any of the Attacker's Knights). A card is tapped on its
 owner's pad when drawn (revealing it, confirmed on that seat's screen only)
 and when played, discarded or fed to the troops, so Tablekeeper knows each
-hand and refuses a card the hand does not hold. Rows, units and targets are
-picked in the menu, and so is every choice a card or a loss leaves to a
-player (the place a card takes in its row, the wall a Horn removes, the
-unit lost; docs/rulings.md#siege-the-player-chooses); die results are
-entered with the buttons (or rolled by Tablekeeper where the table's
+hand and refuses a card the hand does not hold. A card of a unit on the
+table, picked up and tapped on the pad, names that unit: one's own to
+attack with, join, move, support with or lose, the other side's as a
+target (where several units are of that kind, the menu then picks among
+them). The rest is picked in the menu, and so is every choice a card or
+a loss leaves to a player (the place a card takes in its row, the wall a
+Horn removes, the unit lost: docs/rulings.md#siege-the-player-chooses);
+die results are entered with the buttons (or rolled by Tablekeeper where the table's
 profile lets it draw chance).
 """
 
@@ -85,9 +88,28 @@ class SiegeAdapter(TableAdapter):
         return (f"a {comp.name('en')} card of the {side}" if lang == "en"
                 else f"una carta {comp.name('it')} dell'{side}")
 
+    def tap(self, state: State, seat: int, comp: Component, moves: Sequence[Move],
+            field: str | None) -> list[Move]:
+        """A card from the hand names itself; else a card of a unit on the
+        table, picked up and tapped, names the units of its kind: of the
+        seat's own, the one to attack with, join, move, support with or lose
+        (a card of the hand first: Floods' loss is a food card from the
+        hand); of the other side's, the target."""
+        if comp.seat != seat:
+            return _naming(moves, "target", comp.value)
+        out = super().tap(state, seat, comp, moves, field)
+        return out or _naming(moves, "unit", comp.value)
+
+    def may_tap(self, state: State, seat: int, comp: Component) -> bool:
+        """The other side's card, picked up from the table, names a target
+        of that kind (an attack's, a Traitor's, the oil's)."""
+        return comp.seat == seat or bool(_naming(state.legal_moves(), "target", comp.value))
+
     def refusal(self, state: State, seat: int, comp: Component, moves: Sequence[Move]) -> IllegalMove:
         view = state.view(seat)
         name = comp.name(self.lang)
+        if view["phase"] not in ("setup", "play") and _on_table(view, seat, comp.value):
+            return IllegalMove("table.not-now", R_TURN, what=name)
         if comp.value not in view["hand"]:
             n = len(view["hand"])
             if n >= HAND_LIMIT:
@@ -343,3 +365,15 @@ class SiegeAdapter(TableAdapter):
 
 
 ADAPTER = SiegeAdapter
+
+
+def _on_table(view: JSON, seat: int, card: str) -> bool:
+    """Whether a unit of ``card`` lies on the table on ``seat``'s side."""
+    rows = view["sides"][seat]["rows"]
+    return any(w.card_of(u) == card for units in rows.values() for u in units if isinstance(u, str))
+
+
+def _naming(moves: Sequence[Move], field: str, card: str) -> list[Move]:
+    """The moves whose ``field`` is a unit of ``card``."""
+    return [m for m in moves if isinstance(unit := m.to_json().get(field), str)
+            and w.card_of(unit) == card]

@@ -1,0 +1,124 @@
+"""What a typical move costs a person (issue 34), counted as the input
+benchmark counts it: the fewest taps and presses that make the move on the
+reference table's screens (bench.bench_input.cheapest), from a seeded game
+played up to a move of the kind asked about."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import rules
+from bench import bench_input as b
+from pi_app.session.input_map import InputMap
+from pi_app.session.scene import Scene
+from pi_app.store.journal import GameRecord
+from pi_app.table import profile as profiles
+from rules.core import Move
+
+
+def scene_at(game_id: str, players: int, seed: int, until: Callable[[Any], bool],
+             options: dict[str, Any] | None = None) -> tuple[Scene, InputMap]:
+    """A game on the reference table, its moves chosen at random from the
+    seed (chance drawn), up to a state ``until`` accepts with a person to move."""
+    state = rules.get(game_id).new_game(players, seed, options or {})
+    record = GameRecord(0, game_id, players, seed, state.options, False)
+    scene = Scene(profiles.load(b.PROFILES["reference"]), record, state, "en")
+    imap = InputMap(scene, b.Names(game_id), b.Probe())  # type: ignore[arg-type]
+    live = b.Live(scene)
+    imap.commit = live  # type: ignore[assignment]
+    rng = random.Random(seed)
+    for _ in range(500):
+        st = scene.state
+        if st.is_chance():
+            live.play(None, st.sample_chance())
+        elif until(st):
+            return scene, imap
+        else:
+            seat = st.to_move()
+            live.play(seat, rng.choice(st.legal_moves()))
+    raise AssertionError("no such state within 500 moves")
+
+
+def costs(scene: Scene, imap: InputMap, keep: Callable[[Move], bool]) -> list[int]:
+    """The inputs each of the legal moves ``keep`` picks costs now."""
+    seat = scene.state.to_move()
+    out = []
+    for move in scene.state.legal_moves():
+        if keep(move):
+            path = b.cheapest(scene, imap, seat, move)
+            assert path is not None, move
+            out.append(len(path))
+    return out
+
+
+def test_an_artus_knight_is_placed_in_a_quarter_of_the_table_then_a_place_in_it():
+    """Before: one of up to 28 free places stepped through with ◀ ▶ (13
+    inputs for the farthest); now the quarter between two crowns, then the
+    place: at most 7."""
+    scene, imap = scene_at("artus", 2, 0, lambda st: st.view(None)["phase"] == "place")
+    placing = costs(scene, imap, lambda m: m.to_json()["type"] == "place")
+    assert len(placing) > 20
+    assert max(placing) <= 7
+    cursor = scene.cursor_for(scene.state.to_move())
+    assert cursor.field() == "seat/group"
+    words = scene.adapter.value_label(cursor.field(), cursor.current().value, "en")
+    assert words.startswith("Places 0 to 6"), words
+
+
+def kind(unit: str) -> str:
+    return unit.rsplit("-", 1)[0]
+
+
+def attacking(st: Any) -> bool:
+    return st.view(None)["phase"] == "attack" and any(m.to_json()["type"] == "attack"
+                                                      for m in st.legal_moves())
+
+
+def test_a_siege_unit_attacks_by_a_tap_of_its_card():
+    """Before: "Attack", then the unit, with ◀ ● (2 to 4 inputs); now the
+    unit's card, picked up from its row and tapped, chooses it (1)."""
+    scene, imap = scene_at("siege", 2, 1, attacking)
+    seat = scene.state.to_move()
+    attacks = [m for m in scene.state.legal_moves() if m.to_json()["type"] == "attack"]
+    for move in attacks:
+        path = b.cheapest(scene, imap, seat, move)
+        assert path is not None and path[0][0] == "tap", (move, path)
+    kinds = [kind(m.to_json()["unit"]) for m in attacks]
+    one = [m for m in attacks if kinds.count(kind(m.to_json()["unit"])) == 1]
+    assert one
+    # the only unit of its kind: the tap plays it
+    assert len(b.cheapest(scene, imap, seat, one[0]) or []) == 1
+
+
+def test_a_siege_target_is_named_by_a_tap_of_the_other_sides_card():
+    """Before: the target stepped to with ◀ ▶, then ● twice (its die
+    follows); now the target's card tapped, then ●."""
+    def targeting(st: Any) -> bool:
+        return any(m.to_json()["type"] == "target" for m in st.legal_moves())
+    scene, imap = scene_at("siege", 2, 4, targeting)  # five walls and an Archer to aim at
+    seat = scene.state.to_move()
+    targets = [m for m in scene.state.legal_moves() if m.to_json()["type"] == "target"]
+    kinds = [kind(m.to_json()["target"]) for m in targets]
+    alone = [m for m in targets if kinds.count(kind(m.to_json()["target"])) == 1]
+    assert alone
+    path = b.cheapest(scene, imap, seat, alone[0])
+    assert path is not None and len(path) == 2 and path[0][0] == "tap", path
+
+
+def test_an_artus_figure_menu_starts_on_the_knight_moved_last_where_it_now_stands():
+    """Before: the menu remembered the place the Knight left (empty now) and
+    started on the first Knight; now it starts on the Knight moved last."""
+    scene, _ = scene_at("artus", 2, 0, lambda st: st.view(None)["phase"] == "play")
+    seat = scene.state.to_move()
+    mine = sorted({m.to_json()["seat"] for m in scene.state.legal_moves()
+                   if m.to_json().get("do") == "move"})
+    assert len(mine) > 1
+    moved = next(m for m in scene.state.legal_moves()
+                 if m.to_json().get("do") == "move" and m.to_json()["seat"] == mine[-1])
+    data = moved.to_json()
+    same_card = [m for m in scene.state.legal_moves() if m.to_json().get("card") == data["card"]]
+    b.Live(scene).play(seat, moved)
+    prefer = scene.seats[seat].memory.prefer("seat", tuple(same_card))
+    assert prefer[0] == (data["seat"] + data["steps"]) % 28
