@@ -25,7 +25,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -456,6 +456,14 @@ def what_if_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_
                            "ms", note="modelled from the same windows: pixel and command bytes at 4 MHz, "
                                       "no address or control bytes; not the reference table's bus "
                                       "(hardware/wiring.md, Which bus the screens use)"))
+            idle_hz = getattr(pi_model, "I2C_HZ_CORE_IDLE", {}).get(board.name)
+            if idle_hz and idle_hz != board.i2c_hz:
+                idle = replace(board, i2c_hz=idle_hz)
+                ms = [pi_model.seconds(c, key, idle, here, board.central, SENDER_PER_BUS) * 1e3 for c in mine]
+                out.append(Row(GLASS, f"all games, core clock left to idle: {board.name}, {POINTS[key]}, p99",
+                               pct(ms, 0.99), "ms",
+                               note=f"the I2C bus at {idle_hz / 1e3:.0f} kHz, as without the install's "
+                                    "core_freq_min (hardware/wiring.md, Enable the buses)"))
     return out
 
 

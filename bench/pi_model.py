@@ -20,10 +20,11 @@ ends and judged at its centre.
 - Storage: a WAL commit writes 2-4 frames of 4 KiB (measured on the journal)
   and syncs; an A1 microSD card is rated for at least 500 random 4 KiB writes
   a second, 2 ms each.
-- Bus: a 400 kHz setting (hardware/wiring.md) runs at 400 kHz on a Pi 4 and
-  a Pi 5, and at 250 kHz on a Zero 2 W, whose I2C clock is divided from a
-  core clock that idles at 250 MHz instead of 400 (raspberrypi/firmware
-  #1281, #942); 9 clocks a byte and 2 a transaction
+- Bus: a 400 kHz setting (hardware/wiring.md) runs at 400 kHz on every
+  board once the install holds the core clock (core_freq_min): a Zero 2 W's
+  I2C clock is divided from a core clock that would otherwise idle at
+  250 MHz instead of 400, 250 kHz on the wire (raspberrypi/firmware #1281,
+  #942; printed as a what-if); 9 clocks a byte and 2 a transaction
   (drivers.sim.i2c.wire_seconds); the screens share one bus behind the
   TCA9548A, one frame after another.
 - Transactions: each is an ioctl into the kernel's I2C driver, which sleeps
@@ -45,10 +46,16 @@ from dataclasses import dataclass, field
 from drivers.sim.i2c import wire_seconds
 
 I2C_SETTING_HZ = 400_000  # hardware/wiring.md: dtparam=i2c_arm_baudrate=400000
-#: what that setting gives on the wire: the Zero 2 W's I2C clock is divided
-#: from the VPU core clock, 250 MHz at idle where the divider assumes 400
-#: (raspberrypi/firmware #1281: 250 kHz measured for a 400 kHz setting)
-I2C_HZ = {"Pi 4": 400_000, "Pi 5": 400_000, "Pi Zero 2 W": 250_000}
+#: what that setting gives on the wire with the install's core clock held at
+#: the board's default maximum (hardware/wiring.md: core_freq_min = core_freq,
+#: 500 MHz on a Pi 4, 400 on a Zero 2 W): the BCM283x I2C clock is divided
+#: from the VPU core clock (raspberrypi/firmware #942, raspberrypi/linux
+#: #4884: "setting core_freq and core_freq_min to the same value" stops it
+#: changing; firmware #1256: both must be set)
+I2C_HZ = {"Pi 4": 400_000, "Pi 5": 400_000, "Pi Zero 2 W": 400_000}
+#: the same setting with the core clock left to idle (250 MHz on a Zero 2 W,
+#: where the divider assumes 400): raspberrypi/firmware #1281, 250 kHz measured
+I2C_HZ_CORE_IDLE = {"Pi Zero 2 W": 250_000}
 #: Pi 4 at 1.5 GHz (performance governor), CPython, n-body, 5,000,000 steps: 158.263 s
 PI4_NBODY_US_PER_STEP = 158.263e6 / 5_000_000
 #: how much faster CPython 3.11 runs than the one the published n-body run
