@@ -438,6 +438,12 @@ def board_rows(game: str, board: pi_model.Board, costs: list[InputCost], here: p
     return out
 
 
+def two_buses(screen: str) -> int:
+    """A table whose seats alternate between two I2C buses (the acting and
+    the next seat on different ones), the shared screen with the even seats."""
+    return 0 if screen in ("seat1.screen", "seat3.screen") else 1
+
+
 def what_if_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_model.Here) -> list[Row]:
     """The same inputs sent otherwise: with the loop waiting for each frame
     (no sender per bus), and with the screens on SPI (SH1106 at its 4 MHz:
@@ -456,6 +462,13 @@ def what_if_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_
                            "ms", note="modelled from the same windows: pixel and command bytes at 4 MHz, "
                                       "no address or control bytes; not the reference table's bus "
                                       "(hardware/wiring.md, Which bus the screens use)"))
+            ms = [pi_model.seconds(c, key, board, here, board.central, True, buses=two_buses) * 1e3
+                  for c in mine]
+            out.append(Row(GLASS, f"all games, two I2C buses: {board.name}, {POINTS[key]}, p99",
+                           pct(ms, 0.99), "ms",
+                           note="the same frames, seats 1 and 3 on one bus, seats 2 and 4 and the shared "
+                                "screen on another, a sender each; not the reference table's wiring "
+                                "(bench/README.md, Sooner glass)"))
             idle_hz = getattr(pi_model, "I2C_HZ_CORE_IDLE", {}).get(board.name)
             if idle_hz and idle_hz != board.i2c_hz:
                 idle = replace(board, i2c_hz=idle_hz)
