@@ -362,7 +362,7 @@ def glass_rows(glass: dict[str, list[InputCost]], here: pi_model.Here) -> list[R
     rows = [Row(GLASS, f"model: CPU factor, {b.name}", b.central, "x",
                 note=f"range {b.low:.1f}-{b.high:.1f}x, the centre their geometric mean (bench/README.md, "
                      f"The feedback model); n-body {pi_model.PI4_NBODY_US_PER_STEP:.1f} us/step on a Pi 4, "
-                     f"{here.nbody_us:.2f} here")
+                     f"{here.nbody_us:.2f} here (the median of short runs between the games)")
             for b in boards]
     rows.append(Row(GLASS, "model: journal commit on an A1 microSD card", pi_model.SD_COMMIT_SECONDS * 1e3,
                     "ms",
@@ -518,6 +518,7 @@ def measure(quick: bool) -> list[Row]:
     resume: dict[str, list[tuple[float, int]]] = {}
     everything: list[float] = []
     everything_cpu: list[float] = []
+    nbody: list[float] = []  # us a step of n-body, after each game
     with tempfile.TemporaryDirectory(prefix="tk-bench-") as tmp:
         work = Path(tmp)
         glass: dict[str, list[InputCost]] = {}
@@ -528,11 +529,12 @@ def measure(quick: bool) -> list[Row]:
                 for seed in range(1, games_per_row + 1):
                     moves = costs.moves
                     path = play(game, players, seed, work, costs, limit, glass=glass.setdefault(game, []))
+                    nbody.append(pi_model.nbody_us_per_step(2_000 if quick else 10_000))  # cores as now
                     resume.setdefault(game, []).append((resume_seconds(path), costs.moves - moves))
                 rows += latency_rows(game, players, costs)
                 everything += costs.inputs
                 everything_cpu += costs.cpu
-        here = pi_model.measure_here(quick)
+        here = pi_model.measure_here(quick, nbody)
         rows += tag_rows(quick, here)
         rows += glass_rows(glass, here)
         ms = [x * 1e3 for x in everything]

@@ -38,6 +38,7 @@ from __future__ import annotations
 import fcntl
 import math
 import os
+import statistics
 import termios
 import threading
 import time
@@ -205,15 +206,19 @@ class Here:
 KERNEL_REPEATS = 5
 
 
-def measure_here(quick: bool) -> Here:
+def measure_here(quick: bool, nbody_us: list[float] | None = None) -> Here:
     """The n-body figure in this thread's CPU time (as the inputs' CPU is
     measured: other processes' load does not count, and the factor follows
-    the cores as they are); the kernel's figures as the lowest of
-    :data:`KERNEL_REPEATS` runs: a pipe's round trip costs more CPU while
-    other processes crowd the cores (12.8 us against 0.7 in two runs of the
-    same tree), which is the machine's load, not the kernel's work."""
+    the cores as they are): the median of ``nbody_us``, short runs taken
+    between the games whose CPU it scales (so that both meet the cores as
+    they were: a single run at the end moved the factor by a fifth between
+    two runs at a load of 12), else one run now. The kernel's figures as the
+    lowest of :data:`KERNEL_REPEATS` runs: a pipe's round trip costs more
+    CPU while other processes crowd the cores (12.8 us against 0.7 in two
+    runs of the same tree), which is the machine's load, not the kernel's work."""
     rounds = 500 if quick else 2_000
-    return Here(nbody_us_per_step(20_000 if quick else 200_000),
+    nbody = statistics.median(nbody_us) if nbody_us else nbody_us_per_step(20_000 if quick else 200_000)
+    return Here(nbody,
                 min(syscall_us_here() for _ in range(KERNEL_REPEATS)),
                 min(wakeup_us_here(rounds // KERNEL_REPEATS) for _ in range(KERNEL_REPEATS)))
 
