@@ -80,7 +80,10 @@ class FakeI2cBus:
         raise OSError(errno.EREMOTEIO, "Remote I/O error")
 
     def _count(self, key: tuple[int | None, int], wire_bytes: int) -> None:
-        self.traffic.setdefault(key, Traffic()).add(wire_bytes)
+        traffic = self.traffic.get(key)
+        if traffic is None:  # not setdefault: a Traffic a transaction is CPU no Pi spends
+            traffic = self.traffic[key] = Traffic()
+        traffic.add(wire_bytes)
 
     def write_byte(self, address: int, value: int) -> None:
         if address == self.mux_address:
