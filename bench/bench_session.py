@@ -25,7 +25,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -214,9 +214,9 @@ def watched(session: Session, bus: FakeI2cBus, commits: list[int],
         def show(frame: Any, text: str = "", real: Any = screen.show, name: str = name) -> bool:
             sent = real(frame, text)
             if sent:
+                at = time.thread_time()  # before the counting below, which is the benchmark's own
                 total = bus.total()
-                seen.setdefault(name, []).append((time.thread_time(), total.transactions, total.bytes,
-                                                  commits[0]))
+                seen.setdefault(name, []).append((at, total.transactions, total.bytes, commits[0]))
             return sent
 
         screen.show = show
@@ -362,7 +362,7 @@ def glass_rows(glass: dict[str, list[InputCost]], here: pi_model.Here) -> list[R
     rows = [Row(GLASS, f"model: CPU factor, {b.name}", b.central, "x",
                 note=f"range {b.low:.1f}-{b.high:.1f}x, the centre their geometric mean (bench/README.md, "
                      f"The feedback model); n-body {pi_model.PI4_NBODY_US_PER_STEP:.1f} us/step on a Pi 4, "
-                     f"{here.nbody_us:.2f} here")
+                     f"{here.nbody_us:.2f} here (the median of short runs between the games)")
             for b in boards]
     rows.append(Row(GLASS, "model: journal commit on an A1 microSD card", pi_model.SD_COMMIT_SECONDS * 1e3,
                     "ms",
@@ -438,6 +438,12 @@ def board_rows(game: str, board: pi_model.Board, costs: list[InputCost], here: p
     return out
 
 
+def two_buses(screen: str) -> int:
+    """A table whose seats alternate between two I2C buses (the acting and
+    the next seat on different ones), the shared screen with the even seats."""
+    return 0 if screen in ("seat1.screen", "seat3.screen") else 1
+
+
 def what_if_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_model.Here) -> list[Row]:
     """The same inputs sent otherwise: with the loop waiting for each frame
     (no sender per bus), and with the screens on SPI (SH1106 at its 4 MHz:
@@ -456,6 +462,21 @@ def what_if_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_
                            "ms", note="modelled from the same windows: pixel and command bytes at 4 MHz, "
                                       "no address or control bytes; not the reference table's bus "
                                       "(hardware/wiring.md, Which bus the screens use)"))
+            ms = [pi_model.seconds(c, key, board, here, board.central, True, buses=two_buses) * 1e3
+                  for c in mine]
+            out.append(Row(GLASS, f"all games, two I2C buses: {board.name}, {POINTS[key]}, p99",
+                           pct(ms, 0.99), "ms",
+                           note="the same frames, seats 1 and 3 on one bus, seats 2 and 4 and the shared "
+                                "screen on another, a sender each; not the reference table's wiring "
+                                "(bench/README.md, Sooner glass)"))
+            idle_hz = getattr(pi_model, "I2C_HZ_CORE_IDLE", {}).get(board.name)
+            if idle_hz and idle_hz != board.i2c_hz:
+                idle = replace(board, i2c_hz=idle_hz)
+                ms = [pi_model.seconds(c, key, idle, here, board.central, SENDER_PER_BUS) * 1e3 for c in mine]
+                out.append(Row(GLASS, f"all games, core clock left to idle: {board.name}, {POINTS[key]}, p99",
+                               pct(ms, 0.99), "ms",
+                               note=f"the I2C bus at {idle_hz / 1e3:.0f} kHz, as without the install's "
+                                    "core_freq_min (hardware/wiring.md, Enable the buses)"))
     return out
 
 
@@ -497,6 +518,7 @@ def measure(quick: bool) -> list[Row]:
     resume: dict[str, list[tuple[float, int]]] = {}
     everything: list[float] = []
     everything_cpu: list[float] = []
+    nbody: list[float] = []  # us a step of n-body, after each game
     with tempfile.TemporaryDirectory(prefix="tk-bench-") as tmp:
         work = Path(tmp)
         glass: dict[str, list[InputCost]] = {}
@@ -507,11 +529,12 @@ def measure(quick: bool) -> list[Row]:
                 for seed in range(1, games_per_row + 1):
                     moves = costs.moves
                     path = play(game, players, seed, work, costs, limit, glass=glass.setdefault(game, []))
+                    nbody.append(pi_model.nbody_us_per_step(2_000 if quick else 10_000))  # cores as now
                     resume.setdefault(game, []).append((resume_seconds(path), costs.moves - moves))
                 rows += latency_rows(game, players, costs)
                 everything += costs.inputs
                 everything_cpu += costs.cpu
-        here = pi_model.measure_here(quick)
+        here = pi_model.measure_here(quick, nbody)
         rows += tag_rows(quick, here)
         rows += glass_rows(glass, here)
         ms = [x * 1e3 for x in everything]

@@ -20,10 +20,11 @@ ends and judged at its centre.
 - Storage: a WAL commit writes 2-4 frames of 4 KiB (measured on the journal)
   and syncs; an A1 microSD card is rated for at least 500 random 4 KiB writes
   a second, 2 ms each.
-- Bus: a 400 kHz setting (hardware/wiring.md) runs at 400 kHz on a Pi 4 and
-  a Pi 5, and at 250 kHz on a Zero 2 W, whose I2C clock is divided from a
-  core clock that idles at 250 MHz instead of 400 (raspberrypi/firmware
-  #1281, #942); 9 clocks a byte and 2 a transaction
+- Bus: a 400 kHz setting (hardware/wiring.md) runs at 400 kHz on every
+  board once the install holds the core clock (core_freq_min): a Zero 2 W's
+  I2C clock is divided from a core clock that would otherwise idle at
+  250 MHz instead of 400, 250 kHz on the wire (raspberrypi/firmware #1281,
+  #942; printed as a what-if); 9 clocks a byte and 2 a transaction
   (drivers.sim.i2c.wire_seconds); the screens share one bus behind the
   TCA9548A, one frame after another.
 - Transactions: each is an ioctl into the kernel's I2C driver, which sleeps
@@ -37,18 +38,26 @@ from __future__ import annotations
 import fcntl
 import math
 import os
+import statistics
 import termios
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from drivers.sim.i2c import wire_seconds
 
 I2C_SETTING_HZ = 400_000  # hardware/wiring.md: dtparam=i2c_arm_baudrate=400000
-#: what that setting gives on the wire: the Zero 2 W's I2C clock is divided
-#: from the VPU core clock, 250 MHz at idle where the divider assumes 400
-#: (raspberrypi/firmware #1281: 250 kHz measured for a 400 kHz setting)
-I2C_HZ = {"Pi 4": 400_000, "Pi 5": 400_000, "Pi Zero 2 W": 250_000}
+#: what that setting gives on the wire with the install's core clock held at
+#: the board's default maximum (hardware/wiring.md: core_freq_min = core_freq,
+#: 500 MHz on a Pi 4, 400 on a Zero 2 W): the BCM283x I2C clock is divided
+#: from the VPU core clock (raspberrypi/firmware #942, raspberrypi/linux
+#: #4884: "setting core_freq and core_freq_min to the same value" stops it
+#: changing; firmware #1256: both must be set)
+I2C_HZ = {"Pi 4": 400_000, "Pi 5": 400_000, "Pi Zero 2 W": 400_000}
+#: the same setting with the core clock left to idle (250 MHz on a Zero 2 W,
+#: where the divider assumes 400): raspberrypi/firmware #1281, 250 kHz measured
+I2C_HZ_CORE_IDLE = {"Pi Zero 2 W": 250_000}
 #: Pi 4 at 1.5 GHz (performance governor), CPython, n-body, 5,000,000 steps: 158.263 s
 PI4_NBODY_US_PER_STEP = 158.263e6 / 5_000_000
 #: how much faster CPython 3.11 runs than the one the published n-body run
@@ -193,9 +202,25 @@ class Here:
         return self.syscall_us + self.wakeup_us
 
 
-def measure_here(quick: bool) -> Here:
-    return Here(nbody_us_per_step(20_000 if quick else 200_000), syscall_us_here(),
-                wakeup_us_here(500 if quick else 2_000))
+#: repetitions of the system-call and wake-up figures, the lowest kept
+KERNEL_REPEATS = 5
+
+
+def measure_here(quick: bool, nbody_us: list[float] | None = None) -> Here:
+    """The n-body figure in this thread's CPU time (as the inputs' CPU is
+    measured: other processes' load does not count, and the factor follows
+    the cores as they are): the median of ``nbody_us``, short runs taken
+    between the games whose CPU it scales (so that both meet the cores as
+    they were: a single run at the end moved the factor by a fifth between
+    two runs at a load of 12), else one run now. The kernel's figures as the
+    lowest of :data:`KERNEL_REPEATS` runs: a pipe's round trip costs more
+    CPU while other processes crowd the cores (12.8 us against 0.7 in two
+    runs of the same tree), which is the machine's load, not the kernel's work."""
+    rounds = 500 if quick else 2_000
+    nbody = statistics.median(nbody_us) if nbody_us else nbody_us_per_step(20_000 if quick else 200_000)
+    return Here(nbody,
+                min(syscall_us_here() for _ in range(KERNEL_REPEATS)),
+                min(wakeup_us_here(rounds // KERNEL_REPEATS) for _ in range(KERNEL_REPEATS)))
 
 
 @dataclass
@@ -231,7 +256,7 @@ def spi_seconds(transactions: int, wire_bytes: int, hz: float) -> float:
 
 
 def timeline(cost: InputCost, board: Board, here: Here, factor: float, overlapped: bool,
-             spi_hz: float | None = None) -> list[float]:
+             spi_hz: float | None = None, buses: Callable[[str], int] | None = None) -> list[float]:
     """When each frame is on its screen, in modelled seconds from the event
     on the queue. The loop thread's time is its CPU (times ``factor``), the
     commits before, and a wake-up; each frame then holds the bus for its
@@ -239,28 +264,31 @@ def timeline(cost: InputCost, board: Board, here: Here, factor: float, overlappe
     per bus sends while the loop draws on (the bus and the loop each wait
     only for themselves); else the loop waits for each frame's bus. With
     ``spi_hz`` the screens are on SPI at that clock instead (what a table
-    with the pins to spare could choose: hardware/wiring.md)."""
+    with the pins to spare could choose: hardware/wiring.md). ``buses``
+    says which bus each screen is on (a sender each, overlapped): all on one
+    when not given."""
     ends = []
-    bus_free = 0.0
+    free: dict[int, float] = {}  # bus -> when it is free
     waited = 0.0  # bus time the loop spent waiting (sequential)
     for f in cost.frames:
         ready = f.cpu * factor + f.commits * SD_COMMIT_SECONDS + here.wakeup_us * 1e-6 * factor
         on_wire = (spi_seconds(f.transactions, f.bytes, spi_hz) if spi_hz
                    else wire_seconds(f.transactions, f.bytes, board.i2c_hz))
         wire = on_wire + f.transactions * here.transaction_us * 1e-6 * factor
+        bus = buses(f.screen) if buses is not None else 0
         if overlapped:
-            start = max(ready, bus_free)
+            start = max(ready, free.get(bus, 0.0))
         else:
             start = ready + waited
             waited += wire
-        bus_free = start + wire
-        ends.append(bus_free)
+        free[bus] = start + wire
+        ends.append(free[bus])
     return ends
 
 
 def seconds(cost: InputCost, point: str, board: Board, here: Here, factor: float, overlapped: bool,
-            spi_hz: float | None = None) -> float:
-    return timeline(cost, board, here, factor, overlapped, spi_hz)[cost.points[point]]
+            spi_hz: float | None = None, buses: Callable[[str], int] | None = None) -> float:
+    return timeline(cost, board, here, factor, overlapped, spi_hz, buses)[cost.points[point]]
 
 
 def parts(cost: InputCost, point: str, board: Board, here: Here, factor: float) -> dict[str, float]:

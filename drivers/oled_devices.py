@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import re
+from functools import lru_cache
 from typing import Any
 
 from luma.core.error import DeviceNotFoundError
@@ -24,7 +25,6 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 from smbus2 import i2c_msg
 
-_CHANGED = re.compile(rb"[^\x00]+")  # a run of changed columns in old XOR new
 # bit order of a byte reversed: PIL packs the leftmost pixel in the high bit,
 # the controllers take the top pixel of a page in the low bit
 _REVERSED = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
@@ -61,17 +61,27 @@ def changed_windows(old: bytes | None, new: bytes, gap: int) -> list[tuple[int, 
         return [(0, len(new))]
     if old == new:
         return []
-    # the columns that differ are the non-zero bytes of old XOR new; the
-    # regular expression finds their runs in C, not a loop per column
+    # the columns that differ are the non-zero bytes of old XOR new; a window
+    # ends only where ``gap`` or more unchanged columns follow, so the
+    # regular expression looks, in C, for those runs of zeros alone (a line
+    # of text changes dozens of short runs of columns, a turn's end a few
+    # long ones), not for every changed run
     xor = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
     windows: list[tuple[int, int]] = []
-    for run in _CHANGED.finditer(xor):
-        start, end = run.span()
-        if windows and start - windows[-1][1] < gap:
-            windows[-1] = (windows[-1][0], end)
-        else:
-            windows.append((start, end))
+    start = len(xor) - len(xor.lstrip(b"\0"))  # the first changed column
+    for run in _unchanged(gap).finditer(xor, start):
+        windows.append((start, run.start()))  # between two such runs: changed at both ends
+        start = run.end()
+    end = len(xor.rstrip(b"\0"))  # after the last changed column
+    if start < end:
+        windows.append((start, end))
     return windows
+
+
+@lru_cache(maxsize=8)
+def _unchanged(gap: int) -> re.Pattern[bytes]:
+    """``gap`` or more unchanged columns in a row (zeros of old XOR new)."""
+    return re.compile(b"\x00{%d,}" % gap)
 
 
 #: the most data one I2C_RDWR message carries here (luma's own limit for it)
@@ -87,9 +97,12 @@ class PageI2c(luma_i2c):
     each with its address, control byte and system call, instead of one."""
 
     def data(self, data: Any) -> None:
-        payload = list(data)
+        # as bytes, not a list of ints: smbus2 copies bytes into its buffer at
+        # once, where a list is unpacked int by int (7 us a page here)
+        payload = bytes(data)
+        mode = bytes((self._data_mode,))
         for start in range(0, len(payload), RDWR_MAX):
-            message = i2c_msg.write(self._addr, [self._data_mode, *payload[start:start + RDWR_MAX]])
+            message = i2c_msg.write(self._addr, mode + payload[start:start + RDWR_MAX])
             try:
                 self._bus.i2c_rdwr(message)
             except OSError as err:  # as luma's own command() says it

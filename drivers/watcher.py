@@ -53,13 +53,14 @@ class WatcherSettings:
     """Timings, in seconds unless named otherwise."""
 
     # A tag laid on a pad is an event within interval + arrive_hold + two
-    # polls' time (bench_session's tag rows, on the timed emulator: 55 ms at
-    # the p99 on a Pi 4, 66 on a Zero 2 W, against 122 and 135 with rounds
-    # of 50 ms and a 50 ms hold); a tag in the field for less than
-    # arrive_hold, or seen in one poll and not the next, never is. Two
-    # RC522s polled empty at this rate take about 3% of a Pi 4's core, 10%
-    # of a Zero 2 W's.
-    interval: float = 0.015  # between polling rounds on the background thread
+    # polls' time (bench_session's tag rows, on the timed emulator: about
+    # 52 ms at the p99 on a Pi 4 and 56 on a Zero 2 W at 12 ms rounds,
+    # against 55 and 61 at 15 ms, 122 and 135 with rounds of 50 ms and a
+    # 50 ms hold); a tag in the field for less than arrive_hold, or seen in
+    # one poll and not the next, never is (30 ms in the field: none of 40 on
+    # the Zero). Two RC522s polled empty at this rate take about 4% of a
+    # Pi 4's core, 12% of a Zero 2 W's.
+    interval: float = 0.012  # between polling rounds on the background thread
     confirm_polls: int = 2  # consecutive polls a change must be seen in
     arrive_hold: float = 0.025  # and for at least this long before a tag arrives
     leave_hold: float = 0.25  # a tag must be missing this long before it leaves

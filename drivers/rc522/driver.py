@@ -68,9 +68,11 @@ _AUDIT_EVERY = 10
 # what an empty field costs, and a departure shows up to 3 polls (150 ms at 20 Hz) late.
 DEFAULT_CONFIRM_EVERY = 4
 # Polls after a tag's first read that are censuses, whatever confirm_every says: the
-# watcher's arrive_hold (25 ms at 15 ms rounds) ends on the second of them, so that
-# poll reads the field rather than repeat a halted tag, and a tag that only brushed
-# past the pad for less than the hold is gone from it (drivers.watcher).
+# second of them comes two rounds after the first read (24 ms at the watcher's 12 ms
+# rounds, within a millisecond of its 25 ms arrive_hold), so that it reads the field
+# rather than repeat a halted tag, and a tag that only brushed past the pad for less
+# than that is gone from it (drivers.watcher). A third would read the field at the
+# hold's very end but add its own time (some 6 ms on a Zero 2 W) to every tag's event.
 FRESH_CENSUSES = 2
 
 

@@ -80,7 +80,10 @@ class FakeI2cBus:
         raise OSError(errno.EREMOTEIO, "Remote I/O error")
 
     def _count(self, key: tuple[int | None, int], wire_bytes: int) -> None:
-        self.traffic.setdefault(key, Traffic()).add(wire_bytes)
+        traffic = self.traffic.get(key)
+        if traffic is None:  # not setdefault: a Traffic a transaction is CPU no Pi spends
+            traffic = self.traffic[key] = Traffic()
+        traffic.add(wire_bytes)
 
     def write_byte(self, address: int, value: int) -> None:
         if address == self.mux_address:
@@ -117,10 +120,12 @@ class FakeI2cBus:
         wire = sum(1 + m.len for m in messages)
         self._count(keys[0], wire)
         for key, m in zip(keys, messages, strict=True):
+            controller = self.controllers.get(key)
+            if not self.keep_log and controller is None:
+                continue  # counted only: reading the bytes back is this fake's work, not the Pi's
             data = list(m)
             if self.keep_log:
                 self.log.append((self.channel, m.addr, data[0] if data else None, data[1:]))
-            controller = self.controllers.get(key)
             if controller is not None and data:
                 controller.write(data[0], data[1:])
 

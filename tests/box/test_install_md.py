@@ -135,7 +135,9 @@ def test_install_md_as_written(box: Box, tmp_path) -> None:
         ran.append(f"{command} ({time.monotonic() - started:.0f} s)")
     calls = (box.root / "var" / "log" / "raspi-config.calls").read_text().splitlines()
     assert calls == ["nonint do_spi 0", "nonint do_i2c 0", "nonint do_serial_cons 1", "nonint do_serial_hw 1"]
-    assert "dtparam=i2c_arm_baudrate=400000" in (box.root / "boot" / "firmware" / "config.txt").read_text()
+    config = (box.root / "boot" / "firmware" / "config.txt").read_text()
+    assert "dtparam=i2c_arm_baudrate=400000" in config
+    assert "[pi02]\ncore_freq=400\ncore_freq_min=400\n" in config  # the screens' bus at 400 kHz on a Zero
     main_py = (box.root / "home" / "pi" / "tablekeeper" / "firmware" / "main.py").read_text()
     assert re.search(r"^READERS = 2\b", main_py, re.M), "the hub's reader count was not set"
     props = box.unit("tablekeeper.service", "UnitFileState", "ActiveState", "StatusText")

@@ -8,6 +8,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from luma.core.interface.serial import i2c as luma_i2c
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw, ImageFont
@@ -219,6 +221,31 @@ def test_changes_far_apart_in_a_page_are_sent_as_two_windows() -> None:
     assert changed_windows(old, bytes(new), 8) == [(3, 11), (120, 121)]
     assert changed_windows(None, bytes(new), 8) == [(0, 128)]
     assert changed_windows(old, old, 8) == []
+
+
+def _windows_column_by_column(old: bytes, new: bytes, gap: int) -> list[tuple[int, int]]:
+    """The windows as their definition says, one column at a time."""
+    windows: list[tuple[int, int]] = []
+    for col in range(len(new)):
+        if old[col] == new[col]:
+            continue
+        if windows and col - windows[-1][1] < gap:
+            windows[-1] = (windows[-1][0], col + 1)
+        else:
+            windows.append((col, col + 1))
+    return windows
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 127), st.integers(1, 255)), max_size=40), st.integers(1, 16))
+def test_the_changed_windows_are_the_changed_columns_with_short_gaps_sent(changes, gap: int) -> None:
+    """Two changes closer than ``gap`` unchanged columns share a window;
+    every changed column is in one, and each window starts and ends changed."""
+    old = bytes(random.Random(gap).randrange(256) for _ in range(128))
+    new = bytearray(old)
+    for col, flip in changes:
+        new[col] ^= flip
+    assert changed_windows(old, bytes(new), gap) == _windows_column_by_column(old, bytes(new), gap)
 
 
 @pytest.mark.parametrize("driver", DRIVERS)

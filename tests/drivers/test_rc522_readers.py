@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivers.base import ReaderError, TagReader
-from drivers.events import TagLeft
+from drivers.events import TagArrived, TagLeft
 from drivers.rc522 import open_mfrc522, open_rc522
 from drivers.rc522.driver import DEFAULT_CONFIRM_EVERY, FRESH_CENSUSES, RC522Reader
 from drivers.sim.fake_spi import FakeSpiBus, fake_rpi_gpio, fake_spidev
@@ -452,6 +452,60 @@ def test_a_new_tag_is_read_afresh_until_the_watchers_hold_is_up(own: TagReader, 
         t += watcher.next_due(t) or settings.interval
         events += watcher.step(t)
     assert events == []
+
+
+def _rounds_until(watcher: Watcher, t: float, end: float) -> tuple[float, list[object]]:
+    """The watcher's rounds in virtual time, as its thread schedules them, from ``t`` to ``end``."""
+    events: list[object] = []
+    while t < end - 1e-9:
+        t = round(t + (watcher.next_due(t) or watcher.settings.interval), 6)
+        events += watcher.step(t)
+        if any(isinstance(e, TagArrived) for e in events):
+            break
+    return t, events
+
+
+@pytest.mark.parametrize("phase", [0.01, 0.25, 0.5, 0.75, 0.99])
+def test_at_the_default_rounds_a_tag_laid_is_an_event_within_a_round_and_the_hold(phase: float) -> None:
+    """A tag laid at any moment between two rounds is read at the next and
+    confirmed when the hold is up (polls taking no time here: the benchmark
+    adds theirs on the timed emulator)."""
+    watcher, chip = _watch([])
+    s = watcher.settings
+    t = 0.0
+    for _ in range(10):
+        watcher.step(t)
+        t = round(t + s.interval, 6)
+    land = t - s.interval * (1 - phase)
+    chip.add_tag(UID7)
+    watcher.step(t)  # the next round reads it
+    t, events = _rounds_until(watcher, t, land + 1.0)
+    assert [type(e) for e in events] == [TagArrived]
+    assert t - land <= s.interval + s.arrive_hold + 1e-9
+
+
+def test_at_the_default_rounds_a_tag_lifted_before_the_second_census_makes_no_event() -> None:
+    """The driver's fresh censuses span the rounds up to the hold: a tag
+    lifted before the second of them (two rounds after its first read) is
+    read gone there, and never arrives."""
+    watcher, chip = _watch([])
+    s = watcher.settings
+    t = 0.0
+    for _ in range(DEFAULT_CONFIRM_EVERY + 2):
+        watcher.step(t)
+        t = round(t + s.interval, 6)
+    chip.add_tag(UID7)
+    first = t
+    events = watcher.step(t)
+    while True:
+        t = round(t + (watcher.next_due(t) or s.interval), 6)
+        if t >= first + FRESH_CENSUSES * s.interval - 1e-9:
+            break
+        events += watcher.step(t)
+    chip.remove_tag(UID7)  # lifted just before the second census
+    _, later = _rounds_until(watcher, t - 1e-6, t + 1.0)
+    assert events + later == []
+    assert FRESH_CENSUSES * s.interval <= s.arrive_hold  # the censuses come before the hold is up
 
 
 def test_a_tag_brushed_past_makes_no_event() -> None:

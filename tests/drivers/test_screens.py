@@ -367,6 +367,37 @@ def test_a_bus_sender_sends_while_the_caller_draws_the_next_frame() -> None:
         buses.close()
 
 
+def test_screens_on_two_i2c_buses_send_side_by_side() -> None:
+    """A table may put its screens on two I2C buses (a screen's ``port``):
+    each bus has its own sender, so a frame on one bus does not wait behind
+    the other's."""
+    from drivers.sim.oled_controller import OledController
+
+    slow, other_bus = _SlowBus(), FakeI2cBus(set())
+    buses = I2cBuses(opener=lambda port: slow if port == 1 else other_bus, threaded=True)
+    chips = [OledController("sh1106", seed=0), OledController("sh1106", seed=1)]
+    slow.attach(0, 0x3C, chips[0])
+    other_bus.attach(None, 0x3C, chips[1])
+    slow.free.set()  # the constructors' set-up
+    held = open_oled("seat1.screen", driver="sh1106", mux_channel=0, i2c=buses)
+    other = open_oled("seat2.screen", driver="sh1106", port=3, i2c=buses)
+    first, second = _words("first"), _words("second")
+    try:
+        for screen in (held, other):
+            screen.flush()
+        slow.free.clear()  # bus 1's wire is busy from now on
+        assert held.show(first) is True and other.show(second) is True
+        other.flush()  # returns although bus 1 still holds its frame
+        assert chips[1].glass().tobytes() == second.tobytes()
+        assert chips[0].glass().tobytes() != first.tobytes()
+        slow.free.set()
+        held.flush()
+        assert chips[0].glass().tobytes() == first.tobytes()
+    finally:
+        slow.free.set()
+        buses.close()
+
+
 def test_a_frame_the_sender_could_not_send_is_reported_at_flush_and_sent_whole_next() -> None:
     bus = _SlowBus()
     buses, pairs = _two_screens(bus)
