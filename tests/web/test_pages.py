@@ -381,3 +381,33 @@ def test_the_board_is_drawn_by_the_games_own_adapter() -> None:
     assert drawn.startswith('<svg class="board"') and '<dl class="view">' in drawn
     other = rules.get("mordred").new_game(3, 1).view(None)
     assert "<svg" not in board.draw(other, games.for_game("mordred", 3), "en")
+
+
+@pytest.mark.parametrize("lang, named, not_named", [
+    ("en", ["Gameplay"], ["Regole per principianti"]),
+    ("it", ["Regole per principianti"], ["Gameplay"])])
+def test_artus_rules_are_named_in_the_pages_language(tmp_path: Path, lang: str, named: list[str],
+                                                     not_named: list[str]) -> None:
+    """Artus's Italian rulebook prints "GAMEPLAY" in English: an Italian page
+    cites the Italian heading it sits under ("Regola: Gameplay" never)."""
+    from rules.artus.messages import R_PLAY
+
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    table = Table(journal, "artus", 2, seed=2)
+    journal.refused(table.record, 0, "artus.phase.must-play", R_PLAY)
+    while not table.over:
+        table.play(table.choose())
+    journal.close()
+    source = Source(path, lang)
+    try:
+        source.refresh()
+        app = App(source)
+        for page in ("/game/1/report", "/night"):
+            body = app.respond(page).body.decode()
+            for words in named:
+                assert words in body, (page, words)
+            for words in not_named:
+                assert words not in body, (page, words)
+    finally:
+        source.close()
