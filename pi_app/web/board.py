@@ -44,9 +44,22 @@ class _Words:
         hand's card backs counted in the hand's order)."""
         items = view.items() if top else sorted(view.items(), key=lambda kv: str(kv[0]))
         rows = [(k, v) for k, v in items if k not in _SKIP and v not in (None, [], {})
-                and not any(flag in str(k) for flag in _FLAGS)]
+                and not any(flag in str(k) for flag in _FLAGS) and self.shows(view, k)]
         return '<dl class="view">' + "".join(
             f"<dt>{escape(self.key(k))}</dt><dd>{self.value(k, v)}</dd>" for k, v in rows) + "</dl>"
+
+    def shows(self, record: dict[Any, Any], key: Any) -> bool:
+        """The adapter's choice of what a spectator reads, for a record of
+        named fields; a map's keys (regions, colours, towns) are its data."""
+        return self.labels.view_shows(str(key)) or not self.is_record(record)
+
+    def is_record(self, record: dict[Any, Any]) -> bool:
+        return any(str(k) in self.labels.view_labels for k in record)
+
+    def order(self, key: Any) -> int:
+        """A column's place: as the adapter lists its fields."""
+        names = list(self.labels.view_labels)
+        return names.index(str(key)) if str(key) in names else len(names)
 
     def key(self, key: Any) -> str:
         return self.labels.view_field(str(key), self.lang)
@@ -58,8 +71,10 @@ class _Words:
                 for seat, x in enumerate(v)) + "</dl>"
         if isinstance(v, dict):
             if all(not isinstance(x, (dict, list)) for x in v.values()):
-                return ", ".join(f"{escape(self.scalar(None, k))}: {escape(self.scalar(k, x))}"
-                                 for k, x in sorted(v.items()))
+                named = self.is_record(v)
+                return ", ".join(f"{escape(self.key(k) if named else self.scalar(None, k))}: "
+                                 f"{escape(self.scalar(k, x))}"
+                                 for k, x in sorted(v.items()) if not named or self.shows(v, k))
             return self.layout(v, top=False)
         if isinstance(v, list):
             if v and all(isinstance(x, dict) for x in v):
@@ -76,7 +91,8 @@ class _Words:
         return self.labels.view_value(str(key) if key is not None else None, v, self.lang)
 
     def table(self, items: list[dict[str, Any]]) -> str:
-        keys = sorted({k for item in items for k in item}, key=lambda k: (k not in _FIRST, str(k)))
+        keys = sorted({k for item in items for k in item if self.shows(item, k)},
+                      key=lambda k: (k not in _FIRST, self.order(k), str(k)))
         head = "".join(f"<th>{escape(self.key(k))}</th>" for k in keys)
         body = "".join("<tr>" + "".join(f"<td>{self.value(k, item.get(k))}</td>" for k in keys) + "</tr>"
                        for item in items)

@@ -411,3 +411,71 @@ def test_artus_rules_are_named_in_the_pages_language(tmp_path: Path, lang: str, 
                 assert words not in body, (page, words)
     finally:
         source.close()
+
+
+def _engine_words(view: object, found: set[str]) -> set[str]:
+    """The engine's own words in a public view: its field names and its
+    values that are words (a phase, a building, a card's id), humanized as
+    a page left to itself would print them ("face_up" -> "face up"). Names
+    (regions, towns, cells: capitalised) are the same in every language."""
+    def word(text: str) -> None:
+        if text[:1].islower() and any(c.isalpha() for c in text):
+            found.add(text)
+            found.add(text.replace("_", " ").replace("-", " "))
+    if isinstance(view, dict):
+        for key, value in view.items():
+            word(str(key))
+            _engine_words(value, found)
+    elif isinstance(view, list):
+        for value in view:
+            _engine_words(value, found)
+    elif isinstance(view, str):
+        word(view)
+    return found
+
+
+SPECTATED = [("king-is-dead", 3, {}), ("king-is-dead", 4, {"mordred": True})]
+
+
+@pytest.mark.parametrize("game, players, options", SPECTATED)
+def test_the_table_reads_in_the_pages_language_with_no_internal_word(tmp_path: Path, game: str, players: int,
+                                                                     options: dict) -> None:
+    """"The table" of a game under way and of one over, in each language: no
+    field name, engine value or id of the engine's (an Italian page said
+    "regions ... followers blue: 0" and seat 0 for Player 1)."""
+    import html
+    import re
+
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    words: set[str] = set()
+    for seed, moves in ((3, 10_000), (4, 40)):
+        table = Table(journal, game, players, seed=seed, options=options)
+        for _ in range(moves):
+            if table.over:
+                break
+            _engine_words(table.state.view(None), words)
+            table.play(table.choose())
+        _engine_words(table.state.view(None), words)
+    journal.close()
+    # the words both languages share, and those the pages say for themselves
+    words -= {"no", "set", "round", "re", "a", "b"}
+    for lang in ("en", "it"):
+        source = Source(path, lang)
+        try:
+            source.refresh()
+            app = App(source)
+            for n in (1, 2):
+                page = app.respond(f"/game/{n}").body.decode()
+                head = "<h2>The table</h2>" if lang == "en" else "<h2>Il tavolo</h2>"
+                drawn = page.split(head, 1)[1].split("</section>", 1)[0]
+                drawn = re.sub(r"<svg.*?</svg>", " ", drawn, flags=re.S)
+                text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", drawn)).split())
+                assert not re.search(r"\b[a-z]+_[a-z_]+\b|\b[a-z]+-[0-9]+\b|\b[a-z]+[0-9]+\b", text), text
+                assert not re.search(r"(?<![\w-])[0-9]+ \| ", text), text  # a seat by its number
+                if lang == "it":
+                    said = sorted(x for x in words
+                                  if re.search(rf"(?<![\w-]){re.escape(x)}(?![\w-])", text, re.I))
+                    assert not said, (game, n, said, text[:3000])
+        finally:
+            source.close()
