@@ -17,7 +17,8 @@ from pi_app.web.words import w
 from rules.core import JSON
 
 _FIRST = ("seat", "name", "role")  # the columns that say whose row it is
-_SKIP = {"game", "players", "to_move", "outcome", "seat"}  # said elsewhere on the page
+# said elsewhere on the page (a list of "players" is a game's own: Mordred's money and points)
+_SKIP = {"game", "players", "to_move", "outcome", "seat"}
 # the engine's notes on its own data and options, not the table's state
 _FLAGS = ("unverified", "unofficial")
 
@@ -43,8 +44,9 @@ class _Words:
         order, since the order an engine built it in may follow a secret (a
         hand's card backs counted in the hand's order)."""
         items = view.items() if top else sorted(view.items(), key=lambda kv: str(kv[0]))
-        rows = [(k, v) for k, v in items if k not in _SKIP and v not in (None, [], {})
-                and not any(flag in str(k) for flag in _FLAGS) and self.shows(view, k)]
+        rows = [(k, v) for k, v in items if (k not in _SKIP or isinstance(v, list))
+                and v not in (None, [], {}) and not any(flag in str(k) for flag in _FLAGS)
+                and self.shows(view, k)]
         return '<dl class="view">' + "".join(
             f"<dt>{escape(self.key(k))}</dt><dd>{self.value(k, v)}</dd>" for k, v in rows) + "</dl>"
 
@@ -71,10 +73,11 @@ class _Words:
                 for seat, x in enumerate(v)) + "</dl>"
         if isinstance(v, dict):
             if all(not isinstance(x, (dict, list)) for x in v.values()):
-                named = self.is_record(v)
+                named = self.is_record(v)  # a record's fields in the adapter's order, a map's keys sorted
+                pairs = sorted(v.items(), key=lambda kv: (self.order(kv[0]) if named else 0, str(kv[0])))
                 return ", ".join(f"{escape(self.key(k) if named else self.scalar(None, k))}: "
                                  f"{escape(self.scalar(k, x))}"
-                                 for k, x in sorted(v.items()) if not named or self.shows(v, k))
+                                 for k, x in pairs if not named or self.shows(v, k))
             return self.layout(v, top=False)
         if isinstance(v, list):
             if v and all(isinstance(x, dict) for x in v):
