@@ -183,6 +183,11 @@ class TableAdapter:
             return pick(self.view_labels[field], lang)
         return self.field_label(field, lang)
 
+    def page_view(self, view: JSON) -> JSON:
+        """The public ``view`` as the spectator page lays it out: by default as
+        it is; a game may give a field its seat's own name (Siege's last row)."""
+        return view
+
     def view_shows(self, field: str) -> bool:
         """True for a public-view field the spectator page shows."""
         return not self.view_labels or field in self.view_labels

@@ -27,6 +27,7 @@ def draw(view: JSON, labels: TableAdapter | None, lang: str) -> str:
     """The public view drawn; keys and values in the table's words where the
     game's adapter has them (its menus' labels), else as the view says them."""
     text = _Words(labels or TableAdapter(0, lang), lang)
+    view = labels.page_view(view) if labels is not None else view
     drawn = labels.board_svg(view) if labels is not None else None
     if drawn is not None:
         svg, shown = drawn
@@ -64,7 +65,8 @@ class _Words:
         return names.index(str(key)) if str(key) in names else len(names)
 
     def key(self, key: Any) -> str:
-        return self.labels.view_field(str(key), self.lang)
+        name = self.labels.view_field(str(key), self.lang)
+        return name[:1].upper() + name[1:]  # a heading: "Row 2" where a sentence says "row 2"
 
     def value(self, key: Any, v: Any) -> str:
         if key in self.labels.seat_lists and isinstance(v, list) and len(v) == self.labels.players:
