@@ -183,6 +183,12 @@ class TableAdapter:
             return pick(self.view_labels[field], lang)
         return self.field_label(field, lang)
 
+    def view_words(self, field: str | None, value: Any, lang: str) -> str | None:
+        """A whole public-view value in the words the screens use for it
+        (The King is Dead's followers: "2 red, 1 yellow"); None: the page lays
+        it out field by field."""
+        return None
+
     def page_view(self, view: JSON) -> JSON:
         """The public ``view`` as the spectator page lays it out: by default as
         it is; a game may give a field its seat's own name (Siege's last row)."""

@@ -69,6 +69,9 @@ class _Words:
         return name[:1].upper() + name[1:]  # a heading: "Row 2" where a sentence says "row 2"
 
     def value(self, key: Any, v: Any) -> str:
+        said = self.labels.view_words(str(key) if key is not None else None, v, self.lang)
+        if said is not None:
+            return escape(said)
         if key in self.labels.seat_lists and isinstance(v, list) and len(v) == self.labels.players:
             return '<dl class="view">' + "".join(
                 f"<dt>{escape(self.labels.player_name(seat, self.lang))}</dt><dd>{self.value(None, x)}</dd>"
@@ -96,7 +99,9 @@ class _Words:
         return self.labels.view_value(str(key) if key is not None else None, v, self.lang)
 
     def table(self, items: list[dict[str, Any]]) -> str:
-        keys = sorted({k for item in items for k in item if self.shows(item, k)},
+        # a column no row has anything in (a team where there are no teams) is left out
+        keys = sorted({k for item in items for k in item
+                       if self.shows(item, k) and item[k] not in (None, [], {})},
                       key=lambda k: (k not in _FIRST, self.order(k), str(k)))
         head = "".join(f"<th>{escape(self.key(k))}</th>" for k in keys)
         body = "".join("<tr>" + "".join(f"<td>{self.value(k, item.get(k))}</td>" for k in keys) + "</tr>"

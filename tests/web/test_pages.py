@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import sqlite3
@@ -481,3 +482,25 @@ def test_the_table_reads_in_the_pages_language_with_no_internal_word(tmp_path: P
                     assert not said, (game, n, said, text[:3000])
         finally:
             source.close()
+
+
+def test_followers_are_counted_as_the_screens_count_them(tmp_path: Path) -> None:
+    """The King is Dead's regions, reserve and courts: "2 rossi, 1 giallo",
+    not every colour with its zero ("neri: 0, blu: 0, rossi: 2, ..."), which
+    made the regions' table four lines a row on a phone."""
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    table = Table(journal, "king-is-dead", 3, seed=5)
+    for _ in range(40):
+        table.play(table.choose())
+    journal.close()
+    source = Source(path, "it")
+    try:
+        source.refresh()
+        page = App(source).respond("/").body.decode()
+    finally:
+        source.close()
+    drawn = page.split("<h2>Il tavolo</h2>", 1)[1].split("</section>", 1)[0]
+    assert ": 0" not in drawn and "rossi:" not in drawn, drawn
+    counted = r"[0-9]+ (blu|rossi?|giall[oi])"
+    assert re.search(rf"<td>{counted}(, {counted})*</td>", drawn), drawn

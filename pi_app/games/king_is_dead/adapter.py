@@ -204,9 +204,13 @@ class KingIsDeadAdapter(TableAdapter):
             return colour_word(value, 1, lang)
         return super().value_label(field, value, lang)
 
+    def view_words(self, field: str | None, value: Any, lang: str) -> str | None:
+        if isinstance(value, dict) and value and all(c in COLOUR_WORDS for c in value):
+            # followers by colour, as the screens count them: "2 red, 1 yellow"
+            return counted(Counter(value), lang) or "-"
+        return None
+
     def view_value(self, field: str | None, value: Any, lang: str) -> str:
-        if field is None and isinstance(value, str) and value in COLOUR_WORDS:  # a count's colour: "rossi: 3"
-            return colour_word(value, 2, lang)
         if field == "team" and isinstance(value, int):
             return str(value + 1)  # the teams as the outcome names them: 1 and 2
         return super().view_value(field, value, lang)
