@@ -34,8 +34,8 @@ VIEW_LABELS: dict[str, tuple[str, str]] = {
     "sides": ("Sides", "Schieramenti"),
     "rows": ("Rows", "File"),
     **ROW_NAMES,
-    "rc0": ("Command row", "Fila di Comando"),
-    "rc1": ("Castle row", "Fila del Castello"),
+    "rc0": COMMAND_ROW[0],  # as the screens name it ("fila comando #1")
+    "rc1": COMMAND_ROW[1],
     "hand_size": ("Cards in hand", "Carte in mano"),
     "deck_size": ("Cards in the deck", "Carte nel mazzo"),
     "event_deck_size": ("Cards in the event deck", "Carte nel mazzo Evento"),
