@@ -445,9 +445,12 @@ def test_the_table_reads_in_the_pages_language_with_no_internal_word(tmp_path: P
                                                                      options: dict) -> None:
     """"The table" of a game under way and of one over, in each language: no
     field name, engine value or id of the engine's (an Italian page said
-    "regions ... followers blue: 0" and seat 0 for Player 1)."""
+    "regions ... followers blue: 0" and seat 0 for Player 1); what the table
+    was told names the players in full ("Game over (P3 -25)" did not)."""
     import html
     import re
+
+    from pi_app import games
 
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
@@ -476,6 +479,11 @@ def test_the_table_reads_in_the_pages_language_with_no_internal_word(tmp_path: P
                 text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", drawn)).split())
                 assert not re.search(r"\b[a-z]+_[a-z_]+\b|\b[a-z]+-[0-9]+\b|\b[a-z]+[0-9]+\b", text), text
                 assert not re.search(r"(?<![\w-])[0-9]+ \| ", text), text  # a seat by its number
+                # the screens' short forms ("P3 = Player 3") in full: the page has no legend
+                told = page.split('<section class="said">', 1)[1].split("</section>", 1)[0]
+                legend = games.for_game(game, players, lang).legend(table.state, lang)
+                shorts = [entry.split(" = ")[0] for entry in legend]
+                assert not [x for x in shorts if re.search(rf"(?<![\w-]){re.escape(x)}(?![\w-])", told)], told
                 if lang == "it":
                     said = sorted(x for x in words
                                   if re.search(rf"(?<![\w-]){re.escape(x)}(?![\w-])", text, re.I))
