@@ -3,8 +3,10 @@
 A game whose adapter draws its board (``TableAdapter.board_svg``: King &
 Assassins' grid) has it drawn so; the rest of the public view is laid out as
 it is: tables for lists of like records (seats, regions), lists for the
-rest. Nothing is drawn that the view does not hold, so the drawing can hold
-no secret the view keeps.
+rest. The adapter names the fields a spectator reads (``view_labels``, in
+both languages) and leaves the engine's bookkeeping off (a step's name, a
+counter of passes). Nothing is drawn that the view does not hold, so the
+drawing can hold no secret the view keeps.
 """
 
 from __future__ import annotations
