@@ -50,8 +50,29 @@ class _Words:
         rows = [(k, v) for k, v in items if (k not in _SKIP or isinstance(v, list))
                 and v not in (None, [], {}) and not any(flag in str(k) for flag in _FLAGS)
                 and self.shows(view, k)]
-        return '<dl class="view">' + "".join(
-            f"<dt>{escape(self.key(k))}</dt><dd>{self.value(k, v)}</dd>" for k, v in rows) + "</dl>"
+        per_seat = [k for k, v in rows if self.one_number_a_seat(k, v)] if top else []
+        out = []
+        for k, v in rows:
+            if len(per_seat) > 1 and k in per_seat:
+                if k == per_seat[0]:  # one table: a row for each player, a column for each count
+                    out.append(f"<dt>{escape(w('seats', self.lang))}</dt>"
+                               f"<dd>{self.seat_table(per_seat, dict(rows))}</dd>")
+                continue
+            out.append(f"<dt>{escape(self.key(k))}</dt><dd>{self.value(k, v)}</dd>")
+        return '<dl class="view">' + "".join(out) + "</dl>"
+
+    def one_number_a_seat(self, key: Any, v: Any) -> bool:
+        return (key in self.labels.seat_lists and isinstance(v, list) and len(v) == self.labels.players
+                and all(not isinstance(x, (dict, list)) for x in v))
+
+    def seat_table(self, keys: list[Any], view: dict[Any, Any]) -> str:
+        head = f"<th>{escape(w('player', self.lang))}</th>" + "".join(
+            f"<th>{escape(self.key(k))}</th>" for k in keys)
+        body = "".join(
+            f"<tr><td>{escape(self.labels.player_name(seat, self.lang))}</td>"
+            + "".join(f"<td>{escape(self.scalar(k, view[k][seat]))}</td>" for k in keys) + "</tr>"
+            for seat in range(self.labels.players))
+        return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
 
     def shows(self, record: dict[Any, Any], key: Any) -> bool:
         """The adapter's choice of what a spectator reads, for a record of

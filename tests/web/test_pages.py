@@ -512,3 +512,24 @@ def test_followers_are_counted_as_the_screens_count_them(tmp_path: Path) -> None
     assert ": 0" not in drawn and "rossi:" not in drawn, drawn
     counted = r"[0-9]+ (blu|rossi?|giall[oi])"
     assert re.search(rf"<td>{counted}(, {counted})*</td>", drawn), drawn
+
+
+def test_counts_a_player_has_are_one_table_of_players(tmp_path: Path) -> None:
+    """Artus's prestige, point tiles and cards in hand: one row a player, as
+    a phone reads them, not a list of every player under each count."""
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    table = Table(journal, "artus", 3, seed=5)
+    for _ in range(30):
+        table.play(table.choose())
+    journal.close()
+    source = Source(path, "en")
+    try:
+        source.refresh()
+        page = App(source).respond("/").body.decode()
+    finally:
+        source.close()
+    drawn = page.split("<h2>The table</h2>", 1)[1].split("</section>", 1)[0]
+    head = "<tr><th>Player</th><th>Prestige points</th><th>Point tiles (50)</th><th>Cards in hand</th></tr>"
+    assert head in drawn, drawn
+    assert drawn.count("<dt>Prestige points</dt>") == 0 and drawn.count("<td>Player 3</td>") == 1, drawn
