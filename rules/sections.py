@@ -5,6 +5,9 @@ the original, and the one a player with the Italian rulebook looks up. Each
 game keeps the headings it quotes in ``data/sections.json`` with their
 English names (Artus's from its English rulebook, the others translated and
 marked ``unverified``), so an English screen cites an English section.
+Where the Italian rulebook prints a heading in English ("GAMEPLAY") or has
+none, the entry's ``name_it`` is the Italian heading of the rulebook that an
+Italian screen cites instead (the quoted heading stays the key journals keep).
 A broken file is refused with its line when ``rules`` registers the games,
 as every other data file is: never a silent fall back to the Italian.
 """
@@ -36,7 +39,7 @@ def load(path: Path) -> dict[str, tuple[str, str]]:
     doc = read_json(path)
     entries = doc.get("sections") if isinstance(doc, dict) else None
     if not isinstance(entries, list):
-        raise DataError(path, "sections", "must be a list of {it, en, provenance, unverified}")
+        raise DataError(path, "sections", "must be a list of {it, en, provenance, unverified, name_it?}")
     out: dict[str, tuple[str, str]] = {}
     for i, entry in enumerate(entries):
         where = f"sections[{i}]"
@@ -47,9 +50,12 @@ def load(path: Path) -> dict[str, tuple[str, str]]:
                 raise DataError(path, f"{where}.{entry.get('it', key)}", f"needs a non-empty {key!r}")
         if not isinstance(entry.get("unverified"), bool):
             raise DataError(path, f"{where}.{entry['it']}", "needs 'unverified': true or false")
+        italian = entry.get("name_it", entry["it"])
+        if not isinstance(italian, str) or not italian.strip():
+            raise DataError(path, f"{where}.{entry['it']}", "'name_it' must be a non-empty string")
         if entry["it"] in out:
             raise DataError(path, f"{where}.{entry['it']}", "is listed twice")
-        out[entry["it"]] = (entry["en"], entry["it"])
+        out[entry["it"]] = (entry["en"], italian)
     return out
 
 

@@ -71,6 +71,10 @@ class TableAdapter:
     player_fields: ClassVar[frozenset[str]] = frozenset()
     #: public-view lists with one entry per seat (the page puts each beside its player)
     seat_lists: ClassVar[frozenset[str]] = frozenset()
+    #: the public view's fields the spectator page shows, by (english, italian)
+    #: name; the others are the engine's bookkeeping (a step's name, a counter
+    #: of passes). Empty: every field, named as the menus name it.
+    view_labels: ClassVar[dict[str, tuple[str, str]]] = {}
 
     def __init__(self, players: int, lang: str = "en", names: Sequence[str] = ()) -> None:
         self.players = players
@@ -178,8 +182,26 @@ class TableAdapter:
         return str(value).replace("_", " ")
 
     def view_field(self, field: str, lang: str) -> str:
-        """A public-view field's name on the spectator page (the menus' label)."""
+        """A public-view field's name on the spectator page (its view label,
+        else the menus' label)."""
+        if field in self.view_labels:
+            return pick(self.view_labels[field], lang)
         return self.field_label(field, lang)
+
+    def view_words(self, field: str | None, value: Any, lang: str) -> str | None:
+        """A whole public-view value in the words the screens use for it
+        (The King is Dead's followers: "2 red, 1 yellow"); None: the page lays
+        it out field by field."""
+        return None
+
+    def page_view(self, view: JSON) -> JSON:
+        """The public ``view`` as the spectator page lays it out: by default as
+        it is; a game may give a field its seat's own name (Siege's last row)."""
+        return view
+
+    def view_shows(self, field: str) -> bool:
+        """True for a public-view field the spectator page shows."""
+        return not self.view_labels or field in self.view_labels
 
     def view_value(self, field: str | None, value: Any, lang: str) -> str:
         """A public-view value on the spectator page: a seat as its player,

@@ -36,15 +36,17 @@ def shell(title: str, body: str, lang: str, live: str | None = None, style: str 
             f'<body{data}>{nav}<main id="live">{body}</main></body></html>\n')
 
 
-def heading(story: Story) -> str:
+def heading(story: Story, number: int | None = None) -> str:
     """The game's name, number and players, as HTML."""
-    return escape(title(story), quote=False)
+    return escape(title(story, number), quote=False)
 
 
-def title(story: Story) -> str:
+def title(story: Story, number: int | None = None) -> str:
+    """``number``: the game's place where it is not its journal's (a night of several journals)."""
     lang = story.lang
     rec = story.record
-    return f"{story.name} · {w('game-n', lang, n=rec.id)} · {w('players', lang, n=rec.players)}"
+    n = rec.id if number is None else number
+    return f"{story.name} · {w('game-n', lang, n=n)} · {w('players', lang, n=rec.players)}"
 
 
 def notices(source: Source, story: Story | None) -> str:
@@ -101,7 +103,8 @@ def scores(story: Story) -> str:
     if story.score_name is None or not story.running:
         return f"<p>{escape(w('no-running-score', lang))}</p>"
     now = story.running[-1][1]
-    return (f"<p>{escape(story.score_name)}: "
+    title = story.score_name[:1].upper() + story.score_name[1:]  # "Punti vittoria: ...", a sentence's start
+    return (f"<p>{escape(title)}: "
             + ", ".join(f"{escape(story.player(i, lang))} <strong>{v:g}</strong>"
                         for i, v in enumerate(now))
             + "</p>")
@@ -210,8 +213,11 @@ def night_report(stories: list[Story], lang: str) -> str:
              + f"</tr>{rows}</table></div>",
              f'<section><h2>{escape(w("refusals", lang))}</h2>'
              f"{report.night_refusals(stories, lang)}</section>"]
+    # the demo plays each game in a journal of its own, each its journal's game 1: numbered as the night's
+    ids = [s.record.id for s in stories]
+    own = len(set(ids)) == len(ids)
     for i, s in enumerate(stories, start=1):
-        parts.append(f'<section id="game-{i}"><h2>{heading(s)}</h2>'
+        parts.append(f'<section id="game-{i}"><h2>{heading(s, None if own else i)}</h2>'
                      f'<p class="status">{escape(report.result_words(s))}</p>'
                      f"{report.plot(s)}<h3>{escape(w('times', lang))}</h3>{report.times_table(s)}</section>")
     return "".join(parts)

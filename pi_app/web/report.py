@@ -175,7 +175,7 @@ def result_words(story: Story) -> str:
     lang = story.lang
     if story.outcome is not None:
         big, lines = story.outcome
-        return "; ".join([big, *lines])
+        return "; ".join(line.rstrip(".") for line in (big, *lines))  # a screen's sentence, listed
     if story.record.ended:
         return w("abandoned", lang)
     return w("in-progress", lang)

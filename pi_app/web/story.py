@@ -15,6 +15,7 @@ replaced) replays the game from its seed.
 from __future__ import annotations
 
 import copy
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -157,8 +158,9 @@ class Reader:
         if not self._batch:
             return
         batch = self._batch
-        self.story.said = adapter.instructions(
+        said = adapter.instructions(
             batch[0][0], [m for _, m, _ in batch], [e for *_, evs in batch for e in evs], after, self.lang)
+        self.story.said = [spelled_out(line, adapter.legend(after, self.lang)) for line in said]
 
     def _score(self, n: int) -> None:
         assert self._state is not None
@@ -194,3 +196,13 @@ def public_steps(story: Story) -> list[dict[str, Any]]:
     """The moves as the page lists them: a secret move's words only once over."""
     return [{"n": s.n, "seat": s.seat, "chance": s.chance, "secret": s.secret and not story.over,
              "words": s.words if story.over or not s.secret else "", "at": s.at} for s in story.steps]
+
+
+def spelled_out(line: str, legend: list[str]) -> str:
+    """A screen's line with the short forms its legend spells out ("P3 = Player 3")
+    in full: the page has room for whole names, and no legend to hold ● for."""
+    for entry in legend:
+        short, sep, full = entry.partition(" = ")
+        if sep and short:
+            line = re.sub(rf"(?<![\w-]){re.escape(short)}(?![\w-])", full, line)
+    return line

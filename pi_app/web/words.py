@@ -24,6 +24,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "no-running-score": ("This game keeps no score during play: it is decided at the end.",
                          "Questo gioco non tiene un punteggio durante la partita: si decide alla fine."),
     "board": ("The table", "Il tavolo"),
+    "seats": ("Players", "Giocatori"),
+    "player": ("Player", "Giocatore"),
     "moves": ("Moves so far", "Mosse finora"),
     "no-moves": ("No move yet.", "Nessuna mossa ancora."),
     "chance": ("chance", "caso"),

@@ -144,19 +144,20 @@ return [...document.querySelectorAll('main td, main th')]
 """
 
 
-@pytest.mark.parametrize("game, players", [("king-is-dead", 3), ("siege", 2)])
+@pytest.mark.parametrize("game, players, lang", [("king-is-dead", 3, "en"), ("siege", 2, "en"),
+                                                 ("king-is-dead", 3, "it"), ("mordred", 3, "it")])
 def test_no_table_cell_breaks_a_word_at_360_px(narrow: webdriver.Chrome, shots: Path, tmp_path: Path,
-                                                game: str, players: int) -> None:
+                                                game: str, players: int, lang: str) -> None:
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
     try:
         table = Table(journal, game, players, seed=3)
         for _ in range(25):
             table.play(table.choose())
-        with web_process(path) as base:
+        with web_process(path, lang=lang) as base:
             narrow.get(base)
             WebDriverWait(narrow, 10).until(lambda d: moves_shown(d) == 25)
-            narrow.save_screenshot(str(shots / f"{game}-360.png"))
+            narrow.save_screenshot(str(shots / f"{game}-{lang}-360.png"))
             cells = narrow.execute_script(CELLS)
             broken = [(text, lines) for text, lines, words in cells if lines > words]
             assert not broken, f"cells wrapped inside a word at {NARROW[0]} px: {broken[:8]}"

@@ -22,6 +22,11 @@ def test_the_demo_writes_the_nights_report(tmp_path: Path, capsys) -> None:
                   if line.startswith("| mordred |"))
     assert refused > 0 and "The rule broken most: " in html
     assert "<style>" in html and "/static/" not in html  # one file, read away from the box
+    # each game in a journal of its own, each its journal's game 1: the night numbers them
+    import re
+
+    headings = re.findall(r'<section id="game-\d+"><h2>([^<]*)</h2>', html)
+    assert headings == [f"Mordred · game {n} · {p} players" for n, p in ((1, 3), (2, 4))], headings
 
 
 def test_summary_and_the_nights_report_say_the_same_of_each_game(tmp_path: Path, capsys) -> None:

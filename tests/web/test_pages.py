@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import sqlite3
@@ -381,3 +382,154 @@ def test_the_board_is_drawn_by_the_games_own_adapter() -> None:
     assert drawn.startswith('<svg class="board"') and '<dl class="view">' in drawn
     other = rules.get("mordred").new_game(3, 1).view(None)
     assert "<svg" not in board.draw(other, games.for_game("mordred", 3), "en")
+
+
+@pytest.mark.parametrize("lang, named, not_named", [
+    ("en", ["Gameplay"], ["Regole per principianti"]),
+    ("it", ["Regole per principianti"], ["Gameplay"])])
+def test_artus_rules_are_named_in_the_pages_language(tmp_path: Path, lang: str, named: list[str],
+                                                     not_named: list[str]) -> None:
+    """Artus's Italian rulebook prints "GAMEPLAY" in English: an Italian page
+    cites the Italian heading it sits under ("Regola: Gameplay" never)."""
+    from rules.artus.messages import R_PLAY
+
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    table = Table(journal, "artus", 2, seed=2)
+    journal.refused(table.record, 0, "artus.phase.must-play", R_PLAY)
+    while not table.over:
+        table.play(table.choose())
+    journal.close()
+    source = Source(path, lang)
+    try:
+        source.refresh()
+        app = App(source)
+        for page in ("/game/1/report", "/night"):
+            body = app.respond(page).body.decode()
+            for words in named:
+                assert words in body, (page, words)
+            for words in not_named:
+                assert words not in body, (page, words)
+    finally:
+        source.close()
+
+
+def _engine_words(view: object, found: set[str]) -> set[str]:
+    """The engine's own words in a public view: its field names and its
+    values that are words (a phase, a building, a card's id), humanized as
+    a page left to itself would print them ("face_up" -> "face up"). Names
+    (regions, towns, cells: capitalised) are the same in every language."""
+    def word(text: str) -> None:
+        if text[:1].islower() and any(c.isalpha() for c in text):
+            found.add(text)
+            found.add(text.replace("_", " ").replace("-", " "))
+    if isinstance(view, dict):
+        for key, value in view.items():
+            word(str(key))
+            _engine_words(value, found)
+    elif isinstance(view, list):
+        for value in view:
+            _engine_words(value, found)
+    elif isinstance(view, str):
+        word(view)
+    return found
+
+
+SPECTATED = [("king-is-dead", 3, {}), ("king-is-dead", 4, {"mordred": True}), ("king-and-assassins", 2, {}),
+             ("king-and-assassins", 2, {"side": "B"}), ("mordred", 3, {}), ("artus", 2, {}),
+             ("artus", 3, {"mode": "advanced"}), ("siege", 2, {})]
+
+
+@pytest.mark.parametrize("game, players, options", SPECTATED)
+def test_the_table_reads_in_the_pages_language_with_no_internal_word(tmp_path: Path, game: str, players: int,
+                                                                     options: dict) -> None:
+    """"The table" of a game under way and of one over, in each language: no
+    field name, engine value or id of the engine's (an Italian page said
+    "regions ... followers blue: 0" and seat 0 for Player 1); what the table
+    was told names the players in full ("Game over (P3 -25)" did not)."""
+    import html
+    import re
+
+    from pi_app import games
+
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    words: set[str] = set()
+    for seed, moves in ((3, 10_000), (4, 40)):
+        table = Table(journal, game, players, seed=seed, options=options)
+        for _ in range(moves):
+            if table.over:
+                break
+            _engine_words(table.state.view(None), words)
+            table.play(table.choose())
+        _engine_words(table.state.view(None), words)
+    journal.close()
+    # the words both languages share (Mordred is a name; Siege's Italian cards say "Ballista")
+    words -= {"no", "set", "round", "mordred", "ballista", "bonus"}
+    for lang in ("en", "it"):
+        source = Source(path, lang)
+        try:
+            source.refresh()
+            app = App(source)
+            for n in (1, 2):
+                page = app.respond(f"/game/{n}").body.decode()
+                head = "<h2>The table</h2>" if lang == "en" else "<h2>Il tavolo</h2>"
+                drawn = page.split(head, 1)[1].split("</section>", 1)[0]
+                drawn = re.sub(r"<svg.*?</svg>", " ", drawn, flags=re.S)
+                text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", drawn)).split())
+                assert not re.search(r"\b[a-z]+_[a-z_]+\b|\b[a-z]+-[0-9]+\b|\b[a-z]+[0-9]+\b", text), text
+                assert not re.search(r"(?<![\w-])[0-9]+ \| ", text), text  # a seat by its number
+                # the screens' short forms ("P3 = Player 3") in full: the page has no legend
+                told = page.split('<section class="said">', 1)[1].split("</section>", 1)[0]
+                legend = games.for_game(game, players, lang).legend(table.state, lang)
+                shorts = [entry.split(" = ")[0] for entry in legend]
+                assert not [x for x in shorts if re.search(rf"(?<![\w-]){re.escape(x)}(?![\w-])", told)], told
+                if lang == "it":
+                    said = sorted(x for x in words
+                                  if re.search(rf"(?<![\w-]){re.escape(x)}(?![\w-])", text, re.I))
+                    assert not said, (game, n, said, text[:3000])
+        finally:
+            source.close()
+
+
+def test_followers_are_counted_as_the_screens_count_them(tmp_path: Path) -> None:
+    """The King is Dead's regions, reserve and courts: "2 rossi, 1 giallo",
+    not every colour with its zero ("neri: 0, blu: 0, rossi: 2, ..."), which
+    made the regions' table four lines a row on a phone."""
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    table = Table(journal, "king-is-dead", 3, seed=5)
+    for _ in range(40):
+        table.play(table.choose())
+    journal.close()
+    source = Source(path, "it")
+    try:
+        source.refresh()
+        page = App(source).respond("/").body.decode()
+    finally:
+        source.close()
+    drawn = page.split("<h2>Il tavolo</h2>", 1)[1].split("</section>", 1)[0]
+    assert ": 0" not in drawn and "rossi:" not in drawn, drawn
+    counted = r"[0-9]+ (blu|rossi?|giall[oi])"
+    assert re.search(rf"<td>{counted}(, {counted})*</td>", drawn), drawn
+
+
+def test_counts_a_player_has_are_one_table_of_players(tmp_path: Path) -> None:
+    """Artus's prestige, point tiles and cards in hand: one row a player, as
+    a phone reads them, not a list of every player under each count."""
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    table = Table(journal, "artus", 3, seed=5)
+    for _ in range(30):
+        table.play(table.choose())
+    journal.close()
+    source = Source(path, "en")
+    try:
+        source.refresh()
+        page = App(source).respond("/").body.decode()
+    finally:
+        source.close()
+    drawn = page.split("<h2>The table</h2>", 1)[1].split("</section>", 1)[0]
+    head = "<tr><th>Player</th><th>Prestige points</th><th>Point tiles (50)</th><th>Cards in hand</th></tr>"
+    assert head in drawn, drawn
+    assert drawn.count("<dt>Prestige points</dt>") == 0 and drawn.count("<td>Player 3</td>") == 1, drawn

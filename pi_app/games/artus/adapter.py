@@ -31,6 +31,7 @@ class ArtusAdapter(TableAdapter):
     player_fields: ClassVar[frozenset[str]] = frozenset({"turn"})
     seat_lists: ClassVar[frozenset[str]] = frozenset({"scores", "tiles", "hand_sizes", "hand_backs", "piles",
                                                        "played"})
+    view_labels: ClassVar[dict[str, tuple[str, str]]] = w.VIEW_LABELS
     field_labels: ClassVar[dict[str, tuple[str, str]]] = {
         "card": ("Card", "Carta"),
         "do": ("Action", "Azione"),
@@ -161,7 +162,14 @@ class ArtusAdapter(TableAdapter):
 
     def view_value(self, field: str | None, value: Any, lang: str) -> str:
         if field == "figures" and isinstance(value, str) and value[:1] == "k" and value[1:].isdigit():
+            # "k1": the second player's knight
             return w.figure_name({"figure": "knight", "owner": int(value[1:])}, lang, names=self.names)
+        if field == "mode" and value in w.MODES:
+            return w.MODES[value][w.lang_index(lang)]
+        if field is None and value in w.PILES:  # a pile's count: "King: 3"
+            return w.PILES[value][w.lang_index(lang)]
+        if field is None and isinstance(value, str) and value in DATA.cards:  # a card played: "Knight 3-6"
+            return w.card_name(value, lang)
         return super().view_value(field, value, lang)
 
     def value_label(self, field: str | None, value: Any, lang: str) -> str:

@@ -23,6 +23,22 @@ PILES: dict[str, tuple[str, str]] = {
     "king": ("King", "Re"),
     "scoring": ("Scoring", "Punteggio"),
 }
+MODES: dict[str, tuple[str, str]] = {"beginner": ("Beginner game", "Regole per principianti"),
+                                     "advanced": ("Advanced game", "Regole avanzate")}
+#: the public view's fields the spectator page shows, in the rulebook's words
+#: (punti prestigio, tessere punteggio); where the figures stand is the
+#: round table's, which the page does not draw
+VIEW_LABELS: dict[str, tuple[str, str]] = {
+    "mode": ("Rules", "Regole"),
+    "round": ("Round", "Round"),
+    "rounds": ("Rounds in all", "Round in tutto"),
+    "turn": ("Turn", "Turno"),
+    "scores": ("Prestige points", "Punti prestigio"),
+    "tiles": ("Point tiles (50)", "Tessere punteggio (50)"),
+    "hand_sizes": ("Cards in hand", "Carte in mano"),
+    "piles": ("Cards left in the piles", "Carte rimaste nei mazzi"),
+    "played": ("Cards played", "Carte giocate"),
+}
 DOS: dict[str, tuple[str, str]] = {
     "move": ("Move a figure", "Muovi figura"),
     "ring": ("Add a ring", "Aggiungi anello"),

@@ -33,6 +33,7 @@ from pi_app.games.king_and_assassins.words import (
     RULE_SETUP,
     RULE_TURN,
     TYPE_LABELS,
+    VIEW_LABELS,
     Pair,
     card_text,
     event_lines,
@@ -112,6 +113,7 @@ class KingAndAssassinsAdapter(TableAdapter):
         **{f"pick{i}": (f"pick {i}", f"scelta {i}") for i in (1, 2, 3)},
     }
     value_labels: ClassVar[dict[str, Pair]] = {**TYPE_LABELS, **DIR_LABELS}
+    view_labels: ClassVar[dict[str, Pair]] = VIEW_LABELS
 
     def __init__(self, players: int, lang: str = "en", names: Sequence[str] = ()) -> None:
         super().__init__(players, lang, names)

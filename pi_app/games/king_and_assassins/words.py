@@ -67,6 +67,26 @@ FIELD_LABELS: dict[str, Pair] = {
     "cell": ("Start", "Partenza"),
     "card": ("Round card", "Carta Round"),
 }
+#: the public view's fields the spectator page shows beside the drawn city
+#: (the rulebook's words: Punti Azione, manette, cristallo rosso)
+VIEW_LABELS: dict[str, Pair] = {
+    "side": ("Board side", "Lato della plancia"),
+    "round": ("Round", "Round"),
+    "cards_left": ("Round cards left", "Carte Round rimaste"),
+    "card": ("Round card", "Carta Round"),
+    "id": ("Card", "Carta"),
+    "ap": ("Action Points left", "Punti Azione rimasti"),
+    "king": ("King", "Re"),
+    "knights": ("Knights", "Cavalieri"),
+    "assassins": ("Assassin player", "Giocatore Assassino"),
+    "handcuffs": ("Handcuffs", "Manette"),
+    "red_crystal": ("Red crystal", "Cristallo rosso"),
+    "wounds": ("King's wounds", "Ferite del Re"),
+    "arrested": ("Arrested", "Catturati"),
+    "arrested_assassins": ("Assassins arrested", "Assassini catturati"),
+    "eliminated": ("Eliminated", "Eliminati"),
+    "knights_lost": ("Knights lost", "Cavalieri persi"),
+}
 REASONS: dict[str, Pair] = {
     "king-escaped": ("The king escaped", "Il re è fuggito"),
     "assassins-gone": ("All 3 assassins gone", "Tutti e 3 gli assassini fuori"),

@@ -65,6 +65,34 @@ STEP_TITLES: dict[str, tuple[str, str]] = {
     "turn": ("Your turn: play or pass", "Tocca a te: gioca o passa"),
     "summon": ("Summon a follower to court", "Convoca a corte"),
 }
+#: the public view's fields a spectator reads, as the rulebook names them
+#: (the bag, the common reserve, the court); the rest is the engine's own
+VIEW_LABELS: dict[str, tuple[str, str]] = {
+    "seat": ("Player", "Giocatore"),
+    "name": ("Region", "Regione"),
+    "region": ("Region", "Regione"),
+    "control": ("Won by", "Vinta da"),
+    "followers": ("Followers", "Seguaci"),
+    "home": ("Home of", "Patria di"),
+    "resolved": ("Struggle over", "Lotta risolta"),
+    "position": ("Order", "Ordine"),
+    "face_up": ("Face up", "Scoperta"),
+    "crown": ("Crown token", "Gettone Corona"),
+    "regions": ("Regions", "Regioni"),
+    "region_cards": ("Region cards", "Carte Regione"),
+    "current_region": ("Power struggle in", "Lotta per il potere in"),
+    "saxons": ("Regions won by the Saxons (4: invasion)", "Regioni vinte dai Sassoni (4: invasione)"),
+    "loyalist_supply": ("Loyalists left", "Lealisti rimasti"),
+    "reserve": ("Common reserve", "Riserva comune"),
+    "bag": ("Bag", "Sacchetto"),
+    "seats": ("Players", "Giocatori"),
+    "court": ("Court", "Corte"),
+    "sets": ("Sets", "Set"),
+    "cards_played": ("Cards played", "Carte giocate"),
+    "top_card": ("Last card played", "Ultima carta giocata"),
+    "crown_token": ("Holds the Crown token", "Ha il gettone Corona"),
+    "team": ("Team", "Squadra"),
+}
 REASONS: dict[str, tuple[str, str]] = {
     "control": ("by control of the regions", "per controllo delle regioni"),
     "invasion": ("by Saxon invasion", "per invasione sassone"),
@@ -128,6 +156,8 @@ class KingIsDeadAdapter(TableAdapter):
         "colour": ("Colour", "Colore"),
     }
     value_labels: ClassVar[dict[str, tuple[str, str]]] = {**CARD_LABELS, **FACTION_LABELS, **TYPE_LABELS}
+    view_labels: ClassVar[dict[str, tuple[str, str]]] = VIEW_LABELS
+    player_fields: ClassVar[frozenset[str]] = frozenset({"seat", "crown"})
 
     # -- components ------------------------------------------------------------
     def components(self) -> list[Component]:
@@ -173,6 +203,17 @@ class KingIsDeadAdapter(TableAdapter):
         if field == "colour" and isinstance(value, str):
             return colour_word(value, 1, lang)
         return super().value_label(field, value, lang)
+
+    def view_words(self, field: str | None, value: Any, lang: str) -> str | None:
+        if isinstance(value, dict) and value and all(c in COLOUR_WORDS for c in value):
+            # followers by colour, as the screens count them: "2 red, 1 yellow"
+            return counted(Counter(value), lang) or "-"
+        return None
+
+    def view_value(self, field: str | None, value: Any, lang: str) -> str:
+        if field == "team" and isinstance(value, int):
+            return str(value + 1)  # the teams as the outcome names them: 1 and 2
+        return super().view_value(field, value, lang)
 
     def move_text(self, move: JSON, lang: str) -> str:
         kind = move.get("type", "")

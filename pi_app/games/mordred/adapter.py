@@ -53,6 +53,26 @@ FIELD_LABELS: dict[str, Pair] = {
     "second": ("Second die", "Secondo dado"),
     "value": ("Die", "Dado"),
 }
+#: the public view's fields the spectator page shows, in the rulebook's words
+#: (Tracciato di Mordred, uomini di Mordred, punti vittoria, monete)
+VIEW_LABELS: dict[str, Pair] = {
+    "seat": ("Player", "Giocatore"),
+    "round": ("Round", "Round"),
+    "turn": ("Turn", "Turno"),
+    "row": ("Row declared", "Riga dichiarata"),
+    "dice": ("Dice", "Dadi"),
+    "players": ("Players", "Giocatori"),
+    "vp": ("Victory points", "Punti vittoria"),
+    "money": ("Money", "Monete"),
+    "pawn": ("Pawn", "Pedone"),
+    "supply": ("Pieces left", "Pezzi rimasti"),
+    "pieces": ("Buildings", "Edifici"),
+    "building": ("Building", "Edificio"),
+    "owner": ("Owner", "Proprietario"),
+    "mordred_men": ("Mordred's men", "Uomini di Mordred"),
+    "men_in_supply": ("Mordred's men in the supply", "Uomini di Mordred nella riserva"),
+    "men_to_place": ("Men still to place", "Uomini ancora da piazzare"),
+}
 # Short enough for two small lines under the winner on a 128x64 screen.
 #: why the game ended, as whole sentences (the rulebook's "Fine della Partita", a-d)
 ENDINGS: dict[str, Pair] = {
@@ -112,7 +132,8 @@ class MordredAdapter(TableAdapter):
     tap_fields: ClassVar[dict[str, str]] = {"building": "building"}
     field_labels: ClassVar[dict[str, Pair]] = FIELD_LABELS
     value_labels: ClassVar[dict[str, Pair]] = {**BUILDING_LABELS, **TYPE_LABELS}
-    player_fields: ClassVar[frozenset[str]] = frozenset({"seat", "owner"})
+    player_fields: ClassVar[frozenset[str]] = frozenset({"seat", "owner", "turn"})
+    view_labels: ClassVar[dict[str, Pair]] = VIEW_LABELS
 
     # -- components and taps ---------------------------------------------------
     def components(self) -> list[Component]:
@@ -160,6 +181,16 @@ class MordredAdapter(TableAdapter):
                                                       what=comp.name(self.lang)))
 
     # -- words -------------------------------------------------------------------
+    def view_value(self, field: str | None, value: Any, lang: str) -> str:
+        if field == "money" and isinstance(value, int):
+            return money(value, lang)
+        if field == "pawn" and isinstance(value, int):
+            return track(value, lang)
+        if field is None and value in BUILDING_PLURALS:  # a count's kind: "Villaggi: 5"
+            plural = pick(BUILDING_PLURALS[value], lang)
+            return plural[:1].upper() + plural[1:]
+        return super().view_value(field, value, lang)
+
     def value_label(self, field: str | None, value: Any, lang: str) -> str:
         en = lang == "en"
         if field == "row":

@@ -48,6 +48,9 @@ class SiegeAdapter(TableAdapter):
         "at": ("Place in the row", "Posto nella fila"),
     }
     value_labels: ClassVar[dict[str, tuple[str, str]]] = dict(w.TYPES)
+    view_labels: ClassVar[dict[str, tuple[str, str]]] = w.VIEW_LABELS
+    player_fields: ClassVar[frozenset[str]] = frozenset({"seat"})
+    seat_lists: ClassVar[frozenset[str]] = frozenset({"sides"})
 
     def __init__(self, players: int, lang: str = "en", names: Sequence[str] = ()) -> None:
         super().__init__(players, lang, names)
@@ -154,14 +157,29 @@ class SiegeAdapter(TableAdapter):
             return w.hand_text(self._hand, lang)
         return super().field_label(field, lang)
 
+    def page_view(self, view: JSON) -> JSON:
+        # each side's last row has its own name: the Attacker's Command row, the Defender's Castle row
+        sides = [{**side, "rows": {(f"rc{seat}" if row == "rc" else row): units
+                                   for row, units in side.get("rows", {}).items()}}
+                 for seat, side in enumerate(view.get("sides", []))]
+        return {**view, "sides": sides} if sides else view
+
     def view_field(self, field: str, lang: str) -> str:
         if field in w.ROW_NAMES:  # "r1": a side's row as the screens name it
             return pick(w.ROW_NAMES[field], lang)
+        if "-" in field and w.card_of(field) in CARDS:  # a siege tower's copy, holding soldiers
+            return w.card_name(w.card_of(field), lang)
         return super().view_field(field, lang)
 
     def view_value(self, field: str | None, value: Any, lang: str) -> str:
         if isinstance(value, str) and "-" in value and w.card_of(value) in CARDS:  # "archer-2": a card's copy
             return w.card_name(w.card_of(value), lang)
+        if isinstance(value, str) and value in CARDS:  # a discarded card, an event, a troop on its way
+            return w.card_name(value, lang)
+        if field == "row" and value in w.ROW_NAMES:
+            return pick(w.ROW_NAMES[value], lang)
+        if field == "reason" and isinstance(value, str):
+            return w.loss_reason(value, lang)
         return super().view_value(field, value, lang)
 
     def value_label(self, field: str | None, value: Any, lang: str) -> str:

@@ -27,6 +27,42 @@ ROW_NAMES: dict[str, tuple[str, str]] = {
     "r0": ("row 0", "fila 0"), "r1": ("row 1", "fila 1"), "r2": ("row 2", "fila 2"),
 }
 COMMAND_ROW = (("command row", "fila comando"), ("castle row", "fila castello"))
+#: the public view's fields the spectator page shows ("rc0", "rc1": each
+#: side's last row, as the adapter's page view names it)
+VIEW_LABELS: dict[str, tuple[str, str]] = {
+    "day": ("Day", "Giorno"),
+    "sides": ("Sides", "Schieramenti"),
+    "rows": ("Rows", "File"),
+    **ROW_NAMES,
+    "rc0": COMMAND_ROW[0],  # as the screens name it ("fila comando #1")
+    "rc1": COMMAND_ROW[1],
+    "hand_size": ("Cards in hand", "Carte in mano"),
+    "deck_size": ("Cards in the deck", "Carte nel mazzo"),
+    "event_deck_size": ("Cards in the event deck", "Carte nel mazzo Evento"),
+    "discards": ("Discards", "Scarti"),
+    "towers": ("Siege towers", "Torri d'assedio"),
+    "events": ("Events in force", "Eventi in corso"),
+    "card": ("Card", "Carta"),
+    "seat": ("Played by", "Giocata da"),
+    "turns_left": ("Turns left", "Turni rimasti"),
+    "feeding_due": ("Troops to feed", "Truppe da nutrire"),
+    "attack": ("Attack under way", "Attacco in corso"),
+    "units": ("Attackers", "Attaccanti"),
+    "target": ("Target", "Bersaglio"),
+    "melee": ("Hand to hand", "Corpo a corpo"),
+    "support": ("Support", "Supporto"),
+    "losses": ("Losses to take", "Perdite da subire"),
+    "count": ("Cards", "Carte"),
+    "reason": ("Because of", "Causa"),
+    "damage": ("Damage", "Danni"),
+    "coming": ("Reinforcements on their way", "Rinforzi in arrivo"),
+    "troop": ("Troop", "Truppa"),
+    "arriving": ("Reinforcements arriving", "Rinforzi che entrano"),
+    "row": ("Row", "Fila"),
+    "played": ("Entered this turn", "Entrate in questo turno"),
+    "used": ("Attacked this turn", "Hanno attaccato in questo turno"),
+    "bonus": ("Bonus to the next attack", "Bonus al prossimo attacco"),
+}
 TYPES: dict[str, tuple[str, str]] = {
     "play": ("Play", "Gioca"), "discard": ("Discard", "Scarta"), "feed": ("Feed", "Nutri"),
     "lose": ("Lose", "Perdi"), "spear": ("Spear of Destiny", "Mano del Destino"),
