@@ -2,8 +2,11 @@
 systemd as PID 1 to a table that referees a whole game through its faults.
 
 In a booted container, from a clean clone of this branch's last commit:
-``systemd/install.sh`` with the simulated table's profile; the service reaches
-READY=1 under the unit as it ships (no drop-in, no hardening taken away); a
+hardware/INSTALL.md followed as written (tests/box/install_md.py: the
+reference table, whose parts are not here), then ``systemd/install.sh`` again
+with the simulated table's profile; the service reaches READY=1 under the
+unit as it ships (natively no drop-in, no hardening taken away; under the
+emulator see EMULATED_DROPINS), the spectator page answers; a
 whole game of The King is Dead for two is played through the service's input
 FIFO (pi_app/simulated/hands.py), every input and answer in the system log; on the way
 the daemon is killed with SIGKILL (systemd restarts it), stopped with SIGSTOP
@@ -22,7 +25,7 @@ for ARM) the test skips and says why; with TABLEKEEPER_BOX=require (CI,
 .ci/run) that is a failure instead.
 
 Stand-ins, since this is not a Pi: Debian has no python3-lgpio (Raspberry Pi
-OS's own build), so install.sh puts lgpio's x86-64 wheel in the venv; the
+OS's own build), so install.sh puts lgpio's wheel from PyPI in the venv; the
 table's parts are the simulated ones (pins = "mock"), which is what the
 profile says, not a change to the unit.
 """
@@ -46,7 +49,7 @@ import pytest
 
 from pi_app.session.lobby import choices
 from rules.core import JSON
-from tests.box import container
+from tests.box import container, install_md
 from tests.box.conftest import ROOT
 from tests.box.container import Box, BoxError
 from tests.reliability.mirror import Mirror, Players, copy_journal, mirror_table
@@ -217,10 +220,13 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
             dropin.mkdir(parents=True)
             (dropin / "emulated.conf").write_text(text)
             report[f"drop-in of {unit} (emulated only)"] = text.splitlines()[2:]
+    # -- hardware/INSTALL.md as written: the reference table, whose parts are not here -----
+    report["INSTALL.md as written"] = install_md.follow(box, tmp_path)
+    # -- then the simulated table's profile, in place (install.sh's second run) -------------
     started = time.monotonic()
     out = box.sh("/root/tablekeeper/systemd/install.sh /root/tablekeeper/hardware/tables/sim.toml",
                  limit=INSTALL_LIMIT)
-    report["install.sh (s)"] = round(time.monotonic() - started, 1)
+    report["install.sh with the simulated table (s)"] = round(time.monotonic() - started, 1)
     said = [out.stdout, out.stderr]
     assert "tablekeeper is running" in out.stdout, "\n".join(said + box.journal(UNIT)[-40:])
     # Nothing was compiled: pip was told to take wheels only, and there is no compiler to call anyway.
