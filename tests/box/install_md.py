@@ -18,6 +18,9 @@ here and nowhere else:
 - this machine may reach PyPI through a proxy of its own: the box's
   /etc/pip.conf names the host's CA bundle (container.host_trust), since
   sudo and runuser leave PIP_CERT behind;
+- under qemu-user (arm64, armhf) sudo cannot become root (a setuid program
+  keeps the caller's uid there): the commands run as root with pi's home and
+  a pass-through ``sudo`` (SUDO_STAND_IN); natively as pi, with the real sudo;
 - there is no Pico: the ``mpremote`` lines that talk to it are not run (the
   others of that step are, ``pipx install mpremote`` included);
 - there are no readers, screens or buttons: ``doctor`` must say which parts
@@ -41,6 +44,14 @@ INSTALL_MD = ROOT / "hardware" / "INSTALL.md"
 RASPI_CONFIG = """#!/bin/sh
 # Stand-in for Raspberry Pi OS's raspi-config in the box test: records what it is asked.
 echo "$*" >> /var/log/raspi-config.calls
+"""
+# Under qemu-user a setuid program runs without its privilege (binfmt_misc's entries for ARM have
+# no C flag), so sudo, run by pi, cannot become root: "sudo: effective uid is not 0". There the
+# commands run as root in pi's home with HOME=/home/pi, and sudo is this pass-through.
+SUDO_STAND_IN = """#!/bin/sh
+# Stand-in for sudo in the emulated box test (tests/box/install_md.py): the commands run as root.
+if [ "$1" = "-u" ]; then user="$2"; shift 2; exec runuser -u "$user" -- "$@"; fi
+exec "$@"
 """
 # Commands whose failure is the point here (no hardware), and what they must say instead.
 EXPECTED_TO_FAIL = {
@@ -70,7 +81,11 @@ def commands(text: str) -> list[tuple[str, str]]:
 
 def _as_pi(box: Box, command: str, cwd: str, limit: float) -> tuple[int, str]:
     script = f"cd {shlex.quote(cwd)} && {command}"
-    proc = box.sh(f"runuser -l pi -c {shlex.quote(script)} 2>&1", limit=limit, check=False)
+    if box.slow > 1:  # emulated: pi's sudo cannot become root (see SUDO_STAND_IN)
+        as_root = f"cd {shlex.quote(cwd)} && HOME=/home/pi USER=pi LOGNAME=pi sh -c {shlex.quote(command)}"
+        proc = box.sh(f"{as_root} 2>&1", limit=limit, check=False)
+    else:
+        proc = box.sh(f"runuser -l pi -c {shlex.quote(script)} 2>&1", limit=limit, check=False)
     return proc.returncode, proc.stdout
 
 
@@ -85,6 +100,9 @@ def follow(box: Box, tmp_path: Path) -> dict[str, object]:
            "mkdir -p /boot/firmware && touch /boot/firmware/config.txt")
     if "PIP_CERT" in box.env:
         (box.root / "etc" / "pip.conf").write_text(f"[global]\ncert = {box.env['PIP_CERT']}\n")
+    if box.slow > 1:
+        (box.root / "usr" / "local" / "bin" / "sudo").write_text(SUDO_STAND_IN)
+        (box.root / "usr" / "local" / "bin" / "sudo").chmod(0o755)
     (box.root / "usr" / "bin" / "raspi-config").write_text(RASPI_CONFIG)
     (box.root / "usr" / "bin" / "raspi-config").chmod(0o755)
     home = "/home/pi"
