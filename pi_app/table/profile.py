@@ -38,6 +38,7 @@ PIN_FACTORIES = ("mock", "default")
 # (reader, screen, button, light, encoder) are drivers.parts.SETTINGS.
 _TABLE_KEYS = {"name": False, "lang": False, "chance": False, "pins": False}
 _BUTTON_KEYS = {"left": True, "ok": True, "right": True}
+_ENCODER_BUTTON_KEYS = {"left": False, "ok": True, "right": False}  # a seat with an encoder
 _SEAT_KEYS = {"name": False, "pad": True, "screen": True, "buttons": True, "light": True, "encoder": False}
 _SHARED_KEYS = {"screen": True, "undo": True}
 _ZONE_KEYS = {"name": True, "reader": True}
@@ -99,7 +100,7 @@ class SeatSpec:
     name: str
     pad: ReaderSpec
     screen: ScreenSpec
-    buttons: tuple[ButtonSpec, ButtonSpec, ButtonSpec]  # left, ok, right
+    buttons: tuple[ButtonSpec, ...]  # left, ok, right; only ok where the encoder turns for ◀ ▶
     light: LightSpec
     encoder: EncoderSpec | None = None
 
@@ -415,9 +416,12 @@ def parse(data: dict, path: Path, text: str) -> Profile:
             continue  # already reported: a seat without a screen
         pad = reader(s.get("pad"), where + ("pad",), f"{sname}.pad")
         scr = screen(s.get("screen"), where + ("screen",), f"{sname}.screen")
-        b = c.table(s.get("buttons"), where + ("buttons",), _BUTTON_KEYS, f"{sname} buttons")
+        # An encoder turns like ◀ and ▶ (pi_app.session.input_map), so with one the seat needs
+        # only its ● button (the encoder's push switch): its turns take ◀'s and ▶'s pins.
+        b = c.table(s.get("buttons"), where + ("buttons",),
+                    _ENCODER_BUTTON_KEYS if "encoder" in s else _BUTTON_KEYS, f"{sname} buttons")
         buttons = tuple(c.button_pin(b, role, where + ("buttons",), f"{sname}.{role}")
-                        for role in BUTTON_ROLES)
+                        for role in BUTTON_ROLES if role in b or role == "ok" or "encoder" not in s)
         light = c.part(s.get("light"), where + ("light",), "light", f"{sname}.light", f"{sname} light")
         if "light" in s:
             c.light_pins(light, where + ("light",))

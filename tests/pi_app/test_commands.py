@@ -185,3 +185,63 @@ def test_run_passes_game_options(tmp_path, monkeypatch, capsys):
     journal = Journal(tmp_path / "journal.sqlite")
     assert journal.current() is not None  # the refused start abandoned nothing
     journal.close()
+
+
+@needs_kid
+def test_tags_check_tells_missing_twice_and_foreign_tags(tmp_path, monkeypatch, capsys):
+    """A set checked in one pass: every tag tapped once in any order, then what is missing (by the
+    sheet's number), tapped twice, or not of this game."""
+    from pi_app import games as table_games
+    from pi_app.store.registry import Registry, made_up_uid
+
+    comps = table_games.for_game(KID, 2, "en").components()
+    registry = Registry(tmp_path / "tags.sqlite")
+    uids = registry.auto_enroll(KID, [(c.id, c.count) for c in comps])
+    registry.enroll("04F00000000001", "siege", "commander@1")
+    registry.close()
+    every = [uid for c in comps for uid in uids[c.id]]
+    crown, garrison = uids["crown@1"][0], uids["garrison@1"][0]
+    taps = [u for u in reversed(every) if u != garrison] + [crown, "04F00000000001", "04EEEEEEEEEEEE"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(taps) + "\n"))
+    assert main(["tags", "check", KID, "--players", "2", "--stdin", "--state-dir", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    total = sum(c.count for c in comps)
+    assert f"{total - 1} of {total} tags of {KID} answered" in out
+    assert "missing (1):\n  2 the Garrison card of Player 1: not tapped\n" in out
+    assert f"tapped twice (1):\n  {crown} (the Crown card of Player 1)\n" in out
+    assert "04F00000000001 (enrolled as commander@1 of siege)" in out
+    assert "04EEEEEEEEEEEE (not enrolled)" in out
+    # The whole set, once each: the check ends by itself at the last one, whatever follows.
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(every + ["04EEEEEEEEEEEE"]) + "\n"))
+    assert main(["tags", "check", KID, "--players", "2", "--stdin", "--state-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"the set of {KID} is whole" in out and "not enrolled" not in out
+    assert made_up_uid(KID, "crown@1") == crown  # the simulated UIDs the test used
+
+
+@needs_kid
+def test_tags_check_of_a_set_half_enrolled_names_what_is_left(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("04A1B2C3D4E5F6\n"))
+    main(["tags", "--state-dir", str(tmp_path), "enroll", KID, "--players", "2", "--stdin"])
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO("04A1B2C3D4E5F6\n"))
+    assert main(["tags", "check", KID, "--players", "2", "--stdin", "--state-dir", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "[1/" in out and "the Crown card of Player 1" in out
+    assert "  2 the Garrison card of Player 1: not enrolled\n" in out
+    assert "4-5 the Settlement card of Player 1: 2 of 2 not enrolled" in out
+
+
+@needs_kid
+def test_tags_sheet_numbers_every_piece_as_enroll_asks_for_it(tmp_path, monkeypatch, capsys):
+    assert main(["tags", "sheet", KID, "--players", "2", "--out", str(tmp_path)]) == 0
+    pages = sorted(tmp_path.glob("*.svg"))
+    assert [p.name for p in pages] == [f"{KID}-1.svg"] and "written:" in capsys.readouterr().out
+    svg = pages[0].read_text()
+    assert ">4-5</text>" in svg and "the Settlement card of Player 1 (×2)" in svg
+    # enroll's [4/N] is the sheet's 4: the first Settlement card
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"04A1B2C3D4E5{n:02X}\n" for n in range(4))))
+    main(["tags", "--state-dir", str(tmp_path), "enroll", KID, "--players", "2", "--stdin"])
+    assert "[4/" in capsys.readouterr().out.split("tap the Settlement card of Player 1 (1 of 2)")[0][-8:]
+    assert main(["tags", "sheet", "nosuch"]) == 2
+    assert "unknown game 'nosuch'" in capsys.readouterr().err

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from pathlib import Path
 
 import rules
 from pi_app import games as table_games
+from pi_app.commands import tag_sheet
 
 TAGS_MD = Path(__file__).resolve().parents[3] / "hardware" / "tags.md"
 INSTALL_MD = TAGS_MD.with_name("INSTALL.md")
@@ -23,10 +25,19 @@ def needed() -> dict[str, int]:
 
 
 def test_tag_counts_in_the_buying_guide_match_the_adapters() -> None:
-    listed = {m[1]: int(m[2]) for m in re.finditer(r"^\| ([a-z-]+) \| (\d+) \|$", TAGS_MD.read_text(), re.M)}
+    rows = re.findall(r"^\| ([a-z-]+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", TAGS_MD.read_text(), re.M)
     counts = needed()
-    assert listed == counts
-    assert f"{sum(counts.values())} for all five games" in TAGS_MD.read_text()
+    assert {game: int(tags) for game, tags, *_ in rows} == counts
+    sizes = {mm: 0 for mm in (25, 20, 12)}
+    for game, _, *by_size in rows:  # by the sticker each piece takes on the game's printed sheet
+        most = max(rules.get(game).player_counts)
+        took = Counter()
+        for comp in table_games.for_game(game, most).components():
+            took[tag_sheet.sticker(comp).mm] += comp.count
+        assert [int(n) for n in by_size] == [took[mm] for mm in sizes], game
+        sizes = {mm: sizes[mm] + took[mm] for mm in sizes}
+    said = ", ".join(f"{n} of {mm} mm" for mm, n in sizes.items())
+    assert f"{sum(counts.values())} for all five games ({said})" in " ".join(TAGS_MD.read_text().split())
 
 
 def test_the_enrolment_plan_covers_every_game_with_its_count_and_times() -> None:

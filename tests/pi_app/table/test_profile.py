@@ -114,6 +114,44 @@ def test_encoder_pins_join_the_pin_check(tmp_path):
     assert profile.load(path).seats[0].encoder.pin_b == 25
 
 
+def test_an_encoder_takes_the_place_of_left_and_right(tmp_path):
+    """hardware/wiring.md's KY-040 recipe: the encoder on ◀'s and ▶'s pins, its switch on ●'s.
+    Before, the loader asked for all three buttons, and with them kept, GPIO 4 was used twice."""
+    import queue
+
+    from drivers.events import EncoderTurned
+    from pi_app.table import hardware
+
+    light = "light = { pin = 22 }"
+    path, text = _broken(tmp_path, "buttons = { left = 4, ok = 5, right = 6 }", "buttons = { ok = 5 }")
+    path.write_text(text.replace(light, light + "\nencoder = { pin_a = 4, pin_b = 6 }", 1))
+    prof = profile.load(path)
+    assert [b.name for b in prof.seats[0].buttons] == ["seat1.ok"]
+    assert (prof.seats[0].encoder.pin_a, prof.seats[0].encoder.pin_b) == (4, 6)
+    assert [b.name for b in prof.seats[1].buttons] == ["seat2.left", "seat2.ok", "seat2.right"]
+    events: queue.Queue = queue.Queue()
+    table = hardware.build(prof, events, poll=False)
+    try:
+        assert "seat1.left" not in table.buttons and "seat1.ok" in table.buttons
+        table.turn("seat1.encoder", 1)
+        seen = []
+        while not events.empty():
+            seen.append(events.get_nowait())
+    finally:
+        table.close()
+    turned = [e for e in seen if isinstance(e, EncoderTurned)]
+    assert [e.encoder for e in turned] == ["seat1.encoder"] and turned[0].steps > 0, turned
+
+
+def test_without_an_encoder_left_and_right_are_still_asked_for(tmp_path):
+    path, text = _broken(tmp_path, "buttons = { left = 4, ok = 5, right = 6 }", "buttons = { ok = 5 }")
+    with pytest.raises(ProfileError) as err:
+        profile.load(path)
+    line = _line_of(text, "buttons = { ok = 5 }")
+    assert f"{path}:{line}: seat1 buttons has no 'left'; add left = ... to seat1 buttons" in str(err.value)
+    assert "seat1 buttons has no 'right'" in str(err.value)
+
+
 def test_missing_parts_are_reported_once_each(tmp_path):
     path, text = _broken(tmp_path, "light = { pin = 22 }", "")
     text = text.replace("light = { pin = 23 }", "").replace("undo = { pin = 15 }", "")
