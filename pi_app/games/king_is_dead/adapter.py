@@ -94,7 +94,7 @@ VIEW_LABELS: dict[str, tuple[str, str]] = {
     "team": ("Team", "Squadra"),
 }
 REASONS: dict[str, tuple[str, str]] = {
-    "control": ("by control of the regions", "per controllo delle regioni"),
+    "control": ("by control of the regions", "per le regioni controllate"),
     "invasion": ("by Saxon invasion", "per invasione sassone"),
     "loyalists": ("the loyalists rule", "vincono i lealisti"),
 }

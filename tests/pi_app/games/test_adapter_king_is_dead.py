@@ -75,7 +75,7 @@ def ended_with(players: int, decided_by: list[str]):
     (2, ["faction", "faction", "last card played loses"],
      "Tie-break: {}, last loses", "Parità: {}, perde l'ultimo"),
     (3, ["faction", "faction"], "Tie-break: {} followers", "Spareggio: Seguaci {}"),
-    (3, ["sets", "last card played wins"], "Tie-break: last to play wins", "Spareggio: vince l'ultimo"),
+    (3, ["sets", "last card played wins"], "Tie-break: last wins", "Spareggio: vince l'ultimo"),
 ])
 def test_final_screen_shows_reason_and_tie_break(players, decided_by, en, it):
     outcome = ended_with(players, decided_by)
