@@ -73,7 +73,6 @@ VIEW_LABELS: dict[str, Pair] = {
     "men_in_supply": ("Mordred's men in the supply", "Uomini di Mordred nella riserva"),
     "men_to_place": ("Men still to place", "Uomini ancora da piazzare"),
 }
-# Short enough for two small lines under the winner on a 128x64 screen.
 #: why the game ended, as whole sentences (the rulebook's "Fine della Partita", a-d)
 ENDINGS: dict[str, Pair] = {
     "all_men_placed": ("All of Mordred's men are on the map",
