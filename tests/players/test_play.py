@@ -165,3 +165,17 @@ def test_the_search_cuts_the_playouts_of_the_games_named_only(monkeypatch: pytes
 def test_a_negative_horizon_is_refused() -> None:
     with pytest.raises(ValueError, match="horizon is 0 or more moves"):
         Ismcts(SMALL, horizons={"artus": -1})
+
+
+def test_mordreds_heuristic_reads_the_track_while_mordred_holds_wales() -> None:
+    """Under random play Mordred holds Wales at the end of nearly every game,
+    and then the pawn furthest right wins: victory points alone (the old
+    heuristic) ranked a seat ahead that was losing."""
+    from players.simple import HEURISTICS
+
+    score = HEURISTICS["mordred"]
+    players = [{"seat": 0, "pawn": 12, "vp": 9}, {"seat": 1, "pawn": 16, "vp": 2}]
+    mordred_ahead = {"players": players, "mordred_men": ["Anglesey", "Gwynedd"], "pieces": {"Powys": {}}}
+    assert score(mordred_ahead, 1) > 0 > score(mordred_ahead, 0)
+    arthur_ahead = {**mordred_ahead, "mordred_men": ["Anglesey"], "pieces": {"Powys": {}, "Dyfed": {}}}
+    assert score(arthur_ahead, 0) > 0 > score(arthur_ahead, 1)
