@@ -382,6 +382,10 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
         with ResultsWriter(results / f"board-{host()}-shard-{k}-of-{n}.jsonl") as out:
             for look in looks:
                 for cell in cells:
+                    if n > 1:  # the other shards' games so far: a cell they decided stops here too
+                        for name, games in gathered(results, code, []).items():
+                            for i, rec in games.items():
+                                have.setdefault(name, {}).setdefault(i, rec)
                     mine = have.setdefault(cell.name, {})
                     if judge(shares(mine), cell.target(), looks).final:
                         continue

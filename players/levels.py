@@ -2,10 +2,14 @@
 
 A level is a share of the table's think time (its ``Budget``: the profile's
 ``[computer]`` iterations and seconds, all a move may take on that board)
-and a style. Hard thinks for all of it; normal for half; easy for a fifth
-and then, rather than the most visited move, picks among the moves its
-search tried, each as likely as its visits (a temperature of 1): it plays
-a good move mostly and a worse one now and then, as a casual player does.
+and a style. Hard thinks for all of it; normal for a quarter; easy for a
+sixteenth and then, rather than the most visited move, picks among the
+moves its search tried, each as likely as its visits (a temperature of 1):
+it plays a good move mostly and a worse one now and then, as a casual
+player does. The shares are four times apart because twice the iterations
+did not make a level stronger at a Pi 4's budget (bench/README.md, the
+board strength run): each level answers four times faster than the one
+above it, which a player sees too.
 
 Every level decides from its seat's view alone: the pick draws from the
 search's own generator, seeded by that view (tests/players/test_non_interference.py).
@@ -27,8 +31,8 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 0.2, 1.0, ("Easy", "Facile")),
-    "normal": Level("normal", 0.5, 0.0, ("Normal", "Normale")),
+    "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
+    "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale")),
     "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile")),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.

@@ -47,7 +47,12 @@ def _king_and_assassins(view: JSON, seat: int) -> float:
 
 
 def _mordred(view: JSON, seat: int) -> float:
-    return _margin([float(p["vp"]) for p in view["players"]], seat)
+    players = view["players"]
+    if len(view["mordred_men"]) > len(view["pieces"]):
+        # Mordred holds Wales as things stand: then the pawn furthest right on
+        # his track wins (rules.mordred.scoring), victory points only break ties.
+        return _margin([100.0 * p["pawn"] + p["vp"] for p in players], seat)
+    return _margin([float(p["vp"]) for p in players], seat)
 
 
 def _artus(view: JSON, seat: int) -> float:

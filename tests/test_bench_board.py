@@ -114,3 +114,37 @@ def test_the_cells_and_their_targets() -> None:
     assert cells["artus 4p normal @Pi 4 vs random"].target() == 0.5
     assert not any(n.startswith("artus 4p") and n.endswith("greedy") for n in cells)
     assert len(cells) == 54
+
+
+def test_a_shard_stops_a_cell_another_shard_decided_while_it_ran(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two shards side by side: a shard used to judge each cell on the games it
+    found when it started and its own, so a cell the other shard had decided
+    since was played again. Here the other shard's games of the greedy cell
+    (every one lost: missed at the first look) are written while this shard
+    plays its first game of the random cell; it then plays none of the greedy one."""
+    from bench.strength_results import ResultsWriter
+
+    results = tmp_path / "r"
+    _plan(results)
+    plan = bs.load_plan(results, lambda _: None)
+    code = bs.code_of(plan)
+    greedy = next(c for c in bs.board_cells("^mordred 2p normal @Pi 4 vs greedy$"))
+    real_play = bs.play
+    written: list[bool] = []
+
+    def play_beside_another_shard(cell: bs.BoardCell, index: int, plan_: dict) -> bs.BoardGame:
+        if not written:
+            written.append(True)
+            lost = bs.BoardGame([0.0, 1.0], 0, {"unofficial_two_players": True}, 10, 5, 2, 0.1, 0.1)
+            with ResultsWriter(results / "board-other-shard.jsonl") as out:
+                for i in range(LOOKS[0]):
+                    out.write(bs.record(greedy, i, lost, code))
+        return real_play(cell, index, plan_)
+
+    monkeypatch.setattr(bs, "play", play_beside_another_shard)
+    assert bs.run(results, (1, 2), "^mordred 2p normal @Pi 4 vs (random|greedy)$", False, LOOKS) == 0
+    mine = [json.loads(line) for path in results.glob("board-*-shard-1-of-2.jsonl")
+            for line in path.read_text().splitlines()]
+    assert written and mine
+    assert {r["cell"] for r in mine} == {"mordred 2p normal @Pi 4 vs random"}

@@ -102,3 +102,80 @@ def test_a_move_that_cannot_be_hashed_is_found_by_its_json() -> None:
     children = {_key(move): node}
     assert _child(children, Listed([1, 2])) == (repr({"cells": [1, 2]}), node)
     assert _child(children, Listed([2, 1]))[1] is None
+
+
+def test_a_cut_playout_is_won_by_the_seats_ahead_on_the_public_position() -> None:
+    """With a horizon of no moves a playout is scored where it starts: the
+    seat the public position puts ahead (players.simple.HEURISTICS) wins it,
+    tied seats share it, and a game already over counts as it ended."""
+    from random import Random
+
+    from players.ismcts import _cut_playout
+    from players.simple import HEURISTICS
+
+    state = rules.get("artus").new_game(3, seed=4)
+    while state.is_chance():
+        state.apply(state.sample_chance())
+    values = _cut_playout(state.copy(), Random(1), 0)
+    margins = [HEURISTICS["artus"](state.view(None), s) for s in range(3)]
+    leaders = [s for s, m in enumerate(margins) if m == max(margins)]
+    assert values == [1 / len(leaders) if s in leaders else 0.0 for s in range(3)]
+    finished = state.copy()
+    rng = Random(2)
+    while (mover := finished.to_move()) is not None:
+        legal = finished.legal_moves()
+        finished.apply(finished.sample_chance() if mover == rules.CHANCE else rng.choice(legal))
+    outcome = finished.outcome()
+    assert outcome is not None
+    assert _cut_playout(finished, Random(1), 0) == rewards(outcome, 3)
+
+
+def test_a_cut_playout_stops_after_its_moves() -> None:
+    from random import Random
+
+    from players.ismcts import _cut_playout
+
+    state = rules.get("artus").new_game(2, seed=1)
+    world = state.copy()
+    _cut_playout(world, Random(3), 5)
+    assert len(world.history) == len(state.history) + 5 and world.to_move() is not None
+
+
+def test_the_search_cuts_the_playouts_of_the_games_named_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search of Artus (in HORIZONS) cuts its playouts; Siege's play to the end."""
+    from players import ismcts
+
+    assert "artus" in ismcts.HORIZONS and "king-is-dead" not in ismcts.HORIZONS
+    cut: list[int] = []
+    real = ismcts._cut_playout
+
+    def counting(world: rules.State, rng: object, horizon: int) -> list[float]:
+        cut.append(horizon)
+        return real(world, rng, horizon)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ismcts, "_cut_playout", counting)
+    for game_id in ("siege", "artus"):
+        state = rules.get(game_id).new_game(2, seed=1)
+        while state.is_chance():
+            state.apply(state.sample_chance())
+        Ismcts(SMALL, seed=1).choose(state, state.to_move())
+        assert cut == ([] if game_id == "siege" else [8] * SMALL.iterations)
+
+
+def test_a_negative_horizon_is_refused() -> None:
+    with pytest.raises(ValueError, match="horizon is 0 or more moves"):
+        Ismcts(SMALL, horizons={"artus": -1})
+
+
+def test_mordreds_heuristic_reads_the_track_while_mordred_holds_wales() -> None:
+    """Under random play Mordred holds Wales at the end of nearly every game,
+    and then the pawn furthest right wins: victory points alone (the old
+    heuristic) ranked a seat ahead that was losing."""
+    from players.simple import HEURISTICS
+
+    score = HEURISTICS["mordred"]
+    players = [{"seat": 0, "pawn": 12, "vp": 9}, {"seat": 1, "pawn": 16, "vp": 2}]
+    mordred_ahead = {"players": players, "mordred_men": ["Anglesey", "Gwynedd"], "pieces": {"Powys": {}}}
+    assert score(mordred_ahead, 1) > 0 > score(mordred_ahead, 0)
+    arthur_ahead = {**mordred_ahead, "mordred_men": ["Anglesey"], "pieces": {"Powys": {}, "Dyfed": {}}}
+    assert score(arthur_ahead, 0) > 0 > score(arthur_ahead, 1)
