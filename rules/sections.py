@@ -7,7 +7,8 @@ English names (Artus's from its English rulebook, the others translated and
 marked ``unverified``), so an English screen cites an English section.
 Where the Italian rulebook prints a heading in English ("GAMEPLAY") or has
 none, the entry's ``name_it`` is the Italian heading of the rulebook that an
-Italian screen cites instead (the quoted heading stays the key journals keep).
+Italian screen cites instead (the quoted heading stays the key journals keep;
+ruling: docs/rulings.md#artus-italian-section-names).
 A broken file is refused with its line when ``rules`` registers the games,
 as every other data file is: never a silent fall back to the Italian.
 """
