@@ -27,26 +27,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # Before or after the action: `tags --state-dir D list` and `tags list --state-dir D`.
     state_dir.add_argument("--state-dir", default=argparse.SUPPRESS, help="where the tag registry lives")
     parser.add_argument("--state-dir", help="where the tag registry lives")
+    # A game's set: what enroll, check and sheet each take.
+    game_set = argparse.ArgumentParser(add_help=False)
+    game_set.add_argument("game", help="game id, e.g. king-is-dead")
+    game_set.add_argument("--players", type=int, help="the set for this many players (default: the most)")
+    game_set.add_argument("--lang", choices=LANGS, default="en")
+    # Where the taps come from: enroll and check.
+    taps = argparse.ArgumentParser(add_help=False)
+    taps.add_argument("--table", help="table profile whose pads read the taps")
+    taps.add_argument("--stdin", action="store_true", help="type or paste UIDs instead of tapping")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    enroll = sub.add_parser("enroll", help="walk through a game's components, one tap each",
-                            parents=[state_dir])
-    enroll.add_argument("game", help="game id, e.g. king-is-dead")
-    enroll.add_argument("--players", type=int, help="components for this many players (default: the most)")
-    enroll.add_argument("--table", help="table profile whose pads read the taps")
-    enroll.add_argument("--stdin", action="store_true", help="type or paste UIDs instead of tapping")
-    enroll.add_argument("--lang", choices=LANGS, default="en")
-    check = sub.add_parser("check", help="tap a game's whole set once: what is missing, tapped twice or "
-                           "not of this game", parents=[state_dir])
-    check.add_argument("game", help="game id, e.g. king-is-dead")
-    check.add_argument("--players", type=int, help="the set for this many players (default: the most)")
-    check.add_argument("--table", help="table profile whose pads read the taps")
-    check.add_argument("--stdin", action="store_true", help="type or paste UIDs instead of tapping")
-    check.add_argument("--lang", choices=LANGS, default="en")
+    sub.add_parser("enroll", help="walk through a game's components, one tap each",
+                   parents=[state_dir, game_set, taps])
+    sub.add_parser("check", help="tap a game's whole set once: what is missing, tapped twice or "
+                   "not of this game", parents=[state_dir, game_set, taps])
     sheet = sub.add_parser("sheet", help="the game's sheet to print: every piece numbered in the order "
-                           "enroll asks for it, and its sticker")
-    sheet.add_argument("game", help="game id, e.g. king-is-dead")
-    sheet.add_argument("--players", type=int, help="the set for this many players (default: the most)")
-    sheet.add_argument("--lang", choices=LANGS, default="en")
+                           "enroll asks for it, and its sticker", parents=[game_set])
     sheet.add_argument("--out", default=".", help="folder for the pages (GAME-1.svg, ...)")
     listing = sub.add_parser("list", help="the enrolled tags", parents=[state_dir])
     listing.add_argument("game", nargs="?", help="only this game")

@@ -342,6 +342,23 @@ def test_the_table_is_drawn_in_the_players_words(tmp_path: Path, game: str, play
         assert not re.search(r"\bk[0-9]\b", text), text[:1500]  # "k0": the first player's knight
 
 
+def _assert_reports_say(path: Path, lang: str, named: list[str], not_named: list[str]) -> None:
+    """The game's report and the night's, read from the journal at ``path``,
+    show every one of ``named`` and none of ``not_named``."""
+    source = Source(path, lang)
+    try:
+        source.refresh()
+        app = App(source)
+        for page in ("/game/1/report", "/night"):
+            body = app.respond(page).body.decode()
+            for words in named:
+                assert words in body, (page, words)
+            for words in not_named:
+                assert words not in body, (page, words)
+    finally:
+        source.close()
+
+
 @pytest.mark.parametrize("lang, named, not_named", [
     ("en", ["Power Struggles", "Playing at the table"], ["Lotte per il Potere", "table.computer-not-this"]),
     ("it", ["Lotte per il Potere", "Il gioco al tavolo"], ["Power Struggles", "table.computer-not-this"])])
@@ -355,18 +372,7 @@ def test_refusals_are_named_in_the_pages_language(tmp_path: Path, lang: str, nam
     while not table.over:
         table.play(table.choose())
     journal.close()
-    source = Source(path, lang)
-    try:
-        source.refresh()
-        app = App(source)
-        for page in ("/game/1/report", "/night"):
-            body = app.respond(page).body.decode()
-            for words in named:
-                assert words in body, (page, words)
-            for words in not_named:
-                assert words not in body, (page, words)
-    finally:
-        source.close()
+    _assert_reports_say(path, lang, named, not_named)
 
 
 def test_the_board_is_drawn_by_the_games_own_adapter() -> None:
@@ -400,18 +406,7 @@ def test_artus_rules_are_named_in_the_pages_language(tmp_path: Path, lang: str, 
     while not table.over:
         table.play(table.choose())
     journal.close()
-    source = Source(path, lang)
-    try:
-        source.refresh()
-        app = App(source)
-        for page in ("/game/1/report", "/night"):
-            body = app.respond(page).body.decode()
-            for words in named:
-                assert words in body, (page, words)
-            for words in not_named:
-                assert words not in body, (page, words)
-    finally:
-        source.close()
+    _assert_reports_say(path, lang, named, not_named)
 
 
 def _engine_words(view: object, found: set[str]) -> set[str]:
