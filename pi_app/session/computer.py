@@ -162,28 +162,34 @@ def save(path: Path, record_id: int, seats: set[int], levels: Mapping[int, str] 
 def load_levels(path: Path, record_id: int, default: str = DEFAULT_LEVEL) -> dict[int, str]:
     """The computer seats of game ``record_id`` with their levels (``default``
     for a seat saved without one, as before levels were kept)."""
-    seats = load(path, record_id)
-    if not seats:
+    data = _saved(path, record_id)
+    if not data or not data["seats"]:
         return {}
-    saved = json.loads(path.read_text(encoding="utf-8")).get("levels", {})
+    saved = data.get("levels", {})
     if not isinstance(saved, dict) or not all(v in LEVELS for v in saved.values()):
         raise UsageError(f"{path}: 'levels' must map seats to {', '.join(LEVELS)}; delete the file to "
                          "resume with people in every seat")
-    return {seat: saved.get(str(seat), default) for seat in sorted(seats)}
+    return {seat: saved.get(str(seat), default) for seat in sorted(set(data["seats"]))}
 
 
 def load(path: Path, record_id: int) -> set[int]:
+    data = _saved(path, record_id)
+    return set(data["seats"]) if data else set()
+
+
+def _saved(path: Path, record_id: int) -> dict[str, Any] | None:
+    """The file's contents when they are game ``record_id``'s, its seats checked; else None."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return set()
+        return None
     except (OSError, ValueError) as exc:
         raise UsageError(f"{path}: cannot read the computer seats ({exc}); delete the file to "
                          "resume with people in every seat") from None
     if not isinstance(data, dict) or data.get("game") != record_id:
-        return set()
+        return None
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, int) and s >= 0 for s in seats):
         raise UsageError(f"{path}: 'seats' must be a list of seat indexes; delete the file to "
                          "resume with people in every seat")
-    return set(seats)
+    return data
