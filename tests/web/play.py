@@ -50,6 +50,13 @@ class Table:
         self.journal.append_many(self.record, [pending(n, seat, move, chance, barrier, self.state)],
                                  end=self.state.outcome() is not None)
 
+    def run(self, moves: int | None = None) -> None:
+        """Play to the game's end, or ``moves`` moves if it is not over sooner."""
+        played = 0
+        while not self.over and (moves is None or played < moves):
+            self.play(self.choose())
+            played += 1
+
 
 @contextlib.contextmanager
 def web_process(journal: Path, lang: str = "en", poll: float = 0.1) -> Iterator[str]:

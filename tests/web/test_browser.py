@@ -81,8 +81,7 @@ def test_the_page_follows_the_game_on_a_phone(browser: webdriver.Chrome, shots: 
     journal = Journal(path)
     try:
         table = Table(journal, "king-and-assassins", 2, seed=21)
-        for _ in range(30):
-            table.play(table.choose())
+        table.run(30)
         with web_process(path) as base:
             browser.get(base)
             WebDriverWait(browser, 10).until(lambda d: moves_shown(d) == 30)
@@ -114,8 +113,7 @@ def test_a_finished_games_report_in_the_browser(browser: webdriver.Chrome, shots
     journal = Journal(path)
     try:
         table = Table(journal, "artus", 2, seed=8)
-        while not table.over:
-            table.play(table.choose())
+        table.run()
         with web_process(path) as base:
             browser.get(base + f"game/{table.record.id}/report")
             plot = browser.find_element(By.CSS_SELECTOR, "svg.plot")
@@ -152,8 +150,7 @@ def test_no_table_cell_breaks_a_word_at_360_px(narrow: webdriver.Chrome, shots: 
     journal = Journal(path)
     try:
         table = Table(journal, game, players, seed=3)
-        for _ in range(25):
-            table.play(table.choose())
+        table.run(25)
         with web_process(path, lang=lang) as base:
             narrow.get(base)
             WebDriverWait(narrow, 10).until(lambda d: moves_shown(d) == 25)

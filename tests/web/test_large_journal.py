@@ -35,8 +35,7 @@ def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
     journal = Journal(path)
     for game, players, seed in (("mordred", 3, 3), ("king-and-assassins", 2, 4), ("siege", 2, 5)):
         table = Table(journal, game, players, seed)
-        while not table.over:
-            table.play(table.choose())
+        table.run()
     journal.close()
     with sqlite3.connect(path) as db:
         for night in range(1, NIGHTS):
@@ -52,8 +51,7 @@ def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db.close()
     journal = Journal(path)
     tonight = Table(journal, "artus", 2, seed=6)
-    for _ in range(10):
-        tonight.play(tonight.choose())
+    tonight.run(10)
     journal.close()
     return path
 

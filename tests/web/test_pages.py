@@ -28,11 +28,9 @@ def played(tmp_path: Path) -> Path:
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
     first = Table(journal, "mordred", 3, seed=3)
-    while not first.over:
-        first.play(first.choose())
+    first.run()
     second = Table(journal, "artus", 2, seed=4)
-    for _ in range(12):
-        second.play(second.choose())
+    second.run(12)
     journal.close()
     return path
 
@@ -319,10 +317,7 @@ def test_the_table_is_drawn_in_the_players_words(tmp_path: Path, game: str, play
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
     table = Table(journal, game, players, seed=seed)
-    for _ in range(60):
-        if table.over:
-            break
-        table.play(table.choose())
+    table.run(60)
     journal.close()
     source, app = app_for(path)
     try:
@@ -369,8 +364,7 @@ def test_refusals_are_named_in_the_pages_language(tmp_path: Path, lang: str, nam
     table = Table(journal, "king-is-dead", 3, seed=2)
     journal.refused(table.record, 0, "kid.not-in-struggle", "Lotte per il Potere")
     journal.refused(table.record, 1, "table.computer-not-this", "")  # the table's own refusal: no section
-    while not table.over:
-        table.play(table.choose())
+    table.run()
     journal.close()
     _assert_reports_say(path, lang, named, not_named)
 
@@ -403,8 +397,7 @@ def test_artus_rules_are_named_in_the_pages_language(tmp_path: Path, lang: str, 
     journal = Journal(path)
     table = Table(journal, "artus", 2, seed=2)
     journal.refused(table.record, 0, "artus.phase.must-play", R_PLAY)
-    while not table.over:
-        table.play(table.choose())
+    table.run()
     journal.close()
     _assert_reports_say(path, lang, named, not_named)
 
@@ -494,8 +487,7 @@ def test_followers_are_counted_as_the_screens_count_them(tmp_path: Path) -> None
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
     table = Table(journal, "king-is-dead", 3, seed=5)
-    for _ in range(40):
-        table.play(table.choose())
+    table.run(40)
     journal.close()
     source = Source(path, "it")
     try:
@@ -515,8 +507,7 @@ def test_counts_a_player_has_are_one_table_of_players(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
     table = Table(journal, "artus", 3, seed=5)
-    for _ in range(30):
-        table.play(table.choose())
+    table.run(30)
     journal.close()
     source = Source(path, "en")
     try:

@@ -27,8 +27,7 @@ def played(tmp_path: Path) -> Path:
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
     table = Table(journal, "king-and-assassins", 2, seed=2)
-    for _ in range(6):
-        table.play(table.choose())
+    table.run(6)
     journal.close()
     return path
 
