@@ -316,6 +316,15 @@ class TableAdapter:
         return (work.is_chance() or work.outcome() is not None
                 or not state.secrecy(move, events).undoable)
 
+    def choice_confirms(self, state: State, move: Move) -> bool:
+        """True when the ● that picks ``move`` (one that :meth:`confirms`)
+        from a menu option standing for it alone is its confirm: the option
+        is shown with "● confirm", and no second screen repeats the move.
+        For a choice whose option names the whole move (a row to declare, a
+        pile to draw from); never for a tap, which may be a mistake. By
+        default never: every such move asks on a screen of its own."""
+        return False
+
     def reveals(self, move: Move) -> bool:
         """True for a move that shows what was hidden (a secret identity)."""
         return False

@@ -226,7 +226,9 @@ class Presentation:
             big, sub = f"← {t('back', lang)}", ""
         else:
             big = sc.adapter.value_label(opt.field, opt.value, lang)
-            sub = sc.adapter.field_label(opt.field, lang)
+            # the ● that picks this move confirms it: the screen says so, as a confirm's does
+            sub = (f"● {t('confirm', lang)}" if cursor.confirmed_by_choice(opt)
+                   else sc.adapter.field_label(opt.field, lang))
         lines = (f"{sub}  {pos}/{count}".strip(),)
         if sub and len(wrap(lines[0], font(SMALL))) > 1:
             # A long label (a hand of cards) and the counter each on a line of its own.

@@ -172,6 +172,7 @@ class Scene:
                 ui.cursor.confirms = lambda m: adapter.confirms(state, m)
                 ui.cursor.prefer = ui.memory.prefer
                 ui.cursor.group = lambda f, v: adapter.group(state, f, v)
+                ui.cursor.chosen = lambda m: adapter.choice_confirms(state, m)
                 ui.cursor.start()
         return ui.cursor
 

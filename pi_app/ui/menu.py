@@ -6,8 +6,10 @@ first field (in notation order) whose values differ among the moves left, so
 level starts on the choice its ``prefer`` names (the one the player made
 last time there). When one move is left it is played at once unless
 ``confirms`` says it asks for ● first (undo cannot take it back, or it
-reveals something); without ``confirms`` every move asks. Nothing here knows
-a game.
+reveals something); without ``confirms`` every move asks. A move that asks
+is confirmed by the ● that picks it where ``chosen`` says so: its option,
+one whole move, is shown with "● confirm" (a row declared, a pile drawn
+from), so no second screen repeats it. Nothing here knows a game.
 """
 
 from __future__ import annotations
@@ -127,6 +129,9 @@ class Cursor:
         default=None, repr=False, compare=False)
     #: the group of a field's value, for a long choice made in two steps (None: one step)
     group: Grouping | None = field(default=None, repr=False, compare=False)
+    #: whether the ● that picks a move asking for a confirm is that confirm,
+    #: where an option stands for that move alone (None: never)
+    chosen: Callable[[Move], bool] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def over(cls, moves: Sequence[Move]) -> Cursor:
@@ -207,6 +212,13 @@ class Cursor:
         """The one move an option stands for, else None."""
         return opt.moves[0] if opt.moves and all(m == opt.moves[0] for m in opt.moves) else None
 
+    def confirmed_by_choice(self, opt: Option) -> bool:
+        """Whether ● on ``opt`` plays its one move though the move asks for
+        a confirm: the option shows "● confirm" (see ``chosen``)."""
+        move = self.single(opt)
+        return (opt.kind == BRANCH and move is not None and self.confirms is not None
+                and self.chosen is not None and self.confirms(move) and self.chosen(move))
+
     def back(self) -> None:
         if len(self.stack) > 1:
             self._home.pop(len(self.stack), None)
@@ -224,6 +236,8 @@ class Cursor:
         elif opt.moves:
             move = self.single(opt)
             if move is not None and self.confirms is not None and not self.confirms(move):
+                return move
+            if move is not None and self.confirmed_by_choice(opt):
                 return move
             self.narrow(opt.moves)
         return None

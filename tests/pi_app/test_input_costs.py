@@ -12,6 +12,7 @@ from typing import Any
 import rules
 from bench import bench_input as b
 from pi_app.session.input_map import InputMap
+from pi_app.session.presentation import Presentation
 from pi_app.session.scene import Scene
 from pi_app.store.journal import GameRecord
 from pi_app.table import profile as profiles
@@ -122,3 +123,27 @@ def test_an_artus_figure_menu_starts_on_the_knight_moved_last_where_it_now_stand
     b.Live(scene).play(seat, moved)
     prefer = scene.seats[seat].memory.prefer("seat", tuple(same_card))
     assert prefer[0] == (data["seat"] + data["steps"]) % 28
+
+
+def test_a_mordred_row_is_declared_by_the_press_that_picks_it():
+    """Before: the row picked with ◀ ▶ ●, then ● again on a screen repeating
+    it (the dice follow, drawn at once: undo cannot take the row back), 2 to
+    4 inputs; now the row's option says "● confirm" and its ● declares: the
+    row the menu starts on costs 1."""
+    scene, imap = scene_at("mordred", 3, 0, lambda st: st.view(None)["phase"] == "declare")
+    declaring = costs(scene, imap, lambda m: m.to_json()["type"] == "declare")
+    assert len(declaring) > 1
+    assert min(declaring) == 1
+    assert max(declaring) <= 1 + len(declaring) // 2
+    seat = scene.state.to_move()
+    layout = Presentation(scene, {}, {}).menu_layout(scene.cursor_for(seat), "")
+    assert layout.lines[0].startswith("● confirm"), layout.lines
+
+
+def test_an_artus_pile_is_drawn_from_by_the_press_that_picks_it():
+    """Before: the pile picked, then ● again (the draw shows a card: it
+    cannot be taken back), 2 or 3 inputs; now the pile's ● draws: 1 or 2."""
+    scene, imap = scene_at("artus", 2, 0, lambda st: st.view(None)["phase"] == "draw")
+    drawing = costs(scene, imap, lambda m: m.to_json()["type"] == "draw")
+    assert len(drawing) > 1
+    assert sorted(drawing) == [1, *[2] * (len(drawing) - 1)]

@@ -21,6 +21,21 @@ def test_a_move_undo_takes_back_is_played_by_its_press_and_another_asks_to_confi
     assert cursor.select() == mv(type="place", region="north", colour="blue")
 
 
+def test_a_move_that_asks_may_be_confirmed_by_the_press_that_picks_it():
+    cursor = Cursor.over(MOVES)
+    cursor.confirms = lambda m: True  # every move asks (a roll follows)
+    cursor.chosen = lambda m: m.to_json()["colour"] == "red"  # a red option names the whole move
+    cursor.select()  # north: its colours
+    assert cursor.confirmed_by_choice(cursor.current())
+    assert cursor.select() == mv(type="place", region="north", colour="red")  # its ● is the confirm
+    cursor.step(1)
+    assert not cursor.confirmed_by_choice(cursor.current())
+    assert cursor.select() is None and cursor.current().kind == CONFIRM  # blue asks on its own screen
+    cursor.back()
+    cursor.back()
+    assert not cursor.confirmed_by_choice(cursor.current())  # a region: several moves, no confirm
+
+
 def test_without_a_rule_for_confirms_every_move_asks():
     cursor = Cursor.over(MOVES)
     cursor.select()

@@ -137,6 +137,11 @@ class ArtusAdapter(TableAdapter):
             return []
         return [m for m in moves if m.to_json().get("card") == comp.value]
 
+    def choice_confirms(self, state: State, move: Move) -> bool:
+        # A pile's option ("King pile", under "Draw: choose a pile") is the
+        # whole move: its ● confirms the draw.
+        return move.to_json().get("type") == "draw"
+
     # -- words ------------------------------------------------------------------
     def remembered(self, move: JSON) -> JSON:
         # A figure is named by its place: the one moved last stands where it went.

@@ -179,6 +179,13 @@ class MordredAdapter(TableAdapter):
         return next(iter(found.values()), IllegalMove("table.not-now", self.turn_rule,
                                                       what=comp.name(self.lang)))
 
+    def choice_confirms(self, state: State, move: Move) -> bool:
+        # A row's option ("Row B") and a man's space ("Merthyr", under "Place a
+        # man") are the whole move: their ● confirms the roll or the die that
+        # follows. An attack keeps its confirm: its last option names only
+        # where it comes from.
+        return move.to_json().get("type") in ("declare", "place")
+
     # -- words -------------------------------------------------------------------
     def view_value(self, field: str | None, value: Any, lang: str) -> str:
         if field == "money" and isinstance(value, int):

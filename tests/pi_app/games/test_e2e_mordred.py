@@ -31,7 +31,8 @@ def said(s):
 
 
 def declare_with_buttons(rig, seat, row):
-    """Step the row menu to ``row`` and confirm it, as a player would."""
+    """Step the row menu to ``row`` and declare it, as a player would: the
+    row's own ● confirms it (the dice follow)."""
     s = rig.session
     label = f"Row {row}" if row else "No row (C)"
     for _ in range(len(ROWS) + 1):
@@ -39,8 +40,7 @@ def declare_with_buttons(rig, seat, row):
             break
         rig.press(f"seat{seat + 1}.right")
     assert layout(s, f"seat{seat + 1}.screen").big == label
-    rig.press(f"seat{seat + 1}.ok")
-    assert "confirm" in layout(s, f"seat{seat + 1}.screen").text()
+    assert layout(s, f"seat{seat + 1}.screen").lines[0].startswith("● confirm")
     rig.press(f"seat{seat + 1}.ok")
 
 
