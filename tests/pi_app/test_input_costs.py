@@ -11,6 +11,7 @@ from typing import Any
 
 import rules
 from bench import bench_input as b
+from pi_app.games import for_game
 from pi_app.session.input_map import InputMap
 from pi_app.session.presentation import Presentation
 from pi_app.session.scene import Scene
@@ -147,3 +148,31 @@ def test_an_artus_pile_is_drawn_from_by_the_press_that_picks_it():
     drawing = costs(scene, imap, lambda m: m.to_json()["type"] == "draw")
     assert len(drawing) > 1
     assert sorted(drawing) == [1, *[2] * (len(drawing) - 1)]
+
+
+def test_a_mordred_man_that_calls_for_a_die_is_placed_by_the_press_that_picks_it():
+    """Before: the space, then ● again on a confirm screen (Mordred's die
+    follows, drawn at once); now the space's ● places the man, and only such
+    a space says "● confirm" (a man undo takes back needed no confirm)."""
+    def attacking(st: Any) -> bool:
+        if st.view(None)["phase"] != "place":
+            return False
+        adapter = for_game("mordred", st.players)
+        moves = st.legal_moves()
+        return any(adapter.confirms(st, m) for m in moves) and not all(adapter.confirms(st, m) for m in moves)
+    scene, imap = scene_at("mordred", 3, 0, attacking)
+    seat = scene.state.to_move()
+    cursor = scene.cursor_for(seat)
+    shown = Presentation(scene, {}, {})
+    seen: dict[bool, str] = {}
+    for _ in cursor.options():
+        move = cursor.single(cursor.current())
+        assert move is not None
+        seen[scene.adapter.confirms(scene.state, move)] = shown.menu_layout(cursor, "").lines[0]
+        cursor.step(1)
+    assert seen[True].startswith("● confirm") and not seen[False].startswith("●"), seen
+    dice = [m for m in scene.state.legal_moves() if scene.adapter.confirms(scene.state, m)]
+    for move in dice:
+        path = b.cheapest(scene, imap, seat, move)
+        assert path is not None and path[-1][1].endswith(".ok")
+        assert ("press", f"{scene.seats[seat].name}.ok", "") not in path[:-1], path  # one ●, the last
