@@ -176,3 +176,31 @@ def test_a_mordred_man_that_calls_for_a_die_is_placed_by_the_press_that_picks_it
         path = b.cheapest(scene, imap, seat, move)
         assert path is not None and path[-1][1].endswith(".ok")
         assert ("press", f"{scene.seats[seat].name}.ok", "") not in path[:-1], path  # one ●, the last
+
+
+def test_an_artus_distance_either_way_reads_as_a_dial_from_one_forward():
+    """Before: 1 to 5 forward, then 1 to 5 back, so one place back was the
+    farthest from the start (5 presses); now ◀ from "1 forward" is "1 back",
+    ◀ again "2 back", and ▶ goes on forward."""
+    def either_way(st: Any) -> bool:
+        return st.view(None)["phase"] == "play" and any(
+            m.to_json().get("card", "").endswith("-both") and m.to_json().get("do") == "move"
+            for m in st.legal_moves())
+    scene, _ = scene_at("artus", 2, 0, either_way)
+    seat = scene.state.to_move()
+    scene.seats[seat].memory.chosen.clear()  # no last choice: the level starts on its first
+    cursor = scene.cursor_for(seat)
+    one = next(m.to_json() for m in cursor.moves if m.to_json().get("card", "").endswith("-both"))
+    cursor.narrow([m for m in cursor.moves
+                   if m.to_json().get("card") == one["card"] and m.to_json().get("seat") == one["seat"]])
+    assert cursor.field() == "steps"
+
+    def words() -> str:
+        return scene.adapter.value_label("steps", cursor.current().value, "en")
+    assert words() == "1 forward"
+    cursor.step(-1)
+    assert words() == "1 back"
+    cursor.step(-1)
+    assert words() == "2 back"
+    cursor.step(3)
+    assert words() == "2 forward"

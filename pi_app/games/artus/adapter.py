@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from pi_app.games.artus import words as w
 from pi_app.games.base import Component, TableAdapter, seat_name
+from pi_app.ui.menu import Cursor
 from pi_app.ui.screens import HEIGHT, SMALL, fit_big, font, wrap
 from rules.artus.data import DATA
 from rules.core import JSON, Event, IllegalMove, Move, Outcome, State
@@ -136,6 +137,25 @@ class ArtusAdapter(TableAdapter):
         if comp.kind != "card" or drawer is None or comp.seat != drawer:
             return []
         return [m for m in moves if m.to_json().get("card") == comp.value]
+
+    def menu(self, state: State, seat: int) -> Cursor:
+        # A distance either way reads as a dial from the first one forward:
+        # ▶ further forward, ◀ one back, then two back... (the engine lists
+        # 1 to 5, then -1 to -5, which put one back farthest from the start).
+        moves = state.legal_moves()
+        first: dict[tuple[Any, ...], int] = {}
+        for i, m in enumerate(moves):
+            d = m.to_json()
+            first.setdefault((d.get("type"), d.get("card"), d.get("do"), d.get("seat")), i)
+
+        def order(pair: tuple[int, Move]) -> tuple[Any, ...]:
+            i, m = pair
+            d = m.to_json()
+            steps = d.get("steps")
+            group = first[(d.get("type"), d.get("card"), d.get("do"), d.get("seat"))]
+            return (group, steps < 0, steps, i) if isinstance(steps, int) else (group, False, 0, i)
+
+        return Cursor.over([m for _, m in sorted(enumerate(moves), key=order)])
 
     def choice_confirms(self, state: State, move: Move) -> bool:
         # A pile's option ("King pile", under "Draw: choose a pile") is the
