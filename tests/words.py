@@ -41,6 +41,7 @@ ITALIAN = [
     (r"\+corona\b", "a cryptic short form: Re e corona"),
     (r"\bTogli (?!muro\b)(?![^(]*\b(dell'|del |dello |di ))[^(]*\(fila", "whose unit: dell'Attaccante"),
     (r"\bVince Mordred: pedoni\b|\bGalles salvo: PV\b", "a verdict that is not a sentence"),
+    (r"\d+ PV\b", "a short form: punti vittoria"),
     # the demo transcript's own labels
     (r"^\s*(move|said|chance|refused|outcome|note|undo) \||\| table\b|: (tap|press) ", "a label in English"),
 ]
@@ -53,6 +54,7 @@ ENGLISH = [
     (r"\+crown\b", "a cryptic short form: King and crown"),
     (r"\bRemove (?!wall\b)(?![^(]*'s )[^(]*\(row", "whose unit: the Attacker's"),
     (r"\bMordred won: by pawns\b|\bWales held: by VP\b", "a verdict that is not a sentence"),
+    (r"\d+ VP\b", "a short form: victory points"),
 ]
 
 

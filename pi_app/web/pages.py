@@ -121,7 +121,9 @@ def moves(story: Story, steps: list[dict]) -> str:
             key = "drew-secret" if s["chance"] else "chose-secret"
             what = escape(w(key, lang, seat=who))
         else:
-            what = f"<b>{escape(who)}</b> {escape(s['words'])}"
+            # The table's draws and rolls read as a label: "The table: Round card 12".
+            colon = ":" if s["seat"] is None else ""
+            what = f"<b>{escape(who)}{colon}</b> {escape(s['words'])}"
         # To the minute while the game runs: a page is no clock of the draws.
         at = time.strftime("%H:%M:%S" if story.over else "%H:%M", time.localtime(s["at"]))
         items.append(f'<li value="{s["n"]}"><time>{at}</time> {what}</li>')

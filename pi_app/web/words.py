@@ -28,7 +28,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "player": ("Player", "Giocatore"),
     "moves": ("Moves so far", "Mosse finora"),
     "no-moves": ("No move yet.", "Nessuna mossa ancora."),
-    "chance": ("chance", "caso"),
+    "chance": ("The table", "Il tavolo"),  # who draws and rolls, as the transcript says
     "drew-secret": ("{seat} drew a card (hidden until the game is over)",
                     "{seat} ha pescato una carta (nascosta fino alla fine della partita)"),
     "chose-secret": ("{seat} made a secret choice (hidden until the game is over)",

@@ -519,3 +519,28 @@ def test_counts_a_player_has_are_one_table_of_players(tmp_path: Path) -> None:
     head = "<tr><th>Player</th><th>Prestige points</th><th>Point tiles (50)</th><th>Cards in hand</th></tr>"
     assert head in drawn, drawn
     assert drawn.count("<dt>Prestige points</dt>") == 0 and drawn.count("<td>Player 3</td>") == 1, drawn
+
+
+@pytest.mark.parametrize("lang, label", [("en", "The table:"), ("it", "Il tavolo:")])
+def test_the_tables_draws_are_its_own_in_the_moves_list(tmp_path: Path, lang: str, label: str) -> None:
+    """A draw or a roll in the moves list is the table's, as the transcript
+    says ("caso Carta Round 12" read as "case ...")."""
+    import html
+    import re
+
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    table = Table(journal, "king-and-assassins", 2, seed=3)
+    table.run(moves=30)
+    journal.close()
+    source = Source(path, lang)
+    try:
+        source.refresh()
+        page = App(source).respond("/game/1").body.decode()
+    finally:
+        source.close()
+    listed = page.split('<ol reversed class="moves">', 1)[1].split("</ol>", 1)[0]
+    rows = [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", row)).split()) for row in listed.split("<li")[1:]]
+    drawn = [row for row in rows if label in row]
+    assert drawn, rows
+    assert not [row for row in rows if re.search(r"\b(caso|chance)\b", row)], rows

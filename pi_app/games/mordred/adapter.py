@@ -120,6 +120,14 @@ def money(amount: int, lang: str) -> str:
     return f"£{amount}" if lang == "en" else f"{amount}£"
 
 
+def points(vp: int, lang: str) -> str:
+    """Victory points in whole words, as the rulebook names them."""
+    one = vp == 1
+    if lang == "en":
+        return f"{vp} victory point{'' if one else 's'}"
+    return f"{vp} punt{'o' if one else 'i'} vittoria"
+
+
 def track(pawn: int, lang: str) -> str:
     """A pawn's place on the Mordred track, its spaces counted from 1."""
     return f"{'track' if lang == 'en' else 'tracciato'} {pawn + 1}"
@@ -364,7 +372,7 @@ class MordredAdapter(TableAdapter):
         en = lang == "en"
         big = f"{money(me['money'], lang)}  {track(me['pawn'], lang)}"
         left = ", ".join(f"{me['supply'][b]} {pick(BUILDING_PLURALS[b], lang)}" for b in BUILDINGS)
-        vp = f"{me['vp']} VP" if en else f"{me['vp']} PV"
+        vp = points(me["vp"], lang)
         # Every pawn, in seat order: who is furthest right matters if Mordred wins.
         return big, [f"{'Left' if en else 'Restano'}: {left}", vp, self.track_line(view, lang)]
 
@@ -395,7 +403,6 @@ class MordredAdapter(TableAdapter):
     def outcome_lines(self, outcome: Outcome, lang: str) -> tuple[str, list[str]]:
         big, _ = super().outcome_lines(outcome, lang)
         d = dict(outcome.detail)
-        en = lang == "en"
         ending = pick(ENDINGS.get(d.get("ending", ""), (outcome.reason,) * 2), lang)
         side = ("slain" if d.get("ending") == "mordred_slain"
                 else "mordred" if d.get("mordred_won") else "arthur")
@@ -409,8 +416,8 @@ class MordredAdapter(TableAdapter):
         vp, cash, pawns = (list(d.get(k) or []) for k in ("vp", "money", "pawns"))
         for seat in sorted(int(s) for s in outcome.scores):
             if seat < min(len(vp), len(cash), len(pawns)):
-                lines.append(f"{self.player_name(seat, lang)}: {vp[seat]} {'VP' if en else 'PV'} "
-                             f"{money(cash[seat], lang)} {track(pawns[seat], lang)}")
+                lines.append(f"{self.player_name(seat, lang)}: {points(vp[seat], lang)}, "
+                             f"{money(cash[seat], lang)}, {track(pawns[seat], lang)}")
         return big, lines
 
 ADAPTER = MordredAdapter

@@ -128,7 +128,8 @@ def test_dice_entered_at_the_table_and_combat_guided(rig):
                                f"({dice[0]}+{dice[1]}, row {row})")
     dragon = TABLES.dragon
     assert layout(s, "seat2.screen").lines[1:] == (
-        "0 VP", f"Pawns: Player 1 on {dragon - men + 1}, Player 2 on {dragon + 1}, Player 3 on {dragon + 1}")
+        "0 victory points",
+        f"Pawns: Player 1 on {dragon - men + 1}, Player 2 on {dragon + 1}, Player 3 on {dragon + 1}")
     # Each man placed with the buttons, named as on the map.
     assert layout(s, "seat1.screen").title == f"Place a man ({men} left)"
     space = layout(s, "seat1.screen").big
@@ -296,8 +297,9 @@ def test_the_end_is_announced_with_its_reason(outcome, big, lines):
     said_big, said = for_game(GAME, 3).outcome_lines(outcome, "en")
     assert said_big == big
     assert said[:len(lines)] == lines
-    assert said[len(lines):] == [f"Player {s + 1}: {outcome.detail['vp'][s]} VP "
-                                 f"£{outcome.detail['money'][s]} track {outcome.detail['pawns'][s] + 1}"
+    vp = outcome.detail["vp"]
+    assert said[len(lines):] == [f"Player {s + 1}: {vp[s]} victory point{'' if vp[s] == 1 else 's'}, "
+                                 f"£{outcome.detail['money'][s]}, track {outcome.detail['pawns'][s] + 1}"
                                  for s in range(3)]
 
 
