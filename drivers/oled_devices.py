@@ -174,9 +174,9 @@ class _ChangedPages:
             for start, end in changed_windows(None if shown is None else shown[page], new, self._gap):
                 if one_call:
                     serial.window(bytes(self._window_commands(page, start, end)), new[start:end])
-                else:  # SPI, or a bus luma opened itself: a command, then the data
+                else:  # SPI (D/C a line of its own): a command, then the data
                     super().command(*self._window_commands(page, start, end))  # type: ignore[misc]
-                    self.data(new[start:end])  # type: ignore[attr-defined]
+                    self.data(list(new[start:end]))  # type: ignore[attr-defined]
         if lost:
             super().command(self._const.DISPLAYON)  # type: ignore[misc]
         if setup is not None:
