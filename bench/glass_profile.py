@@ -9,6 +9,10 @@ table's SH1106s on the counting fake bus, the simulated players) and prints
   menu to its next menu (a press or tap inside a move), menu to waiting (the
   seat has played), waiting to menu (its turn came), waiting to waiting, the
   shared screen; and how many inputs sent more than the target's 600 bytes;
+- per change, the columns of its pages it sends (its windows), those that
+  differ, and the least a rearrangement of the same words could send: per
+  page the larger of the two frames' inked columns (as if the other's ink lay
+  within them), the most that lining the screens up can save;
 - the functions that take the CPU time before the acting seat's frame is
   sent, in the slowest 3% of inputs by that time (cProfile on this thread's
   CPU clock; a second, profiled pass over the same seeded games).
@@ -35,11 +39,15 @@ from typing import Any
 
 import rules
 from bench.bench_session import BUS_BYTES_P99, inputs, on_the_bus, pct, started
+from drivers.oled_devices import changed_windows, page_bytes
 from pi_app import games as table_games
+from pi_app.session.presentation import frame
 from pi_app.store.journal import Journal
 from pi_app.store.registry import Registry
 from pi_app.table import hardware, profile
 from pi_app.ui.screens import Layout
+
+GAP = 8  # the SH1106's (drivers.oled_devices.Sh1106._gap): the reference table's screens
 
 
 @dataclass
@@ -47,6 +55,24 @@ class Input:
     game: str
     acting_cpu: float | None  # thread CPU seconds from pump() to the acting seat's frame (not its ack)
     by_change: dict[str, int] = field(default_factory=dict)  # "menu>waiting" etc. -> bytes
+    #: "menu>waiting" etc. -> columns sent, columns that differ, the aligned bound (:func:`columns`)
+    columns: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+
+
+def columns(before: Layout, after: Layout) -> tuple[int, int, int]:
+    """Of the 8 pages of 128 columns, going from ``before`` to ``after``: the
+    columns sent (the changed windows), the columns that differ, and the bound
+    no arrangement of the same ink per page goes below: per page the larger
+    frame's count of inked columns (a column inked in one frame and not in the
+    other is sent, so the least is when one frame's inked columns lie within
+    the other's)."""
+    old, new = page_bytes(frame(before), 8), page_bytes(frame(after), 8)
+    sent = differ = bound = 0
+    for a, b in zip(old, new, strict=True):
+        sent += sum(end - start for start, end in changed_windows(a, b, GAP))
+        differ += sum(x != y for x, y in zip(a, b, strict=True))
+        bound += max(len(a) - a.count(0), len(b) - b.count(0))
+    return sent, differ, bound
 
 
 def _kind(layout: Layout | None) -> str:
@@ -98,6 +124,8 @@ def play(game: str, players: int, seed: int, work: Path, limit: int | None,
                 what = ("shared" if name == "shared.screen"
                         else f"{_kind(shown.get(name))}>{_kind(layout)}")
                 got.by_change[what] = got.by_change.get(what, 0) + sent
+                if shown.get(name) is not None:
+                    got.columns[what] = columns(shown[name], layout)
             out.append(got)
     finally:
         table.close()
@@ -143,6 +171,11 @@ def bytes_report(inputs: list[Input]) -> str:
             median = statistics.median(sent)
             lines.append(f"    {what:<18} {len(sent):>5} times, median {median:>4.0f} bytes, "
                          f"{100 * sum(sent) / share:>3.0f}% of the bytes")
+            cols = [i.columns[what] for i in mine if what in i.columns]
+            if cols:
+                sent_c, differ, bound = (statistics.median(c[k] for c in cols) for k in range(3))
+                lines.append(f"    {'':<18} columns median: sent {sent_c:.0f}, differing {differ:.0f}, "
+                             f"aligned bound {bound:.0f}")
     return "\n".join(lines)
 
 

@@ -96,6 +96,24 @@ class PageI2c(luma_i2c):
     it sends 32-byte SMBus blocks, so a whole page was five transactions,
     each with its address, control byte and system call, instead of one."""
 
+    def window(self, commands: bytes, data: bytes) -> None:
+        """A page's column window: its addressing commands and its data in
+        one I2C_RDWR of two messages, one system call and one combined
+        transaction (a repeated START between them: the kernel's
+        i2c-bcm2835 has sent those since "i2c: bcm2835: Add support for
+        Repeated Start Condition", 2016) instead of a command block and a
+        data write, each a transaction and a call of its own."""
+        if len(data) + 1 > RDWR_MAX:
+            raise ValueError(f"a window of {len(data)} bytes: at most {RDWR_MAX - 1}")
+        messages = (i2c_msg.write(self._addr, bytes((self._cmd_mode,)) + commands),
+                    i2c_msg.write(self._addr, bytes((self._data_mode,)) + data))
+        try:
+            self._bus.i2c_rdwr(*messages)
+        except OSError as err:  # as luma's own command() says it
+            if err.errno in (errno.EREMOTEIO, errno.EIO):
+                raise DeviceNotFoundError(f"I2C device not found on address: 0x{self._addr:02X}") from err
+            raise
+
     def data(self, data: Any) -> None:
         # as bytes, not a list of ints: smbus2 copies bytes into its buffer at
         # once, where a list is unpacked int by int (7 us a page here)
@@ -118,8 +136,9 @@ class _ChangedPages:
     _pages: int
     _const: Any
     #: unchanged columns worth a window of their own: addressing one costs a
-    #: command and a data transaction, i.e. (its command's bytes + 2 + 2) * 9
-    #: clocks and 2 * 2 for START and STOP, against 9 clocks a column sent
+    #: command message and a data message's address and control byte, i.e.
+    #: (its command's bytes + 2 + 2) * 9 clocks and 3 for START, the repeated
+    #: START and STOP, against 9 clocks a column sent
     _gap: int
 
     def _start_recording(self) -> None:
@@ -133,7 +152,8 @@ class _ChangedPages:
             self._setup.append(cmd)
         super().command(*cmd)  # type: ignore[misc]
 
-    def _window(self, page: int, start: int, end: int) -> None:
+    def _window_commands(self, page: int, start: int, end: int) -> tuple[int, ...]:
+        """The commands that make the next data bytes land at ``page``, columns ``start`` to ``end``."""
         raise NotImplementedError
 
     def display(self, image: Image.Image) -> None:
@@ -148,10 +168,15 @@ class _ChangedPages:
                 if cmd != (self._const.DISPLAYON,):
                     super().command(*cmd)  # type: ignore[misc]
             shown = None
+        serial = self._serial_interface  # type: ignore[attr-defined]
+        one_call = isinstance(serial, PageI2c)
         for page, new in enumerate(pages):
             for start, end in changed_windows(None if shown is None else shown[page], new, self._gap):
-                self._window(page, start, end)
-                self.data(list(new[start:end]))  # type: ignore[attr-defined]
+                if one_call:
+                    serial.window(bytes(self._window_commands(page, start, end)), new[start:end])
+                else:  # SPI (D/C a line of its own): a command, then the data
+                    super().command(*self._window_commands(page, start, end))  # type: ignore[misc]
+                    self.data(list(new[start:end]))  # type: ignore[attr-defined]
         if lost:
             super().command(self._const.DISPLAYON)  # type: ignore[misc]
         if setup is not None:
@@ -169,15 +194,15 @@ class Sh1106(_ChangedPages, sh1106):
     page ``0xB0 | p``, then the column's low and high nibbles; RAM is 132
     columns wide and the 128 on the glass start at ``page_address_offset`` (2)."""
 
-    _gap = 8  # a 3-byte command: (3 + 4) * 9 + 4 = 67 clocks, 7.4 columns
+    _gap = 8  # a 3-byte command: (3 + 4) * 9 + 3 = 66 clocks, 7.3 columns
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._start_recording()
         super().__init__(*args, **kwargs)
 
-    def _window(self, page: int, start: int, end: int) -> None:
+    def _window_commands(self, page: int, start: int, end: int) -> tuple[int, ...]:
         column = start + self._page_address_offset
-        super().command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
+        return 0xB0 | page, column & 0x0F, 0x10 | column >> 4
 
 
 class Ssd1306(_ChangedPages, ssd1306):
@@ -185,12 +210,12 @@ class Ssd1306(_ChangedPages, ssd1306):
     horizontal addressing (MEMORYMODE 0): a column range and a page range
     bound where the data goes."""
 
-    _gap = 11  # a 6-byte command: (6 + 4) * 9 + 4 = 94 clocks, 10.4 columns
+    _gap = 11  # a 6-byte command: (6 + 4) * 9 + 3 = 93 clocks, 10.3 columns
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._start_recording()
         super().__init__(*args, **kwargs)
 
-    def _window(self, page: int, start: int, end: int) -> None:
-        super().command(self._const.COLUMNADDR, self._colstart + start, self._colstart + end - 1,
-                        self._const.PAGEADDR, page, page)
+    def _window_commands(self, page: int, start: int, end: int) -> tuple[int, ...]:
+        return (self._const.COLUMNADDR, self._colstart + start, self._colstart + end - 1,
+                self._const.PAGEADDR, page, page)

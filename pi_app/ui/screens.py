@@ -223,9 +223,19 @@ def _ink_bottom(text: str, y: int, size: int, bold: bool = False) -> int:
 
 
 # A small line drawn at y inks rows y .. y + SMALL + 1 at most (accents to
-# descenders); the next line starts SMALL + 1 lower.
+# descenders; a test checks every character the table writes); the next
+# line starts SMALL + 1 lower.
 SMALL_STEP = SMALL + 1
 _SMALL_DEPTH = SMALL + 2
+
+
+def _inks_above(text: str, y: int, limit: int, bold: bool = False) -> bool:
+    """Whether small print ``text`` drawn at ``y`` inks only rows above
+    ``limit``. Measured from its glyphs only near the limit: elsewhere even
+    the deepest glyph would, and a line measured is a line rendered (at a
+    turn's end a new hand or score is FreeType's work, and the lines of a
+    page not shown, or of an arrangement not taken, are never drawn)."""
+    return y + _SMALL_DEPTH <= limit or _ink_bottom(text, y, SMALL, bold) <= limit
 _TAB = 1  # the page number's tab: columns of fill either side of its ink
 #: a line of small print: its text, bold or not, and which paragraph it is of
 #: (an index of the layout's lines; -1 the big line, -2 a title's rest)
@@ -337,7 +347,7 @@ def _arrange(layout: Layout, x: int, width: int, title_width: int, limit: int,
         size, lines = fit_big(layout.big, room, width=width)
         below = top + len(lines) * (size + 1)
         whole = len(" ".join(lines).split()) == len(layout.big.split())
-        if whole and not rest and (not body or _ink_bottom(body[0][0], below, SMALL) <= limit):
+        if whole and not rest and (not body or _inks_above(body[0][0], below, limit)):
             big = (size, lines)
             if not layout.footer:
                 # Without buttons (the shared screen, a seat waiting) the key
@@ -355,7 +365,7 @@ def _arrange(layout: Layout, x: int, width: int, title_width: int, limit: int,
                 # there its wrap changes from item to item, and standing on
                 # the bar cost more bytes a step (bench/README.md).
                 bottom = limit - (_SMALL_DEPTH - SMALL_STEP) - len(body) * SMALL_STEP
-                if bottom >= below and all(_ink_bottom(text, bottom + i * SMALL_STEP, SMALL) <= limit
+                if bottom >= below and all(_inks_above(text, bottom + i * SMALL_STEP, limit)
                                            for i, (text, _, _) in enumerate(body)):
                     return top, big, [body], bottom
         else:
@@ -378,7 +388,7 @@ def _pages(body: list[_Line], y: int, limit: int) -> list[list[_Line]]:
             pages.append([])
             row = y
         for text, is_bold, n in para:
-            if pages[-1] and _ink_bottom(text, row, SMALL, is_bold) > limit:
+            if pages[-1] and not _inks_above(text, row, limit, is_bold):
                 pages.append([])
                 row = y
             pages[-1].append((text, is_bold, n))
@@ -388,7 +398,7 @@ def _pages(body: list[_Line], y: int, limit: int) -> list[list[_Line]]:
 
 def _fits(para: list[_Line], y: int, limit: int) -> bool:
     """Whether the lines ``para`` all ink above ``limit`` set from row ``y``."""
-    return all(_ink_bottom(text, y + i * SMALL_STEP, SMALL, is_bold) <= limit
+    return all(_inks_above(text, y + i * SMALL_STEP, limit, is_bold)
                for i, (text, is_bold, _) in enumerate(para))
 
 

@@ -71,8 +71,9 @@ def test_one_changed_pixel_sends_one_window_of_one_page(driver: str) -> None:
     second = first.copy()
     second.putpixel((70, 37), 1)  # page 4, column 70
     one = sent(bus, lambda: screen.show(second))
-    # a page-and-column command and one data byte, not 40 transactions and 1,128 bytes
-    assert one.transactions == 2, one
+    # a page-and-column command and one data byte in one I2C_RDWR (two messages),
+    # not 40 transactions and 1,128 bytes
+    assert one.transactions == 1, one
     assert one.bytes == (2 + 3 + 2 + 1 if driver == "sh1106" else 2 + 6 + 2 + 1)
     assert chip.glass().tobytes() == second.tobytes()
 
@@ -133,7 +134,7 @@ def test_a_screen_that_lost_power_gets_its_setup_and_a_whole_frame(driver: str) 
     # and from then on, changes only
     changed = after.copy()
     changed.putpixel((1, 1), 1)
-    assert sent(bus, lambda: screen.show(changed)).transactions == 2
+    assert sent(bus, lambda: screen.show(changed)).transactions == 1
     assert chip.glass().tobytes() == changed.tobytes()
 
 
@@ -144,17 +145,17 @@ def test_a_frame_failing_half_way_is_sent_whole_next_time(driver: str) -> None:
     real, real_rdwr = bus.write_i2c_block_data, bus.i2c_rdwr
     calls = {"n": 0}
 
-    def fails_third() -> None:
+    def fails_second() -> None:  # a window of the frame's second changed page
         calls["n"] += 1
-        if calls["n"] == 3:
+        if calls["n"] == 2:
             raise OSError(121, "Remote I/O error")
 
     def flaky(address: int, register: int, data: list[int]) -> None:
-        fails_third()
+        fails_second()
         real(address, register, data)
 
     def flaky_rdwr(*messages) -> None:
-        fails_third()
+        fails_second()
         real_rdwr(*messages)
 
     bus.write_i2c_block_data = flaky  # type: ignore[method-assign]
@@ -169,14 +170,14 @@ def test_a_frame_failing_half_way_is_sent_whole_next_time(driver: str) -> None:
 
 @pytest.mark.parametrize("driver", DRIVERS)
 def test_a_whole_page_goes_in_one_transaction(driver: str) -> None:
-    """Each changed window's data is one I2C_RDWR transaction, not 32-byte
-    SMBus blocks: a whole frame is its eight pages' addressing and eight
-    data transactions (and the multiplexer's select)."""
+    """Each changed window, its addressing and its data, is one I2C_RDWR
+    transaction, not a command block and 32-byte SMBus blocks: a whole frame
+    is eight transactions (and the multiplexer's select)."""
     bus, chip, screen = rig(driver)
     frame = picture("a whole frame")
     screen.device.forget()  # its RAM unknown: the next frame goes whole
     traffic = sent(bus, lambda: screen.show(frame))
-    assert traffic.transactions == 16, traffic  # was 8 + 8 * 5 in 32-byte blocks
+    assert traffic.transactions == 8, traffic  # was 8 + 8 * 5 in 32-byte blocks, then 8 + 8
     address = 3 if driver == "sh1106" else 6  # the page's column window command
     assert traffic.bytes == 8 * ((2 + address) + (2 + 128)), traffic
     assert chip.glass().tobytes() == frame.tobytes()
@@ -257,5 +258,5 @@ def test_a_page_with_two_distant_changes_sends_less_than_its_whole_span(driver: 
     changed.putpixel((2, 20), 1 - changed.getpixel((2, 20)))
     changed.putpixel((125, 20), 1 - changed.getpixel((125, 20)))
     traffic = sent(bus, lambda: screen.show(changed))
-    assert traffic.transactions == 4 and traffic.bytes < 40, traffic
+    assert traffic.transactions == 2 and traffic.bytes < 40, traffic
     assert chip.glass().tobytes() == changed.tobytes()

@@ -218,3 +218,24 @@ def test_a_fit_that_stops_wrapping_early_is_the_fit_of_the_whole_wraps() -> None
                     screens._fitted.cache_clear()
                     assert screens.fit_big(text, room, max_lines, width) == \
                         reference_fit(text, room, max_lines, width), (text, room, max_lines, width)
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_no_character_inks_small_print_deeper_than_its_line_allows(bold: bool) -> None:
+    # What lets a plan skip measuring (rendering) a line far from the bar.
+    deepest = max(CHARS, key=lambda ch: screens._ink_bottom(ch, 0, SMALL, bold))
+    assert screens._ink_bottom(deepest, 0, SMALL, bold) <= screens._SMALL_DEPTH, deepest
+
+
+def test_a_plan_renders_the_lines_it_draws_not_every_line_it_pages() -> None:
+    # pages of small print: the later pages' lines are not drawn on the first
+    lines = tuple(f"Line {n}: Garrison {n}, Ambassador {n}, Settlement {n}" for n in range(14))
+    layout = Layout(title="Waiting: Player 2", big="Court: 1 blue", lines=lines)
+    screens._line_bitmap.cache_clear()
+    screens.plan.cache_clear()
+    where = screens.plan(layout)
+    assert where.pages >= 3
+    rendered = screens._line_bitmap.cache_info().currsize
+    wrapped = sum(len(wrap(text, font(SMALL), WIDTH - 2)) for text in lines)
+    assert rendered < wrapped  # was every line, measured whether drawn or not
+    assert render(layout).tobytes() == render(layout).tobytes()
