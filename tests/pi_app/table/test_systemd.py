@@ -243,6 +243,39 @@ def test_a_failed_start_waits_longer_each_time_and_says_why(tmp_path, monkeypatc
     assert shown == ["seat1.screen", "seat2.screen", "seat3.screen", "seat4.screen", "shared.screen"]
 
 
+def test_a_stop_during_the_wait_makes_the_next_start_a_first_try(tmp_path):
+    """`systemctl stop` (SIGTERM) while a failed start waits clears the count:
+    the next start, a person's or a new boot's, waits 5 s, not the 60 s of a
+    sixth failure in a row (`systemctl start` hung that long before it said the
+    start failed); the daemon still ends by SIGTERM, as systemd expects."""
+    import signal
+
+    from pi_app.table import startup
+    notify = str(tmp_path / "notify")
+    sock = _listener(notify)
+    sock.settimeout(60)
+    table = tmp_path / "t.toml"
+    table.write_text((ROOT / "pi_app" / "tables" / "sim.toml").read_text().replace(
+        'pad = { backend = "sim" }', 'pad = { backend = "rc522", bus = 5, device = 3 }', 1))
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / startup.COUNTER).write_text("5\n")  # five failed starts in a row so far
+    daemon = subprocess.Popen([sys.executable, "-m", "pi_app", "run", "--table", str(table), "--no-console",
+                               "--state-dir", str(state)], env={**os.environ, "NOTIFY_SOCKET": notify},
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        status = sock.recv(1000).decode()
+        assert "(failed start 6 in a row; trying again in 60 s)" in status, status
+        daemon.send_signal(signal.SIGTERM)
+        assert daemon.wait(timeout=60) == -signal.SIGTERM, daemon.communicate()
+    finally:
+        daemon.kill()
+        daemon.communicate()
+        sock.close()
+    assert startup.failures(state) == 0
+    assert startup.wait_after(startup.failures(state) + 1) == startup.FIRST_WAIT
+
+
 def test_the_reason_stays_on_a_real_screen_after_the_daemon_lets_go(monkeypatch):
     """luma's cleanup blanks a screen unless it is told to persist."""
     from drivers import parts
