@@ -138,6 +138,7 @@ def follow(box: Box, tmp_path: Path) -> dict[str, object]:
                 for words in wanted:
                     assert words in said, f"`{command}` did not say {words!r}:\n{said[-3000:]}"
         ran.append(f"{command} ({time.monotonic() - started:.0f} s)")
+        print(f"[{box.arch} {time.monotonic() - begun:.0f} s] INSTALL.md: {ran[-1]}", flush=True)  # with -s
     calls = (box.root / "var" / "log" / "raspi-config.calls").read_text().splitlines()
     assert calls == ["nonint do_spi 0", "nonint do_i2c 0", "nonint do_serial_cons 1", "nonint do_serial_hw 1"]
     config = (box.root / "boot" / "firmware" / "config.txt").read_text()
