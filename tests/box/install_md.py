@@ -22,7 +22,7 @@ here and nowhere else:
   keeps the caller's uid there): the commands run as root with pi's home and
   a pass-through ``sudo`` (SUDO_STAND_IN); natively as pi, with the real sudo;
 - there is no Pico: the ``mpremote`` lines that talk to it are not run (the
-  others of that step are, ``pipx install mpremote`` included);
+  others of that step are, ``pip install mpremote`` included);
 - there are no readers, screens or buttons: ``doctor`` must say which parts
   fail and why, as INSTALL.md's table says it does, ``tags enroll`` must
   stop with a sentence, not a traceback, and ``systemctl start tablekeeper``
@@ -146,6 +146,7 @@ def follow(box: Box, tmp_path: Path) -> dict[str, object]:
     assert "[pi02]\ncore_freq=400\ncore_freq_min=400\n" in config  # the screens' bus at 400 kHz on a Zero
     main_py = (box.root / "home" / "pi" / "tablekeeper" / "firmware" / "main.py").read_text()
     assert re.search(r"^READERS = 2\b", main_py, re.M), "the hub's reader count was not set"
+    assert (box.root / "opt/tablekeeper/venv/bin/mpremote").is_file(), "mpremote was not installed"
     sheets = sorted(p.name for p in (box.root / "home" / "pi" / "sheets").glob("*.svg"))
     assert sheets == ["king-is-dead-it-1.svg", "king-is-dead-it-2.svg"], sheets
     props = box.unit("tablekeeper.service", "UnitFileState", "ActiveState", "StatusText")
