@@ -6,18 +6,21 @@ Bookworm's systemd (252) has no ``RestartSteps=``: each failed start in a row
 waits longer before the daemon exits (5, 10, 20, 40, then 60 s), while every
 screen that answers and ``systemctl status`` say what is wrong. The count of
 failed starts lives in the state directory and is cleared once a start gets
-as far as READY=1, and when the daemon is stopped during its wait (``systemctl
-stop``, a reboot): the unattended retries are over, and the next start, a
-person's or a new boot's, is a first try again, told apart from a failure in
-5 s rather than up to a minute of ``systemctl start`` hanging. From a shell (no
-$NOTIFY_SOCKET) a failed start exits at once.
+as far as READY=1. A start by hand or at boot is a first try again: the count
+is never above systemd's own count of restarts (NRestarts, which a stop
+clears for the next start, even a stop between two tries), so a
+``systemctl start`` that fails says so in 5 s, not after up to a minute; a
+stop during the wait clears the count too, where systemd cannot be asked.
+From a shell (no $NOTIFY_SOCKET) a failed start exits at once.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -56,6 +59,9 @@ def failed(state_dir: Path, problem: str, screens: list, lang: str = "en", *,
     are the profile's screen specs: each is opened on its own, so the ones
     that answer show the problem even when another part is missing."""
     count = failures(state_dir) + 1
+    restarts = _restarts()
+    if restarts is not None:  # started by a person or at boot since: a first try again
+        count = min(count, restarts + 1)
     with contextlib.suppress(OSError):
         state_dir.mkdir(parents=True, exist_ok=True)
         (state_dir / COUNTER).write_text(f"{count}\n")
@@ -67,6 +73,32 @@ def failed(state_dir: Path, problem: str, screens: list, lang: str = "en", *,
         show(screens, problem, wait, lang)
         (sleep or _sleep)(wait)
     return wait
+
+
+def restarts_by_systemd(env: dict[str, str] | None = None,
+                        cgroup: Path = Path("/proc/self/cgroup")) -> int | None:
+    """How often systemd restarted this daemon's unit since it was last started
+    by hand or at boot (its NRestarts: a stop, even between two tries, clears
+    it for the next start); None when this process is not a unit's main one or
+    systemd cannot be asked."""
+    if not (env if env is not None else os.environ).get("INVOCATION_ID"):  # not started by systemd
+        return None
+    try:
+        unit = next((m.group(1) for line in cgroup.read_text().splitlines()
+                     if (m := re.search(r"/([^/]+\.service)(?:/|$)", line.split(":", 2)[-1]))), None)
+        if unit is None:
+            return None
+        shown = subprocess.run(["systemctl", "show", "--property=MainPID", "--property=NRestarts", unit],
+                               capture_output=True, text=True, timeout=30, check=True).stdout
+        props = dict(line.split("=", 1) for line in shown.splitlines() if "=" in line)
+        if int(props["MainPID"]) != os.getpid():
+            return None
+        return int(props["NRestarts"])
+    except (OSError, subprocess.SubprocessError, KeyError, ValueError):
+        return None
+
+
+_restarts = restarts_by_systemd  # replaced in tests
 
 
 class _Stopped(Exception):
