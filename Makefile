@@ -21,7 +21,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	@bash .ci/system-packages
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -221,6 +221,9 @@ class Doctor:
                 b.drive_low()
                 a.drive_high()
                 b.drive_high()
+        elif self.listen > 0 and not self.can_hear():
+            # Nothing opened that a tap or a press could reach: waiting would only delay the report.
+            self.say("not listening for taps and presses: no pad, button or encoder opened")
         elif self.listen > 0:
             self.say(f"tap tags on the pads and press every button: listening {self.listen:g} s")
             watcher.start()
@@ -229,6 +232,11 @@ class Doctor:
                 self.drain(timeout=0.1)
             watcher.stop()
         self.drain(timeout=0)
+
+    def can_hear(self) -> bool:
+        """Whether a pad answered or a button or encoder opened."""
+        listened = ("reader", "button", "encoder")
+        return any(c.ok is not False for c in self.checks.values() if c.kind in listened)
 
     def drain(self, timeout: float) -> None:
         while True:

@@ -6,16 +6,25 @@ Bookworm's systemd (252) has no ``RestartSteps=``: each failed start in a row
 waits longer before the daemon exits (5, 10, 20, 40, then 60 s), while every
 screen that answers and ``systemctl status`` say what is wrong. The count of
 failed starts lives in the state directory and is cleared once a start gets
-as far as READY=1. From a shell (no $NOTIFY_SOCKET) a failed start exits at once.
+as far as READY=1. A start by hand or at boot is a first try again: the count
+is never above systemd's own count of restarts (NRestarts, which a stop
+clears for the next start, even a stop between two tries), so a
+``systemctl start`` that fails says so in 5 s, not after up to a minute; a
+stop during the wait clears the count too, where systemd cannot be asked.
+From a shell (no $NOTIFY_SOCKET) a failed start exits at once.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
+import signal
+import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pi_app import i18n
@@ -50,16 +59,74 @@ def failed(state_dir: Path, problem: str, screens: list, lang: str = "en", *,
     are the profile's screen specs: each is opened on its own, so the ones
     that answer show the problem even when another part is missing."""
     count = failures(state_dir) + 1
+    restarts = _restarts()
+    if restarts is not None:  # started by a person or at boot since: a first try again
+        count = min(count, restarts + 1)
     with contextlib.suppress(OSError):
         state_dir.mkdir(parents=True, exist_ok=True)
         (state_dir / COUNTER).write_text(f"{count}\n")
     wait = wait_after(count)
     said = f"{problem} (failed start {count} in a row; trying again in {wait:.0f} s)"
-    print(f"tablekeeper: {said}", file=sys.stderr, flush=True)
-    notify(f"STATUS={said}", env)
-    show(screens, problem, wait, lang)
-    (sleep or _sleep)(wait)
+    with _stopped_clears(state_dir):
+        print(f"tablekeeper: {said}", file=sys.stderr, flush=True)
+        notify(f"STATUS={said}", env)
+        show(screens, problem, wait, lang)
+        (sleep or _sleep)(wait)
     return wait
+
+
+def restarts_by_systemd(env: dict[str, str] | None = None,
+                        cgroup: Path = Path("/proc/self/cgroup")) -> int | None:
+    """How often systemd restarted this daemon's unit since it was last started
+    by hand or at boot (its NRestarts: a stop, even between two tries, clears
+    it for the next start); None when this process is not a unit's main one or
+    systemd cannot be asked."""
+    if not (env if env is not None else os.environ).get("INVOCATION_ID"):  # not started by systemd
+        return None
+    try:
+        unit = next((m.group(1) for line in cgroup.read_text().splitlines()
+                     if (m := re.search(r"/([^/]+\.service)(?:/|$)", line.split(":", 2)[-1]))), None)
+        if unit is None:
+            return None
+        shown = subprocess.run(["systemctl", "show", "--property=MainPID", "--property=NRestarts", unit],
+                               capture_output=True, text=True, timeout=30, check=True).stdout
+        props = dict(line.split("=", 1) for line in shown.splitlines() if "=" in line)
+        if int(props["MainPID"]) != os.getpid():
+            return None
+        return int(props["NRestarts"])
+    except (OSError, subprocess.SubprocessError, KeyError, ValueError):
+        return None
+
+
+_restarts = restarts_by_systemd  # replaced in tests
+
+
+class _Stopped(Exception):
+    pass
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped
+
+
+@contextlib.contextmanager
+def _stopped_clears(state_dir: Path) -> Iterator[None]:
+    """SIGTERM during the wait: the count of failed starts is cleared, then the
+    daemon ends by SIGTERM as it would have (systemd counts that a clean stop)."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread takes signals
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _stop)
+    try:
+        yield
+    except _Stopped:
+        started(state_dir)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise SystemExit(128 + signal.SIGTERM) from None  # not reached: the signal ends the process
+    finally:
+        if signal.getsignal(signal.SIGTERM) is _stop:
+            signal.signal(signal.SIGTERM, before)
 
 
 def started(state_dir: Path) -> None:

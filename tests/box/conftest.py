@@ -28,6 +28,22 @@ def _skip_or_fail(reason: str) -> None:
 ARCHES = list(dict.fromkeys([container.host_arch(), "arm64", "armhf"]))
 
 
+# The emulated boxes take three to five times the native one, and each of them longer than the
+# rest of the suite shares out: under `make test` (pytest -n 2 --dist loadgroup, each test sent to
+# the next worker that asks) they are sent first, the longest first, so that the two emulated
+# ones run side by side from the start and no box is left to start last.
+def _longest_first(item: pytest.Item) -> int:
+    arch = getattr(item, "callspec", None) and item.callspec.params.get("box")
+    return 0 if arch and arch != container.host_arch() else 1
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    boxes = [item for item in items if item.get_closest_marker("box") is not None]
+    if boxes:
+        chosen = {id(item) for item in boxes}
+        items[:] = sorted(boxes, key=_longest_first) + [item for item in items if id(item) not in chosen]
+
+
 @pytest.fixture(params=ARCHES)
 def box(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Box]:
     arch: str = request.param

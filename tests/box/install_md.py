@@ -22,7 +22,7 @@ here and nowhere else:
   keeps the caller's uid there): the commands run as root with pi's home and
   a pass-through ``sudo`` (SUDO_STAND_IN); natively as pi, with the real sudo;
 - there is no Pico: the ``mpremote`` lines that talk to it are not run (the
-  others of that step are, ``pipx install mpremote`` included);
+  others of that step are, ``pip install mpremote`` included);
 - there are no readers, screens or buttons: ``doctor`` must say which parts
   fail and why, as INSTALL.md's table says it does, ``tags enroll`` must
   stop with a sentence, not a traceback, and ``systemctl start tablekeeper``
@@ -138,6 +138,7 @@ def follow(box: Box, tmp_path: Path) -> dict[str, object]:
                 for words in wanted:
                     assert words in said, f"`{command}` did not say {words!r}:\n{said[-3000:]}"
         ran.append(f"{command} ({time.monotonic() - started:.0f} s)")
+        print(f"[{box.arch} {time.monotonic() - begun:.0f} s] INSTALL.md: {ran[-1]}", flush=True)  # with -s
     calls = (box.root / "var" / "log" / "raspi-config.calls").read_text().splitlines()
     assert calls == ["nonint do_spi 0", "nonint do_i2c 0", "nonint do_serial_cons 1", "nonint do_serial_hw 1"]
     config = (box.root / "boot" / "firmware" / "config.txt").read_text()
@@ -145,6 +146,7 @@ def follow(box: Box, tmp_path: Path) -> dict[str, object]:
     assert "[pi02]\ncore_freq=400\ncore_freq_min=400\n" in config  # the screens' bus at 400 kHz on a Zero
     main_py = (box.root / "home" / "pi" / "tablekeeper" / "firmware" / "main.py").read_text()
     assert re.search(r"^READERS = 2\b", main_py, re.M), "the hub's reader count was not set"
+    assert (box.root / "opt/tablekeeper/venv/bin/mpremote").is_file(), "mpremote was not installed"
     sheets = sorted(p.name for p in (box.root / "home" / "pi" / "sheets").glob("*.svg"))
     assert sheets == ["king-is-dead-it-1.svg", "king-is-dead-it-2.svg"], sheets
     props = box.unit("tablekeeper.service", "UnitFileState", "ActiveState", "StatusText")

@@ -205,6 +205,7 @@ def _journal_moves(box: Box, into: Path) -> list[JSON]:
 @pytest.mark.box
 def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
     report: dict[str, object] = {"architecture": box.arch, "setup": box.log}  # type: ignore[attr-defined]
+    begun = time.monotonic()
     head = _clone(box.root / "root" / "tablekeeper")
     report["commit"] = head[:12]
     report["first boot (s)"] = round(box.boot(), 1)
@@ -283,7 +284,9 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
     pipes = box.sh("ls -a /run/tablekeeper").stdout.split()
     assert any(p.startswith(".lgd-nfy") for p in pipes), pipes
 
+    report["from the first boot to the game (s)"] = round(time.monotonic() - begun, 1)
     # -- a whole game, with faults ---------------------------------------------------
+    game_begun = time.monotonic()
     hands = Hands(box)
     hands.follow()
     hands.connect()
@@ -362,6 +365,7 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
                    "inputs in the system log": len(typed), "restarts in all": sum(
                        int(f["restarts seen"]) for f in faults)})
 
+    report["the game with its faults (s)"] = round(time.monotonic() - game_begun, 1)
     report["a second daemon"] = _second_daemon_is_refused(box)
     report["a refused journal"] = _refused_journal_backs_off(box)
 
@@ -388,6 +392,7 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
     assert "kept /etc/tablekeeper" in gone
     assert not (box.root / "opt" / "tablekeeper").exists() and not unit_file.exists()
     assert (box.root / "var" / "lib" / "tablekeeper" / "journal.sqlite").exists()
+    report["whole, from the clone (s)"] = round(time.monotonic() - begun, 1)
     _write_report(report)
 
 

@@ -51,3 +51,25 @@ def test_doctor_says_a_hub_fault_once(tmp_path, capsys, caplog, monkeypatch):
     assert said.count("/dev/no-such-hub (") == 1, said
     # not in the drivers' live log either (the daemon's journal keeps it)
     assert not [r for r in caplog.records if r.name.startswith("drivers")]
+
+
+def test_doctor_does_not_listen_when_nothing_can_be_heard(capsys, monkeypatch):
+    """No pad answered and no button or encoder opened (SPI off, no pin library): the
+    report comes at once, not after --listen seconds of waiting for taps nobody can make."""
+    import pytest
+
+    import drivers.hub
+    from drivers import parts
+    from drivers.watcher import Watcher
+
+    def absent(spec, *args, **kw):
+        raise OSError(f"{spec.name} is not here")
+
+    for opener in ("open_reader", "open_button", "open_encoder", "open_light_spec", "open_screen"):
+        monkeypatch.setattr(parts, opener, absent)
+    monkeypatch.setattr(drivers.hub, "open_reader", absent)
+    monkeypatch.setattr(Watcher, "start", lambda self: pytest.fail("listened with nothing to hear"))
+    assert main(["doctor", "--table", "reference", "--listen", "15"]) == 1
+    out = capsys.readouterr().out
+    assert "not listening for taps and presses: no pad, button or encoder opened" in out
+    assert "FAIL reader  seat1.pad" in out and "FAIL button  shared.undo" in out

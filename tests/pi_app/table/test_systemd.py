@@ -243,6 +243,75 @@ def test_a_failed_start_waits_longer_each_time_and_says_why(tmp_path, monkeypatc
     assert shown == ["seat1.screen", "seat2.screen", "seat3.screen", "seat4.screen", "shared.screen"]
 
 
+def test_a_stop_during_the_wait_makes_the_next_start_a_first_try(tmp_path):
+    """`systemctl stop` (SIGTERM) while a failed start waits clears the count:
+    the next start, a person's or a new boot's, waits 5 s, not the 60 s of a
+    sixth failure in a row (`systemctl start` hung that long before it said the
+    start failed); the daemon still ends by SIGTERM, as systemd expects."""
+    import signal
+
+    from pi_app.table import startup
+    notify = str(tmp_path / "notify")
+    sock = _listener(notify)
+    sock.settimeout(60)
+    table = tmp_path / "t.toml"
+    table.write_text((ROOT / "pi_app" / "tables" / "sim.toml").read_text().replace(
+        'pad = { backend = "sim" }', 'pad = { backend = "rc522", bus = 5, device = 3 }', 1))
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / startup.COUNTER).write_text("5\n")  # five failed starts in a row so far
+    daemon = subprocess.Popen([sys.executable, "-m", "pi_app", "run", "--table", str(table), "--no-console",
+                               "--state-dir", str(state)], env={**os.environ, "NOTIFY_SOCKET": notify},
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        status = sock.recv(1000).decode()
+        assert "(failed start 6 in a row; trying again in 60 s)" in status, status
+        daemon.send_signal(signal.SIGTERM)
+        assert daemon.wait(timeout=60) == -signal.SIGTERM, daemon.communicate()
+    finally:
+        daemon.kill()
+        daemon.communicate()
+        sock.close()
+    assert startup.failures(state) == 0
+    assert startup.wait_after(startup.failures(state) + 1) == startup.FIRST_WAIT
+
+
+def test_a_start_by_hand_after_failed_starts_is_a_first_try(tmp_path, monkeypatch):
+    """`systemctl stop` then `start` (or a boot) between two tries: systemd's
+    NRestarts is 0 again, so the start that fails waits 5 s, where the count in
+    the state directory alone made `systemctl start` hang for a minute; after a
+    crash past READY=1 the state directory's count stays the lower."""
+    from pi_app.table import startup
+    waits: list[float] = []
+    state = tmp_path / "state"
+    state.mkdir()
+    for in_a_row, restarts, waited in ((5, 0, 5), (5, 3, 40), (1, 3, 10)):
+        (state / startup.COUNTER).write_text(f"{in_a_row}\n")
+        monkeypatch.setattr(startup, "_restarts", lambda restarts=restarts: restarts)
+        assert startup.failed(state, "seat1.pad: no reader", [], sleep=waits.append, env={}) == waited
+    assert waits == [5, 40, 10]
+
+
+def test_systemds_count_of_restarts_is_read_for_the_units_own_main_process(tmp_path, monkeypatch):
+    from pi_app.table import startup
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    asked = tmp_path / "asked"
+    fake = bin_dir / "systemctl"
+    fake.write_text(f"#!/bin/sh\necho \"$*\" > {asked}\necho MainPID={os.getpid()}\necho NRestarts=3\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    cgroup = tmp_path / "cgroup"
+    cgroup.write_text("1:name=systemd:/system.slice/tablekeeper.service\n0::/system.slice/tablekeeper.service\n")
+    assert startup.restarts_by_systemd({"INVOCATION_ID": "1"}, cgroup) == 3
+    assert asked.read_text().split()[-1] == "tablekeeper.service"
+    assert startup.restarts_by_systemd({}, cgroup) is None  # not started by systemd: not asked
+    fake.write_text("#!/bin/sh\necho MainPID=1\necho NRestarts=3\n")  # another process is the unit's
+    assert startup.restarts_by_systemd({"INVOCATION_ID": "1"}, cgroup) is None
+    cgroup.write_text("0::/user.slice/user-1000.slice/session-2.scope\n")  # not in a service
+    assert startup.restarts_by_systemd({"INVOCATION_ID": "1"}, cgroup) is None
+
+
 def test_the_reason_stays_on_a_real_screen_after_the_daemon_lets_go(monkeypatch):
     """luma's cleanup blanks a screen unless it is told to persist."""
     from drivers import parts
