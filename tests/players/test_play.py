@@ -149,9 +149,9 @@ def test_the_search_cuts_the_playouts_of_the_games_named_only(monkeypatch: pytes
     cut: list[int] = []
     real = ismcts._cut_playout
 
-    def counting(world: rules.State, rng: object, horizon: int) -> list[float]:
+    def counting(world: rules.State, rng: object, horizon: int, policy: object = None) -> list[float]:
         cut.append(horizon)
-        return real(world, rng, horizon)  # type: ignore[arg-type]
+        return real(world, rng, horizon, policy)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ismcts, "_cut_playout", counting)
     for game_id in ("siege", "artus"):
