@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 
 from players.base import own_turn, rewards
+from players.playout import king_steps_out
 from rules.core import JSON, Move, State
 
 
@@ -31,18 +32,15 @@ def _king_is_dead(view: JSON, seat: int) -> float:
     return _margin([10.0 * s["sets"] + sum(s["court"].values()) for s in view["seats"]], seat)
 
 
-def _cell(name: str) -> tuple[int, int]:
-    return ord(name[0]) - ord("A"), int(name[1:])
-
-
 def _king_and_assassins(view: JSON, seat: int) -> float:
     king = (3.0 * (len(view["arrested_assassins"]) + len(view["eliminated"]))
             - 3.0 * view["wounds"] - len(view["knights_lost"]))
-    # The King also wins by reaching the castle: steps to the nearest gate, as the crow flies.
+    # The King also wins by reaching the castle: his steps out through the
+    # nearest gate, around the roofs he may not climb (as the crow flies, a
+    # step nearer was often a step into a dead end).
     where = view["pieces"].get("king")
     if where is not None and view["gates"]:
-        col, row = _cell(where["cell"])
-        king -= 0.5 * min(abs(col - c) + abs(row - r) for c, r in (_cell(g["cell"]) for g in view["gates"]))
+        king -= 0.5 * king_steps_out(view["side"], where["cell"])
     return king if seat == 0 else -king
 
 

@@ -142,20 +142,21 @@ def test_a_cut_playout_stops_after_its_moves() -> None:
 
 
 def test_the_search_cuts_the_playouts_of_the_games_named_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A search of Artus (in HORIZONS) cuts its playouts; Siege's play to the end."""
+    """A search of Artus or Mordred (in HORIZONS) cuts its playouts; Siege's play to the end."""
     from players import ismcts
 
     assert "artus" in ismcts.HORIZONS and "king-is-dead" not in ismcts.HORIZONS
     cut: list[int] = []
     real = ismcts._cut_playout
 
-    def counting(world: rules.State, rng: object, horizon: int) -> list[float]:
+    def counting(world: rules.State, rng: object, horizon: int, policy: object = None) -> list[float]:
         cut.append(horizon)
-        return real(world, rng, horizon)  # type: ignore[arg-type]
+        return real(world, rng, horizon, policy)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ismcts, "_cut_playout", counting)
-    for game_id in ("siege", "artus"):
-        state = rules.get(game_id).new_game(2, seed=1)
+    for game_id, players in (("siege", 2), ("artus", 2), ("mordred", 3)):
+        cut.clear()
+        state = rules.get(game_id).new_game(players, seed=1)
         while state.is_chance():
             state.apply(state.sample_chance())
         Ismcts(SMALL, seed=1).choose(state, state.to_move())

@@ -1,0 +1,78 @@
+"""King & Assassins: the king's way out as the search and the greedy player
+judge it, and the playouts that walk him there."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules
+from players import playout
+from players.playout import POLICIES, king_steps_out
+from players.simple import HEURISTICS
+from rules.king_and_assassins import moves as mv
+
+
+def _steps_out(state: rules.State) -> int:
+    return king_steps_out(state.side, state.board.name(state.pos["king"]))  # type: ignore[attr-defined]
+
+
+def _nearer(state: rules.State) -> list[mv.Step]:
+    """The King player's legal steps of the king one step nearer a gate."""
+    out = []
+    for move in state.legal_moves():
+        if isinstance(move, mv.Step) and move.piece == "king":
+            after = state.copy()
+            after.play_listed(move)
+            if after.outcome() is not None or _steps_out(after) == _steps_out(state) - 1:
+                out.append(move)
+    return out
+
+
+def _kings_turn(side: str) -> rules.State:
+    """A game of side ``side`` played at random up to a King player's move
+    where a step takes the king nearer a gate."""
+    state = rules.get("king-and-assassins").new_game(2, seed=3, options={"side": side})
+    rng = random.Random(3)
+    while state.to_move() != 0 or state.phase != "king" or not _nearer(state):  # type: ignore[attr-defined]
+        seat = state.to_move()
+        assert seat is not None, "the game ended without such a move"
+        state.apply(state.sample_chance() if seat == rules.CHANCE else rng.choice(state.legal_moves()))
+    return state
+
+
+def test_the_kings_distance_is_walked_around_the_roofs() -> None:
+    """On side A the king starts at J10: 14 steps out (west along row 10 to
+    C10, north to C5, west to B5 and through its gate), where the crow flies
+    13 to B5; the heuristic counted the crow's 13 and so ranked steps into
+    dead ends among the roofs as steps nearer."""
+    assert king_steps_out("A", "J10") == 14
+    assert king_steps_out("A", "B5") == 1  # a gate: one step through it
+    state = rules.get("king-and-assassins").new_game(2, seed=1, options={"side": "A"})
+    view = state.view(None)
+    assert view["pieces"]["king"]["cell"] == "J10"
+    assert HEURISTICS["king-and-assassins"](view, 0) == -0.5 * 14
+    assert HEURISTICS["king-and-assassins"](view, 1) == 0.5 * 14
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_a_king_players_playout_move_walks_the_king_nearer(side: str,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(playout, "KING_WALK", 1.0)
+    state = _kings_turn(side)
+    legal = state.legal_moves()
+    assert len(legal) > len(_nearer(state))
+    rng = random.Random(1)
+    picked = {POLICIES["king-and-assassins"](state, legal, rng) for _ in range(20)}
+    assert picked <= set(_nearer(state))
+
+
+def test_the_assassins_playout_moves_stay_random() -> None:
+    state = _kings_turn("A")
+    state.apply(mv.End())
+    assert state.to_move() == 1
+    legal = state.legal_moves()
+    rng = random.Random(2)
+    picked = {POLICIES["king-and-assassins"](state, legal, rng) for _ in range(200)}
+    assert len(picked) > len(legal) // 2
