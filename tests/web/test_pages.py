@@ -402,6 +402,21 @@ def test_artus_rules_are_named_in_the_pages_language(tmp_path: Path, lang: str, 
     _assert_reports_say(path, lang, named, not_named)
 
 
+def _played_page(tmp_path: Path, game: str, players: int, seed: int, moves: int, lang: str,
+                 url: str = "/") -> str:
+    """The page at ``url`` of a journal holding one game of ``moves`` random moves."""
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    Table(journal, game, players, seed=seed).run(moves)
+    journal.close()
+    source = Source(path, lang)
+    try:
+        source.refresh()
+        return App(source).respond(url).body.decode()
+    finally:
+        source.close()
+
+
 def _engine_words(view: object, found: set[str]) -> set[str]:
     """The engine's own words in a public view: its field names and its
     values that are words (a phase, a building, a card's id), humanized as
@@ -484,17 +499,7 @@ def test_followers_are_counted_as_the_screens_count_them(tmp_path: Path) -> None
     """The King is Dead's regions, reserve and courts: "2 rossi, 1 giallo",
     not every colour with its zero ("neri: 0, blu: 0, rossi: 2, ..."), which
     made the regions' table four lines a row on a phone."""
-    path = tmp_path / "journal.sqlite"
-    journal = Journal(path)
-    table = Table(journal, "king-is-dead", 3, seed=5)
-    table.run(40)
-    journal.close()
-    source = Source(path, "it")
-    try:
-        source.refresh()
-        page = App(source).respond("/").body.decode()
-    finally:
-        source.close()
+    page = _played_page(tmp_path, "king-is-dead", 3, 5, 40, "it")
     drawn = page.split("<h2>Il tavolo</h2>", 1)[1].split("</section>", 1)[0]
     assert ": 0" not in drawn and "rossi:" not in drawn, drawn
     counted = r"[0-9]+ (blu|rossi?|giall[oi])"
@@ -504,17 +509,7 @@ def test_followers_are_counted_as_the_screens_count_them(tmp_path: Path) -> None
 def test_counts_a_player_has_are_one_table_of_players(tmp_path: Path) -> None:
     """Artus's prestige, point tiles and cards in hand: one row a player, as
     a phone reads them, not a list of every player under each count."""
-    path = tmp_path / "journal.sqlite"
-    journal = Journal(path)
-    table = Table(journal, "artus", 3, seed=5)
-    table.run(30)
-    journal.close()
-    source = Source(path, "en")
-    try:
-        source.refresh()
-        page = App(source).respond("/").body.decode()
-    finally:
-        source.close()
+    page = _played_page(tmp_path, "artus", 3, 5, 30, "en")
     drawn = page.split("<h2>The table</h2>", 1)[1].split("</section>", 1)[0]
     head = "<tr><th>Player</th><th>Prestige points</th><th>Point tiles (50)</th><th>Cards in hand</th></tr>"
     assert head in drawn, drawn
@@ -528,17 +523,7 @@ def test_the_tables_draws_are_its_own_in_the_moves_list(tmp_path: Path, lang: st
     import html
     import re
 
-    path = tmp_path / "journal.sqlite"
-    journal = Journal(path)
-    table = Table(journal, "king-and-assassins", 2, seed=3)
-    table.run(moves=30)
-    journal.close()
-    source = Source(path, lang)
-    try:
-        source.refresh()
-        page = App(source).respond("/game/1").body.decode()
-    finally:
-        source.close()
+    page = _played_page(tmp_path, "king-and-assassins", 2, 3, 30, lang, "/game/1")
     listed = page.split('<ol reversed class="moves">', 1)[1].split("</ol>", 1)[0]
     rows = [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", row)).split()) for row in listed.split("<li")[1:]]
     drawn = [row for row in rows if label in row]
