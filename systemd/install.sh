@@ -32,8 +32,9 @@ DEFAULT_PROFILE=$SRC/hardware/tables/reference.toml
 # lgpio's published wheel stands in: x86-64, aarch64 and armv7l). Pillow and
 # cbor2 (luma's) come from Debian because PyPI has no armv7l wheel of either:
 # from PyPI they would be compiled on the box, which has no compiler.
+# python3-wheel, with the venv's own setuptools, builds Tablekeeper itself.
 # Everything else is pure Python from PyPI (see hardware/INSTALL.md).
-APT_PACKAGES="python3 python3-venv python3-spidev python3-pil python3-cbor2"
+APT_PACKAGES="python3 python3-venv python3-wheel python3-spidev python3-pil python3-cbor2"
 PI_PACKAGES="python3-lgpio"
 
 say() { echo "install.sh: $*"; }
@@ -89,7 +90,12 @@ make_venv() {
     # No [pi] extra: lgpio and spidev are the system's. Nothing is built from
     # source: a dependency without a wheel for this machine is refused by pip
     # (--only-binary) rather than compiled; this project itself is pure Python.
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: --upgrade "$SRC"
+    # It is built with what is here (the venv's setuptools, Debian's wheel), not
+    # in a fresh environment fetched from PyPI on every run: minutes on a Pi Zero,
+    # and the network for a build tool. pip refuses if they are older than
+    # pyproject.toml's [build-system] asks (--check-build-dependencies).
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: \
+        --no-build-isolation --check-build-dependencies --upgrade "$SRC"
     if ! "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
         "$VENV/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: lgpio \
             || die "no lgpio: install python3-lgpio (Raspberry Pi OS) and run this again"

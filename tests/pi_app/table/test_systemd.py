@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -182,6 +183,23 @@ def test_install_uses_the_systems_lgpio_and_never_builds_it():
     wanted = packages.group(1).split() + packages.group(2).split()
     assert {"python3-venv", "python3-spidev", "python3-lgpio"} <= set(wanted)
     assert "apt-get install" in _shell_function("install_packages")
+
+
+def test_install_builds_tablekeeper_with_what_is_on_the_box():
+    """Each run had pip fetch setuptools from PyPI into a throwaway build
+    environment (142 s of an emulated arm64 install): Tablekeeper is now built
+    with the venv's setuptools and Debian's python3-wheel, checked against
+    pyproject.toml's [build-system] rather than fetched."""
+    text = (ROOT / "systemd" / "install.sh").read_text()
+    venv = _shell_function("make_venv").replace("\\\n", " ")
+    own = [line for line in venv.splitlines() if line.rstrip().endswith('"$SRC"') and "pip\" install" in line]
+    assert len(own) == 1, "make_venv installs Tablekeeper with one pip command"
+    assert "--no-build-isolation" in own[0] and "--check-build-dependencies" in own[0]
+    packages = re.search(r'^APT_PACKAGES="([^"]*)"', text, re.MULTILINE)
+    assert packages is not None and "python3-wheel" in packages.group(1).split()
+    # Bookworm's venv carries setuptools 66.1.1 (its ensurepip): enough for the floor.
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    assert requires == ["setuptools>=64"], "a new build requirement: is it on a Bookworm box without PyPI?"
 
 
 def test_lgpio_has_a_writable_directory_for_its_notify_pipe():
