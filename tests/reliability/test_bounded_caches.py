@@ -16,6 +16,8 @@ from pi_app.simulated.soak import bounded_caches
 PACKAGES = ("rules", "players", "pi_app", "drivers")
 #: unbounded caches whose keys come from a small fixed set: they fill once and stay
 FIXED_KEYS = {
+    "players.playout._cells": "a King & Assassins board's side",
+    "players.playout._gate_steps": "a King & Assassins board's side",
     "rules.artus.board.values": "the King's place on the court",
     "rules.artus.board.label": "a figure, crowned or not",
     "rules.sections.table": "a game's id",
