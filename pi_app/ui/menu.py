@@ -216,8 +216,12 @@ class Cursor:
         """Whether ● on ``opt`` plays its one move though the move asks for
         a confirm: the option shows "● confirm" (see ``chosen``)."""
         move = self.single(opt)
-        return (opt.kind == BRANCH and move is not None and self.confirms is not None
-                and self.chosen is not None and self.confirms(move) and self.chosen(move))
+        return (move is not None and self._chosen(opt, move)
+                and self.confirms is not None and self.confirms(move))
+
+    def _chosen(self, opt: Option, move: Move) -> bool:
+        # the game's cheap word first: ``confirms`` plays the move on a copy
+        return opt.kind == BRANCH and self.chosen is not None and self.chosen(move)
 
     def back(self) -> None:
         if len(self.stack) > 1:
@@ -235,9 +239,9 @@ class Cursor:
             self.back()
         elif opt.moves:
             move = self.single(opt)
-            if move is not None and self.confirms is not None and not self.confirms(move):
-                return move
-            if move is not None and self.confirmed_by_choice(opt):
+            # played now: it needs no confirm, or the ● that picked it is its confirm
+            if move is not None and self.confirms is not None and (not self.confirms(move)
+                                                                   or self._chosen(opt, move)):
                 return move
             self.narrow(opt.moves)
         return None
