@@ -34,14 +34,14 @@ import json
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from players.base import chance_move, own_turn, rewards
 from players.playout import POLICIES, Policy
 from players.simple import HEURISTICS
-from rules.core import CHANCE, Move, Outcome, State
+from rules.core import CHANCE, Move, State
 
 #: Exploration constant of UCB1 for rewards in [0, 1].
 EXPLORATION = 0.7
@@ -205,12 +205,7 @@ class Ismcts:
             world.play_listed(move)
             path.append(child)
             node = child
-        horizon = self.horizons.get(world.game_id)
-        policy = self.policies.get(world.game_id)
-        if horizon is None:
-            values = rewards(_playout(world, rng, policy), players)
-        else:
-            values = _cut_playout(world, rng, horizon, policy)
+        values = _playout(world, rng, self.horizons.get(world.game_id), self.policies.get(world.game_id))
         for n in path:
             n.visits += 1
             value = n.value
@@ -260,7 +255,7 @@ def _select(node: _Node, legal: list[Move], mover: int, players: int,
     return best[0], best[1], False
 
 
-def _pick(world: State, rng: random.Random, policy: Policy | None) -> Any:
+def _pick(world: State, rng: random.Random, policy: Policy | None) -> Callable[[list[Move]], Move]:
     """A playout's own move for the seat to move: ``policy``'s pick, or one at random."""
     if policy is None:
         return rng.choice
@@ -269,26 +264,18 @@ def _pick(world: State, rng: random.Random, policy: Policy | None) -> Any:
     return pick
 
 
-def _playout(world: State, rng: random.Random, policy: Policy | None = None) -> Outcome:
+def _playout(world: State, rng: random.Random, horizon: int | None = None,
+             policy: Policy | None = None) -> list[float]:
+    """Play on, the seats' own moves by ``policy`` (else at random), to the
+    end; or, with a ``horizon``, at most that many moves, then the seats
+    ahead on the public position share the win."""
     # The world's methods looked up once: a playout is most of an iteration's steps.
     to_move, legal_moves, play = world.to_move, world.legal_moves, world.play_listed
     choice = _pick(world, rng, policy)
-    while (mover := to_move()) is not None:
-        play(chance_move(world, rng) if mover == CHANCE else choice(legal_moves()))
-    outcome = world.outcome()
-    assert outcome is not None
-    return outcome
-
-
-def _cut_playout(world: State, rng: random.Random, horizon: int,
-                 policy: Policy | None = None) -> list[float]:
-    """At most ``horizon`` random moves, then the seats ahead on the public
-    position share the win (an ended game: its outcome)."""
-    to_move, legal_moves, play = world.to_move, world.legal_moves, world.play_listed
-    choice = _pick(world, rng, policy)
+    limit = math.inf if horizon is None else horizon
     steps = 0
     while (mover := to_move()) is not None:
-        if steps >= horizon:
+        if steps >= limit:
             return _ahead(world)
         play(chance_move(world, rng) if mover == CHANCE else choice(legal_moves()))
         steps += 1

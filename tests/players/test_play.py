@@ -110,13 +110,13 @@ def test_a_cut_playout_is_won_by_the_seats_ahead_on_the_public_position() -> Non
     tied seats share it, and a game already over counts as it ended."""
     from random import Random
 
-    from players.ismcts import _cut_playout
+    from players.ismcts import _playout
     from players.simple import HEURISTICS
 
     state = rules.get("artus").new_game(3, seed=4)
     while state.is_chance():
         state.apply(state.sample_chance())
-    values = _cut_playout(state.copy(), Random(1), 0)
+    values = _playout(state.copy(), Random(1), 0)
     margins = [HEURISTICS["artus"](state.view(None), s) for s in range(3)]
     leaders = [s for s, m in enumerate(margins) if m == max(margins)]
     assert values == [1 / len(leaders) if s in leaders else 0.0 for s in range(3)]
@@ -127,17 +127,17 @@ def test_a_cut_playout_is_won_by_the_seats_ahead_on_the_public_position() -> Non
         finished.apply(finished.sample_chance() if mover == rules.CHANCE else rng.choice(legal))
     outcome = finished.outcome()
     assert outcome is not None
-    assert _cut_playout(finished, Random(1), 0) == rewards(outcome, 3)
+    assert _playout(finished, Random(1), 0) == rewards(outcome, 3)
 
 
 def test_a_cut_playout_stops_after_its_moves() -> None:
     from random import Random
 
-    from players.ismcts import _cut_playout
+    from players.ismcts import _playout
 
     state = rules.get("artus").new_game(2, seed=1)
     world = state.copy()
-    _cut_playout(world, Random(3), 5)
+    _playout(world, Random(3), 5)
     assert len(world.history) == len(state.history) + 5 and world.to_move() is not None
 
 
@@ -147,13 +147,15 @@ def test_the_search_cuts_the_playouts_of_the_games_named_only(monkeypatch: pytes
 
     assert "artus" in ismcts.HORIZONS and "king-is-dead" not in ismcts.HORIZONS
     cut: list[int] = []
-    real = ismcts._cut_playout
+    real = ismcts._playout
 
-    def counting(world: rules.State, rng: object, horizon: int, policy: object = None) -> list[float]:
-        cut.append(horizon)
+    def counting(world: rules.State, rng: object, horizon: int | None = None,
+                 policy: object = None) -> list[float]:
+        if horizon is not None:
+            cut.append(horizon)
         return real(world, rng, horizon, policy)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(ismcts, "_cut_playout", counting)
+    monkeypatch.setattr(ismcts, "_playout", counting)
     for game_id, players in (("siege", 2), ("artus", 2), ("mordred", 3)):
         cut.clear()
         state = rules.get(game_id).new_game(players, seed=1)
