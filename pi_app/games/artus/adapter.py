@@ -143,19 +143,18 @@ class ArtusAdapter(TableAdapter):
         # ▶ further forward, ◀ one back, then two back... (the engine lists
         # 1 to 5, then -1 to -5, which put one back farthest from the start).
         moves = state.legal_moves()
+        said = [m.to_json() for m in moves]
+        kinds = [(d.get("type"), d.get("card"), d.get("do"), d.get("seat")) for d in said]
         first: dict[tuple[Any, ...], int] = {}
-        for i, m in enumerate(moves):
-            d = m.to_json()
-            first.setdefault((d.get("type"), d.get("card"), d.get("do"), d.get("seat")), i)
+        for i, kind in enumerate(kinds):
+            first.setdefault(kind, i)
 
-        def order(pair: tuple[int, Move]) -> tuple[Any, ...]:
-            i, m = pair
-            d = m.to_json()
-            steps = d.get("steps")
-            group = first[(d.get("type"), d.get("card"), d.get("do"), d.get("seat"))]
+        def order(i: int) -> tuple[Any, ...]:
+            steps = said[i].get("steps")
+            group = first[kinds[i]]
             return (group, steps < 0, steps, i) if isinstance(steps, int) else (group, False, 0, i)
 
-        return Cursor.over([m for _, m in sorted(enumerate(moves), key=order)])
+        return Cursor.over([moves[i] for i in sorted(range(len(moves)), key=order)])
 
     def choice_confirms(self, state: State, move: Move) -> bool:
         # A pile's option ("King pile", under "Draw: choose a pile") is the
