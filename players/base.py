@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect
+from collections.abc import Sequence
 from itertools import accumulate
 from operator import itemgetter
 from typing import Protocol
@@ -43,12 +44,19 @@ def chance_move(state: State, rng: random.Random) -> Move:
         n = len(moves)
         i = int(rng.random() * n)
         return moves[i if i < n else n - 1]
-    outcomes = state.chance_outcomes()
-    totals = list(accumulate(map(_weight, outcomes)))
+    if type(state).chance_totals is State.chance_totals:
+        outcomes = state.chance_outcomes()
+        return outcomes[_drawn_index(list(accumulate(map(_weight, outcomes))), rng)][0]
+    moves, totals = state.chance_totals()  # the engine's own running totals, without the pairs
+    return moves[_drawn_index(totals, rng)]
+
+
+def _drawn_index(totals: Sequence[float], rng: random.Random) -> int:
+    """Where one ``rng.random()`` falls on the running totals of the weights."""
     total = totals[-1] + 0.0
     if not 0.0 < total < math.inf:
         raise ValueError(f"chance weights must add up to a positive finite total, not {total!r}")
-    return outcomes[bisect(totals, rng.random() * total, 0, len(totals) - 1)][0]
+    return bisect(totals, rng.random() * total, 0, len(totals) - 1)
 
 
 def own_turn(state: State, seat: int) -> list[Move]:

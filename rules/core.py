@@ -33,7 +33,7 @@ import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import accumulate, product
 from typing import Any, ClassVar
 
 from rules import catalogue
@@ -168,6 +168,14 @@ class State:
         the engine knows better, e.g. duplicate cards in a deck)."""
         moves = self.legal_moves()
         return [(m, 1.0) for m in moves]
+
+    def chance_totals(self) -> tuple[Sequence[Move], Sequence[float]]:
+        """``chance_outcomes()`` as two sequences: the outcomes, and the
+        running totals of their weights (what a weighted draw bisects). An
+        engine whose search draws many chance steps may override it to skip
+        the pairs, e.g. with a fixed table for a die."""
+        outcomes = self.chance_outcomes()
+        return [m for m, _ in outcomes], list(accumulate(w for _, w in outcomes))
 
     def sample_chance(self, played: int | None = None) -> Move:
         """The outcome the seed picks here. Depends only on the seed and the

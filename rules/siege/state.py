@@ -21,7 +21,8 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from itertools import accumulate
 from typing import Any
 
 from rules.core import CHANCE, JSON, Event, Move, Outcome, State
@@ -76,6 +77,9 @@ def _drawn(card: str, copies: int) -> tuple[Move, float]:
 _SLOTS = tuple(tuple(range(n)) for n in range(64))
 _DICE = tuple(mv.Die(v) for v in range(1, DIE_FACES + 1))
 _DIE_OUTCOMES = tuple((die, 1.0) for die in _DICE)
+_DIE_TOTALS = tuple(float(v) for v in range(1, DIE_FACES + 1))  # one each: the running totals
+#: the draw of each card, one shared instance each
+_DRAWS = {card: _m(mv.Draw, card) for card in CARDS}
 
 
 def _take(counts: dict[str, int], card: str) -> None:
@@ -224,7 +228,7 @@ class SiegeState(Table, State):
     def _legal_moves(self) -> list[Move]:
         p = self.phase
         if p in ("setup_draw", "draw"):
-            return [_m(mv.Draw, c) for c in sorted(self._draw_deck())]
+            return [_DRAWS[c] for c in sorted(self._draw_deck())]
         if p in ("die", "attack_die"):
             return list(_DICE)
         if p in ("setup", "play"):
@@ -266,6 +270,17 @@ class SiegeState(Table, State):
         if self.phase in ("die", "attack_die") and self.result is None:
             return list(_DIE_OUTCOMES)
         return super().chance_outcomes()
+
+    def chance_totals(self) -> tuple[Sequence[Move], Sequence[float]]:
+        # A draw's weights are the copies left, its totals their running sum;
+        # the die's are fixed. ``chance_outcomes`` in the search's shape.
+        if self.phase in ("setup_draw", "draw"):
+            deck = self._draw_deck()
+            cards = sorted(deck)
+            return [_DRAWS[c] for c in cards], list(accumulate(map(deck.__getitem__, cards)))
+        if self.phase in ("die", "attack_die") and self.result is None:
+            return _DICE, _DIE_TOTALS
+        return super().chance_totals()
 
     def _check(self, move: Move) -> None:
         if move in self._legal_moves():
