@@ -8,7 +8,7 @@ from bisect import bisect
 from collections.abc import Sequence
 from itertools import accumulate
 from operator import itemgetter
-from typing import Protocol
+from typing import Any, Protocol
 
 from rules.core import Move, Outcome, State
 
@@ -44,19 +44,17 @@ def chance_move(state: State, rng: random.Random) -> Move:
         n = len(moves)
         i = int(rng.random() * n)
         return moves[i if i < n else n - 1]
-    if type(state).chance_totals is State.chance_totals:
-        outcomes = state.chance_outcomes()
-        return outcomes[_drawn_index(list(accumulate(map(_weight, outcomes))), rng)][0]
-    moves, totals = state.chance_totals()  # the engine's own running totals, without the pairs
-    return moves[_drawn_index(totals, rng)]
-
-
-def _drawn_index(totals: Sequence[float], rng: random.Random) -> int:
-    """Where one ``rng.random()`` falls on the running totals of the weights."""
+    pairs = type(state).chance_totals is State.chance_totals
+    if pairs:
+        outcomes: Sequence[Any] = state.chance_outcomes()
+        totals: Sequence[float] = list(accumulate(map(_weight, outcomes)))
+    else:  # the engine's own running totals, without the pairs
+        outcomes, totals = state.chance_totals()
     total = totals[-1] + 0.0
     if not 0.0 < total < math.inf:
         raise ValueError(f"chance weights must add up to a positive finite total, not {total!r}")
-    return bisect(totals, rng.random() * total, 0, len(totals) - 1)
+    drawn = outcomes[bisect(totals, rng.random() * total, 0, len(totals) - 1)]
+    return drawn[0] if pairs else drawn
 
 
 def own_turn(state: State, seat: int) -> list[Move]:

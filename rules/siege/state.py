@@ -78,8 +78,12 @@ _SLOTS = tuple(tuple(range(n)) for n in range(64))
 _DICE = tuple(mv.Die(v) for v in range(1, DIE_FACES + 1))
 _DIE_OUTCOMES = tuple((die, 1.0) for die in _DICE)
 _DIE_TOTALS = tuple(float(v) for v in range(1, DIE_FACES + 1))  # one each: the running totals
-#: the draw of each card, one shared instance each
+#: the draw and the discard of each card, one shared instance each
 _DRAWS = {card: _m(mv.Draw, card) for card in CARDS}
+_DISCARDS = {card: _m(mv.Discard, card) for card in CARDS}
+_END = _m(mv.EndPhase)
+#: the cards played into row 2 at any slot, with no target (troops, war machines)
+_INTO_ROW2 = frozenset(card for card, c in CARDS.items() if c.kind in ("troop", "war_machine"))
 
 
 def _take(counts: dict[str, int], card: str) -> None:
@@ -251,14 +255,14 @@ class SiegeState(Table, State):
         if p == "attack":
             attackers, brawlers = self.attack_menu()
             return [*(_m(mv.Attack, u) for u in attackers), *(_m(mv.Attack, u, True) for u in brawlers),
-                    _m(mv.EndPhase)]
+                    _END]
         if p == "aim":
             targets = self.group_targets()
             return [*(_m(mv.Join, u) for u in self.joiners(targets)), *(_m(mv.Target, t) for t in targets)]
         if p == "support":
             return [*(_m(mv.Support, u) for u in self.supporters(self.aim)), _m(mv.Support, None)]
         if p == "move":
-            return [*self.shift_options(), _m(mv.EndPhase)]
+            return [*self.shift_options(), _END]
         if p == "pour":
             return [*self.pour_options(), _m(mv.Pass)]
         return []
@@ -290,7 +294,8 @@ class SiegeState(Table, State):
     def _apply(self, move: Move) -> list[Event]:
         ev: list[Event] = []
         _handler(type(move))(self, move, ev)
-        self._advance(ev)
+        if self.phase in _FLOWING:  # else the flow waits here: _advance would return at once
+            self._advance(ev)
         return ev
 
     # -- options ---------------------------------------------------------
@@ -362,20 +367,21 @@ class SiegeState(Table, State):
         and ``entry_slots`` (no target; any slot of row 2)."""
         seat = self.seat
         hand = self.hands[seat]
-        if not setup and (dead := self.must_discard()):
-            return [_m(mv.Discard, c) for c in dead]
+        # must_discard() is empty but for the Defender before his turn's card
+        if not setup and seat == DEFENDER and not self.card_played and (dead := self.must_discard()):
+            return [_DISCARDS[c] for c in dead]
         out: list[Move] = []
-        slots = len(self.rows[seat]["r2"]) + 1
+        slots = _SLOTS[len(self.rows[seat]["r2"]) + 1]
         anywhere = not (setup and seat == DEFENDER)
         for card in sorted(hand):
-            if anywhere and CARDS[card].kind in ("troop", "war_machine"):
-                out.extend(_plays(card, None, _SLOTS[slots]))
+            if anywhere and card in _INTO_ROW2:
+                out.extend(_plays(card, None, slots))
             else:
                 for target in self.play_targets(card, setup):
                     out.extend(_plays(card, target, tuple(self.entry_slots(card, target))))
-            out.append(_m(mv.Discard, card))
+            out.append(_DISCARDS[card])
         if not setup and sum(hand.values()) <= HAND_LIMIT:
-            out.append(_m(mv.EndPhase))
+            out.append(_END)
         return out
 
     def loss_candidates(self, reason: str) -> list[str]:

@@ -46,6 +46,10 @@ def _line_of(side: int, row: str, walls: bool) -> int:
     return 2 if row in ("r2", "rc") else 1
 
 
+#: the only targets ``_may_shoot_at`` may refuse, by their card
+_SHOT_ONLY_SOMETIMES = frozenset(("battering_ram", *LEADER))
+
+
 def _may_shoot_at(card: str, target: str, row: str) -> bool:
     """Whether a shot of ``card`` can hit ``target`` in ``row`` at all:
     rams are hit from afar only by Catapults, and only at the walls;
@@ -362,7 +366,13 @@ class Table:
             return self._melee_kept(uid, row, kept)
         if mode == "none":
             return []
-        return self.targets_of(uid)  # a ram or a tower: rare, and cheap enough
+        if mode == "fill":  # a Siege Tower: the Moat, from row 0 once no wall stands
+            moat = self.moat() if self.seat == ATTACKER and row == "r0" else None
+            return [moat] if moat and not self.walls() else []
+        # a ram: every wall from row 0, when its shot can hit one at all
+        if self.seat != ATTACKER or row != "r0" or not _lines_hit(ATTACKER, card, False, True)[1]:
+            return []
+        return self.walls()
 
     def _melee_kept(self, uid: str, row: str, kept: dict[Any, list[str]] | None) -> list[str]:
         if kept is None or row in self.towers:
@@ -386,14 +396,16 @@ class Table:
         near, far = lines[1], lines[2]
         if not (near or far):
             return []
+        sometimes = _SHOT_ONLY_SOMETIMES
         if self.seat == ATTACKER:
             rows = self.rows[DEFENDER]
             by_row = (("r1", near), ("r2", far if walls else near))
-            return [t for r, hit in by_row if hit for t in rows[r] if _may_shoot_at(card, t, r)]
+            return [t for r, hit in by_row if hit for t in rows[r]
+                    if card_of(t) not in sometimes or _may_shoot_at(card, t, r)]
         rows = self.rows[ATTACKER]
         by_row = (("r0", near), ("r1", near), ("r2", far))
         out = [t for r, hit in by_row if hit for t in rows[r]
-               if kind_of(t) in FIGHTING and _may_shoot_at(card, t, r)]
+               if kind_of(t) in FIGHTING and (card_of(t) not in sometimes or _may_shoot_at(card, t, r))]
         if near:
             out.extend(t for tower in rows["r0"] for t in self.towers.get(tower, ())
                        if _may_shoot_at(card, t, tower))
@@ -434,10 +446,10 @@ class Table:
         for u, row in self._placed_lazily(seat):
             if u in used:
                 continue
-            card = _traits(u, seat)[0]
+            card, _, brawls = _traits(u, seat)
             if (card, row) in tried:
                 continue
-            if self.reach(u, row, kept) or (_traits(u, seat)[2] and self._melee_kept(u, row, kept)):
+            if self.reach(u, row, kept) or (brawls and self._melee_kept(u, row, kept)):
                 return True
             if row not in self.towers:  # aboard a tower the day it boarded counts
                 tried.add((card, row))
