@@ -208,12 +208,9 @@ class SiegeState(Table, State):
 
     # -- the hooks -------------------------------------------------------
     # The search asks these at every step: straight to the hook, without
-    # the base class's indirection (``to_move`` is the hook itself, below;
-    # the game is over exactly when the result is set, so ``legal_moves``
-    # says the same as the base's).
-    def legal_moves(self) -> list[Move]:
-        return [] if self.result is not None else self._legal_moves()
-
+    # the base class's indirection (``to_move`` and ``legal_moves`` are the
+    # hooks themselves, below; the game is over exactly when the result is
+    # set, so they say the same as the base's).
     def _to_move(self) -> int | None:
         if self.result is not None:
             return None
@@ -230,6 +227,8 @@ class SiegeState(Table, State):
     to_move = _to_move
 
     def _legal_moves(self) -> list[Move]:
+        if self.result is not None:
+            return []
         p = self.phase
         if p in ("setup_draw", "draw"):
             return [_DRAWS[c] for c in sorted(self._draw_deck())]
@@ -266,6 +265,8 @@ class SiegeState(Table, State):
         if p == "pour":
             return [*self.pour_options(), _m(mv.Pass)]
         return []
+
+    legal_moves = _legal_moves
 
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         if self.phase in ("setup_draw", "draw"):
@@ -466,12 +467,13 @@ class SiegeState(Table, State):
     # -- applying --------------------------------------------------------
     def _do_draw(self, move: mv.Draw, ev: list[Event]) -> None:
         seat, card = self.seat, move.card
-        _take(self._draw_deck(), card)
-        if self.phase == "setup_draw" or self.deck == "normal":
+        setup = self.phase == "setup_draw"
+        _take(self.decks[seat]["normal" if setup else self.deck], card)  # _draw_deck()
+        if setup or self.deck == "normal":
             _add(self.hands[seat], card)
             ev.append(Event("drew", {"seat": seat, "card": card}, audience=(seat,)))
             ev.append(Event("drew", {"seat": seat}))
-            if self.phase == "setup_draw":
+            if setup:
                 self.count -= 1
                 if not self.count:
                     self.phase, self.count = "setup", SETUP_ACTIONS
