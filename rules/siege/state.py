@@ -838,10 +838,11 @@ class SiegeState(Table, State):
                     return
                 else:  # no food in hand: a troop starves (if any is left)
                     self.losses = {"count": 1, "reason": "starve", "resume": "play"}
-                    self.phase = "lose"
-                    if self.may_lose():  # the seat names the troop (the "lose" step would stop too)
+                    if self.may_lose():  # the seat names the troop
+                        self.phase = "lose"
                         ev.append(Event("starving", {"seat": seat}))
                         return
+                    self.phase, self.losses = "play", None  # none left: the "lose" step's own way on
             elif p == "lose":
                 assert self.losses is not None
                 if self.losses["count"] > 0 and self.may_lose():
