@@ -126,11 +126,20 @@ SETTINGS: dict[str, dict[str, tuple[Setting, ...]]] = {
                  _pin("dc_pin", default=24, example=24),
                  _pin("rst_pin", default=25, example=25),
                  _pin("cs_pin", example=16),
+                 # the 74HC138 output whose line is this screen's chip select ([screen_decoder])
+                 Setting("select", int, None, 0, 7, example=0),
                  Setting("spi_hz", int, None, 500_000, 16_000_000, example=4_000_000),
                  Setting("rotate", int, 0, 0, 3)),
         "sim": (),
         "dummy": (),
     },
+    # Not a part: the table's one 74HC138 that turns an SPI chip select into
+    # one per screen ([screen_decoder]; drivers.spi_decoder): its enable is
+    # /dev/spidev<spi_port>.<spi_device>'s chip select, its A0-A2 the pins.
+    "decoder": {"": (Setting("spi_port", int, 1, 0, 6),
+                     Setting("spi_device", int, 0, 0, 3),
+                     Setting("address_pins", list, None, *GPIO_PINS, size=3, required=True,
+                             example="[17, 27, 26]"))},
     "button": {"": (_pin("pin", required=True),
                     Setting("pull_up", bool, True),
                     Setting("hold_time", float, 1.0, 0.1, 10),
@@ -270,6 +279,8 @@ def open_screen(spec: Any, *, i2c: I2cBuses | None = None, keep: int = 1000,
         gpio_dc=int(get("dc_pin")),
         gpio_rst=int(get("rst_pin")),
         cs_pin=get("cs_pin"),
+        select=get("select"),
+        decoder_pins=_get(spec, "decoder_pins", None),  # [screen_decoder]'s, given by the profile
         spi_hz=get("spi_hz"),
         spi_resets=spi_resets,
         rotate=int(get("rotate")),

@@ -49,6 +49,16 @@ _WATCHER_KEYS = {f.name: False for f in fields(WatcherSettings)}
 # [players]: the names the lobby offers each seat to step through (pi_app.session.lobby)
 _TOP_KEYS["players"] = False
 _PLAYERS_KEYS = {"names": False}
+# [screen_decoder]: the 74HC138 whose outputs are the SPI screens' chip selects (drivers.spi_decoder)
+_TOP_KEYS["screen_decoder"] = False
+
+#: The header pins of the buses a profile's parts use, as the Pi's overlays
+#: put them (hardware/wiring.md): SPI0 (``dtparam=spi=on``, both chip selects),
+#: SPI1 (``dtoverlay=spi1-Ncs``: as many chip selects as the devices used) and
+#: I2C1. Other buses' pins depend on the overlay's options and are not counted.
+SPI_PINS = {0: {"MISO": 9, "MOSI": 10, "SCLK": 11}, 1: {"MISO": 19, "MOSI": 20, "SCLK": 21}}
+SPI_CE_PINS = {0: (8, 7), 1: (18, 17, 16)}
+I2C_PINS = {1: {"SDA": 2, "SCL": 3}}
 
 
 class PartSpec(Mapping[str, Any]):
@@ -139,6 +149,8 @@ class Profile:
     computer: PartSpec = field(default_factory=lambda: PartSpec("computer", "computer"))
     #: [players] names: the names the lobby offers to step through, as written
     names: tuple[str, ...] = ()
+    #: [screen_decoder]: the 74HC138 behind which SPI screens with ``select`` sit; None: none
+    screen_decoder: PartSpec | None = None
 
     def seat_of_part(self, part: str) -> int | None:
         """The seat index a part name belongs to (``seat2.ok`` -> 1)."""
@@ -399,8 +411,16 @@ def parse(data: dict, path: Path, text: str) -> Profile:
                        "add a [[hubs]] table with that name and its serial port")
         return spec
 
+    decoder = None
+    if "screen_decoder" in data:
+        decoder = c.part(data["screen_decoder"], ("screen_decoder",), "decoder", "screen_decoder",
+                         "[screen_decoder]")
+
     def screen(raw: Any, where: tuple[Any, ...], name: str) -> ScreenSpec:
-        return c.part(raw, where, "screen", name, f"screen {name}")
+        spec = c.part(raw, where, "screen", name, f"screen {name}")
+        if spec.backend == "luma" and spec.values.get("select") is not None:
+            _behind_decoder(c, spec, where, decoder)
+        return spec
 
     seats: list[SeatSpec] = []
     raw_seats = _array(c, data, "seats")
@@ -445,13 +465,15 @@ def parse(data: dict, path: Path, text: str) -> Profile:
     watcher = _watcher(c, data.get("watcher", {}))
     computer = c.part(data.get("computer", {}), ("computer",), "computer", "computer", "[computer]")
     names = _player_names(c, data.get("players", {}), len(seats))
-    _check_unique(c, seats, shared_screen, undo, zones)
+    taken = _bus_pins(c, seats, shared_screen, zones, decoder)
+    _check_unique(c, seats, shared_screen, undo, zones, taken)
     if c.problems:
         body = "\n".join(f"{path}:{line}: {msg}" for line, msg in sorted(c.problems))
         raise ProfileError(f"table profile {path} is not usable:\n{body}")
     simulated = pins == "mock" and all(r.backend == "sim" for r in [s.pad for s in seats])
     return Profile(path, name, lang, chance, pins, tuple(seats), shared_screen, undo,
-                   tuple(zones), tuple(hubs), simulated, watcher, computer, names=names)
+                   tuple(zones), tuple(hubs), simulated, watcher, computer, names=names,
+                   screen_decoder=decoder)
 
 
 def _watcher(c: _Checker, raw: Any) -> dict[str, Any]:
@@ -539,8 +561,84 @@ def _screen_cs_pin(screen: ScreenSpec) -> int | None:
 _SHARED_DC = "the SPI screens' D/C line"
 
 
+def _behind_decoder(c: _Checker, spec: ScreenSpec, where: tuple[Any, ...], decoder: PartSpec | None) -> None:
+    """A screen with ``select`` is on that output of [screen_decoder]: it takes
+    the decoder's bus and address pins, written once for the table."""
+    what = f"screen {spec.name}"
+    if spec.interface != "spi":
+        c.fail(where + ("select",), f"{what}: select is the 74HC138 output of an SPI screen",
+               'add interface = "spi" to it, or remove select')
+        return
+    if decoder is None or decoder.values.get("address_pins") is None:
+        c.fail(where + ("select",), f"{what}: select names a 74HC138 output but the profile has no decoder",
+               "add a [screen_decoder] table with address_pins = [A0, A1, A2] (hardware/wiring.md)")
+        return
+    if "cs_pin" in spec.values:
+        c.fail(where + ("cs_pin",), f"{what} has both select and cs_pin",
+               "keep select (the decoder's output) or cs_pin (a GPIO chip select), not both")
+    for key in ("spi_port", "spi_device"):
+        if key in spec.values and spec.values[key] != decoder[key]:
+            c.fail(where + (key,), f"{what}: {key} = {spec.values[key]} but [screen_decoder] is on"
+                   f" {key} = {decoder[key]}", f"remove {key} from the screen: it is the decoder's")
+        spec.values[key] = decoder[key]
+    spec.values["decoder_pins"] = list(decoder.address_pins)
+
+
+def _bus_pins(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec, zones: list[ZoneSpec],
+              decoder: PartSpec | None) -> dict[int, str]:
+    """The GPIOs the buses take (SPI_PINS, SPI_CE_PINS, I2C_PINS), the
+    decoder's address lines and the shared reset lines, each named, claimed
+    before the parts' own pins so that a button on a bus pin is the one told
+    to move."""
+    taken: dict[int, str] = {}
+
+    def claim(pin: int, what: str, where: tuple[Any, ...]) -> None:
+        if pin in taken and taken[pin] != what:
+            c.fail(where, f"GPIO {pin} of {what} is already used by {taken[pin]}",
+                   "give each bus, chip select and reset line its own pins")
+        taken.setdefault(pin, what)
+
+    spi_devices: dict[int, set[int]] = {}
+    spi_where: dict[int, tuple[Any, ...]] = {}
+    readers = [(s.pad, ("seats", i, "pad")) for i, s in enumerate(seats)]
+    readers += [(z.reader, ("zones", i, "reader")) for i, z in enumerate(zones)]
+    for r, where in readers:
+        if r.backend in ("rc522", "mfrc522"):
+            spi_devices.setdefault(r.bus, set()).add(r.device)
+            spi_where.setdefault(r.bus, where)
+            if r.get("rst_pin") is not None:
+                claim(r.rst_pin, "the readers' reset line", where + ("rst_pin",))
+    screens = [(s.screen, ("seats", i, "screen")) for i, s in enumerate(seats)]
+    screens.append((shared_screen, ("shared", "screen")))
+    i2c_where: dict[int, tuple[Any, ...]] = {}
+    for scr, where in screens:
+        if scr.backend != "luma":
+            continue
+        if scr.interface == "i2c":
+            i2c_where.setdefault(scr.port, where)
+            continue
+        spi_devices.setdefault(scr.spi_port, set()).add(scr.spi_device)
+        spi_where.setdefault(scr.spi_port, where)
+        claim(scr.rst_pin, "the SPI screens' reset line", where + ("rst_pin",))
+    for port, where in sorted(i2c_where.items()):
+        for signal, pin in I2C_PINS.get(port, {}).items():
+            claim(pin, f"I2C{port}'s {signal}", where + ("port",))
+    for port, devices in sorted(spi_devices.items()):
+        where = spi_where[port]
+        for signal, pin in SPI_PINS.get(port, {}).items():
+            claim(pin, f"SPI{port}'s {signal}", where)
+        ces = SPI_CE_PINS.get(port, ())
+        used = range(len(ces)) if port == 0 else range(min(max(devices) + 1, len(ces)))
+        for device in used:
+            claim(ces[device], f"SPI{port}'s CE{device}", where)
+    if decoder is not None and decoder.values.get("address_pins") is not None:
+        for bit, pin in enumerate(decoder.address_pins):
+            claim(pin, f"the screen decoder's A{bit}", ("screen_decoder", "address_pins"))
+    return taken
+
+
 def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec, undo: ButtonSpec,
-                  zones: list[ZoneSpec]) -> None:
+                  zones: list[ZoneSpec], taken: dict[int, str] | None = None) -> None:
     names = [s.name for s in seats]
     for i, n in enumerate(names):
         if n in names[:i] or n in ("shared", "zone"):
@@ -551,8 +649,8 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
         if n in znames[:i]:
             c.fail(("zones", i, "name"), f"zone name {n!r} is used twice",
                    "give every zone its own name (the board region it reads)")
-    # GPIO pins: buttons, lights, chip selects, resets, DC.
-    pins: dict[int, str] = {}
+    # GPIO pins: buttons, lights, chip selects, DC; after the buses' and reset lines' (``taken``).
+    pins: dict[int, str] = dict(taken or {})
 
     def claim(pin: int | None, part: str, where: tuple[Any, ...]) -> None:
         if pin is None or (pin == 0 and where not in c.lines):
@@ -593,10 +691,11 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
             continue
         key = ((scr.interface, scr.port, scr.address, scr.mux_channel) if scr.interface == "i2c"
                else ("spi-gpio-cs", scr.cs_pin) if _screen_cs_pin(scr) is not None
+               else ("spi-decoder", scr.spi_port, scr.spi_device, scr.select) if scr.get("select") is not None
                else (scr.interface, scr.port, scr.spi_device))
         if key in at:
             c.fail(where, f"{scr.name} uses the same bus and address as {at[key]}",
-                   "give it another address (0x3C/0x3D) or mux_channel")
+                   "give it another address (0x3C/0x3D), mux_channel, cs_pin or select")
         else:
             at[key] = scr.name
     # Readers: one per SPI chip select, one per hub index.

@@ -238,17 +238,76 @@ def _spi_screens(tmp_path: Path, seat1: str, seat2: str) -> Path:
 
 
 def test_spi_screens_share_a_d_c_line_and_each_has_its_own_chip_select(tmp_path):
-    ok = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3, rst_pin = 2", "cs_pin = 7, dc_pin = 3, rst_pin = 2")
+    ok = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3, rst_pin = 2", "cs_pin = 25, dc_pin = 3, rst_pin = 2")
     prof = profile.load(ok)
-    assert [prof.seats[0].screen.cs_pin, prof.seats[1].screen.cs_pin] == [16, 7]
+    assert [prof.seats[0].screen.cs_pin, prof.seats[1].screen.cs_pin] == [16, 25]
     same_cs = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3", "cs_pin = 16, dc_pin = 3")
     with pytest.raises(ProfileError) as err:
         profile.load(same_cs)
     assert "GPIO 16 of seat2.screen is already used by seat1.screen" in str(err.value)
-    dc_on_a_button = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 4", "cs_pin = 7, dc_pin = 3")
+    dc_on_a_button = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 4", "cs_pin = 25, dc_pin = 3")
     with pytest.raises(ProfileError) as err:
         profile.load(dc_on_a_button)
     assert "GPIO 4 of the SPI screens' D/C line is already used by seat1.left" in str(err.value)
+
+
+def test_a_chip_select_on_the_bus_s_own_pins_is_refused(tmp_path):
+    """The kernel drives SPI0's CE1 (GPIO7) for /dev/spidev0.1 whether or not a
+    reader is wired to it: a GPIO chip select there would fight it."""
+    on_ce1 = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3", "cs_pin = 7, dc_pin = 3")
+    with pytest.raises(ProfileError) as err:
+        profile.load(on_ce1)
+    assert "GPIO 7 of seat2.screen is already used by SPI0's CE1" in str(err.value)
+
+
+def _decoded(tmp_path: Path, decoder: str, seat1: str, seat2: str) -> Path:
+    """The sim profile without seat 4, with a [screen_decoder] and seat 1's
+    and 2's screens behind it."""
+    spi = 'screen = {{ backend = "luma", driver = "sh1106", interface = "spi", dc_pin = 2, rst_pin = 3, {} }}'
+    text = profile.find("sim").read_text()
+    lines = text[:text.rindex("[[seats]]")].splitlines()
+    screens = [i for i, ln in enumerate(lines) if ln.startswith("screen =")]
+    lines[screens[1]], lines[screens[2]] = spi.format(seat1), spi.format(seat2)
+    path = tmp_path / "decoded.toml"
+    path.write_text(decoder + "\n" + "\n".join(lines) + "\n")
+    return path
+
+
+def test_screens_behind_the_decoder_take_its_bus_and_each_an_output(tmp_path):
+    decoder = "[screen_decoder]\nspi_port = 0\nspi_device = 1\naddress_pins = [16, 25, 17]\n"
+    prof = profile.load(_decoded(tmp_path, decoder, "select = 0", "select = 1"))
+    one, two = prof.seats[0].screen, prof.seats[1].screen
+    assert (one.spi_port, one.spi_device, one.select, one.decoder_pins) == (0, 1, 0, [16, 25, 17])
+    assert two.select == 1
+    problems = {
+        "select = 0": "seat2.screen uses the same bus and address as seat1.screen",
+        'select = 1, cs_pin = 26': "seat2.screen has both select and cs_pin",
+        "select = 1, spi_port = 1": "spi_port = 1 but [screen_decoder] is on spi_port = 0",
+        "select = 9": "select = 9 is above 7",
+    }
+    for seat2, said in problems.items():
+        with pytest.raises(ProfileError) as err:
+            profile.load(_decoded(tmp_path, decoder, "select = 0", seat2))
+        assert said in str(err.value), seat2
+    with pytest.raises(ProfileError) as err:
+        profile.load(_decoded(tmp_path, "", "select = 0", "select = 1"))
+    assert "select names a 74HC138 output but the profile has no decoder" in str(err.value)
+    on_miso = "[screen_decoder]\nspi_port = 0\nspi_device = 1\naddress_pins = [16, 25, 9]\n"
+    with pytest.raises(ProfileError) as err:
+        profile.load(_decoded(tmp_path, on_miso, "select = 0", "select = 1"))
+    assert "GPIO 9 of the screen decoder's A2 is already used by SPI0's MISO" in str(err.value)
+
+
+def test_a_button_on_spi1_s_pins_is_told_to_move(tmp_path):
+    """SPI1 takes GPIO 19-21 (MISO, MOSI, SCLK) and CE0 on GPIO18: the sim
+    profile's seat2 ▶ on GPIO19 clashes with it, and is the part named."""
+    decoder = "[screen_decoder]\nspi_port = 1\naddress_pins = [16, 25, 8]\n"
+    with pytest.raises(ProfileError) as err:
+        profile.load(_decoded(tmp_path, decoder, "select = 0", "select = 1"))
+    said = str(err.value)
+    assert "GPIO 19 of seat2.right is already used by SPI1's MISO" in said
+    assert "GPIO 20 of seat3.left is already used by SPI1's MOSI" in said
+    assert "GPIO 21 of seat3.ok is already used by SPI1's SCLK" in said
 
 
 def test_watcher_table_and_hub_hold_reach_the_drivers(tmp_path, monkeypatch):
@@ -335,7 +394,7 @@ def _valid(setting):
     if setting.kind is bool:
         return not setting.default
     if setting.kind is list:
-        return [3, 7, 8] if setting.key == "pins" else [0.5] * setting.size
+        return [3, 7, 8] if setting.key in ("pins", "address_pins") else [0.5] * setting.size
     if setting.kind is str:
         return "hub"
     return setting.high if setting.high != setting.default else setting.low
@@ -353,7 +412,14 @@ def _part_toml(kind: str, backend: str, key: str, value) -> tuple[str, str]:
             base = base.replace("[shared]", '[[hubs]]\nname = "hub"\nport = "auto"\n\n[shared]', 1)
     elif kind == "screen":  # the shared screen
         spi = ", dc_pin = 16" if key == "interface" else ""  # an SPI screen's DC pin, not seat3's light
+        if key == "select":  # an SPI screen behind the table's decoder, on seat4's pins
+            spi = ', interface = "spi", dc_pin = 16'
+            base = base[:base.rindex("[[seats]]")].replace(
+                "[shared]", "[screen_decoder]\nspi_port = 0\naddress_pins = [17, 27, 18]\n\n[shared]", 1)
         old, new = 'screen = { backend = "dummy" }', f'screen = {{ backend = "{backend}", {key} = {v}{spi} }}'
+    elif kind == "decoder":  # not a part: the table's [screen_decoder]
+        pins = "" if key == "address_pins" else "address_pins = [3, 7, 8]\n"
+        old, new = "[shared]", f"[screen_decoder]\n{pins}{key} = {v}\n\n[shared]"
     elif kind == "light":
         old = "light = { pin = 22 }"
         rgb = "light = { kind = 'rgb', pins = [3, 7, 8] }"
@@ -387,7 +453,7 @@ def test_every_setting_a_driver_takes_is_a_key_the_profile_takes(tmp_path, kind,
     loaded = profile.load(path)
     spec = {"reader": loaded.seats[0].pad, "screen": loaded.shared_screen, "light": loaded.seats[0].light,
             "encoder": loaded.seats[0].encoder, "button": loaded.undo,
-            "computer": getattr(loaded, "computer", None)}[kind]
+            "computer": getattr(loaded, "computer", None), "decoder": loaded.screen_decoder}[kind]
     assert key in spec.values or kind == "encoder", line
 
 
