@@ -98,6 +98,9 @@ class Table:
     watcher: Watcher | None = None
     pin_factory: Any = None
     i2c: Any = None
+    #: on mock pins, the simulated SPI bus of the profile's luma SPI screens
+    #: (drivers.sim.spi_screens.SimulatedSpi: ``glass(name)`` is what one shows)
+    spi: Any = None
     clock: float = 0.0  # simulated time for a stepped watcher
     polling: bool = False  # the watcher runs on its own thread
 
@@ -224,12 +227,21 @@ def build(profile: Profile, events: queue.Queue, *, keep_frames: bool = False, p
             table.readers[zone.reader.name] = _build_reader(zone.reader, profile)
         keep = 100_000 if keep_frames else 2
         resets: set[int] = set()  # SPI screens' shared reset lines, pulsed once
-        for spec in [*(s.screen for s in used), profile.shared_screen]:
-            try:
-                table.screens[spec.name] = parts.open_screen(spec, i2c=table.i2c, keep=keep,
-                                                             spi_resets=resets)
-            except (OSError, ValueError, DriverError) as exc:
-                raise HardwareError(f"{spec.name}: the screen did not open: {exc}") from None
+        specs = [*(s.screen for s in used), profile.shared_screen]
+        wires: Any = contextlib.nullcontext()
+        if factory is not None:  # mock pins: SPI screens are emulated chips on a simulated bus
+            from drivers.sim.spi_screens import SimulatedSpi, is_spi_screen
+
+            if any(is_spi_screen(spec) for spec in specs):
+                table.spi = SimulatedSpi(specs)
+                wires = table.spi.installed()
+        with wires:
+            for spec in specs:
+                try:
+                    table.screens[spec.name] = parts.open_screen(spec, i2c=table.i2c, keep=keep,
+                                                                 spi_resets=resets)
+                except (OSError, ValueError, DriverError) as exc:
+                    raise HardwareError(f"{spec.name}: the screen did not open: {exc}") from None
         for b in [*(b for s in used for b in s.buttons), profile.undo]:
             table.buttons[b.name] = parts.open_button(b, events, pin_factory=factory, clock=button_clock)
         for s in used:

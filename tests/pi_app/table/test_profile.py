@@ -238,7 +238,8 @@ def _spi_screens(tmp_path: Path, seat1: str, seat2: str) -> Path:
 
 
 def test_spi_screens_share_a_d_c_line_and_each_has_its_own_chip_select(tmp_path):
-    ok = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3, rst_pin = 2", "cs_pin = 25, dc_pin = 3, rst_pin = 2")
+    ok = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3, rst_pin = 2",
+                      "cs_pin = 25, dc_pin = 3, rst_pin = 2")
     prof = profile.load(ok)
     assert [prof.seats[0].screen.cs_pin, prof.seats[1].screen.cs_pin] == [16, 25]
     same_cs = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3", "cs_pin = 16, dc_pin = 3")

@@ -1,0 +1,75 @@
+"""A table whose screens are on SPI1 behind a 74HC138 (the reference table's
+wiring, hardware/wiring.md), run on the simulated bus: luma's SPI driver and
+the decoder's interface talk to emulated SH1106 chips, and each panel shows
+the frame its screen was last sent, and no other screen's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from drivers.sim.spi_screens import SimulatedSpi
+
+PROFILE = """
+[table]
+name = "SPI screens"
+lang = "en"
+chance = "draw"
+pins = "mock"
+
+[screen_decoder]
+spi_port = 1
+spi_device = 0
+address_pins = [17, 27, 26]
+
+[shared]
+screen = { backend = "luma", driver = "sh1106", interface = "spi", select = 4, dc_pin = 2, rst_pin = 3 }
+undo = { pin = 15 }
+
+[[seats]]
+name = "seat1"
+pad = { backend = "sim" }
+screen = { backend = "luma", driver = "sh1106", interface = "spi", select = 0, dc_pin = 2, rst_pin = 3 }
+buttons = { left = 4, ok = 5, right = 6 }
+light = { pin = 22 }
+
+[[seats]]
+name = "seat2"
+pad = { backend = "sim" }
+screen = { backend = "luma", driver = "sh1106", interface = "spi", select = 1, dc_pin = 2, rst_pin = 3 }
+buttons = { left = 12, ok = 13, right = 16 }
+light = { pin = 23 }
+"""
+
+NAMES = ("seat1.screen", "seat2.screen", "shared.screen")
+
+
+def _glass_is_what_each_was_sent(table) -> None:
+    for screen in table.screens.values():
+        screen.flush()
+    spi: SimulatedSpi = table.spi
+    for name in NAMES:
+        sent = table.screens[name]._last  # the bytes of the frame it last sent
+        assert sent is not None and spi.glass(name).tobytes() == sent, name
+
+
+def test_a_game_on_spi_screens_behind_the_decoder(tmp_path: Path, rig, fake_game):
+    path = tmp_path / "spi.toml"
+    path.write_text(PROFILE)
+    r = rig(2, str(path))
+    s = r.open(fake_game)
+    table = r.table
+    assert set(table.spi.chips) == set(NAMES)
+    _glass_is_what_each_was_sent(table)
+    blank = Image.new("1", (128, 64), 0).tobytes()
+    glass = {name: table.spi.glass(name).tobytes() for name in NAMES}
+    assert blank not in glass.values()  # every panel is on and shows its page
+    moves = len(s.scene.state.history)
+    r.press("seat1.ok")  # seat 1 passes: a move, and seat 1's screen leaves its menu
+    assert len(s.scene.state.history) == moves + 1
+    _glass_is_what_each_was_sent(table)
+    assert table.spi.glass("seat1.screen").tobytes() != glass["seat1.screen"]
+    # every byte went through the decoder on SPI1's CE0, at the SH1106's clock
+    assert {chip.spi_hz for chip in table.spi.chips.values()} == {4_000_000}
+    assert all(f.bus == 1 and f.device == 0 and not f.no_cs for f in table.spi.bus.opened)
