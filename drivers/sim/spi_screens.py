@@ -22,6 +22,21 @@ from drivers.sim.fake_spi import FakeGpio, FakeSpiBus, fake_rpi_gpio, fake_spide
 from drivers.sim.oled_controller import COMMAND_STREAM, DATA_STREAM, OledController
 
 
+class WiredGpio(FakeGpio):
+    """The fake RPi.GPIO, with the screens' reset lines wired: driving one low
+    resets every controller on it (their RAM and settings lost, as at power-on)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.resets: dict[int, list[OledController]] = {}
+
+    def output(self, pin: int, value: int) -> None:
+        super().output(pin, value)
+        if not value:
+            for controller in self.resets.get(pin, []):
+                controller.power_on()
+
+
 class SpiOled:
     """An OLED controller on an SPI bus: what the bus clocks in goes to it, as D/C says."""
 
@@ -47,7 +62,7 @@ class SimulatedSpi:
 
     def __init__(self, specs: Sequence[Any]) -> None:
         self.bus = FakeSpiBus()
-        self.gpio: FakeGpio | None = None
+        self.gpio: WiredGpio | None = None
         self.chips: dict[str, SpiOled] = {}
         self._specs = [s for s in specs if is_spi_screen(s)]
 
@@ -55,12 +70,13 @@ class SimulatedSpi:
         assert self.gpio is not None
         return self.gpio.levels.get(pin, idle)
 
-    def _wire(self, gpio: FakeGpio) -> None:
+    def _wire(self, gpio: WiredGpio) -> None:
         self.gpio = gpio
         for spec in self._specs:
             dc = spec["dc_pin"]
             chip = SpiOled(OledController(str(spec["driver"])), lambda pin=dc: self._level(pin, 0))
             self.chips[spec["name"]] = chip
+            gpio.resets.setdefault(spec["rst_pin"], []).append(chip.controller)
             port, device = spec["spi_port"], spec["spi_device"]
             if spec.get("select") is not None:
                 pins, output = list(spec["decoder_pins"]), spec["select"]
@@ -78,8 +94,10 @@ class SimulatedSpi:
     @contextlib.contextmanager
     def installed(self) -> Iterator[SimulatedSpi]:
         """``import spidev`` and ``import RPi.GPIO`` give the fakes wired to these chips."""
-        with fake_spidev(self.bus), fake_rpi_gpio(self.gpio) as gpio:
-            if self.gpio is None:
+        first = self.gpio is None
+        gpio = self.gpio or WiredGpio()
+        with fake_spidev(self.bus), fake_rpi_gpio(gpio):
+            if first:
                 self._wire(gpio)
             yield self
 

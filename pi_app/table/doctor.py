@@ -43,9 +43,11 @@ def _where(spec: Any) -> str:
     backend = getattr(spec, "backend", None)
     if backend in ("sim", "dummy"):
         return f"backend={backend}"
+    luma = (("driver", "interface", "spi_port", "spi_device", "select", "cs_pin")
+            if getattr(spec, "interface", None) == "spi"
+            else ("driver", "interface", "port", "address", "mux_channel"))
     keys = {"rc522": ("bus", "device", "cs_pin"), "mfrc522": ("bus", "device"), "hub": ("hub", "index"),
-            "luma": ("driver", "interface", "port", "address", "mux_channel")}.get(backend or "",
-                                                                                   ("pin", "kind"))
+            "luma": luma}.get(backend or "", ("pin", "kind"))
     out = [f"backend={backend}"] if backend else []
     for k in keys:
         v = getattr(spec, k, None)
@@ -129,9 +131,10 @@ class Doctor:
         return self.report()
 
     def screens(self) -> None:
+        resets: set[int] = set()  # SPI screens share a reset line: pulsed once, or it blanks the others
         for spec in self.profile.screens():
             check = self.checks[spec.name]
-            screen = self.attempt(check, lambda spec=spec: parts.open_screen(spec))
+            screen = self.attempt(check, lambda spec=spec: parts.open_screen(spec, spi_resets=resets))
             if screen is None:
                 continue
             self.opened.append(screen)

@@ -73,3 +73,34 @@ def test_a_game_on_spi_screens_behind_the_decoder(tmp_path: Path, rig, fake_game
     # every byte went through the decoder on SPI1's CE0, at the SH1106's clock
     assert {chip.spi_hz for chip in table.spi.chips.values()} == {4_000_000}
     assert all(f.bus == 1 and f.device == 0 and not f.no_cs for f in table.spi.bus.opened)
+
+
+def test_the_start_up_message_stays_on_every_spi_screen(tmp_path: Path):
+    """The screens share one reset line: opening each for the message must
+    not pulse it again, which would blank the screens already showing it."""
+    from pi_app.table import profile, startup
+
+    path = tmp_path / "spi.toml"
+    path.write_text(PROFILE)
+    specs = profile.load(path).screens()
+    spi = SimulatedSpi(specs)
+    with spi.installed():
+        shown = startup.show(specs, "seat3.pad: reader hub not connected", 10, "en")
+    assert sorted(shown) == sorted(NAMES)
+    panels = {spi.glass(name).tobytes() for name in NAMES}
+    assert len(panels) == 1 and Image.new("1", (128, 64), 0).tobytes() not in panels
+
+
+def test_a_reset_pulse_blanks_every_screen_on_the_line(tmp_path: Path):
+    """The emulation the test above relies on: the reset line reaches every chip on it."""
+    from pi_app.table import profile, startup
+
+    path = tmp_path / "spi.toml"
+    path.write_text(PROFILE)
+    specs = profile.load(path).screens()
+    spi = SimulatedSpi(specs)
+    with spi.installed():
+        startup.show(specs[:1], "a message", 10, "en")
+        assert spi.glass(NAMES[0]).getbbox() is not None
+        spi.gpio.output(3, 0)
+    assert spi.glass(NAMES[0]).getbbox() is None
