@@ -458,8 +458,9 @@ def open_oled(
     except (LumaError, OSError, ImportError) as err:
         hint = ""
         if interface == "spi":
+            enable = "dtoverlay=spi1-1cs" if spi_port == 1 else "dtparam=spi=on"
             hint = (
-                f"; an SPI screen needs /dev/spidev{spi_port}.{spi_device} (dtparam=spi=on), spidev and"
+                f"; an SPI screen needs /dev/spidev{spi_port}.{spi_device} ({enable}), spidev and"
                 " RPi.GPIO (rpi-lgpio on a Pi 5): pip install 'tablekeeper[pi]'; on a laptop use the"
                 " simulated table"
             )
