@@ -364,6 +364,11 @@ def _part_toml(kind: str, backend: str, key: str, value) -> tuple[str, str]:
         new = f"[computer]\n{key} = {v}\n\n[shared]"
     elif kind == "encoder":
         old, new = "light = { pin = 22 }", "light = { pin = 22 }\nencoder = { pin_a = 3, pin_b = 16 }"
+    elif backend == "hub":  # the undo button, on the reader hub
+        old = "undo = { pin = 15 }"
+        base = base.replace("[shared]", '[[hubs]]\nname = "hub"\nport = "auto"\n\n[shared]', 1)
+        new = ('undo = { backend = "hub", hub = "hub", button = 0' + ("" if key in ("hub", "button")
+                                                                       else f", {key} = {v}") + " }")
     else:  # the undo button
         old = "undo = { pin = 15 }"
         new = "undo = { pin = 16 }" if key == "pin" else f"undo = {{ pin = 15, {key} = {v} }}"
