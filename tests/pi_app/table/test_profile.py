@@ -200,11 +200,12 @@ def _gpios_in_use(prof: profile.Profile) -> set[int]:
     shared reset line, and 0-1 (kept for a HAT's ID EEPROM)."""
     used = {0, 1, 2, 3, 7, 8, 9, 10, 11}
     for seat in prof.seats:
-        used |= {b.pin for b in seat.buttons}
+        used |= {b.pin for b in seat.buttons if b.backend != "hub"}
         used |= set(seat.light.pins or [seat.light.pin])
         if seat.pad.backend == "rc522":
             used.add(seat.pad.rst_pin)
-    used.add(prof.undo.pin)
+    if prof.undo.backend != "hub":
+        used.add(prof.undo.pin)
     return used
 
 
