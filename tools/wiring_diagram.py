@@ -45,7 +45,7 @@ def uses(prof: profile.Profile) -> dict[int, tuple[str, str]]:
         kind.setdefault(pin, k)
 
     for b in prof.buttons():
-        put(b.get("pin"), f"{b.name} button", "button")  # a button on the hub has no pin
+        put(b.get("pin"), f"{b.name} button", "button")  # a hub button is on the hub, not the Pi
     for seat in prof.seats:
         if seat.encoder is not None:
             put(seat.encoder.pin_a, f"{seat.encoder.name} A", "button")

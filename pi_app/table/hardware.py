@@ -21,7 +21,7 @@ from drivers.base import HardwareError as DriverError
 from drivers.base import TagReader
 from drivers.watcher import Watcher, WatcherSettings
 from pi_app.errors import HardwareError
-from pi_app.table.profile import Profile, ReaderSpec
+from pi_app.table.profile import ButtonSpec, Profile, ReaderSpec
 
 PRESS_GAP = 0.1  # simulated seconds between a simulated player's presses
 
@@ -41,6 +41,16 @@ def _build_reader(spec: ReaderSpec, profile: Profile) -> TagReader:
                             "install the [pi] extra or use the simulated table (--table sim)") from None
     except (OSError, ValueError, DriverError) as exc:
         raise HardwareError(f"{spec.name}: the {spec.backend} reader did not open: {exc}") from None
+
+
+def _build_button(spec: ButtonSpec, profile: Profile, events: queue.Queue, factory: Any,
+                  clock: Callable[[], float] | None) -> Any:
+    """A GPIO button, or a button of the reader hub (the same events on ``events``)."""
+    if spec.backend == "hub":
+        from drivers.hub import open_button as open_hub_button
+
+        return open_hub_button(spec, profile, events, clock=clock)
+    return parts.open_button(spec, events, pin_factory=factory, clock=clock)
 
 
 # -- lights --------------------------------------------------------------------------
@@ -127,7 +137,8 @@ class Table:
 
     def press(self, button: str) -> None:
         """Press and release a button on its mock pin."""
-        if self.pin_factory is None or not hasattr(self.pin_factory, "pin"):
+        if self.pin_factory is None or not hasattr(self.pin_factory, "pin") \
+                or not hasattr(self.buttons[button], "pin"):
             raise HardwareError(f"{button} is not on a mock pin")
         pin = self.pin_factory.pin(self.buttons[button].pin)
         self.clock += PRESS_GAP  # a player's presses are apart, not a contact bouncing
@@ -139,7 +150,7 @@ class Table:
         own hold thread has reported the hold (after its hold_time, a second
         by default), then release it: a press, then a hold, as a finger makes."""
         part = self.buttons[button]
-        if self.pin_factory is None or not hasattr(self.pin_factory, "pin") or not hasattr(part, "holds"):
+        if self.pin_factory is None or not hasattr(self.pin_factory, "pin") or not hasattr(part, "pin"):
             raise HardwareError(f"{button} is not a button on a mock pin")
         pin = self.pin_factory.pin(part.pin)
         before = part.holds
@@ -243,7 +254,7 @@ def build(profile: Profile, events: queue.Queue, *, keep_frames: bool = False, p
                 except (OSError, ValueError, DriverError) as exc:
                     raise HardwareError(f"{spec.name}: the screen did not open: {exc}") from None
         for b in [*(b for s in used for b in s.buttons), profile.undo]:
-            table.buttons[b.name] = parts.open_button(b, events, pin_factory=factory, clock=button_clock)
+            table.buttons[b.name] = _build_button(b, profile, events, factory, button_clock)
         for s in used:
             table.lights[s.light.name] = SeatLight(parts.open_light_spec(s.light, pin_factory=factory))
             if s.encoder is not None:

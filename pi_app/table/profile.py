@@ -8,7 +8,9 @@ a part takes, their types, ranges and defaults are drivers.parts.SETTINGS,
 the list the parts are built from too: a part entry becomes a PartSpec.
 Part names are the ids drivers put on events: ``seat1.pad``, ``seat1.screen``,
 ``seat1.left`` / ``seat1.ok`` / ``seat1.right``, ``seat1.light``, ``shared.screen``,
-``shared.undo``, ``zone.<name>.reader``.
+``shared.undo``, ``zone.<name>.reader``. A seat's buttons are GPIO pins
+(``buttons = { left = 4, ok = 5, right = 6 }``) or buttons of the reader hub
+(``buttons = { backend = "hub", hub = "hub", left = 0, ok = 1, right = 2 }``).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ PIN_FACTORIES = ("mock", "default")
 _TABLE_KEYS = {"name": False, "lang": False, "chance": False, "pins": False}
 _BUTTON_KEYS = {"left": True, "ok": True, "right": True}
 _ENCODER_BUTTON_KEYS = {"left": False, "ok": True, "right": False}  # a seat with an encoder
+# What a seat's buttons table takes besides its roles: the buttons' backend, and the hub of hub buttons.
+_BUTTONS_BACKEND_KEYS = {"backend": False, "hub": False}
 _SEAT_KEYS = {"name": False, "pad": True, "screen": True, "buttons": True, "light": True, "encoder": False}
 _SHARED_KEYS = {"screen": True, "undo": True}
 _ZONE_KEYS = {"name": True, "reader": True}
@@ -292,12 +296,13 @@ class _Checker:
             return PartSpec(name, kind)
         values: dict[str, Any] = {}
         backend = ""
-        backends = parts.BACKENDS.get(kind)
+        backends = parts.BACKENDS.get(kind) or parts.OPTIONAL_BACKENDS.get(kind)
         if backends is not None:
             given = raw.get("backend")
             if given is None:
-                self.fail(where, f"{what} has no 'backend'",
-                          f"add backend = ... to {what} (one of: {', '.join(backends)})")
+                if kind in parts.BACKENDS:
+                    self.fail(where, f"{what} has no 'backend'",
+                              f"add backend = ... to {what} (one of: {', '.join(backends)})")
             elif given not in backends:
                 self.fail(where + ("backend",), f"backend = {given!r} is not known",
                           f"use one of: {', '.join(backends)}")
@@ -310,9 +315,12 @@ class _Checker:
             setting = declared.get(key)
             if setting is None:
                 elsewhere = parts.backend_of(kind, key)
-                if elsewhere and backend:
-                    self.fail(where + (key,), f"{key!r} is not a setting of a {backend} {kind} ({what})",
-                              f"remove it; it is for backend {' or '.join(elsewhere)}")
+                shown = backend or parts.DEFAULT_BACKENDS.get(kind, "")
+                if elsewhere and shown:
+                    fix = f"remove it; it is for backend {' or '.join(elsewhere)}"
+                    if not backend:
+                        fix += f' (backend = "{elsewhere[0]}")'
+                    self.fail(where + (key,), f"{key!r} is not a setting of a {shown} {kind} ({what})", fix)
                 elif not elsewhere:
                     names = ", ".join(sorted(declared)) or "none"
                     self.fail(where + (key,), f"unknown key {key!r} in {what}",
@@ -330,10 +338,20 @@ class _Checker:
         return PartSpec(name, kind, values)
 
     def button_pin(self, data: dict, role: str, where: tuple[Any, ...], name: str) -> ButtonSpec:
-        """A seat's button written as ``role = PIN`` in its buttons table."""
+        """A seat's button written as ``role = PIN`` in its buttons table, or as
+        ``role = NUMBER`` (the hub's button) when the table says backend = "hub"."""
         value = data.get(role)
         if value is None:
             return PartSpec(name, "button")  # reported by the buttons table's check
+        if data.get("backend") == "hub":
+            number = parts.settings("button", "hub")["button"]
+            problem = replace(number, key=role).problem(value)
+            if problem:
+                self.fail(where + (role,), f"{name}: {problem}",
+                          f"write the hub's button number, e.g. {role} = 0 ({number.range_words()}; "
+                          "firmware/main.py's KEY_PINS in order)")
+                return PartSpec(name, "button", {"backend": "hub", "hub": data.get("hub")})
+            return PartSpec(name, "button", {"backend": "hub", "hub": data.get("hub"), "button": value})
         pin = parts.settings("button")["pin"]
         problem = replace(pin, key=role).problem(value)
         if problem:
@@ -401,14 +419,26 @@ def parse(data: dict, path: Path, text: str) -> Profile:
         hubs.append(HubSpec(str(h.get("name", f"hub{i + 1}")), str(h.get("port", "")), hold))
     hub_names = {h.name for h in hubs}
 
+    def on_hub(spec: PartSpec, where: tuple[Any, ...], what: str) -> None:
+        """A part on the reader hub names a declared hub (the only one, when left out)."""
+        if spec.get("hub") is None and len(hubs) == 1:
+            spec.values["hub"] = hubs[0].name
+        if spec.get("hub") not in hub_names:
+            if spec.get("hub") is None:
+                said = f"{what} does not say which hub it is on"
+                fix = (f'add hub = "NAME" (one of: {", ".join(sorted(hub_names))})' if hub_names
+                       else "add a [[hubs]] table with its name and serial port")
+            else:
+                said = f"{what} names hub {spec.hub!r}, which is not declared"
+                fix = (f"use one of: {', '.join(sorted(hub_names))}, or add a [[hubs]] table with that "
+                       "name and its serial port" if hub_names
+                       else "add a [[hubs]] table with that name and its serial port")
+            c.fail(where + ("hub",), said, fix)
+
     def reader(raw: Any, where: tuple[Any, ...], name: str) -> ReaderSpec:
         spec = c.part(raw, where, "reader", name, f"reader {name}")
         if spec.backend == "hub":
-            if spec.hub is None and len(hubs) == 1:
-                spec.values["hub"] = hubs[0].name
-            if spec.hub not in hub_names:
-                c.fail(where + ("hub",), f"reader {name} names hub {spec.hub!r}, which is not declared",
-                       "add a [[hubs]] table with that name and its serial port")
+            on_hub(spec, where, f"reader {name}")
         return spec
 
     decoder = None
@@ -439,9 +469,23 @@ def parse(data: dict, path: Path, text: str) -> Profile:
         # An encoder turns like ◀ and ▶ (pi_app.session.input_map), so with one the seat needs
         # only its ● button (the encoder's push switch): its turns take ◀'s and ▶'s pins.
         b = c.table(s.get("buttons"), where + ("buttons",),
-                    _ENCODER_BUTTON_KEYS if "encoder" in s else _BUTTON_KEYS, f"{sname} buttons")
+                    {**(_ENCODER_BUTTON_KEYS if "encoder" in s else _BUTTON_KEYS), **_BUTTONS_BACKEND_KEYS},
+                    f"{sname} buttons")
+        buttons_backend = b.get("backend", "gpio")
+        if buttons_backend not in parts.BUTTON_BACKENDS:
+            c.fail(where + ("buttons", "backend"),
+                   f"{sname} buttons: backend = {buttons_backend!r} is not known",
+                   f"use one of: {', '.join(parts.BUTTON_BACKENDS)} (gpio, the default: Pi pins; "
+                   "hub: the reader hub's buttons)")
+        elif buttons_backend != "hub" and "hub" in b:
+            c.fail(where + ("buttons", "hub"), f"{sname} buttons: 'hub' is only for buttons on the hub",
+                   'remove it, or add backend = "hub" and give each button the hub\'s number')
         buttons = tuple(c.button_pin(b, role, where + ("buttons",), f"{sname}.{role}")
                         for role in BUTTON_ROLES if role in b or role == "ok" or "encoder" not in s)
+        if buttons_backend == "hub" and buttons:
+            on_hub(buttons[0], where + ("buttons",), f"{sname} buttons")  # said once for the seat
+            for button in buttons[1:]:
+                button.values["hub"] = buttons[0].get("hub")
         light = c.part(s.get("light"), where + ("light",), "light", f"{sname}.light", f"{sname} light")
         if "light" in s:
             c.light_pins(light, where + ("light",))
@@ -454,6 +498,8 @@ def parse(data: dict, path: Path, text: str) -> Profile:
     shared = c.table(data.get("shared"), ("shared",), _SHARED_KEYS, "[shared]")
     shared_screen = screen(shared.get("screen"), ("shared", "screen"), "shared.screen")
     undo = c.part(shared.get("undo"), ("shared", "undo"), "button", "shared.undo", "[shared.undo]")
+    if undo.backend == "hub":
+        on_hub(undo, ("shared", "undo"), "[shared.undo]")
 
     zones: list[ZoneSpec] = []
     for i, raw in enumerate(_array(c, data, "zones")):
@@ -666,9 +712,26 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
         if pin is not None and pins.get(pin) != _SHARED_DC:
             claim(pin, _SHARED_DC, where)
 
+    # Hub buttons: one part per button number of each hub.
+    on_hub: dict[tuple[Any, int], str] = {}
+
+    def claim_hub_button(b: ButtonSpec, where: tuple[Any, ...]) -> None:
+        number = b.get("button")
+        if number is None:
+            return  # reported where it was read
+        key = (b.get("hub"), number)
+        if key in on_hub:
+            c.fail(where, f"hub button {number} of {b.name} is already used by {on_hub[key]}",
+                   "give each button its own number on the hub (firmware/main.py's KEY_PINS, from 0)")
+        else:
+            on_hub[key] = b.name
+
     for i, seat in enumerate(seats):
         for b in seat.buttons:
-            claim(b.pin, b.name, _where_of(b.name, seats))
+            if b.backend == "hub":
+                claim_hub_button(b, _where_of(b.name, seats))
+            else:
+                claim(b.pin, b.name, _where_of(b.name, seats))
         for pin in seat.light.pins or [seat.light.pin]:
             claim(pin, seat.light.name, ("seats", i, "light", "pins" if seat.light.pins else "pin"))
         if seat.encoder is not None:
@@ -677,7 +740,10 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
         claim(seat.pad.get("cs_pin"), seat.pad.name, ("seats", i, "pad", "cs_pin"))
         claim_dc(seat.screen, ("seats", i, "screen", "dc_pin"))
         claim(_screen_cs_pin(seat.screen), seat.screen.name, ("seats", i, "screen", "cs_pin"))
-    claim(undo.pin, undo.name, ("shared", "undo", "pin"))
+    if undo.backend == "hub":
+        claim_hub_button(undo, ("shared", "undo", "button"))
+    else:
+        claim(undo.get("pin"), undo.name, ("shared", "undo", "pin"))
     claim_dc(shared_screen, ("shared", "screen", "dc_pin"))
     claim(_screen_cs_pin(shared_screen), shared_screen.name, ("shared", "screen", "cs_pin"))
     for i, z in enumerate(zones):

@@ -200,11 +200,12 @@ def _gpios_in_use(prof: profile.Profile) -> set[int]:
     shared reset line, and 0-1 (kept for a HAT's ID EEPROM)."""
     used = {0, 1, 2, 3, 7, 8, 9, 10, 11}
     for seat in prof.seats:
-        used |= {b.pin for b in seat.buttons}
+        used |= {b.pin for b in seat.buttons if b.backend != "hub"}
         used |= set(seat.light.pins or [seat.light.pin])
         if seat.pad.backend == "rc522":
             used.add(seat.pad.rst_pin)
-    used.add(prof.undo.pin)
+    if prof.undo.backend != "hub":
+        used.add(prof.undo.pin)
     return used
 
 
@@ -431,6 +432,11 @@ def _part_toml(kind: str, backend: str, key: str, value) -> tuple[str, str]:
         new = f"[computer]\n{key} = {v}\n\n[shared]"
     elif kind == "encoder":
         old, new = "light = { pin = 22 }", "light = { pin = 22 }\nencoder = { pin_a = 3, pin_b = 16 }"
+    elif backend == "hub":  # the undo button, on the reader hub
+        old = "undo = { pin = 15 }"
+        base = base.replace("[shared]", '[[hubs]]\nname = "hub"\nport = "auto"\n\n[shared]', 1)
+        new = ('undo = { backend = "hub", hub = "hub", button = 0' + ("" if key in ("hub", "button")
+                                                                       else f", {key} = {v}") + " }")
     else:  # the undo button
         old = "undo = { pin = 15 }"
         new = "undo = { pin = 16 }" if key == "pin" else f"undo = {{ pin = 15, {key} = {v} }}"
