@@ -175,18 +175,29 @@ def test_reference_profile_matches_the_wiring():
     ref = profile.load(profile.find("reference"))
     wiring = (ROOT / "hardware" / "wiring.md").read_text()
     gpio = re.compile(r"GPIO(\d+)")
+    hub = re.compile(r"hub button (\d+)")
     for seat in ref.seats:
         row = next(ln for ln in wiring.splitlines() if ln.startswith(f"| {seat.name} |") and "◀" not in ln
-                   and len(gpio.findall(ln)) == 3)
-        assert [b.pin for b in seat.buttons] == [int(p) for p in gpio.findall(row)], row
+                   and len(gpio.findall(ln) or hub.findall(ln)) == 3)
+        if all(b.backend == "hub" for b in seat.buttons):
+            assert [b.button for b in seat.buttons] == [int(p) for p in hub.findall(row)], row
+        else:
+            assert [b.pin for b in seat.buttons] == [int(p) for p in gpio.findall(row)], row
         light = next(ln for ln in wiring.splitlines() if ln.startswith(f"| {seat.light.name} |"))
         assert [seat.light.pin] == [int(p) for p in gpio.findall(light)], light
         screen = next(ln for ln in wiring.splitlines() if ln.startswith(f"| {seat.screen.name} |"))
-        assert f"| {seat.screen.mux_channel} | 0x{seat.screen.address:X} |" in screen, screen
+        assert f"| Y{seat.screen.select} |" in screen and f"`select = {seat.screen.select}`" in screen, screen
     undo = next(ln for ln in wiring.splitlines() if ln.startswith("| UNDO"))
     assert [ref.undo.pin] == [int(p) for p in gpio.findall(undo)]
     shared = next(ln for ln in wiring.splitlines() if ln.startswith("| shared.screen |"))
-    assert f"| {ref.shared_screen.mux_channel} |" in shared
+    assert f"| Y{ref.shared_screen.select} |" in shared
+    decoder = ref.screen_decoder
+    for bit, pin in enumerate(decoder.address_pins):
+        assert f"| A{bit} | GPIO{pin} [" in wiring
+    assert (decoder.spi_port, decoder.spi_device) == (1, 0)
+    assert "| CE0 | GPIO18 [12] | G2A (pin 4) |" in wiring
+    assert f"| D/C | GPIO{ref.shared_screen.dc_pin} [" in wiring
+    assert f"| reset | GPIO{ref.shared_screen.rst_pin} [" in wiring
     # Seats 1-2 on SPI0 CE0/CE1 with the shared reset line, the others on the hub.
     assert [(s.pad.backend, s.pad.device, s.pad.rst_pin) for s in ref.seats[:2]] == [
         ("rc522", 0, 25), ("rc522", 1, 25)]
@@ -194,37 +205,56 @@ def test_reference_profile_matches_the_wiring():
     assert all(s.pad.backend == "hub" for s in ref.seats[2:])
 
 
-def _gpios_in_use(prof: profile.Profile) -> set[int]:
-    """Every GPIO the profile's parts take, and the buses the reference table
-    enables (hardware/wiring.md): I2C1 (2, 3), SPI0 (7-11), the readers'
-    shared reset line, and 0-1 (kept for a HAT's ID EEPROM)."""
-    used = {0, 1, 2, 3, 7, 8, 9, 10, 11}
+def _gpios_in_use(prof: profile.Profile) -> dict[int, str]:
+    """Every GPIO the reference profile's parts take, with its job, worked out
+    here from hardware/wiring.md's plan (not from the loader's own count):
+    0-1 kept for a HAT's ID EEPROM, SPI0 (7-11) and the readers' reset line,
+    the buttons and lights on the Pi, and for the SPI1 screens SPI1's MISO,
+    MOSI, SCLK and CE0 (19, 20, 21, 18), the decoder's address lines, the
+    screens' D/C and reset lines."""
+    used = {0: "HAT EEPROM", 1: "HAT EEPROM", 7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI",
+            11: "SPI0 SCLK"}
     for seat in prof.seats:
-        used |= {b.pin for b in seat.buttons if b.backend != "hub"}
-        used |= set(seat.light.pins or [seat.light.pin])
+        used |= {b.pin: b.name for b in seat.buttons if b.backend != "hub"}
+        used |= {pin: seat.light.name for pin in seat.light.pins or [seat.light.pin]}
         if seat.pad.backend == "rc522":
-            used.add(seat.pad.rst_pin)
-    if prof.undo.backend != "hub":
-        used.add(prof.undo.pin)
+            used[seat.pad.rst_pin] = "readers' RST"
+    used[prof.undo.pin] = prof.undo.name
+    screens = [s.screen for s in prof.seats] + [prof.shared_screen]
+    if any(s.interface == "spi" and s.spi_port == 1 for s in screens):
+        used |= {19: "SPI1 MISO", 20: "SPI1 MOSI", 21: "SPI1 SCLK", 18: "SPI1 CE0"}
+    if prof.screen_decoder is not None:
+        used |= {pin: f"decoder A{bit}" for bit, pin in enumerate(prof.screen_decoder.address_pins)}
+    for s in screens:
+        if s.interface == "spi":
+            used |= {s.dc_pin: "screens' D/C", s.rst_pin: "screens' RST"}
     return used
 
 
-def test_the_reference_table_screens_are_on_i2c_because_spi_has_no_pins_left():
-    """hardware/wiring.md, "Which bus the screens use": five SPI screens need
-    a chip select each, a D/C line and a reset line of their own (7 GPIOs);
-    the reference table leaves 3 (the free GPIO16, and I2C1's two pins were
-    the screens to leave it). So it keeps its screens on I2C1."""
+def test_the_reference_table_screens_are_on_spi1_behind_a_decoder_and_every_pin_is_counted():
+    """hardware/wiring.md, "Which bus the screens use": seats 3-4's buttons on
+    the reader hub free GPIO 17, 18, 20, 21, 26, 27; with GPIO16 (free) and
+    GPIO2, 3 (I2C1 carries nothing now) that is 9 pins, 10 with seat2's ▶
+    moved off GPIO19 (SPI1's MISO) to GPIO16. SPI1 takes 4 (MISO, MOSI, SCLK,
+    CE0), the 74HC138's address lines 3, D/C and reset 2, seat2's ▶ 1: 10, so
+    it fits with no pin left. A GPIO chip select per screen would take 5
+    instead of the decoder's 3 and would not fit."""
     ref = profile.load(profile.find("reference"))
     screens = [s.screen for s in ref.seats] + [ref.shared_screen]
-    assert {s.interface for s in screens} == {"i2c"} and len({s.mux_channel for s in screens}) == 5
-    free = set(range(28)) - _gpios_in_use(ref)
-    assert free == {16}, free
-    spi_needs = len(screens) + 2  # a chip select each, D/C, RST
-    with_i2c_freed = free | {2, 3}
-    assert spi_needs == 7 and len(with_i2c_freed) == 3 < spi_needs
+    assert {(s.interface, s.spi_port, s.spi_device, s.dc_pin, s.rst_pin) for s in screens} == {
+        ("spi", 1, 0, 2, 3)}
+    assert sorted(s.select for s in screens) == [0, 1, 2, 3, 4]
+    assert all(b.backend == "hub" for s in ref.seats[2:] for b in s.buttons)
+    used = _gpios_in_use(ref)
+    assert set(used) == set(range(28)), sorted(set(range(28)) - set(used))  # every GPIO, each once
+    freed = {17, 18, 20, 21, 26, 27} | {16} | {2, 3}  # hub buttons, the free pin, I2C1's
+    spi1, decoder, lines, moved = 4, 3, 2, 1  # MISO MOSI SCLK CE0; A0-A2; D/C, RST; seat2's ▶
+    assert len(freed | {19}) == spi1 + decoder + lines + moved == 10
+    assert spi1 + len(screens) + lines + moved == 12 > len(freed | {19})  # a chip select per screen
+    assert ref.seats[1].buttons[2].pin == 16 and used[19] == "SPI1 MISO"
     wiring = (ROOT / "hardware" / "wiring.md").read_text()
     section = wiring[wiring.index("## Which bus the screens use"):]
-    assert "7 GPIOs" in section and "3 free" in section and "GPIO16" in section
+    assert "74HC138" in section and "10 pins" in section and "12" in section
 
 
 def _spi_screens(tmp_path: Path, seat1: str, seat2: str) -> Path:

@@ -37,7 +37,7 @@ def line_of(text: str, needle: str) -> int:
 
 
 def test_seat_buttons_on_the_hub_free_their_gpio_pins(tmp_path):
-    path, _ = reference(tmp_path, ("light = { pin = 24 }", "light = { pin = 20 }"))  # seat3's old left pin
+    path, _ = reference(tmp_path)
     loaded = profile.load(path)
     seat3 = loaded.seats[2]
     assert [(b.name, b.backend, b.hub, b.button, b.hold_time) for b in seat3.buttons] == [
@@ -45,7 +45,8 @@ def test_seat_buttons_on_the_hub_free_their_gpio_pins(tmp_path):
         ("seat3.right", "hub", "hub", 2, 1.0)]
     assert [b.button for b in loaded.seats[3].buttons] == [3, 4, 5]
     assert [b.pin for b in loaded.seats[0].buttons] == [4, 5, 6]  # GPIO buttons as before
-    assert seat3.light.pin == 20
+    # seat3's old ◀ and ● pins, GPIO20 and 21, are the screens' SPI1 MOSI and SCLK now
+    assert loaded.shared_screen.interface == "spi" and loaded.shared_screen.spi_port == 1
 
 
 def test_the_hub_may_be_left_out_when_there_is_one(tmp_path):
@@ -63,7 +64,7 @@ def test_the_hub_may_be_left_out_when_there_is_one(tmp_path):
      "hub button 1 of seat4.left is already used by seat3.ok; give each button its own number on the hub"),
     (("undo = { pin = 15 }", 'undo = { backend = "hub", button = 5 }'), "undo = {",
      "hub button 5 of shared.undo is already used by seat4.right"),
-    ((HUB3, HUB3.replace("right = 2", "right = 16")), "right = 16",
+    ((HUB3, HUB3.replace("right = 2", "right = 16")), "ok = 1, right = 16",
      "seat3.right: right = 16 is above 15; write the hub's button number, e.g. right = 0 (0 to 15"),
     ((HUB3, HUB3.replace("ok = 1", 'ok = "1"')), 'ok = "1"',
      "seat3.ok: ok must be a whole number, not '1'"),
