@@ -536,6 +536,51 @@ def what_if_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_
     return out
 
 
+class _NullChip:
+    """A screen on the fake SPI bus that takes bytes and does nothing with them."""
+
+    spi_hz = 0
+
+    def xfer2(self, data: list[int]) -> list[int]:
+        return data
+
+
+def path_rows(quick: bool) -> list[Row]:
+    """The CPU here of a frame sent through luma's SPI path behind the decoder
+    (``DecodedSpi``: address and D/C lines, spidev writes; here on the fake
+    spidev and RPi.GPIO, their own Python included) and through ``PageI2c``
+    on the counting I2C bus, the path whose CPU the glass rows scale: the
+    same frames, a menu's lines changing as a turn's end changes them."""
+    from drivers.sim.fake_spi import FakeSpiBus, fake_rpi_gpio, fake_spidev
+
+    rng = random.Random(7)
+    words = ["Your turn: play or pass", "Place blue in Din Eidyn", "Waiting for Anna", "Region 2/8"]
+    frames = [render(Layout(title=rng.choice(words), big=rng.choice(words), lines=(rng.choice(words),),
+                            footer="◀   ●   ▶")) for _ in range(100 if quick else 600)]
+    spi_bus = FakeSpiBus()
+    spi_bus.attach_behind(_NullChip(), lambda: True, bus=1, device=0)  # type: ignore[arg-type]
+    with fake_spidev(spi_bus), fake_rpi_gpio():
+        spi = open_oled("spi", interface="spi", spi_port=1, spi_device=0, select=0, decoder_pins=(17, 27, 26),
+                        gpio_dc=2, gpio_rst=3)
+    i2c_bus = FakeI2cBus({(0, 0x3C)})
+    i2c_bus.keep_log = False
+    i2c = open_oled("i2c", mux_channel=0, i2c=I2cBuses(opener=lambda port: i2c_bus))
+    spent: dict[str, list[float]] = {"spi": [], "i2c": []}
+    for _ in range(3):  # alternating, the lowest kept: the machine's load is not the path's
+        for name, screen in (("spi", spi), ("i2c", i2c)):
+            start = time.thread_time()
+            for frame in frames:
+                screen.show(frame)
+            spent[name].append((time.thread_time() - start) / len(frames))
+    spi_note = ("fake spidev and RPi.GPIO (their Python included; rpi-lgpio's own per D/C write is not "
+                "in it); the glass rows scale the I2C path's CPU")
+    return [Row(GLASS, "model check: CPU here a frame, luma's SPI path behind the decoder",
+                min(spent["spi"]) * 1e6, "us", note=spi_note),
+            Row(GLASS, "model check: CPU here a frame, PageI2c on the counting I2C bus",
+                min(spent["i2c"]) * 1e6, "us",
+                note=f"the same {len(frames)} frames, the lowest of three runs each")]
+
+
 def tag_rows(quick: bool, here: pi_model.Here) -> list[Row]:
     """Tag on the pad to its event on the queue, per board, on the timed
     reader emulator under the reference table's watcher settings; and what a
@@ -593,6 +638,7 @@ def measure(quick: bool) -> list[Row]:
         here = pi_model.measure_here(quick, nbody)
         rows += tag_rows(quick, here)
         rows += glass_rows(glass, here)
+        rows += path_rows(quick)
         ms = [x * 1e3 for x in everything]
         note = f"{len(ms)} inputs; median {statistics.median(ms):.2f} ms, worst {max(ms):.1f} ms"
         rows.append(Row(AREA, "all games: input to frames and lights, p99", pct(ms, 0.99), "ms",
