@@ -72,6 +72,13 @@ PI5_PYPERFORMANCE = 1.6
 WAL_FRAMES_PER_COMMIT = 3  # measured: 2 to 4 frames of 4 KiB (+24 bytes) a move
 SD_WRITE_SECONDS = 1 / 500  # A1 class: at least 500 random 4 KiB writes a second
 SD_COMMIT_SECONDS = WAL_FRAMES_PER_COMMIT * SD_WRITE_SECONDS
+#: a seat button on the reader hub, from going down to its ButtonPressed on the
+#: session's queue (bench/README.md, "Buttons on the reader hub"): the firmware reads
+#: its buttons at most 25 register accesses apart (bench_hub.py, exact) at an
+#: estimated 40-80 us each on a 125 MHz Pico, or after a 1 ms sleep slice, then
+#: frames its KEY line; USB full speed carries it in the next 1 ms frame; the
+#: Pi's tty path, reader thread and parse take some 0.1-0.5 ms. Typical and worst.
+HUB_BUTTON_SECONDS = {"typical": 0.0015, "worst": 0.004}
 
 
 @dataclass(frozen=True)
