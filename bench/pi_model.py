@@ -37,8 +37,9 @@ ends and judged at its centre.
   data), each an ioctl and a wake-up, and two writes of the D/C line, an
   ioctl each (:func:`spi_window_us`).
 - Hub buttons: a press on the RP2040 hub reaches the queue later than a GPIO
-  one by the firmware's loop slice, the USB poll and the host's read
-  (:data:`HUB_BUTTON_SECONDS`); it is added before every point of the input.
+  one by the firmware's loop, the USB poll and the host's read
+  (:data:`HUB_BUTTON_SECONDS`, its worst case); it is added before every
+  point of the input.
 """
 
 from __future__ import annotations
@@ -80,17 +81,16 @@ PI5_PYPERFORMANCE = 1.6
 WAL_FRAMES_PER_COMMIT = 3  # measured: 2 to 4 frames of 4 KiB (+24 bytes) a move
 SD_WRITE_SECONDS = 1 / 500  # A1 class: at least 500 random 4 KiB writes a second
 SD_COMMIT_SECONDS = WAL_FRAMES_PER_COMMIT * SD_WRITE_SECONDS
-#: a hub button's way to the queue beyond a GPIO button's, at its longest
-#: (bench/README.md, "The reference table on SPI"): the firmware sees an edge
-#: at its next look at the buttons, before and after each reader and while
-#: it waits on one (firmware/hub.py, poll_keys), so at most one reader's
-#: SPI exchange outside its waits (HUB_SLICE_SECONDS, an estimate); the
-#: KEY line then waits for the host's next poll of the bulk IN endpoint,
-#: every 1 ms frame at USB full speed (USB_POLL_SECONDS); the host's reader
-#: thread wakes, parses the line and queues the event (its CPU is not here).
-HUB_SLICE_SECONDS = 0.002
-USB_POLL_SECONDS = 0.001
-HUB_BUTTON_SECONDS = HUB_SLICE_SECONDS + USB_POLL_SECONDS
+#: a seat button on the reader hub, from going down to its ButtonPressed on the
+#: session's queue (bench/README.md, "Buttons on the reader hub"): the firmware reads
+#: its buttons at most 25 register accesses apart (bench_hub.py, exact) at an
+#: estimated 40-80 us each on a 125 MHz Pico, or after a 1 ms sleep slice, then
+#: frames its KEY line; USB full speed carries it in the next 1 ms frame; the
+#: Pi's tty path, reader thread and parse take some 0.1-0.5 ms. Typical and worst.
+HUB_BUTTON_SECONDS = {"typical": 0.0015, "worst": 0.004}
+#: what the model adds before every point of a hub button's input: the worst
+#: case, so that the p99 does not lean on the typical figure
+HUB_BUTTON_MODELLED = HUB_BUTTON_SECONDS["worst"]
 
 
 @dataclass(frozen=True)
@@ -265,7 +265,7 @@ class InputCost:
 
     frames: list[Frame] = field(default_factory=list)
     points: dict[str, int] = field(default_factory=dict)  # point -> index in frames
-    #: the input is a press of a button on the reader hub (HUB_BUTTON_SECONDS before its event)
+    #: the input is a press of a button on the reader hub (HUB_BUTTON_MODELLED before its event)
     hub_button: bool = False
 
 
@@ -287,7 +287,7 @@ def spi_window_us(here: Here) -> float:
 
 def hub_seconds(cost: InputCost, hub_buttons: bool) -> float:
     """The time before the event: a hub button's way to the queue, on a table with hub buttons."""
-    return HUB_BUTTON_SECONDS if hub_buttons and cost.hub_button else 0.0
+    return HUB_BUTTON_MODELLED if hub_buttons and cost.hub_button else 0.0
 
 
 def timeline(cost: InputCost, board: Board, here: Here, factor: float, overlapped: bool,
@@ -303,7 +303,7 @@ def timeline(cost: InputCost, board: Board, here: Here, factor: float, overlappe
     with the pins to spare could choose: hardware/wiring.md). ``buses``
     says which bus each screen is on (a sender each, overlapped): all on one
     when not given. ``hub_buttons``: the table's hub seats press on the hub
-    (their inputs start :data:`HUB_BUTTON_SECONDS` sooner)."""
+    (their inputs start :data:`HUB_BUTTON_MODELLED` sooner)."""
     ends = []
     free: dict[int, float] = {}  # bus -> when it is free
     waited = 0.0  # bus time the loop spent waiting (sequential)

@@ -43,14 +43,17 @@ class HubButton:
         self._clock = clock
         self._on_close = on_close
         self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
         self.presses = 0
         self.holds = 0
         self.last_press: float | None = None
         self._down = False
         self._holding = False
-        self._press_no = 0  # which press a hold timer belongs to
-        self._timer: threading.Timer | None = None
+        self._hold_due: float | None = None  # time.monotonic() at which a press becomes a hold
         self._closed = False
+        # One thread for the button's holds, as gpiozero has: started at the first press,
+        # not a thread per press (that would cost the reader thread some 0.15 ms a press).
+        self._hold_thread: threading.Thread | None = None
         self._stop = hub.on_key(index, self._edge)
 
     @property
@@ -69,40 +72,46 @@ class HubButton:
                 return
             self._down = down
             at = self._clock()  # the table's clock, as a GPIO button's events carry
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
             if down:
                 self.presses += 1
                 self.last_press = at
                 self._holding = False
-                self._press_no += 1
-                self._timer = threading.Timer(self.hold_time, self._held, args=(self._press_no,))
-                self._timer.daemon = True
-                self._timer.start()
+                self._hold_due = time.monotonic() + self.hold_time
                 event = ButtonPressed(self.name, at)
             else:
+                self._hold_due = None
                 held, self._holding = self._holding, False
                 event = ButtonReleased(self.name, at) if held else None
+            self._wake.notify()
         if event is not None:
             self._events.put(event)
+        if down and self._hold_thread is None:
+            self._hold_thread = threading.Thread(target=self._holds, name=f"{self.name}-hold", daemon=True)
+            self._hold_thread.start()
 
-    def _held(self, press_no: int) -> None:
-        with self._lock:
-            if not self._down or press_no != self._press_no or self._closed:
-                return  # let go (or pressed again) before the hold time
-            self.holds += 1
-            self._holding = True
-            at = self._clock()
-        self._events.put(ButtonHeld(self.name, at))
+    def _holds(self) -> None:
+        """Put ButtonHeld once a press has lasted hold_time (real time, as gpiozero's)."""
+        while True:
+            with self._lock:
+                while not self._closed:
+                    due = self._hold_due
+                    if due is not None and time.monotonic() >= due:
+                        break
+                    self._wake.wait(None if due is None else due - time.monotonic())
+                if self._closed:
+                    return
+                self._hold_due = None
+                self.holds += 1
+                self._holding = True
+                at = self._clock()
+            self._events.put(ButtonHeld(self.name, at))
 
     def close(self) -> None:
         with self._lock:
             if self._closed:
                 return
             self._closed = True
-            if self._timer is not None:
-                self._timer.cancel()
+            self._wake.notify()
         self._stop()
         if self._on_close is not None:
             self._on_close()

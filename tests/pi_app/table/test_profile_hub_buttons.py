@@ -92,3 +92,10 @@ def test_hub_buttons_without_a_declared_hub(tmp_path):
     msg = refused(path)
     said = "seat1 buttons does not say which hub it is on; add a [[hubs]] table with its name and serial port"
     assert msg.count(said) == 1, msg
+
+
+def test_the_recipe_in_wiring_md_loads(tmp_path):
+    wiring = (Path(__file__).resolve().parents[3] / "hardware" / "wiring.md").read_text()
+    assert HUB3 in wiring and 'undo = { backend = "hub", button = 6 }' in wiring
+    path, _ = reference(tmp_path, ("undo = { pin = 15 }", 'undo = { backend = "hub", button = 6 }'))
+    assert profile.load(path).undo.button == 6
