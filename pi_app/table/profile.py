@@ -680,6 +680,13 @@ def _bus_pins(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec, zon
     if decoder is not None and decoder.values.get("address_pins") is not None:
         for bit, pin in enumerate(decoder.address_pins):
             claim(pin, f"the screen decoder's A{bit}", ("screen_decoder", "address_pins"))
+        # The decoder's enable is that device's chip select: a reader's transfer there would
+        # select a screen, and a GPIO-selected reader would switch the device's SPI_NO_CS.
+        enable = (decoder.spi_port, decoder.spi_device)
+        for r, where in readers:
+            if r.backend in ("rc522", "mfrc522") and (r.bus, r.device) == enable:
+                c.fail(where + ("device",), f"{r.name} is on /dev/spidev{r.bus}.{r.device}, whose chip select"
+                       " enables the screen decoder", "give the reader another bus or device, or the decoder")
     return taken
 
 

@@ -330,6 +330,17 @@ def test_screens_behind_the_decoder_take_its_bus_and_each_an_output(tmp_path):
     assert "GPIO 9 of the screen decoder's A2 is already used by SPI0's MISO" in str(err.value)
 
 
+def test_a_reader_on_the_decoder_s_device_is_refused(tmp_path):
+    """Its transfers would enable the decoder and select a screen."""
+    decoder = "[screen_decoder]\nspi_port = 0\nspi_device = 1\naddress_pins = [16, 25, 17]\n"
+    path = _decoded(tmp_path, decoder, "select = 0", "select = 1")
+    path.write_text(path.read_text().replace('pad = { backend = "sim" }',
+                                             'pad = { backend = "rc522", bus = 0, device = 1 }', 1))
+    with pytest.raises(ProfileError) as err:
+        profile.load(path)
+    assert "seat1.pad is on /dev/spidev0.1, whose chip select enables the screen decoder" in str(err.value)
+
+
 def test_a_button_on_spi1_s_pins_is_told_to_move(tmp_path):
     """SPI1 takes GPIO 19-21 (MISO, MOSI, SCLK) and CE0 on GPIO18: the sim
     profile's seat2 ▶ on GPIO19 clashes with it, and is the part named."""
