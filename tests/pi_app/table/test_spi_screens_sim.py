@@ -104,3 +104,26 @@ def test_a_reset_pulse_blanks_every_screen_on_the_line(tmp_path: Path):
         assert spi.glass(NAMES[0]).getbbox() is not None
         spi.gpio.output(3, 0)
     assert spi.glass(NAMES[0]).getbbox() is None
+
+
+def test_screens_with_a_gpio_chip_select_each(tmp_path: Path):
+    """The other SPI choice (wiring.md, *Screens on I2C*): a GPIO chip select
+    per screen on SPI0's device 1, one D/C and reset line for all."""
+    import queue
+
+    from drivers.screens import pattern_frame
+    from pi_app.table import hardware, profile
+
+    text = PROFILE[:PROFILE.index("[screen_decoder]")] + PROFILE[PROFILE.index("[shared]"):]
+    for select, cs in ((4, 20), (0, 21), (1, 26)):
+        text = text.replace(f"select = {select},", f"spi_port = 0, cs_pin = {cs},")
+    path = tmp_path / "cs.toml"
+    path.write_text(text)
+    table = hardware.build(profile.load(path), queue.Queue(), poll=False)
+    try:
+        for name in NAMES:
+            table.screens[name].show(pattern_frame((128, 64), name))
+        _glass_is_what_each_was_sent(table)
+        assert all(f.no_cs for f in table.spi.bus.opened)  # luma's gpio_cs_spi: the kernel's CE1 left alone
+    finally:
+        table.close()
