@@ -28,6 +28,9 @@ SIZE = (128, 64)
 #: SPI clock per controller: the datasheets' shortest clock cycle at 3.3 V
 #: (SH1106 250 ns, SSD1306 100 ns), rounded down to a speed luma accepts
 SPI_HZ = {"sh1106": 4_000_000, "ssd1306": 8_000_000}
+#: how long an SPI screen's reset line is held low, and the wait after it
+#: (SH1106 and SSD1306 datasheets: a low pulse of at least 3-10 us)
+RESET_SECONDS = 0.001
 
 
 class Tca9548a:
@@ -409,8 +412,11 @@ def open_oled(
             if spi_resets is not None:
                 reset = None if gpio_rst in spi_resets else gpio_rst  # pulsed: it would reset the others
                 spi_resets.add(gpio_rst)
+            # luma holds reset for 0 s by default: two GPIO writes apart, which a fast
+            # Pi may make shorter than the controllers' 10 us minimum; 1 ms each, once
             options = {"port": spi_port, "device": spi_device, "gpio_DC": gpio_dc, "gpio_RST": reset,
-                       "bus_speed_hz": spi_hz or SPI_HZ[driver]}
+                       "bus_speed_hz": spi_hz or SPI_HZ[driver],
+                       "reset_hold_time": RESET_SECONDS, "reset_release_time": RESET_SECONDS}
             sender = i2c.sender(f"spi-{spi_port}") if i2c is not None else None
             if select is not None:
                 from drivers.spi_decoder import DecodedSpi, Decoder
