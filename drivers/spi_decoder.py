@@ -44,7 +44,7 @@ class Decoder:
             raise ValueError(f"a 74HC138 has three address lines A0, A1, A2 on three pins, not {list(pins)}")
         self.pins = tuple(pins)
         self.gpio = gpio or rpi_gpio()
-        self.lock = threading.RLock()  # held for a whole frame by the screen sending it
+        self.lock = threading.RLock()  # held by a screen from setting D/C to its last byte sent
         for pin in self.pins:
             self.gpio.setup(pin, self.gpio.OUT, initial=self.gpio.LOW)
         self.output = 0
@@ -74,6 +74,17 @@ class DecodedSpi(spi):  # type: ignore[misc]  # luma has no type hints
         self._decoder = decoder
         self._select = select
         super().__init__(**options)  # luma's set-up sends commands: the address is known by then
+
+    # The D/C line is shared by every screen behind the decoder: it is set and
+    # the bytes sent under the one lock, or another screen's transfer could
+    # flip it between the two and turn a command into data.
+    def command(self, *cmd: int) -> None:
+        with self._decoder.lock:
+            super().command(*cmd)
+
+    def data(self, data: Any) -> None:
+        with self._decoder.lock:
+            super().data(data)
 
     def _write_bytes(self, data: Any) -> None:
         with self._decoder.lock:
