@@ -205,22 +205,27 @@ class Steps(Mapping[Picks, tuple[KidMove, ...]]):
         return kept
 
     def _step(self, made: Picks) -> tuple[list[Picks], tuple[KidMove, ...]]:
+        # The choices are made of the prebuilt moves (moves.py), one object
+        # for each move, so a step's picks are told apart by identity: a
+        # move's own equality and hash, a frozen dataclass's, were most of the
+        # cost of walking a Garrison's or an Ambassador's hundreds of ways.
         found = self._steps.get(made)
         if found is None:
             k = len(made)
             if k == 0:
                 group = [c for c in self._choices if c]
             else:
-                last = made[-1]
-                group = [c for c in self._step(made[:-1])[0] if c[k - 1] == last]
+                before, offered = self._step(made[:-1])
+                last = _among(made[-1], offered)
+                group = [c for c in before if c[k - 1] is last] if last is not None else []
             if self._keep is None:
-                picks = tuple(dict.fromkeys([c[k] for c in group if len(c) > k]))
+                picks = tuple({id(c[k]): c[k] for c in group if len(c) > k}.values())
             else:  # in order of each pick's first kept choice; a pick once found asks no more
-                found_picks: dict[KidMove, None] = {}
+                found_picks: dict[int, KidMove] = {}
                 for c in group:
-                    if len(c) > k and c[k] not in found_picks and self._keeps(c):
-                        found_picks[c[k]] = None
-                picks = tuple(found_picks)
+                    if len(c) > k and id(c[k]) not in found_picks and self._keeps(c):
+                        found_picks[id(c[k])] = c[k]
+                picks = tuple(found_picks.values())
             found = self._steps[made] = (group, picks)
         return found
 
@@ -248,6 +253,15 @@ class Steps(Mapping[Picks, tuple[KidMove, ...]]):
 
     def _whole(self) -> Menu:
         return menu(c for c in self._choices if c and self._keeps(c))
+
+
+def _among(pick: KidMove, offered: tuple[KidMove, ...]) -> KidMove | None:
+    """The object in ``offered`` that is ``pick`` (the menu's own, or an
+    equal one made elsewhere, e.g. read from a player's move), or None."""
+    for p in offered:
+        if p is pick:
+            return p
+    return next((p for p in offered if p == pick), None)
 
 
 def leaves(tree: Mapping[Picks, tuple[KidMove, ...]]) -> tuple[Picks, ...]:
