@@ -10,7 +10,6 @@ no-immediate-undo rule of Garrison and Ambassador live here, in one place.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -53,10 +52,10 @@ def transfers(picks: Sequence[KidMove]) -> list[tuple[str, str, str]]:
 
 
 def net_effect(moves: Iterable[tuple[str, str, str]]) -> NetEffect:
-    change: Counter[tuple[str, str]] = Counter()
+    change: dict[tuple[str, str], int] = {}  # a plain dict: a Counter cost twice as much here
     for src, dst, colour in moves:
-        change[(src, colour)] -= 1
-        change[(dst, colour)] += 1
+        change[src, colour] = change.get((src, colour), 0) - 1
+        change[dst, colour] = change.get((dst, colour), 0) + 1
     return tuple(sorted((r, c, n) for (r, c), n in change.items() if n))
 
 
@@ -288,11 +287,14 @@ def _steps(steps: Sequence[tuple[KidMove, ...]]) -> Menu:
     return tree
 
 
-def _crown(board: Board) -> Menu:
-    if len(board.swappable) < 2:
+@lru_cache(maxsize=64)
+def _crown(swappable: tuple[str, ...]) -> Menu:
+    """The Crown's menu, which reads only the region cards it may swap: few
+    distinct, as they change only when a struggle ends or a crown is placed."""
+    if len(swappable) < 2:
         # ruling: docs/rulings.md#kid-crown-with-nothing-to-swap
         return {}  # nothing to swap with: no action, and so no crown token
-    swaps = tuple(SWAPS[r] for r in board.swappable)
+    swaps = tuple(SWAPS[r] for r in swappable)
     tree: Menu = {(): swaps}
     for a in swaps:
         tree[(a,)] = tuple(b for b in swaps if b != a)
@@ -331,7 +333,7 @@ def options_menu(card: str, board: Board) -> Mapping[Picks, tuple[KidMove, ...]]
     """The menu of ``card`` on ``board``: every step of every legal way to
     carry it out."""
     if card == "crown":
-        return _crown(board)
+        return _crown(board.swappable)
     if card in ("garrison", "ambassador"):
         return Steps(options(card, board))
     if card == "settlement":

@@ -98,17 +98,6 @@ def forced_winners(
     return winners(ended, control, resolved, courts, last_play)[0]
 
 
-def follower_changes(card: str, picks: Picks) -> list[tuple[str, str, int]]:
-    """(region, colour, +1 or -1) for each follower a card other than the
-    Crown moves on the board (as ``KingIsDeadState._perform``)."""
-    if card in ("garrison", "ambassador"):
-        out = []
-        for src, dst, colour in actions.transfers(picks):
-            out += [(src, colour, -1), (dst, colour, 1)]
-        return out
-    return [(p.region, p.colour, 1) for p in picks]  # type: ignore[attr-defined]
-
-
 @lru_cache(maxsize=4096)
 def _region(numbers: tuple[int, ...]) -> tuple[str, Drops]:
     """Who takes a region with these followers (by ``COLOURS``), and its
@@ -119,9 +108,11 @@ def _region(numbers: tuple[int, ...]) -> tuple[str, Drops]:
 
 
 def way_key(card: str, picks: Picks) -> Any:
-    """What the last card's rule reads of a way of playing ``card``: ways
-    with the same effect (the same followers in another order, the same
-    swap) have one key."""
+    """What the last card's rule reads of a way of playing ``card``, its
+    effect on the board (as ``KingIsDeadState._perform``): the two region
+    cards the Crown swaps; the net change an exchange makes; the followers
+    placed. Ways with the same effect (the same followers in another order,
+    the same swap) have one key."""
     if card == "crown":
         # Which card gets the crown token changes nothing once no card is left to play.
         return frozenset(p.region for p in picks[:2])  # type: ignore[attr-defined]
@@ -165,23 +156,28 @@ class LastCard:
         key = way_key(card, picks)
         won = self.ways.get(key)
         if won is None:
-            won = self.ways[key] = self.picks_win(card, picks)
+            won = self.ways[key] = self._effect_wins(card, key)
         return won
 
     def picks_win(self, card: str, picks: Picks) -> bool:
         """Whether some summon after carrying out ``card`` with ``picks``
         (none: the card does nothing; ``[None]`` when nobody is left to
         summon) makes the seat a winner of the forced ending."""
+        return self._effect_wins(card, way_key(card, picks))
+
+    def _effect_wins(self, card: str, effect: Any) -> bool:
+        """``picks_win`` of the ways whose effect is ``effect`` (``way_key``)."""
         order, takers, drops = self.order, self.takers, self.drops
-        if picks and card == "crown":  # two region cards change places; no follower moves
-            i, j = order.index(picks[0].region), order.index(picks[1].region)  # type: ignore[attr-defined]
+        if effect and card == "crown":  # two region cards change places; no follower moves
+            i, j = (order.index(r) for r in effect)
             swapped, moved = list(order), list(takers)
             swapped[i], swapped[j] = swapped[j], swapped[i]
             moved[i], moved[j] = moved[j], moved[i]
             order, takers = tuple(swapped), tuple(moved)
-        elif picks:
+        elif effect:
+            changes = effect if card in ("garrison", "ambassador") else [(r, c, 1) for r, c in effect]
             touched: dict[str, list[int]] = {}
-            for region, colour, n in follower_changes(card, picks):
+            for region, colour, n in changes:
                 if region not in touched:
                     touched[region] = list(self.numbers[region])
                 touched[region][_INDEX[colour]] += n

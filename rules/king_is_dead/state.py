@@ -204,7 +204,9 @@ class KingIsDeadState(State):
         if self.step == "turn":
             pile = self.piles[self.seat]
             held = [c for c, n in DATA.cards.items() if pile.count(c) < n]  # as ``hand``, each card once
-            return [PASS, *(PLAYS[c] for c in held if self._may_play(c))]
+            if len(held) == 1:  # perhaps the game's last card
+                return [PASS, *(PLAYS[c] for c in held if self._may_play(c))]
+            return [PASS, *(PLAYS[c] for c in held)]
         if self.step == "action":
             assert self.pending is not None
             return list(self.pending["menu"].get(self.pending["picks"], ()))
