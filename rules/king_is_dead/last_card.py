@@ -32,9 +32,10 @@ Counts = Mapping[str, int]
 FACTIONS = frozenset(DATA.faction_ids)
 _INDEX = {c: i for i, c in enumerate(COLOURS)}
 SAXON_TOKENS = DATA.counts["saxon_tokens"]
-#: Per open region: each colour that can be summoned from it, and who takes
-#: the region without that follower.
-Drops = tuple[tuple[str, str], ...]
+#: Per open region, from its followers alone: who takes it, the colours a
+#: summon from it may take without changing that, and (who takes it then,
+#: colour) for the summons that change it.
+Region = tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]
 
 
 @lru_cache(maxsize=4096)
@@ -99,12 +100,14 @@ def forced_winners(
 
 
 @lru_cache(maxsize=4096)
-def _region(numbers: tuple[int, ...]) -> tuple[str, Drops]:
-    """Who takes a region with these followers (by ``COLOURS``), and its
-    ``Drops``: the same few counts come back in every way of playing a card."""
+def _region(numbers: tuple[int, ...]) -> Region:
+    """The ``Region`` of a region with these followers (by ``COLOURS``): the
+    same few counts come back in every way of playing a card."""
     counts = dict(zip(COLOURS, numbers, strict=True))
-    drops = tuple((c, region_winner({**counts, c: counts[c] - 1})) for c in DATA.colours if counts[c])
-    return region_winner(counts), drops
+    taker = region_winner(counts)
+    drops = [(c, region_winner({**counts, c: counts[c] - 1})) for c in DATA.colours if counts[c]]
+    return (taker, tuple(c for c, after in drops if after == taker),
+            tuple((after, c) for c, after in drops if after != taker))
 
 
 def way_key(card: str, picks: Picks) -> Any:
@@ -139,8 +142,8 @@ class LastCard:
         self.seat = seat
         self.order = tuple(r for r in cards if control[r] is None)
         self.numbers = {r: tuple(regions[r][c] for c in COLOURS) for r in self.order}
-        self.takers = tuple(_region(self.numbers[r])[0] for r in self.order)
-        self.drops = {r: _region(self.numbers[r])[1] for r in self.order}
+        self.regions = tuple(_region(self.numbers[r]) for r in self.order)  # in card order
+        self.takers = tuple(taker for taker, _, _ in self.regions)
         self.control = dict(control)
         self.resolved = tuple(resolved)
         #: who took each region already ended, in that order: the forced ending goes on from them
@@ -167,13 +170,13 @@ class LastCard:
 
     def _effect_wins(self, card: str, effect: Any) -> bool:
         """``picks_win`` of the ways whose effect is ``effect`` (``way_key``)."""
-        order, takers, drops = self.order, self.takers, self.drops
+        order, regions = self.order, self.regions
         if effect and card == "crown":  # two region cards change places; no follower moves
             i, j = (order.index(r) for r in effect)
-            swapped, moved = list(order), list(takers)
+            swapped, moved = list(order), list(regions)
             swapped[i], swapped[j] = swapped[j], swapped[i]
             moved[i], moved[j] = moved[j], moved[i]
-            order, takers = tuple(swapped), tuple(moved)
+            order, regions = tuple(swapped), tuple(moved)
         elif effect:
             changes = effect if card in ("garrison", "ambassador") else [(r, c, 1) for r, c in effect]
             touched: dict[str, list[int]] = {}
@@ -181,29 +184,26 @@ class LastCard:
                 if region not in touched:
                     touched[region] = list(self.numbers[region])
                 touched[region][_INDEX[colour]] += n
-            if touched:
-                changed, drops = list(takers), dict(drops)
-                for region, numbers in touched.items():
-                    changed[order.index(region)], drops[region] = _region(tuple(numbers))
-                takers = tuple(changed)
+            moved = list(regions)
+            for region, numbers in touched.items():
+                moved[order.index(region)] = _region(tuple(numbers))
+            regions = tuple(moved)
+        takers = tuple(taker for taker, _, _ in regions)
         # A summon that leaves its region's taker as it was is decided by its
         # colour alone: those first, once per colour.
-        same: dict[str, None] = {}
-        changed_by: list[tuple[tuple[str, ...], str]] = []
-        for i, region in enumerate(order):
-            for colour, taker in drops[region]:
-                if taker == takers[i]:
-                    same[colour] = None
-                else:
-                    changed_by.append(((*takers[:i], taker, *takers[i + 1:]), colour))
-        if not same and not changed_by:
-            return self._wins(order, takers, None)
+        same = {c: None for _, colours, _ in regions for c in colours}
         if same:
             how = decided(self.before + takers)
             if any(self._verdict(how, order, takers, colour) for colour in same):
                 return True
-        return any(self._verdict(decided(self.before + after), order, after, colour)
-                   for after, colour in changed_by)
+        summoned = bool(same)
+        for i, (_, _, changed) in enumerate(regions):
+            for taker, colour in changed:
+                summoned = True
+                after = (*takers[:i], taker, *takers[i + 1:])
+                if self._verdict(decided(self.before + after), order, after, colour):
+                    return True
+        return False if summoned else self._wins(order, takers, None)  # nobody to summon
 
     def summon_wins(self, region: str | None, colour: str | None) -> bool:
         """Whether summoning a follower of ``colour`` from ``region`` (None:
@@ -211,7 +211,7 @@ class LastCard:
         if region is None or colour is None:
             return self._wins(self.order, self.takers, None)
         i = self.order.index(region)
-        taker = dict(self.drops[region])[colour]
+        taker = dict((c, after) for after, c in self.regions[i][2]).get(colour, self.takers[i])
         takers = self.takers if taker == self.takers[i] else (*self.takers[:i], taker, *self.takers[i + 1:])
         return self._wins(self.order, takers, colour)
 
