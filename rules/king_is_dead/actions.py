@@ -106,34 +106,60 @@ def _largest(by_size: dict[int, list[Picks]], last: NetEffect | None) -> tuple[P
 _NEIGHBOURS: dict[str, tuple[str, ...]] = {r: tuple(sorted(DATA.borders[r])) for r in DATA.regions}
 
 
-def _takes(board: Board) -> tuple[dict[str, list[Picks]], dict[str, list[Picks]]]:
-    """Per open region, as pick lists: each colour there taken once, and
-    each ordered pair of followers there (two of a colour when there are
-    two); worked out once per region, not once per neighbour."""
-    one: dict[str, list[Picks]] = {}
-    two: dict[str, list[Picks]] = {}
-    for r, numbers in board.followers:
-        present = [c for c, n in zip(COLOURS, numbers, strict=True) if n]
-        one[r] = [(TAKES[r, c],) for c in present]
-        many = {c for c, n in zip(COLOURS, numbers, strict=True) if n >= 2}
-        two[r] = [(TAKES[r, a], TAKES[r, b]) for a in present for b in present if a != b or a in many]
+# Small caches: a region's followers, and a pair of neighbours', come back
+# in many positions of a search where the whole board does not.
+@lru_cache(maxsize=4096)
+def _region_takes(region: str, numbers: tuple[int, ...]) -> tuple[tuple[Picks, ...], tuple[Picks, ...]]:
+    """As pick lists, each colour in ``region`` (with these followers, by
+    ``COLOURS``) taken once, and each ordered pair of followers there (two
+    of a colour when there are two)."""
+    present = [c for c, n in zip(COLOURS, numbers, strict=True) if n]
+    many = {c for c, n in zip(COLOURS, numbers, strict=True) if n >= 2}
+    one = tuple((TAKES[region, c],) for c in present)
+    two = tuple((TAKES[region, a], TAKES[region, b]) for a in present for b in present if a != b or a in many)
     return one, two
 
 
-def _garrison(board: Board) -> tuple[Picks, ...]:
-    one, two = _takes(board)
+def _takes(board: Board) -> tuple[dict[str, tuple[Picks, ...]], dict[str, tuple[Picks, ...]]]:
+    """Per open region, as pick lists: each colour there taken once, and
+    each ordered pair of followers there; worked out once per region, not
+    once per neighbour."""
+    one: dict[str, tuple[Picks, ...]] = {}
+    two: dict[str, tuple[Picks, ...]] = {}
+    for r, numbers in board.followers:
+        one[r], two[r] = _region_takes(r, numbers)
+    return one, two
+
+
+@lru_cache(maxsize=4096)
+def _garrison_pair(a: str, here: tuple[int, ...], b: str,
+                   there: tuple[int, ...]) -> tuple[tuple[Picks, ...], ...]:
+    """Garrison's exchanges from region ``a`` with its neighbour ``b`` (their
+    followers ``here`` and ``there``), by how many followers they move: 3,
+    2 and 1."""
+    one, two = _region_takes(a, here)
+    backs = _region_takes(b, there)[0]  # empty: nobody there, so the exchange goes into it
     by_size: dict[int, list[Picks]] = {3: [], 2: [], 1: []}
-    for a, _ in board.followers:
+    for k, outs in ((2, two), (1, one)):
+        for takes in outs:
+            if backs:
+                by_size[k + 1] += [takes + back for back in backs]
+            else:
+                by_size[k].append((*takes, INTOS[b]))
+    return tuple(by_size[3]), tuple(by_size[2]), tuple(by_size[1])
+
+
+def _garrison(board: Board) -> tuple[Picks, ...]:
+    followers = dict(board.followers)
+    by_size: dict[int, list[Picks]] = {3: [], 2: [], 1: []}
+    for a, here in board.followers:
         for b in _NEIGHBOURS[a]:
-            if b not in one:
-                continue
-            backs = one[b]  # empty: nobody there, so the exchange goes into it
-            for k, outs in ((2, two[a]), (1, one[a])):
-                for takes in outs:
-                    if backs:
-                        by_size[k + 1] += [takes + back for back in backs]
-                    else:
-                        by_size[k].append((*takes, INTOS[b]))
+            there = followers.get(b)
+            if there is not None:
+                three, two, one = _garrison_pair(a, here, b, there)
+                by_size[3] += three
+                by_size[2] += two
+                by_size[1] += one
     return _largest(by_size, board.last_exchange)
 
 
