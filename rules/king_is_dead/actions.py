@@ -85,21 +85,30 @@ def _largest(by_size: dict[int, list[Picks]], last: NetEffect | None) -> tuple[P
     """``_best`` of options listed by how many followers they move (each
     list in the options' order): those of the largest size with one allowed."""
     # ruling: docs/rulings.md#kid-partial-actions
+    undo = _undo_pair(last)
     for size in sorted(by_size, reverse=True):
         allowed = by_size[size]
-        if last:
-            # An exchange moves followers between its first pick's region and
-            # its last's, so its net effect is empty or over exactly those two:
-            # only one between the last exchange's regions can undo it (the
-            # rest skip working out their net effect; the search lists these
-            # very often).
-            regions = {r for r, _, _ in last}
-            allowed = [p for p in allowed
-                       if {p[0].region, p[-1].region} != regions  # type: ignore[attr-defined]
+        if undo:
+            allowed = [p for p in allowed if {p[0].region, p[-1].region} != undo  # type: ignore[attr-defined]
                        or not undoes(net_effect(transfers(p)), last)]
         if allowed:
             return tuple(allowed)
     return ()
+
+
+def _undo_pair(last: NetEffect | None) -> set[str]:
+    """The two regions between which an exchange may undo ``last`` (none
+    when nothing is to be undone). An exchange moves followers between its
+    first pick's region and its last's, so its net effect is empty or over
+    exactly those two: only one between the last exchange's regions can undo
+    it (the rest skip working out their net effect; the search lists these
+    very often)."""
+    return {r for r, _, _ in last} if last else set()
+
+
+def _allowed(exchanges: Sequence[Picks], last: NetEffect | None) -> Sequence[Picks]:
+    """``exchanges`` between one pair of regions, without those that undo ``last``."""
+    return [p for p in exchanges if not undoes(net_effect(transfers(p)), last)]
 
 
 #: Each region's neighbours in name order (the order Garrison lists them in).
@@ -151,31 +160,37 @@ def _garrison_pair(a: str, here: tuple[int, ...], b: str,
 
 def _garrison(board: Board) -> tuple[Picks, ...]:
     followers = dict(board.followers)
+    last = board.last_exchange
+    undo = _undo_pair(last)  # the undo rule asked of one pair of neighbours only
     by_size: dict[int, list[Picks]] = {3: [], 2: [], 1: []}
     for a, here in board.followers:
         for b in _NEIGHBOURS[a]:
             there = followers.get(b)
             if there is not None:
-                three, two, one = _garrison_pair(a, here, b, there)
+                pair = _garrison_pair(a, here, b, there)
+                if undo and undo == {a, b}:
+                    pair = tuple(_allowed(ways, last) for ways in pair)
+                three, two, one = pair
                 by_size[3] += three
                 by_size[2] += two
                 by_size[1] += one
-    return _largest(by_size, board.last_exchange)
+    return _largest(by_size, None)
 
 
 def _ambassador(board: Board) -> tuple[Picks, ...]:
     one, _ = _takes(board)
+    last = board.last_exchange
+    undo = _undo_pair(last)  # the undo rule asked of one pair of regions only
     by_size: dict[int, list[Picks]] = {2: [], 1: []}
     for r1, _ in board.followers:
         for take in one[r1]:
             for r2, _ in board.followers:
                 if r2 == r1:
                     continue
-                if one[r2]:
-                    by_size[2] += [take + back for back in one[r2]]
-                else:
-                    by_size[1].append((*take, INTOS[r2]))
-    return _largest(by_size, board.last_exchange)
+                backs = one[r2]  # empty: nobody there, so the exchange goes into it
+                ways = [take + back for back in backs] if backs else [(*take, INTOS[r2])]
+                by_size[2 if backs else 1] += _allowed(ways, last) if undo and undo == {r1, r2} else ways
+    return _largest(by_size, None)
 
 
 Menu = dict[Picks, tuple[KidMove, ...]]
