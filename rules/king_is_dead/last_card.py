@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from rules.king_is_dead import actions
@@ -31,6 +32,7 @@ from rules.king_is_dead.scoring import SAXONS, by_invasion, by_ranking, ending, 
 Counts = Mapping[str, int]
 FACTIONS = frozenset(DATA.faction_ids)
 _INDEX = {c: i for i, c in enumerate(COLOURS)}
+_BY_COLOUR = itemgetter(*COLOURS)  # a region's followers by COLOURS, in one call
 SAXON_TOKENS = DATA.counts["saxon_tokens"]
 #: Per open region, from its followers alone: who takes it, the colours a
 #: summon from it may take without changing that, and (who takes it then,
@@ -141,7 +143,7 @@ class LastCard:
     ) -> None:
         self.seat = seat
         self.order = tuple(r for r in cards if control[r] is None)
-        self.numbers = {r: tuple(regions[r][c] for c in COLOURS) for r in self.order}
+        self.numbers = {r: _BY_COLOUR(regions[r]) for r in self.order}
         self.regions = tuple(_region(self.numbers[r]) for r in self.order)  # in card order
         self.takers = tuple(taker for taker, _, _ in self.regions)
         self.control = dict(control)
@@ -189,19 +191,24 @@ class LastCard:
                 moved[order.index(region)] = _region(tuple(numbers))
             regions = tuple(moved)
         takers = tuple(taker for taker, _, _ in regions)
+        before, known = self.before, self.verdicts  # looked up once: the search asks this very often
         # A summon that leaves its region's taker as it was is decided by its
         # colour alone: those first, once per colour.
         same = {c: None for _, colours, _ in regions for c in colours}
         if same:
-            how = decided(self.before + takers)
-            if any(self._verdict(how, order, takers, colour) for colour in same):
-                return True
+            how = decided(before + takers)
+            for colour in same:
+                won = known.get((how, colour))
+                if won or (won is None and self._verdict(how, order, takers, colour)):
+                    return True
         summoned = bool(same)
         for i, (_, _, changed) in enumerate(regions):
             for taker, colour in changed:
                 summoned = True
                 after = (*takers[:i], taker, *takers[i + 1:])
-                if self._verdict(decided(self.before + after), order, after, colour):
+                how = decided(before + after)
+                won = known.get((how, colour))
+                if won or (won is None and self._verdict(how, order, after, colour)):
                     return True
         return False if summoned else self._wins(order, takers, None)  # nobody to summon
 
