@@ -487,7 +487,8 @@ class KingIsDeadState(State):
 
         def make() -> LastCard:
             last_play = list(self.last_play)
-            last_play[self.seat] = sum(len(p) for p in self.piles) + 1  # as ``_play`` marks it
+            if self.pending is None:  # the card still in hand
+                last_play[self.seat] = sum(len(p) for p in self.piles) + 1  # as ``_play`` marks it
             return self._new_last_card(last_play)
 
         return self._cached("last card", make)
