@@ -1,7 +1,9 @@
 """Readers through the RP2040 hub: the firmware's scans and full sweeps of 16
 readers (its own code under MicroPython's unix port, on emulated RC522s), the
 host driver against that firmware over a pty with 16 readers, and the host's
-line-handling cost.
+line-handling cost. The hub's buttons: how long a press can wait in the
+firmware's loop (register accesses between two polls), a press to its
+ButtonPressed over the pty, and the host's cost of a KEY line.
 
     python -m bench.bench_hub [--quick]
 
@@ -90,6 +92,59 @@ for label, tagged, timing in (("empty fields", False, False), ("a 7-byte tag on 
     seen = sum(len(s.reported) for s in h.slots)
     per = (sum(c.transfers for c in chips) - t0) // n
     print("ROW|sweep|%s|%d|%.3f|%d" % (label, per, us / n / 1000, seen))
+"""
+
+
+KEYGAP_SCRIPT = """
+import time, machine, hub, main, rc522
+from rc522_emulator import RC522Chip
+rc522.FIELD_ON_MS = 0
+rc522.FIELD_OFF_MS = 0
+n = int(NSWEEPS)
+cases = (("empty fields", 0), ("a 7-byte tag on each", 1), ("six tags on each", 6))
+for label, tags in cases:
+    machine.detach_all()
+    chips = []
+    for i, pin in enumerate(main.CS_PINS[:READERS]):
+        chip = RC522Chip()
+        machine.attach(pin, chip)
+        for k in range(tags):
+            chip.add_tag("04A1B2C3D4%02X%02X" % (i, k))
+        chips.append(chip)
+    spi = machine.SPI(0)
+    drivers = [rc522.RC522(spi, machine.Pin(p, machine.Pin.OUT, value=1)) for p in main.CS_PINS[:READERS]]
+    keys = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in main.KEY_PINS]
+    h = hub.Hub(drivers, lambda line: None, heartbeat_ms=10 ** 9, keys=keys)
+    for _ in range(READERS):
+        h.step()
+    polls = [0, 0, machine.transfers]   # polls, longest gap in transfers, transfers at the last poll
+    poll_keys = h.poll_keys
+
+    def counted():
+        gap = machine.transfers - polls[2]
+        if gap > polls[1]:
+            polls[1] = gap
+        polls[2] = machine.transfers
+        polls[0] += 1
+        poll_keys()
+
+    h.poll_keys = counted
+    for d in drivers:
+        d.idle = counted
+    t0 = machine.transfers
+    us = time.ticks_us()
+    for _ in range(n * READERS):
+        h.step()
+    us = time.ticks_diff(time.ticks_us(), us)
+    total = machine.transfers - t0
+    # The cost of one poll of the six buttons, in the same interpreter.
+    k = 2000
+    pus = time.ticks_us()
+    for _ in range(k):
+        poll_keys()
+    pus = time.ticks_diff(time.ticks_us(), pus)
+    print("ROW|keys|%s|%d|%d|%d|%.2f|%.2f" % (label, polls[1], total // n, polls[0] // n,
+                                               us / total, pus / k))
 """
 
 
@@ -199,11 +254,138 @@ def host_parse_cost(n: int) -> Row:
                note=f"{n / elapsed:,.0f} lines/s")
 
 
+def firmware_key_polls(quick: bool) -> list[Row]:
+    """How long a press can wait in the firmware before it is read: the longest run of
+    register accesses between two polls of the buttons, over sweeps of 16 readers."""
+    rows = []
+    for _kind, label, gap, per_sweep, polls, us_per, poll_us in micropython_rows(
+            KEYGAP_SCRIPT.replace("READERS", str(READERS)), NSWEEPS=1 if quick else 10):
+        rows.append(Row(AREA, f"hub firmware, buttons, {READERS} readers, {label}: longest run of register "
+                              "accesses between two polls of the buttons", float(gap), "transfers",
+                        note=f"{polls} polls in a sweep of {per_sweep} transfers; on the unix port "
+                             f"{float(us_per):.1f} us a transfer (the emulator's Python included), "
+                             f"{float(poll_us):.1f} us a poll of the six buttons"))
+    return rows
+
+
+def key_to_event(presses: int) -> list[Row]:
+    """A button pressed on the firmware's pin -> ButtonPressed on the host's queue, through
+    the firmware on the unix port, a pty and the host's reader thread (this machine)."""
+    from queue import Empty, Queue
+
+    from drivers.hub import HubButton
+
+    relay = Relay(readers=READERS)
+    conn = HubConnection(finder=relay.find, opener=open_exclusive, backoff_min=0.05, backoff_max=0.2)
+    conn.start()
+    events: Queue = Queue()
+    took = []
+    try:
+        if not conn.wait_synced(10):
+            raise RuntimeError(f"the hub never synced: {conn.last_error}")
+        button = HubButton("seat3.ok", conn, 1, events)
+        for _ in range(presses):
+            time.sleep(0.03)  # apart: the firmware's 20 ms lockout is over
+            t0 = time.monotonic()
+            relay.table("KEY,1,DOWN")
+            try:
+                events.get(timeout=5)
+            except Empty:
+                raise RuntimeError("no ButtonPressed within 5 s") from None
+            took.append(time.monotonic() - t0)
+            relay.table("KEY,1,UP")
+            until(lambda: not button.is_pressed)
+        button.close()
+    finally:
+        conn.close()
+        relay.close()
+    took.sort()
+    where = f"host driver and firmware over a pty, {READERS} readers (empty)"
+    return [
+        Row(AREA, f"{where}: button pressed -> ButtonPressed on the queue, median",
+            statistics.median(took) * 1e3, "ms",
+            note=f"{presses} presses; p90 {took[int(len(took) * 0.9)] * 1e3:.1f} ms, worst "
+                 f"{took[-1] * 1e3:.1f} ms: the unix port's loop and the relay's two thread hops "
+                 "here, not a Pico's"),
+        Row(AREA, f"{where}: button pressed -> ButtonPressed on the queue, worst", took[-1] * 1e3, "ms"),
+    ]
+
+
+def host_key_cost(n: int) -> Row:
+    """One KEY line read to its ButtonPressed put on the queue, on the host (CPU here)."""
+    from queue import SimpleQueue
+
+    from drivers.hub import HubButton
+
+    lines = []
+    for k in range(n):
+        down = k % 2 == 0
+        body = f"{k % protocol.SEQ_MOD},KEY,1,{'DOWN' if down else 'UP'},{(k // 2 + 1) % protocol.SEQ_MOD}"
+        lines.append(f"${body}*{protocol.crc8(body):02X}\r\n".encode())
+    conn = HubConnection(finder=lambda: None)
+    conn._keys[1] = (False, 0)
+    events: SimpleQueue = SimpleQueue()
+    button = HubButton("seat3.ok", conn, 1, events, hold_time=60)
+    t0 = time.perf_counter()
+    for line in lines:
+        conn._feed(line)
+    elapsed = time.perf_counter() - t0
+    button.close()
+    if events.qsize() != n // 2:
+        raise RuntimeError(f"{events.qsize()} presses reported of {n // 2}")
+    return Row(AREA, "host driver: one KEY line handled, its ButtonPressed on the queue", elapsed / n * 1e6,
+               "us", note="a press and a release alternate; the press wakes the button's hold thread")
+
+
+def tty_to_reader(n: int) -> Row:
+    """A line written to a tty -> the hub connection's reader thread has it parsed: the
+    kernel's tty path and a thread's wake-up, here (a pty standing in for cdc-acm)."""
+    import os
+    import pty
+    import threading
+    import tty
+
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    path = os.ttyname(slave)
+    conn = HubConnection(finder=lambda: path, opener=open_exclusive)
+    got = threading.Event()
+    conn.on_key(0, lambda down, at: got.set())
+    conn.start()
+    took = []
+    try:
+        until(lambda: conn.connected)
+        conn._keys[0] = (False, 0)  # as after a snapshot: the lines below are edges
+        for k in range(n):
+            body = f"{k},KEY,0,{'DOWN' if k % 2 == 0 else 'UP'},{k // 2 + 1}"
+            line = f"${body}*{protocol.crc8(body):02X}\r\n".encode()
+            got.clear()
+            time.sleep(0.002)
+            t0 = time.perf_counter()
+            os.write(master, line)
+            if not got.wait(5):
+                raise RuntimeError("the reader thread never had the line")
+            took.append(time.perf_counter() - t0)
+    finally:
+        conn.close()
+        os.close(master)
+        os.close(slave)
+    took.sort()
+    return Row(AREA, "host driver: a KEY line written to a tty -> its edge handled on the reader thread, "
+                     "median", statistics.median(took) * 1e6, "us",
+               note=f"{n} lines; p99 {took[int(n * 0.99)] * 1e6:.0f} us (a pty for the hub's cdc-acm tty: "
+                    "the kernel's tty path, the reader thread's wake-up, the parse)")
+
+
 def measure(quick: bool) -> list[Row]:
     return [
         *firmware(quick),
         *host_over_pty(placements=4 if quick else 48, replugs=1 if quick else 5),
         host_parse_cost(2000 if quick else 20000),
+        *firmware_key_polls(quick),
+        *key_to_event(presses=5 if quick else 100),
+        host_key_cost(2000 if quick else 20000),
+        tty_to_reader(50 if quick else 1000),
     ]
 
 

@@ -10,8 +10,11 @@ each input the benchmark checks that no screen's layout is left unsent and
 every light says what it should. The *glass* rows model what a player feels
 on a Pi (bench.pi_model): from the tag landing (bench.tag_to_event, the timed
 reader emulator) or the button going down, to the acting seat's
-acknowledgement, its frame and every changed screen, with the reference
-table's screens on a counting I2C bus.
+acknowledgement, its frame and every changed screen. The screens' windows
+are counted on a fake I2C bus and modelled on the reference table's wiring
+as it is (SH1106s on SPI1 behind a 74HC138, seats 3-4's buttons on the
+reader hub) and as it was (one I2C bus behind a TCA9548A, every button on a
+GPIO), from the same inputs.
 
     python -m bench.bench_session [--quick]
 """
@@ -167,10 +170,11 @@ def started(table: hardware.Table, journal: Journal, registry: Registry, game: s
 
 
 def inputs(session: Session, table: hardware.Table, uids: dict[str, str], rng: random.Random,
-           more: Callable[[], bool]) -> Iterator[int | None]:
+           more: Callable[[], bool], pressed: list[str] | None = None) -> Iterator[int | None]:
     """A seeded game's inputs, one at a time: each is put on the table and
     waits in the queue; the caller pumps it and this yields the seat that
-    acts next. Ends with the game, or when ``more()`` says so."""
+    acts next (and sets ``pressed[:]`` to the button pressed, empty for a
+    tap). Ends with the game, or when ``more()`` says so."""
     while session.scene.state.outcome() is None and more():
         seat = session.scene.state.to_move()
         target = choose(session, rng)
@@ -181,27 +185,54 @@ def inputs(session: Session, table: hardware.Table, uids: dict[str, str], rng: r
                 table.tap(inp.part, uids[inp.what])
             else:
                 table.press(inp.part)
+            if pressed is not None:
+                pressed[:] = [inp.part if inp.kind != "tap" else ""]
             queued(table)
             yield seat
 
 
+#: the channels the reference table's screens had behind its TCA9548A, all at 0x3C
+MUX_CHANNELS = {"seat1.screen": 0, "seat2.screen": 1, "seat3.screen": 2, "seat4.screen": 3,
+                "shared.screen": 4}
+
+
 def on_the_bus(table: hardware.Table, full_frames: bool) -> FakeI2cBus:
-    """The table's screens become the reference table's: SH1106s behind a
-    TCA9548A on one I2C bus (here a fake one under luma's real classes,
-    counting transactions and bytes). ``full_frames``: luma's own
+    """The table's screens become SH1106s behind a TCA9548A on one I2C bus
+    (here a fake one under luma's real classes, counting transactions and
+    bytes): the windows each frame sends, which the model puts on the
+    reference table's SPI screens too. ``full_frames``: luma's own
     classes, which send every page of every frame."""
-    ref = profile.load(profile.find("reference"))
-    specs = {f"seat{i + 1}.screen": s.screen for i, s in enumerate(ref.seats)}
-    specs["shared.screen"] = ref.shared_screen
     bus = FakeI2cBus(set())
     bus.keep_log = False
     buses = I2cBuses(opener=lambda port: bus)
     for name in table.screens:
-        spec = specs[name]
-        bus.devices.add((spec.mux_channel, spec.address))  # counted only: no display RAM to emulate
-        table.screens[name] = open_oled(name, driver=spec.driver, address=spec.address,
-                                        mux_channel=spec.mux_channel, i2c=buses, full_frames=full_frames)
+        channel = MUX_CHANNELS[name]
+        bus.devices.add((channel, 0x3C))  # counted only: no display RAM to emulate
+        table.screens[name] = open_oled(name, driver="sh1106", address=0x3C,
+                                        mux_channel=channel, i2c=buses, full_frames=full_frames)
     return bus
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """How the reference table's screens and buttons are wired, for the model."""
+
+    label: str  # "" for the reference table as it is, else how the rows name it
+    spi_hz: float | None  # the screens' SPI clock; None: on the I2C bus
+    hub_buttons: frozenset[str]  # the buttons on the reader hub
+
+
+def wirings() -> tuple[Wiring, Wiring]:
+    """The reference table as its profile wires it, and as it was before
+    issue 35 (its screens on I2C1 behind the TCA9548A, every button on a GPIO)."""
+    ref = profile.load(profile.find("reference"))
+    screen = ref.shared_screen
+    spi_hz = None
+    if screen.backend == "luma" and screen.interface == "spi":
+        spi_hz = float(screen.spi_hz or SPI_HZ[screen.driver])
+    hub = frozenset(b.name for b in ref.buttons() if b.get("backend") == "hub")
+    now = Wiring("", spi_hz, hub)
+    return now, Wiring("before (I2C screens, GPIO buttons)", None, frozenset())
 
 
 @contextmanager
@@ -251,8 +282,11 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
             return out
 
         session.journal.append_many = counted  # type: ignore[method-assign]
+        pressed: list[str] = [""]
+        hub = wirings()[0].hub_buttons
+        more = (lambda: limit is None or len(costs.inputs) < limit)  # noqa: E731
         with timed_parts(costs, session), (watched(session, bus, commits, seen) if bus else nullcontext()):
-            for seat in inputs(session, table, uids, rng, lambda: limit is None or len(costs.inputs) < limit):
+            for seat in inputs(session, table, uids, rng, more, pressed):
                 sent = sum(s.frames_sent for s in screens)
                 before = bus.total() if bus else None
                 seen.clear()
@@ -265,6 +299,7 @@ def play(game: str, players: int, seed: int, workdir: Path, costs: Costs, limit:
                 costs.cpu.append(time.thread_time() - cpu)
                 if glass is not None and bus is not None and before is not None:
                     glass.append(input_cost(cpu, before, seen, acting))
+                    glass[-1].hub_button = pressed[0] in hub
                 costs.frames += sum(s.frames_sent for s in screens) - sent
                 costs.stale += not settled(session)
         if session.scene.state.outcome() is None:
@@ -374,14 +409,31 @@ def glass_rows(glass: dict[str, list[InputCost]], here: pi_model.Here) -> list[R
     rows.append(Row(GLASS, "model: kernel per I2C transaction, here", here.transaction_us, "us",
                     note=f"an ioctl {here.syscall_us:.2f} us and a thread's sleep and wake-up "
                          f"{here.wakeup_us:.2f} us (CPU), times the board's factor"))
+    now, before = wirings()
+    if now.spi_hz:
+        rows.append(Row(GLASS, "model: the reference table's screens, SPI clock", now.spi_hz / 1e6, "MHz",
+                        note="SH1106s on SPI1 behind a 74HC138 (hardware/wiring.md); 8 clocks a pixel or "
+                             "command byte, no address or control byte"))
+        rows.append(Row(GLASS, "model: kernel per SPI window, here", pi_model.spi_window_us(here), "us",
+                        note="two spidev transfers (commands, data), each an ioctl and a wake-up, and two "
+                             "writes of the D/C line, times the board's factor"))
+    if now.hub_buttons:
+        typical = pi_model.HUB_BUTTON_SECONDS["typical"] * 1e3
+        note = (f"the worst case (typical {typical:.1f} ms): the firmware's loop, USB full speed's 1 ms "
+                "frame, the host's read (bench/README.md, Buttons on the reader hub); buttons on the hub: "
+                + ", ".join(sorted(now.hub_buttons)))
+        rows.append(Row(GLASS, "model: a hub button's press to its event", pi_model.HUB_BUTTON_MODELLED * 1e3,
+                        "ms", note=note))
     everything = [c for cs in glass.values() for c in cs]
     for game, costs in [*glass.items(), ("all games", everything)]:
         if not costs:
             continue
         rows += traffic_rows(game, costs)
         for board in boards[:2]:
-            rows += board_rows(game, board, costs, here)
-    rows += what_if_rows(everything, boards[:2], here)
+            rows += board_rows(game, board, costs, here, now)
+    for board in boards[:2]:
+        rows += board_rows("all games", board, everything, here, before)
+    rows += what_if_rows(everything, boards[:2], here, now)
     rows += cpu_rows(everything)
     return rows
 
@@ -414,26 +466,34 @@ def traffic_rows(game: str, costs: list[InputCost]) -> list[Row]:
     return out
 
 
-def board_rows(game: str, board: pi_model.Board, costs: list[InputCost], here: pi_model.Here) -> list[Row]:
-    targets = TARGETS_MS.get(board.name, {})
+def board_rows(game: str, board: pi_model.Board, costs: list[InputCost], here: pi_model.Here,
+               wiring: Wiring) -> list[Row]:
+    """Each point's modelled p99 on ``board`` with the screens and buttons
+    wired as ``wiring`` says; judged against the targets for the reference
+    table as it is wired (``wiring.label`` empty), printed for comparison else."""
+    targets = TARGETS_MS.get(board.name, {}) if not wiring.label else {}
     overlapped = SENDER_PER_BUS
+    way = {"spi_hz": wiring.spi_hz, "hub_buttons": bool(wiring.hub_buttons)}
     out = []
     for key, what in POINTS.items():
         mine = [c for c in costs if key in c.points]
         if not mine:
             continue
-        at = {end: pct([pi_model.seconds(c, key, board, here, f, overlapped) * 1e3 for c in mine], 0.99)
+        at = {end: pct([pi_model.seconds(c, key, board, here, f, overlapped, **way) * 1e3 for c in mine],
+                       0.99)
               for end, f in board.ends().items()}
-        split = {name: pct([pi_model.parts(c, key, board, here, board.central)[name] * 1e3 for c in mine],
-                           0.99)
-                 for name in ("CPU", "kernel", "bus", "journal")}
-        median = statistics.median(pi_model.seconds(c, key, board, here, board.central, overlapped) * 1e3
-                                   for c in mine)
+        split = {name: pct([pi_model.parts(c, key, board, here, board.central, **way)[name] * 1e3
+                            for c in mine], 0.99)
+                 for name in ("hub", "CPU", "kernel", "bus", "journal")}
+        median = statistics.median(pi_model.seconds(c, key, board, here, board.central, overlapped, **way)
+                                   * 1e3 for c in mine)
+        bus = f"SPI at {wiring.spi_hz / 1e6:g} MHz" if wiring.spi_hz else f"I2C at {board.i2c_hz / 1e3:g} kHz"
         note = (f"at the factor's fast end {at['fast end']:.1f}, slow end {at['slow end']:.1f}; median "
                 f"{median:.1f}; parts at p99: " + ", ".join(f"{k} {v:.1f}" for k, v in split.items())
-                + f"; {len(mine)} of {len(costs)} inputs; "
+                + f"; {len(mine)} of {len(costs)} inputs; screens on {bus}; "
                 + ("a sender per bus (bus and drawing overlap)" if overlapped else "each frame waited for"))
-        out.append(Row(GLASS, f"{game}: {board.name}, {what}, p99", at["central"], "ms", targets.get(key),
+        label = f"{game}, {wiring.label}" if wiring.label else game
+        out.append(Row(GLASS, f"{label}: {board.name}, {what}, p99", at["central"], "ms", targets.get(key),
                        note=note))
     return out
 
@@ -444,31 +504,28 @@ def two_buses(screen: str) -> int:
     return 0 if screen in ("seat1.screen", "seat3.screen") else 1
 
 
-def what_if_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_model.Here) -> list[Row]:
-    """The same inputs sent otherwise: with the loop waiting for each frame
-    (no sender per bus), and with the screens on SPI (SH1106 at its 4 MHz:
-    a choice for a table with the pins to spare, not the reference table's)."""
+def what_if_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_model.Here,
+                 now: Wiring) -> list[Row]:
+    """The same inputs sent otherwise: as wired now with the loop waiting
+    for each frame (no sender per bus); on I2C with two buses, or with the
+    core clock left to idle."""
     out = []
+    way = {"spi_hz": now.spi_hz, "hub_buttons": bool(now.hub_buttons)}
     for board in boards:
         for key in ("acting", "all"):
             mine = [c for c in costs if key in c.points]
-            waited = [pi_model.seconds(c, key, board, here, board.central, False) * 1e3 for c in mine]
+            waited = [pi_model.seconds(c, key, board, here, board.central, False, **way) * 1e3 for c in mine]
             out.append(Row(GLASS, f"all games, each frame waited for: {board.name}, {POINTS[key]}, p99",
                            pct(waited, 0.99), "ms",
-                           note="the same frames, the loop waiting for each on the bus"))
-            ms = [pi_model.seconds(c, key, board, here, board.central, SENDER_PER_BUS,
-                                   spi_hz=SPI_HZ["sh1106"]) * 1e3 for c in mine]
-            out.append(Row(GLASS, f"all games, SPI screens: {board.name}, {POINTS[key]}, p99", pct(ms, 0.99),
-                           "ms", note="modelled from the same windows: pixel and command bytes at 4 MHz, "
-                                      "no address or control bytes; not the reference table's bus "
-                                      "(hardware/wiring.md, Which bus the screens use)"))
+                           note="the same frames on the reference table's wiring, the loop waiting for "
+                                "each on the bus"))
             ms = [pi_model.seconds(c, key, board, here, board.central, True, buses=two_buses) * 1e3
                   for c in mine]
             out.append(Row(GLASS, f"all games, two I2C buses: {board.name}, {POINTS[key]}, p99",
                            pct(ms, 0.99), "ms",
                            note="the same frames, seats 1 and 3 on one bus, seats 2 and 4 and the shared "
-                                "screen on another, a sender each; not the reference table's wiring "
-                                "(bench/README.md, Sooner glass)"))
+                                "screen on another, a sender each, every button on a GPIO; not the "
+                                "reference table's wiring (bench/README.md, Sooner glass)"))
             idle_hz = getattr(pi_model, "I2C_HZ_CORE_IDLE", {}).get(board.name)
             if idle_hz and idle_hz != board.i2c_hz:
                 idle = replace(board, i2c_hz=idle_hz)
@@ -478,6 +535,51 @@ def what_if_rows(costs: list[InputCost], boards: list[pi_model.Board], here: pi_
                                note=f"the I2C bus at {idle_hz / 1e3:.0f} kHz, as without the install's "
                                     "core_freq_min (hardware/wiring.md, Enable the buses)"))
     return out
+
+
+class _NullChip:
+    """A screen on the fake SPI bus that takes bytes and does nothing with them."""
+
+    spi_hz = 0
+
+    def xfer2(self, data: list[int]) -> list[int]:
+        return data
+
+
+def path_rows(quick: bool) -> list[Row]:
+    """The CPU here of a frame sent through luma's SPI path behind the decoder
+    (``DecodedSpi``: address and D/C lines, spidev writes; here on the fake
+    spidev and RPi.GPIO, their own Python included) and through ``PageI2c``
+    on the counting I2C bus, the path whose CPU the glass rows scale: the
+    same frames, a menu's lines changing as a turn's end changes them."""
+    from drivers.sim.fake_spi import FakeSpiBus, fake_rpi_gpio, fake_spidev
+
+    rng = random.Random(7)
+    words = ["Your turn: play or pass", "Place blue in Din Eidyn", "Waiting for Anna", "Region 2/8"]
+    frames = [render(Layout(title=rng.choice(words), big=rng.choice(words), lines=(rng.choice(words),),
+                            footer="◀   ●   ▶")) for _ in range(100 if quick else 600)]
+    spi_bus = FakeSpiBus()
+    spi_bus.attach_behind(_NullChip(), lambda: True, bus=1, device=0)  # type: ignore[arg-type]
+    with fake_spidev(spi_bus), fake_rpi_gpio():
+        spi = open_oled("spi", interface="spi", spi_port=1, spi_device=0, select=0, decoder_pins=(17, 27, 26),
+                        gpio_dc=2, gpio_rst=3)
+    i2c_bus = FakeI2cBus({(0, 0x3C)})
+    i2c_bus.keep_log = False
+    i2c = open_oled("i2c", mux_channel=0, i2c=I2cBuses(opener=lambda port: i2c_bus))
+    spent: dict[str, list[float]] = {"spi": [], "i2c": []}
+    for _ in range(3):  # alternating, the lowest kept: the machine's load is not the path's
+        for name, screen in (("spi", spi), ("i2c", i2c)):
+            start = time.thread_time()
+            for frame in frames:
+                screen.show(frame)
+            spent[name].append((time.thread_time() - start) / len(frames))
+    spi_note = ("fake spidev and RPi.GPIO (their Python included; rpi-lgpio's own per D/C write is not "
+                "in it); the glass rows scale the I2C path's CPU")
+    return [Row(GLASS, "model check: CPU here a frame, luma's SPI path behind the decoder",
+                min(spent["spi"]) * 1e6, "us", note=spi_note),
+            Row(GLASS, "model check: CPU here a frame, PageI2c on the counting I2C bus",
+                min(spent["i2c"]) * 1e6, "us",
+                note=f"the same {len(frames)} frames, the lowest of three runs each")]
 
 
 def tag_rows(quick: bool, here: pi_model.Here) -> list[Row]:
@@ -537,6 +639,7 @@ def measure(quick: bool) -> list[Row]:
         here = pi_model.measure_here(quick, nbody)
         rows += tag_rows(quick, here)
         rows += glass_rows(glass, here)
+        rows += path_rows(quick)
         ms = [x * 1e3 for x in everything]
         note = f"{len(ms)} inputs; median {statistics.median(ms):.2f} ms, worst {max(ms):.1f} ms"
         rows.append(Row(AREA, "all games: input to frames and lights, p99", pct(ms, 0.99), "ms",

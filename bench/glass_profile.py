@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from bench.bench_session import BUS_BYTES_P99, inputs, on_the_bus, pct, started
+from bench.bench_session import BUS_BYTES_P99, MUX_CHANNELS, inputs, on_the_bus, pct, started
 from drivers.oled_devices import changed_windows, page_bytes
 from pi_app import games as table_games
 from pi_app.session.presentation import frame
@@ -91,9 +91,7 @@ def play(game: str, players: int, seed: int, work: Path, limit: int | None,
     mark: dict[str, Any] = {}
     try:
         session, uids = started(table, journal, registry, game, players, seed)
-        ref = profile.load(profile.find("reference"))  # the screens on_the_bus put on the bus
-        channel = {f"seat{i + 1}.screen": s.screen.mux_channel for i, s in enumerate(ref.seats)}
-        channel["shared.screen"] = ref.shared_screen.mux_channel
+        channel = MUX_CHANNELS  # the screens on_the_bus put on the bus
         for name, screen in table.screens.items():
             def show(frame: Any, text: str = "", real: Any = screen.show, name: str = name) -> bool:
                 sent = real(frame, text)

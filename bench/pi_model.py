@@ -31,6 +31,15 @@ ends and judged at its centre.
   until the controller's interrupt says it is done: a system call and a
   thread's wake-up, measured here by :func:`transaction_us_here` and scaled
   by the board's factor.
+- SPI screens (the reference table's since issue 35: SPI1 behind a 74HC138):
+  the same windows at the controller's SPI clock, 8 clocks a pixel or
+  command byte; each window is two spidev transfers (its commands, then its
+  data), each an ioctl and a wake-up, and two writes of the D/C line, an
+  ioctl each (:func:`spi_window_us`).
+- Hub buttons: a press on the RP2040 hub reaches the queue later than a GPIO
+  one by the firmware's loop, the USB poll and the host's read
+  (:data:`HUB_BUTTON_SECONDS`, its worst case); it is added before every
+  point of the input.
 """
 
 from __future__ import annotations
@@ -72,6 +81,16 @@ PI5_PYPERFORMANCE = 1.6
 WAL_FRAMES_PER_COMMIT = 3  # measured: 2 to 4 frames of 4 KiB (+24 bytes) a move
 SD_WRITE_SECONDS = 1 / 500  # A1 class: at least 500 random 4 KiB writes a second
 SD_COMMIT_SECONDS = WAL_FRAMES_PER_COMMIT * SD_WRITE_SECONDS
+#: a seat button on the reader hub, from going down to its ButtonPressed on the
+#: session's queue (bench/README.md, "Buttons on the reader hub"): the firmware reads
+#: its buttons at most 25 register accesses apart (bench_hub.py, exact) at an
+#: estimated 40-80 us each on a 125 MHz Pico, or after a 1 ms sleep slice, then
+#: frames its KEY line; USB full speed carries it in the next 1 ms frame; the
+#: Pi's tty path, reader thread and parse take some 0.1-0.5 ms. Typical and worst.
+HUB_BUTTON_SECONDS = {"typical": 0.0015, "worst": 0.004}
+#: what the model adds before every point of a hub button's input: the worst
+#: case, so that the p99 does not lean on the typical figure
+HUB_BUTTON_MODELLED = HUB_BUTTON_SECONDS["worst"]
 
 
 @dataclass(frozen=True)
@@ -246,6 +265,8 @@ class InputCost:
 
     frames: list[Frame] = field(default_factory=list)
     points: dict[str, int] = field(default_factory=dict)  # point -> index in frames
+    #: the input is a press of a button on the reader hub (HUB_BUTTON_MODELLED before its event)
+    hub_button: bool = False
 
 
 def spi_seconds(transactions: int, wire_bytes: int, hz: float) -> float:
@@ -255,8 +276,23 @@ def spi_seconds(transactions: int, wire_bytes: int, hz: float) -> float:
     return max(0, wire_bytes - 2 * transactions) * 8 / hz
 
 
+def spi_window_us(here: Here) -> float:
+    """The kernel's work for one window on an SPI screen, here: two spidev
+    transfers (commands, data), each an ioctl and a wake-up, and two writes
+    of the D/C line (an ioctl each). The I2C count has a TCA9548A select a
+    frame, counted as a window: on SPI it stands for the decoder's address
+    writes (up to three ioctls when the screen changes)."""
+    return 2 * here.transaction_us + 2 * here.syscall_us
+
+
+def hub_seconds(cost: InputCost, hub_buttons: bool) -> float:
+    """The time before the event: a hub button's way to the queue, on a table with hub buttons."""
+    return HUB_BUTTON_MODELLED if hub_buttons and cost.hub_button else 0.0
+
+
 def timeline(cost: InputCost, board: Board, here: Here, factor: float, overlapped: bool,
-             spi_hz: float | None = None, buses: Callable[[str], int] | None = None) -> list[float]:
+             spi_hz: float | None = None, buses: Callable[[str], int] | None = None,
+             hub_buttons: bool = False) -> list[float]:
     """When each frame is on its screen, in modelled seconds from the event
     on the queue. The loop thread's time is its CPU (times ``factor``), the
     commits before, and a wake-up; each frame then holds the bus for its
@@ -266,15 +302,18 @@ def timeline(cost: InputCost, board: Board, here: Here, factor: float, overlappe
     ``spi_hz`` the screens are on SPI at that clock instead (what a table
     with the pins to spare could choose: hardware/wiring.md). ``buses``
     says which bus each screen is on (a sender each, overlapped): all on one
-    when not given."""
+    when not given. ``hub_buttons``: the table's hub seats press on the hub
+    (their inputs start :data:`HUB_BUTTON_MODELLED` sooner)."""
     ends = []
     free: dict[int, float] = {}  # bus -> when it is free
     waited = 0.0  # bus time the loop spent waiting (sequential)
+    before = hub_seconds(cost, hub_buttons)
+    kernel_us = spi_window_us(here) if spi_hz else here.transaction_us
     for f in cost.frames:
-        ready = f.cpu * factor + f.commits * SD_COMMIT_SECONDS + here.wakeup_us * 1e-6 * factor
+        ready = before + f.cpu * factor + f.commits * SD_COMMIT_SECONDS + here.wakeup_us * 1e-6 * factor
         on_wire = (spi_seconds(f.transactions, f.bytes, spi_hz) if spi_hz
                    else wire_seconds(f.transactions, f.bytes, board.i2c_hz))
-        wire = on_wire + f.transactions * here.transaction_us * 1e-6 * factor
+        wire = on_wire + f.transactions * kernel_us * 1e-6 * factor
         bus = buses(f.screen) if buses is not None else 0
         if overlapped:
             start = max(ready, free.get(bus, 0.0))
@@ -287,18 +326,23 @@ def timeline(cost: InputCost, board: Board, here: Here, factor: float, overlappe
 
 
 def seconds(cost: InputCost, point: str, board: Board, here: Here, factor: float, overlapped: bool,
-            spi_hz: float | None = None, buses: Callable[[str], int] | None = None) -> float:
-    return timeline(cost, board, here, factor, overlapped, spi_hz, buses)[cost.points[point]]
+            spi_hz: float | None = None, buses: Callable[[str], int] | None = None,
+            hub_buttons: bool = False) -> float:
+    return timeline(cost, board, here, factor, overlapped, spi_hz, buses, hub_buttons)[cost.points[point]]
 
 
-def parts(cost: InputCost, point: str, board: Board, here: Here, factor: float) -> dict[str, float]:
-    """Up to ``point``, split (seconds): CPU, kernel, bus, journal; the bus
-    and kernel of every frame sent until then (what a loop that waits for
-    each frame spends on them)."""
+def parts(cost: InputCost, point: str, board: Board, here: Here, factor: float,
+          spi_hz: float | None = None, hub_buttons: bool = False) -> dict[str, float]:
+    """Up to ``point``, split (seconds): hub, CPU, kernel, bus, journal; the
+    bus and kernel of every frame sent until then (what a loop that waits
+    for each frame spends on them)."""
     upto = cost.frames[:cost.points[point] + 1]
     last = upto[-1]
     tx = sum(f.transactions for f in upto)
-    return {"CPU": last.cpu * factor,
-            "kernel": (here.wakeup_us + tx * here.transaction_us) * 1e-6 * factor,
-            "bus": wire_seconds(tx, sum(f.bytes for f in upto), board.i2c_hz),
+    nbytes = sum(f.bytes for f in upto)
+    kernel_us = spi_window_us(here) if spi_hz else here.transaction_us
+    return {"hub": hub_seconds(cost, hub_buttons),
+            "CPU": last.cpu * factor,
+            "kernel": (here.wakeup_us + tx * kernel_us) * 1e-6 * factor,
+            "bus": spi_seconds(tx, nbytes, spi_hz) if spi_hz else wire_seconds(tx, nbytes, board.i2c_hz),
             "journal": last.commits * SD_COMMIT_SECONDS}

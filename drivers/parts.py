@@ -27,6 +27,7 @@ from drivers.screens import I2cBuses, OledScreen, open_oled
 
 READER_BACKENDS = ("rc522", "mfrc522", "hub", "sim", "emulated")
 SCREEN_BACKENDS = ("luma", "sim", "dummy")
+BUTTON_BACKENDS = ("gpio", "hub")  # gpio, the default: a pin of the Pi; hub: a button of the reader hub
 LIGHT_KINDS = ("led", "pwm", "rgb", "pwmled", "rgbled")  # pwmled, rgbled: gpiozero's names
 
 GPIO_PINS = (0, 27)  # BCM numbers on the 40-pin header
@@ -126,15 +127,29 @@ SETTINGS: dict[str, dict[str, tuple[Setting, ...]]] = {
                  _pin("dc_pin", default=24, example=24),
                  _pin("rst_pin", default=25, example=25),
                  _pin("cs_pin", example=16),
+                 # the 74HC138 output whose line is this screen's chip select ([screen_decoder])
+                 Setting("select", int, None, 0, 7, example=0),
                  Setting("spi_hz", int, None, 500_000, 16_000_000, example=4_000_000),
                  Setting("rotate", int, 0, 0, 3)),
         "sim": (),
         "dummy": (),
     },
-    "button": {"": (_pin("pin", required=True),
-                    Setting("pull_up", bool, True),
-                    Setting("hold_time", float, 1.0, 0.1, 10),
-                    Setting("bounce_time", float, 0.02, 0, 1))},
+    # Not a part: the table's one 74HC138 that turns an SPI chip select into
+    # one per screen ([screen_decoder]; drivers.spi_decoder): its enable is
+    # /dev/spidev<spi_port>.<spi_device>'s chip select, its A0-A2 the pins.
+    "decoder": {"": (Setting("spi_port", int, 1, 0, 6),
+                     Setting("spi_device", int, 0, 0, 3),
+                     Setting("address_pins", list, None, *GPIO_PINS, size=3, required=True,
+                             example="[17, 27, 26]"))},
+    "button": {"gpio": (_pin("pin", required=True),
+                        Setting("pull_up", bool, True),
+                        Setting("hold_time", float, 1.0, 0.1, 10),
+                        Setting("bounce_time", float, 0.02, 0, 1)),
+               # The hub debounces (firmware/PROTOCOL.md); its buttons are numbered in the
+               # order of firmware/main.py's KEY_PINS, six there, up to 16 the protocol allows.
+               "hub": (Setting("hub", str, None, example="hub"),
+                       Setting("button", int, None, 0, 15, required=True, example=0),
+                       Setting("hold_time", float, 1.0, 0.1, 10))},
     "encoder": {"": (_pin("pin_a", required=True), _pin("pin_b", required=True, example=18))},
     "light": {"": (Setting("kind", str, "led", choices=LIGHT_KINDS),
                    _pin("pin", example=22),
@@ -151,12 +166,20 @@ SETTINGS: dict[str, dict[str, tuple[Setting, ...]]] = {
                       Setting("level", str, None, choices=("easy", "normal", "hard"), example="normal"))},
 }
 BACKENDS = {"reader": READER_BACKENDS, "screen": SCREEN_BACKENDS}
+#: kinds whose ``backend`` may be left out, and the one it then is
+DEFAULT_BACKENDS = {"button": "gpio"}
+OPTIONAL_BACKENDS = {"button": BUTTON_BACKENDS}
 
 
 def settings(kind: str, backend: str = "") -> dict[str, Setting]:
     """The keys a ``kind`` part on ``backend`` takes (``backend`` for the kinds that have one)."""
     by_backend = SETTINGS[kind]
-    keys = by_backend.get(backend if kind in BACKENDS else "", ())
+    if kind in BACKENDS:
+        keys = by_backend.get(backend, ())
+    elif kind in DEFAULT_BACKENDS:
+        keys = by_backend.get(backend or DEFAULT_BACKENDS[kind], ())
+    else:
+        keys = by_backend.get("", ())
     return {s.key: s for s in keys}
 
 
@@ -270,6 +293,8 @@ def open_screen(spec: Any, *, i2c: I2cBuses | None = None, keep: int = 1000,
         gpio_dc=int(get("dc_pin")),
         gpio_rst=int(get("rst_pin")),
         cs_pin=get("cs_pin"),
+        select=get("select"),
+        decoder_pins=_get(spec, "decoder_pins", None),  # [screen_decoder]'s, given by the profile
         spi_hz=get("spi_hz"),
         spi_resets=spi_resets,
         rotate=int(get("rotate")),
@@ -281,12 +306,16 @@ def open_button(
     spec: Any, events: EventSink, *, pin_factory: Any = None, clock: Callable[[], float] | None = None
 ) -> TableButton:
     name = _name(spec)
+    backend = _choice("button", name, str(_get(spec, "backend", None) or "gpio"), BUTTON_BACKENDS)
+    if backend == "hub":
+        raise ValueError(f"button {name} is on the reader hub: open it with drivers.hub.open_button(spec, "
+                         "profile, events), which shares the hub's connection")
     options: dict[str, Any] = {"pin_factory": pin_factory}
     if clock is not None:
         options["clock"] = clock
 
     def get(key: str) -> Any:
-        return _setting(spec, "button", "", key)
+        return _setting(spec, "button", "gpio", key)
 
     return TableButton(
         name,

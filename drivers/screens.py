@@ -28,6 +28,9 @@ SIZE = (128, 64)
 #: SPI clock per controller: the datasheets' shortest clock cycle at 3.3 V
 #: (SH1106 250 ns, SSD1306 100 ns), rounded down to a speed luma accepts
 SPI_HZ = {"sh1106": 4_000_000, "ssd1306": 8_000_000}
+#: how long an SPI screen's reset line is held low, and the wait after it
+#: (SH1106 and SSD1306 datasheets: a low pulse of at least 3-10 us)
+RESET_SECONDS = 0.001
 
 
 class Tca9548a:
@@ -138,6 +141,17 @@ class I2cBuses:
         self._muxes: dict[tuple[int, int], Tca9548a] = {}
         self.threaded = opener is None if threaded is None else threaded
         self._senders: dict[str, BusSender] = {}
+        self._decoders: dict[tuple[int, ...], Any] = {}
+
+    def decoder(self, pins: tuple[int, int, int]) -> Any:
+        """The one :class:`drivers.spi_decoder.Decoder` on these address pins,
+        shared by every screen behind it."""
+        from drivers.spi_decoder import Decoder
+
+        key = tuple(pins)
+        if key not in self._decoders:
+            self._decoders[key] = Decoder(pins)
+        return self._decoders[key]
 
     def sender(self, bus: str) -> BusSender | None:
         """The sender of ``bus`` ("i2c-1", "spi-0"); None when not threaded."""
@@ -179,6 +193,10 @@ class I2cBuses:
                 close()
         self._buses.clear()
         self._muxes.clear()
+        for decoder in self._decoders.values():
+            with contextlib.suppress(Exception):  # best effort: the pins are let go
+                decoder.close()
+        self._decoders.clear()
 
 
 def pattern_frame(size: tuple[int, int], label: str) -> Image.Image:
@@ -341,6 +359,8 @@ def open_oled(
     gpio_dc: int = 24,
     gpio_rst: int = 25,
     cs_pin: int | None = None,
+    select: int | None = None,
+    decoder_pins: tuple[int, int, int] | None = None,
     spi_hz: int | None = None,
     spi_resets: set[int] | None = None,
     rotate: int = 0,
@@ -360,7 +380,10 @@ def open_oled(
     pins, at ``spi_hz`` (default: the controller's, :data:`SPI_HZ`); with ``cs_pin`` the chip select is that
     GPIO (luma's ``gpio_cs_spi``; the device's own CE line is then not driven),
     so several screens share one SPI bus, one D/C line (read only while a
-    screen is selected) and one RST line. Screens sharing a RST line should
+    screen is selected) and one RST line. With ``select`` the screen is on that
+    output of a 74HC138 whose enable is the device's own chip select and whose
+    address lines are ``decoder_pins`` (:mod:`drivers.spi_decoder`; shared
+    through ``i2c``). Screens sharing a RST line should
     share ``spi_resets``: the line is pulsed for the first only, since a
     pulse resets every screen on it. ``full_frames``: luma's own classes,
     which send every page of every frame (the benchmark compares them).
@@ -389,10 +412,26 @@ def open_oled(
             if spi_resets is not None:
                 reset = None if gpio_rst in spi_resets else gpio_rst  # pulsed: it would reset the others
                 spi_resets.add(gpio_rst)
+            # luma holds reset for 0 s by default: two GPIO writes apart, which a fast
+            # Pi may make shorter than the controllers' 10 us minimum; 1 ms each, once
             options = {"port": spi_port, "device": spi_device, "gpio_DC": gpio_dc, "gpio_RST": reset,
-                       "bus_speed_hz": spi_hz or SPI_HZ[driver]}
+                       "bus_speed_hz": spi_hz or SPI_HZ[driver],
+                       "reset_hold_time": RESET_SECONDS, "reset_release_time": RESET_SECONDS}
             sender = i2c.sender(f"spi-{spi_port}") if i2c is not None else None
-            if cs_pin is None:
+            if select is not None:
+                from drivers.spi_decoder import DecodedSpi, Decoder
+
+                if cs_pin is not None or decoder_pins is None:
+                    raise ValueError(f"screen {name}: a screen behind the decoder (select) needs the"
+                                     " decoder's address pins and no cs_pin of its own")
+                pins = (decoder_pins[0], decoder_pins[1], decoder_pins[2])
+                decoder = i2c.decoder(pins) if i2c is not None else Decoder(pins)
+                where = (f"/dev/spidev{spi_port}.{spi_device} through the 74HC138, output Y{select}"
+                         f" (A0-A2 GPIO{pins[0]}, {pins[1]}, {pins[2]};"
+                         f" D/C GPIO{gpio_dc}, RST GPIO{gpio_rst})")
+                serial = DecodedSpi(**options, decoder=decoder, select=select)
+                lock = decoder.lock
+            elif cs_pin is None:
                 serial = spi(**options)
             else:
                 where = f"SPI{spi_port} chip select GPIO{cs_pin} (D/C GPIO{gpio_dc}, RST GPIO{gpio_rst})"
@@ -425,8 +464,9 @@ def open_oled(
     except (LumaError, OSError, ImportError) as err:
         hint = ""
         if interface == "spi":
+            enable = "dtoverlay=spi1-1cs" if spi_port == 1 else "dtparam=spi=on"
             hint = (
-                f"; an SPI screen needs /dev/spidev{spi_port}.{spi_device} (dtparam=spi=on), spidev and"
+                f"; an SPI screen needs /dev/spidev{spi_port}.{spi_device} ({enable}), spidev and"
                 " RPi.GPIO (rpi-lgpio on a Pi 5): pip install 'tablekeeper[pi]'; on a laptop use the"
                 " simulated table"
             )

@@ -6,8 +6,12 @@ import time
 
 import hubproto
 
-FIRMWARE_VERSION = "0.1.0"
+FIRMWARE_VERSION = "0.2.0"
 DEFAULT_HOLD_MS = 500
+# After a button's reported edge its contact may bounce for a few ms: changes
+# are ignored this long, so the first edge is reported at once and one push is
+# one press. A release during the lockout is reported when it ends.
+KEY_LOCKOUT_MS = 20
 HEARTBEAT_MS = 1000
 MAX_HOLD_MS = 60000
 
@@ -31,9 +35,20 @@ class ReaderSlot:
         return tuple(sorted(self.last_seen))
 
 
+class KeySlot:
+    """One button, wired from its pin to ground (pull-up): 0 is down."""
+
+    def __init__(self, pin, now):
+        self.pin = pin
+        self.down = pin.value() == 0
+        self.changed = now       # ticks_ms of the last reported edge
+        self.presses = 0         # since boot, modulo 65536
+
+
 class Hub:
     def __init__(self, chips, write, read_input=None, ticks_ms=None, board_id="",
-                 hold_ms=DEFAULT_HOLD_MS, heartbeat_ms=HEARTBEAT_MS, feed=None):
+                 hold_ms=DEFAULT_HOLD_MS, heartbeat_ms=HEARTBEAT_MS, feed=None,
+                 keys=(), key_lockout_ms=KEY_LOCKOUT_MS):
         self.slots = [ReaderSlot(c, hold_ms) for c in chips]
         self._write = write
         self._read_input = read_input
@@ -51,6 +66,12 @@ class Hub:
         self.uptime_ms = 0
         self._inbuf = b""
         self._reset_pending = False
+        self.key_lockout_ms = key_lockout_ms
+        self.keys = [KeySlot(p, time.ticks_add(self.boot, -key_lockout_ms)) for p in keys]
+        if self.keys:
+            for c in chips:
+                if hasattr(c, "idle"):
+                    c.idle = self.poll_keys
 
     # --- output ---
     def send(self, kind, fields=()):
@@ -64,11 +85,35 @@ class Hub:
         else:
             self.send("STATE", (i,) + s.reported)
 
+    def send_key(self, i):
+        k = self.keys[i]
+        self.send("KEY", (i, "DOWN" if k.down else "UP", k.presses))
+
     def snapshot(self):
-        self.send("HELLO", (hubproto.PROTOCOL_VERSION, FIRMWARE_VERSION, len(self.slots), self.board_id))
+        self.send("HELLO", (hubproto.PROTOCOL_VERSION, FIRMWARE_VERSION, len(self.slots), self.board_id,
+                            len(self.keys)))
         for i in range(len(self.slots)):
             self.send_state(i)
+        for i in range(len(self.keys)):
+            self.send_key(i)
         self.send("SYNC", (len(self.slots),))
+
+    # --- buttons ---
+    def poll_keys(self):
+        """Report each button whose level changed, unless it is in its lockout."""
+        if not self.keys:
+            return
+        now = self._ticks()
+        for i in range(len(self.keys)):
+            k = self.keys[i]
+            down = k.pin.value() == 0
+            if down == k.down or time.ticks_diff(now, k.changed) < self.key_lockout_ms:
+                continue
+            k.down = down
+            k.changed = now
+            if down:
+                k.presses = (k.presses + 1) % hubproto.SEQ_MOD
+            self.send_key(i)
 
     # --- scanning ---
     def scan_reader(self, i):
@@ -203,6 +248,7 @@ class Hub:
         """Scan one reader, answer commands, send a heartbeat when due."""
         if self._feed is not None:
             self._feed()
+        self.poll_keys()
         if self.slots:
             i = self.next_reader
             self.warm_up((i + 1) % len(self.slots))
@@ -213,6 +259,7 @@ class Hub:
                 self.sweep_ms = time.ticks_diff(now, self._sweep_start)
                 self._sweep_start = now
                 self.sweeps += 1
+        self.poll_keys()
         self.poll_input()
         self.heartbeat_due()
         if self._reset_pending:

@@ -1,7 +1,7 @@
 # Line framing of the hub protocol (see PROTOCOL.md): `$seq,TYPE,fields*CC`.
 # MicroPython; also runs on CPython.
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_LINE = 255
 SEQ_MOD = 65536
 

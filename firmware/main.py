@@ -18,6 +18,10 @@ SCK, MOSI, MISO = 18, 19, 16
 SPI_BAUD = 4000000
 CS_PINS = (17, 20, 21, 22, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 READERS = 16                 # how many of CS_PINS have a reader
+# Buttons, each from its pin to GND (internal pull-ups), button 0 first: the
+# pins the readers leave free. The reference table wires seat 3's left, ok,
+# right to buttons 0-2 and seat 4's to 3-5 (README.md, "Buttons").
+KEY_PINS = (12, 13, 14, 15, 26, 27)
 WDT_MS = 5000                # a stuck loop reboots the hub
 # GP28 to GND at power-up: maintenance, no hub loop, so mpremote can reach
 # the REPL (the running hub ignores Ctrl-C).
@@ -53,11 +57,12 @@ def write_line(line):
     sys.stdout.write(line)
 
 
-def make_hub(spi, cs_pins, feed=None, read_input=None, **kw):
+def make_hub(spi, cs_pins, feed=None, read_input=None, key_pins=KEY_PINS, **kw):
     chips = [rc522.RC522(spi, machine.Pin(p, machine.Pin.OUT, value=1)) for p in cs_pins]
+    keys = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in key_pins]
     if read_input is None:
         read_input = StdinBytes(sys.stdin.buffer)
-    return hub.Hub(chips, write_line, read_input=read_input, board_id=board_id(), feed=feed, **kw)
+    return hub.Hub(chips, write_line, read_input=read_input, board_id=board_id(), feed=feed, keys=keys, **kw)
 
 
 def maintenance():

@@ -95,6 +95,10 @@ class RC522:
         self._out = bytearray(2)
         self._in = bytearray(2)
         self.collpos = None               # the chip's CollPos reading, once shown
+        # Called while the chip is waited for (a tag's answer, the field's
+        # timing): the hub reads its buttons there, so a press is reported
+        # within a millisecond or two even in the middle of a scan.
+        self.idle = None
         cs.value(1)
 
     # --- register access: one chip-select window per register ---
@@ -142,6 +146,8 @@ class RC522:
         t0 = time.ticks_us()
         # PowerDown bit clears when the soft reset is over.
         while self.read(COMMAND) & 0x10:
+            if self.idle is not None:
+                self.idle()
             if time.ticks_diff(time.ticks_us(), t0) > 50000:
                 raise ChipError("soft reset did not finish")
         self.write(T_MODE, 0x80)          # TAuto: timer starts at end of transmission
@@ -165,7 +171,7 @@ class RC522:
         """Switch the antenna on (once it has been off long enough); no-op if on."""
         if self._on_at is not None:
             return
-        _wait_since(self._off_at, FIELD_OFF_MS)
+        _wait_since(self._off_at, FIELD_OFF_MS, self.idle)
         self.set_bits(TX_CONTROL, 0x03)
         self._on_at = time.ticks_ms()
 
@@ -183,6 +189,8 @@ class RC522:
         t0 = time.ticks_us()
         while True:
             irq = self.read(COM_IRQ)
+            if self.idle is not None:
+                self.idle()
             if irq & 0x30:                # RxIRq or IdleIRq
                 break
             if irq & 0x01:                # TimerIRq: no tag answered
@@ -318,7 +326,7 @@ class RC522:
     def scan(self):
         """Every tag in the field now, as a list of upper-case hex UIDs."""
         self.field_on()
-        _wait_since(self._on_at, FIELD_ON_MS)
+        _wait_since(self._on_at, FIELD_ON_MS, self.idle)
         uids = []
         # WUPA first, in case a tag was left halted (no field reset yet since
         # init); then REQA, which halted tags ignore.
@@ -341,7 +349,14 @@ class RC522:
         return uids
 
 
-def _wait_since(t0, ms):
-    left = ms - time.ticks_diff(time.ticks_ms(), t0)
-    if left > 0:
-        time.sleep_ms(left)
+def _wait_since(t0, ms, idle=None):
+    # In 1 ms slices when something is to be done meanwhile (the hub's buttons).
+    while True:
+        left = ms - time.ticks_diff(time.ticks_ms(), t0)
+        if left <= 0:
+            return
+        if idle is None:
+            time.sleep_ms(left)
+            return
+        idle()
+        time.sleep_ms(1)

@@ -45,7 +45,7 @@ def uses(prof: profile.Profile) -> dict[int, tuple[str, str]]:
         kind.setdefault(pin, k)
 
     for b in prof.buttons():
-        put(b.pin, f"{b.name} button", "button")
+        put(b.get("pin"), f"{b.name} button", "button")  # a hub button is on the hub, not the Pi
     for seat in prof.seats:
         if seat.encoder is not None:
             put(seat.encoder.pin_a, f"{seat.encoder.name} A", "button")
@@ -70,20 +70,40 @@ def uses(prof: profile.Profile) -> dict[int, tuple[str, str]]:
         mux = any(s.mux_channel is not None for s in screens)
         put(2, "I2C1 SDA (" + ("multiplexer" if mux else "screens") + ")", "bus")
         put(3, "I2C1 SCL (" + ("multiplexer" if mux else "screens") + ")", "bus")
-    for s in screens:
-        if s.interface == "spi":
-            put(s.dc_pin, f"{s.name} D/C", "screen")
-            put(s.rst_pin, f"{s.name} RST", "screen")
+    spi_screens = [s for s in screens if s.interface == "spi"]
+    shared = len(spi_screens) > 1
+    decoder = prof.screen_decoder
+    for s in spi_screens:
+        put(s.dc_pin, "screens' D/C" if shared else f"{s.name} D/C", "screen")
+        put(s.rst_pin, "screens' reset (RES)" if shared else f"{s.name} RST", "screen")
+        if s.get("cs_pin") is not None:
+            put(s.cs_pin, f"{s.name} chip select", "screen")
+        elif s.get("select") is None:
+            ce = profile.SPI_CE_PINS.get(s.spi_port, ())
+            if s.spi_device < len(ce):
+                put(ce[s.spi_device], f"{s.name} chip select (SPI{s.spi_port} CE{s.spi_device})", "screen")
+        for signal, pin in profile.SPI_PINS.get(s.spi_port, {}).items():
+            if s.spi_port != 0 or not spi_readers:  # SPI0 with readers: labelled as theirs above
+                put(pin, f"SPI{s.spi_port} {signal}" + (" (not wired)" if signal == "MISO" else " (screens)"),
+                    "bus")
+    if decoder is not None and any(s.get("select") is not None for s in spi_screens):
+        ce = profile.SPI_CE_PINS.get(decoder.spi_port, ())
+        if decoder.spi_device < len(ce):
+            put(ce[decoder.spi_device], f"SPI{decoder.spi_port} CE{decoder.spi_device} (74HC138 enable)",
+                "bus")
+        for bit, pin in enumerate(decoder.address_pins):
+            put(pin, f"74HC138 A{bit} (screen select)", "screen")
     return {pin: (", ".join(what), kind[pin]) for pin, what in on.items()}
 
 
-def label(pin: int, used: dict[int, tuple[str, str]]) -> tuple[str, str]:
-    """The words beside a header pin and their colour's kind."""
+def label(pin: int, used: dict[int, tuple[str, str]],
+          feeds: str = "readers, screens, multiplexer") -> tuple[str, str]:
+    """The words beside a header pin and their colour's kind (``feeds``: what the 3V3 pins power)."""
     carries = HEADER[pin]
     if carries == "GND":
         return "GND", "ground"
     if isinstance(carries, str):
-        return carries + (" (readers, screens, multiplexer)" if carries == "3V3" else ""), "power"
+        return carries + (f" ({feeds})" if carries == "3V3" else ""), "power"
     if carries in used:
         what, kind = used[carries]
         return f"GPIO{carries}: {what}", kind
@@ -94,6 +114,10 @@ def label(pin: int, used: dict[int, tuple[str, str]]) -> tuple[str, str]:
 
 def draw(prof: profile.Profile) -> str:
     used = uses(prof)
+    screens = [s for s in prof.screens() if s.backend == "luma"]
+    feeds = ("readers, screens, decoder" if prof.screen_decoder is not None
+             else "readers, screens, multiplexer" if any(s.get("mux_channel") is not None for s in screens)
+             else "readers, screens")
     row_h, top, mid = 26, 70, 520
     width, height = 1040, top + 20 * row_h + 90
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -110,7 +134,7 @@ def draw(prof: profile.Profile) -> str:
         row, right = (pin - 1) // 2, pin % 2 == 0
         y = top + row * row_h
         x = mid + (16 if right else -16)
-        words, kind = label(pin, used)
+        words, kind = label(pin, used, feeds)
         colour = COLOURS[kind]
         out.append(f'<circle cx="{x}" cy="{y}" r="8" fill="{colour}" stroke="#f4d03f" stroke-width="2"/>')
         out.append(f'<text x="{x}" y="{y + 4}" font-size="9" text-anchor="middle" fill="white">{pin}</text>')
@@ -126,6 +150,7 @@ def draw(prof: profile.Profile) -> str:
         out.append(f'<text x="{x + 12}" y="{y + 4}">{kind}</text>')
         x += 120
     hubs = [r.name for r in prof.readers() if r.backend == "hub"]
+    hubs += [b.name for b in prof.buttons() if b.backend == "hub"]
     if hubs:
         out.append(f'<text x="40" y="{y + 34}">On the reader hub (USB, not the header): '
                    f'{escape(", ".join(hubs))}</text>')

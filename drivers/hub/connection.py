@@ -1,5 +1,5 @@
 """One connection to the RP2040 reader hub: the serial port, a reader thread, and
-what the hub last said about each reader.
+what the hub last said about each reader and each button.
 
 The thread reads lines, checks sequence numbers and checksums, asks for a
 snapshot when a line was lost or damaged, and reopens the port with backoff
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -22,6 +23,14 @@ from drivers.hub import protocol
 from drivers.hub.port import HUB_PID, HUB_VID, SerialPort, find_hub_port, open_exclusive
 
 MAX_HOLD_MS = 60000
+#: presses a resynchronising snapshot may show that the host missed; more are
+#: not replayed (a player pressing on and on while the line was down meant one)
+MAX_MISSED_PRESSES = 3
+
+log = logging.getLogger(__name__)
+
+#: called on the reader thread with (down, host time) at each edge of a button
+KeyListener = Callable[[bool, float], None]
 
 
 @dataclass
@@ -48,6 +57,7 @@ class HubInfo:
     firmware: str
     readers: int
     board_id: str
+    buttons: int | None = None  # None: a protocol 1 hub, which has no buttons
 
 
 @dataclass(frozen=True)
@@ -117,6 +127,9 @@ class HubConnection:
         self._snap_sent_at: float | None = None
         self._last_rx = clock()
         self._version_error: str | None = None
+        self._keys: dict[int, tuple[bool, int]] = {}  # button -> (down, presses), as last reported
+        self._key_listeners: dict[int, list[KeyListener]] = {}
+        self._key_warned = False
 
     # --- lifecycle ---
     def start(self) -> HubConnection:
@@ -221,6 +234,40 @@ class HubConnection:
                 raise ReaderError(f"{self.name}: reader {index}: {self._faults[index]}")
             return self._states.get(index, frozenset())
 
+    # --- what the buttons see ---
+    def on_key(self, index: int, listener: KeyListener) -> Callable[[], None]:
+        """Call ``listener(down, at)`` on the reader thread at each edge of button ``index``;
+        returns the function that stops it."""
+        if index < 0:
+            raise ValueError(f"hub button number must be >= 0, got {index}")
+        with self._lock:
+            self._key_listeners.setdefault(index, []).append(listener)
+
+        def stop() -> None:
+            with self._lock, contextlib.suppress(ValueError):
+                self._key_listeners.get(index, []).remove(listener)
+
+        return stop
+
+    def is_down(self, index: int) -> bool:
+        with self._lock:
+            return self._keys.get(index, (False, 0))[0]
+
+    def key_problem(self, index: int) -> str | None:
+        """Why button ``index`` cannot work on the hub that answered, or None (also while
+        no hub has answered yet)."""
+        info = self.info
+        if info is None:
+            return None
+        if info.buttons is None:
+            return (f"{self.name}: the hub's firmware {info.firmware} (protocol {info.protocol}) has no "
+                    "buttons; flash the firmware of this version of tablekeeper onto it "
+                    "(firmware/README.md, Flashing)")
+        if index >= info.buttons:
+            return (f"{self.name}: the hub has {info.buttons} buttons (0 to {info.buttons - 1}), not "
+                    f"{index}: check the table profile (firmware/main.py's KEY_PINS lists them)")
+        return None
+
     # --- the reader thread ---
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -271,6 +318,7 @@ class HubConnection:
             self._last_rx = self._clock()
             self._failures = 0
             self.last_error = ""
+            self._keys.clear()  # the first report of each button sets it, presses no one
         self.stats.connects += 1
         self.request_snapshot()
         self._resend_holds()
@@ -361,21 +409,29 @@ class HubConnection:
         if len(f) < 3 or not f[2].isdigit():
             self.stats.malformed += 1
             return
-        if f[0] != str(protocol.PROTOCOL_VERSION):
+        if f[0] not in protocol.SUPPORTED_PROTOCOLS:
             self._version_error = (
                 f"the hub speaks protocol {f[0]}, this driver {protocol.PROTOCOL_VERSION}: "
                 "flash the firmware that matches this version of tablekeeper"
             )
         else:
             self._version_error = None
-        info = HubInfo(f[0], f[1], int(f[2]), f[3] if len(f) > 3 else "")
+        buttons = int(f[4]) if f[0] != "1" and len(f) > 4 and f[4].isdigit() else None
+        info = HubInfo(f[0], f[1], int(f[2]), f[3] if len(f) > 3 else "", buttons)
         with self._lock:
             self.info = info
             for i in [i for i in self._states if i >= info.readers]:
                 del self._states[i]
             self._snap_clean = True
+            if line.seq == 0:
+                self._keys.clear()  # a reboot counts presses from 0 again
+            wanted = sorted(i for i, ls in self._key_listeners.items() if ls)
         if line.seq == 0:
             self._resend_holds()  # a reboot forgot them
+        problems = [p for p in (self.key_problem(i) for i in wanted) if p]
+        if problems and not self._key_warned:
+            self._key_warned = True  # said once: the log is read by a person
+            log.error("%s", problems[0])
 
     def _dispatch(self, line: protocol.HubLine) -> None:
         kind, f = line.kind, line.fields
@@ -404,10 +460,51 @@ class HubConnection:
         elif kind == "HB":
             if len(f) >= 3 and all(x.isdigit() for x in f[:3]):
                 self.heartbeat = Heartbeat(int(f[0]), int(f[1]), int(f[2]))
+        elif kind == "KEY":
+            if len(f) < 3 or not f[0].isdigit() or f[1] not in ("DOWN", "UP") or not f[2].isdigit():
+                self.stats.malformed += 1
+                self._damaged()
+                return
+            self._key(int(f[0]), f[1] == "DOWN", int(f[2]) % protocol.SEQ_MOD)
         elif kind == "ERR":
             self.stats.hub_errors += 1
             self.last_error = "hub refused a command: " + ",".join(f)
         # OK and types from newer firmware need nothing here.
+
+
+    def _key(self, index: int, down: bool, presses: int) -> None:
+        at = self._clock()
+        with self._lock:
+            before = self._keys.get(index)
+            self._keys[index] = (down, presses)
+            listeners = list(self._key_listeners.get(index, ()))
+        if not listeners:
+            return
+        # The first report since a connect or a reboot is a state, not a press; an up
+        # there ends a press that was going on when the line or the hub went away.
+        edges = _edges(before, (down, presses)) if before is not None else [] if down else [False]
+        for edge in edges:
+            for listener in listeners:
+                try:
+                    listener(edge, at)
+                except Exception:  # a listener's bug must not cut the hub off
+                    log.exception("%s: a button listener failed", self.name)
+
+
+def _edges(before: tuple[bool, int], now: tuple[bool, int]) -> list[bool]:
+    """The edges (True: down) from one report of a button to the next; presses a lost
+    line hid come back as presses, at most MAX_MISSED_PRESSES of them."""
+    was_down, count = before
+    down, presses = now
+    missed = (presses - count) % protocol.SEQ_MOD
+    if not missed:
+        return [down] if down != was_down else []
+    edges = [False] if was_down else []
+    edges += [True, False] * (min(missed, MAX_MISSED_PRESSES) - 1)
+    edges.append(True)
+    if not down:
+        edges.append(False)
+    return edges
 
 
 def _open_hint(err: BaseException) -> str:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+#: the versions this driver reads: a protocol 1 hub has readers but no buttons
+SUPPORTED_PROTOCOLS = ("1", "2")
 SEQ_MOD = 65536
 MAX_LINE = 255
 

@@ -36,6 +36,7 @@ class FakeSpiBus:
     def __init__(self) -> None:
         self._hardware: dict[tuple[int, int], RC522Chip] = {}
         self._gpio: list[tuple[int, Callable[[], bool], RC522Chip]] = []
+        self._behind: list[tuple[int, int, Callable[[], bool], RC522Chip]] = []
         self.opened: list[FakeSpiDev] = []
         self._settings: dict[tuple[int, int], dict[str, int]] = {}
 
@@ -51,14 +52,23 @@ class FakeSpiBus:
         """Put ``chip`` on ``bus`` behind a GPIO chip select; ``selected()`` says if it is asserted."""
         self._gpio.append((bus, selected, chip))
 
+    def attach_behind(self, chip: RC522Chip, selected: Callable[[], bool], bus: int, device: int) -> None:
+        """Put ``chip`` behind ``/dev/spidev<bus>.<device>``'s chip select and a
+        decoder: it is selected while the kernel asserts that chip select and
+        ``selected()`` says the decoder's address is its output."""
+        self._behind.append((bus, device, selected, chip))
+
     def exists(self, bus: int, device: int) -> bool:
-        return (bus, device) in self._hardware or any(b == bus for b, _, _ in self._gpio)
+        return ((bus, device) in self._hardware or any(b == bus for b, _, _ in self._gpio)
+                or any((b, d) == (bus, device) for b, d, _, _ in self._behind))
 
     def transfer(self, bus: int, device: int, no_cs: bool, data: list[int]) -> list[int]:
         chips = [chip for b, selected, chip in self._gpio if b == bus and selected()]
         hardware = self._hardware.get((bus, device))
         if hardware is not None and not no_cs:
             chips.append(hardware)
+        if not no_cs:
+            chips += [chip for b, d, selected, chip in self._behind if (b, d) == (bus, device) and selected()]
         if len(chips) > 1:
             raise AssertionError(f"{len(chips)} chips selected at once on SPI bus {bus}: MISO contention")
         if not chips:
@@ -204,9 +214,10 @@ def fake_spidev(bus_map: FakeSpiBus) -> Iterator[types.ModuleType]:
 
 
 @contextlib.contextmanager
-def fake_rpi_gpio() -> Iterator[FakeGpio]:
-    """``import RPi.GPIO`` gives a :class:`FakeGpio` (the real one refuses to import off a Pi)."""
-    gpio = FakeGpio()
+def fake_rpi_gpio(gpio: FakeGpio | None = None) -> Iterator[FakeGpio]:
+    """``import RPi.GPIO`` gives ``gpio``, by default a new :class:`FakeGpio`
+    (the real one refuses to import off a Pi)."""
+    gpio = gpio or FakeGpio()
     package = types.ModuleType("RPi")
     module = types.ModuleType("RPi.GPIO")
     for attr in dir(gpio):

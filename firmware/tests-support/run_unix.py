@@ -3,6 +3,7 @@
 # stdout is the hub's serial line. stdin carries the Pi's commands, and also
 # lines starting with "!" that move things on the emulated table:
 #   !ADD,r,UID   !DEL,r,UID   !DEAD,r   !LIVE,r   !BOOT (power cycle)
+#   !KEY,b,DOWN  !KEY,b,UP (button b of main.KEY_PINS pressed, let go)
 # Not copied to the board.
 
 import sys
@@ -45,6 +46,9 @@ class TableInput:
         what = parts[0]
         if what == "BOOT":
             raise Reboot()
+        if what == "KEY":
+            machine.set_level(main.KEY_PINS[int(parts[1])], 0 if parts[2] == "DOWN" else 1)
+            return
         chip = self.chips[int(parts[1])]
         if what == "ADD":
             chip.add_tag(parts[2])

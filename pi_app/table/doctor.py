@@ -43,9 +43,13 @@ def _where(spec: Any) -> str:
     backend = getattr(spec, "backend", None)
     if backend in ("sim", "dummy"):
         return f"backend={backend}"
+    luma = (("driver", "interface", "spi_port", "spi_device", "select", "cs_pin")
+            if getattr(spec, "interface", None) == "spi"
+            else ("driver", "interface", "port", "address", "mux_channel"))
     keys = {"rc522": ("bus", "device", "cs_pin"), "mfrc522": ("bus", "device"), "hub": ("hub", "index"),
-            "luma": ("driver", "interface", "port", "address", "mux_channel")}.get(backend or "",
-                                                                                   ("pin", "kind"))
+            "luma": luma}.get(backend or "", ("pin", "kind"))
+    if getattr(spec, "part", None) == "button":
+        keys = ("hub", "button") if backend == "hub" else ("pin",)
     out = [f"backend={backend}"] if backend else []
     for k in keys:
         v = getattr(spec, k, None)
@@ -78,6 +82,7 @@ class Doctor:
         self.events: queue.Queue = queue.Queue()
         self.checks: dict[str, Check] = {}
         self.opened: list[Any] = []
+        self.hub_buttons: list[Any] = []  # drivers.hub.HubButton: checked again after listening
         self.factory: Any = None
         if profile.pins == "mock":
             from drivers.sim.gpio import mock_factory
@@ -122,6 +127,7 @@ class Doctor:
             opened = self.readers()
             self.buttons()
             self.watch(opened)
+            self.hub_buttons_heard()
         finally:
             for part in self.opened:
                 with contextlib.suppress(Exception):  # closing is best effort
@@ -129,9 +135,10 @@ class Doctor:
         return self.report()
 
     def screens(self) -> None:
+        resets: set[int] = set()  # SPI screens share a reset line: pulsed once, or it blanks the others
         for spec in self.profile.screens():
             check = self.checks[spec.name]
-            screen = self.attempt(check, lambda spec=spec: parts.open_screen(spec))
+            screen = self.attempt(check, lambda spec=spec: parts.open_screen(spec, spi_resets=resets))
             if screen is None:
                 continue
             self.opened.append(screen)
@@ -180,11 +187,34 @@ class Doctor:
                 check.said.append("opened")
         for spec in self.profile.buttons():
             check = self.checks[spec.name]
-            button = self.attempt(check, lambda spec=spec: parts.open_button(spec, self.events,
-                                                                             pin_factory=self.factory))
+            if spec.backend == "hub":
+                # Refused when the hub that answered has no such button (old firmware): said here.
+                from drivers.hub import open_button as open_hub_button
+
+                button = self.attempt(check, lambda spec=spec: open_hub_button(spec, self.profile,
+                                                                               self.events))
+                if button is not None:
+                    self.hub_buttons.append(button)
+            else:
+                button = self.attempt(check, lambda spec=spec: parts.open_button(spec, self.events,
+                                                                                 pin_factory=self.factory))
             if button is not None:
                 self.opened.append(button)
                 check.said.append("opened")
+
+    def hub_buttons_heard(self) -> None:
+        """A hub button nobody pressed is failed when its hub never answered or cannot
+        have it (old firmware): waiting for a press there would not help."""
+        for button in self.hub_buttons:
+            check = self.checks[button.name]
+            if check.ok:
+                continue
+            problem = button.problem()
+            if problem is None and not button.hub.synced:
+                problem = f"the reader hub did not answer ({button.hub.last_error or 'no snapshot'})"
+            if problem is not None:
+                check.ok = False
+                check.said.append(f"did not answer: {problem}")
 
     def watch(self, readers: list[Any]) -> None:
         clock = [0.0]
@@ -212,6 +242,8 @@ class Doctor:
                 clock[0] += 0.06
                 watcher.step()
             for spec in self.profile.buttons():
+                if spec.backend == "hub":
+                    continue  # pressed on the hub, by a person (or a test's emulated hub)
                 pin = self.factory.pin(spec.pin)
                 pin.drive_low()
                 pin.drive_high()

@@ -21,7 +21,7 @@ from drivers.base import HardwareError as DriverError
 from drivers.base import TagReader
 from drivers.watcher import Watcher, WatcherSettings
 from pi_app.errors import HardwareError
-from pi_app.table.profile import Profile, ReaderSpec
+from pi_app.table.profile import ButtonSpec, Profile, ReaderSpec
 
 PRESS_GAP = 0.1  # simulated seconds between a simulated player's presses
 
@@ -41,6 +41,16 @@ def _build_reader(spec: ReaderSpec, profile: Profile) -> TagReader:
                             "install the [pi] extra or use the simulated table (--table sim)") from None
     except (OSError, ValueError, DriverError) as exc:
         raise HardwareError(f"{spec.name}: the {spec.backend} reader did not open: {exc}") from None
+
+
+def _build_button(spec: ButtonSpec, profile: Profile, events: queue.Queue, factory: Any,
+                  clock: Callable[[], float] | None) -> Any:
+    """A GPIO button, or a button of the reader hub (the same events on ``events``)."""
+    if spec.backend == "hub":
+        from drivers.hub import open_button as open_hub_button
+
+        return open_hub_button(spec, profile, events, clock=clock)
+    return parts.open_button(spec, events, pin_factory=factory, clock=clock)
 
 
 # -- lights --------------------------------------------------------------------------
@@ -98,6 +108,9 @@ class Table:
     watcher: Watcher | None = None
     pin_factory: Any = None
     i2c: Any = None
+    #: on mock pins, the simulated SPI bus of the profile's luma SPI screens
+    #: (drivers.sim.spi_screens.SimulatedSpi: ``glass(name)`` is what one shows)
+    spi: Any = None
     clock: float = 0.0  # simulated time for a stepped watcher
     polling: bool = False  # the watcher runs on its own thread
 
@@ -124,7 +137,8 @@ class Table:
 
     def press(self, button: str) -> None:
         """Press and release a button on its mock pin."""
-        if self.pin_factory is None or not hasattr(self.pin_factory, "pin"):
+        if self.pin_factory is None or not hasattr(self.pin_factory, "pin") \
+                or not hasattr(self.buttons[button], "pin"):
             raise HardwareError(f"{button} is not on a mock pin")
         pin = self.pin_factory.pin(self.buttons[button].pin)
         self.clock += PRESS_GAP  # a player's presses are apart, not a contact bouncing
@@ -136,7 +150,7 @@ class Table:
         own hold thread has reported the hold (after its hold_time, a second
         by default), then release it: a press, then a hold, as a finger makes."""
         part = self.buttons[button]
-        if self.pin_factory is None or not hasattr(self.pin_factory, "pin") or not hasattr(part, "holds"):
+        if self.pin_factory is None or not hasattr(self.pin_factory, "pin") or not hasattr(part, "pin"):
             raise HardwareError(f"{button} is not a button on a mock pin")
         pin = self.pin_factory.pin(part.pin)
         before = part.holds
@@ -224,14 +238,23 @@ def build(profile: Profile, events: queue.Queue, *, keep_frames: bool = False, p
             table.readers[zone.reader.name] = _build_reader(zone.reader, profile)
         keep = 100_000 if keep_frames else 2
         resets: set[int] = set()  # SPI screens' shared reset lines, pulsed once
-        for spec in [*(s.screen for s in used), profile.shared_screen]:
-            try:
-                table.screens[spec.name] = parts.open_screen(spec, i2c=table.i2c, keep=keep,
-                                                             spi_resets=resets)
-            except (OSError, ValueError, DriverError) as exc:
-                raise HardwareError(f"{spec.name}: the screen did not open: {exc}") from None
+        specs = [*(s.screen for s in used), profile.shared_screen]
+        wires: Any = contextlib.nullcontext()
+        if factory is not None:  # mock pins: SPI screens are emulated chips on a simulated bus
+            from drivers.sim.spi_screens import SimulatedSpi, is_spi_screen
+
+            if any(is_spi_screen(spec) for spec in specs):
+                table.spi = SimulatedSpi(specs)
+                wires = table.spi.installed()
+        with wires:
+            for spec in specs:
+                try:
+                    table.screens[spec.name] = parts.open_screen(spec, i2c=table.i2c, keep=keep,
+                                                                 spi_resets=resets)
+                except (OSError, ValueError, DriverError) as exc:
+                    raise HardwareError(f"{spec.name}: the screen did not open: {exc}") from None
         for b in [*(b for s in used for b in s.buttons), profile.undo]:
-            table.buttons[b.name] = parts.open_button(b, events, pin_factory=factory, clock=button_clock)
+            table.buttons[b.name] = _build_button(b, profile, events, factory, button_clock)
         for s in used:
             table.lights[s.light.name] = SeatLight(parts.open_light_spec(s.light, pin_factory=factory))
             if s.encoder is not None:

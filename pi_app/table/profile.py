@@ -8,7 +8,9 @@ a part takes, their types, ranges and defaults are drivers.parts.SETTINGS,
 the list the parts are built from too: a part entry becomes a PartSpec.
 Part names are the ids drivers put on events: ``seat1.pad``, ``seat1.screen``,
 ``seat1.left`` / ``seat1.ok`` / ``seat1.right``, ``seat1.light``, ``shared.screen``,
-``shared.undo``, ``zone.<name>.reader``.
+``shared.undo``, ``zone.<name>.reader``. A seat's buttons are GPIO pins
+(``buttons = { left = 4, ok = 5, right = 6 }``) or buttons of the reader hub
+(``buttons = { backend = "hub", hub = "hub", left = 0, ok = 1, right = 2 }``).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ PIN_FACTORIES = ("mock", "default")
 _TABLE_KEYS = {"name": False, "lang": False, "chance": False, "pins": False}
 _BUTTON_KEYS = {"left": True, "ok": True, "right": True}
 _ENCODER_BUTTON_KEYS = {"left": False, "ok": True, "right": False}  # a seat with an encoder
+# What a seat's buttons table takes besides its roles: the buttons' backend, and the hub of hub buttons.
+_BUTTONS_BACKEND_KEYS = {"backend": False, "hub": False}
 _SEAT_KEYS = {"name": False, "pad": True, "screen": True, "buttons": True, "light": True, "encoder": False}
 _SHARED_KEYS = {"screen": True, "undo": True}
 _ZONE_KEYS = {"name": True, "reader": True}
@@ -49,6 +53,16 @@ _WATCHER_KEYS = {f.name: False for f in fields(WatcherSettings)}
 # [players]: the names the lobby offers each seat to step through (pi_app.session.lobby)
 _TOP_KEYS["players"] = False
 _PLAYERS_KEYS = {"names": False}
+# [screen_decoder]: the 74HC138 whose outputs are the SPI screens' chip selects (drivers.spi_decoder)
+_TOP_KEYS["screen_decoder"] = False
+
+#: The header pins of the buses a profile's parts use, as the Pi's overlays
+#: put them (hardware/wiring.md): SPI0 (``dtparam=spi=on``, both chip selects),
+#: SPI1 (``dtoverlay=spi1-Ncs``: as many chip selects as the devices used) and
+#: I2C1. Other buses' pins depend on the overlay's options and are not counted.
+SPI_PINS = {0: {"MISO": 9, "MOSI": 10, "SCLK": 11}, 1: {"MISO": 19, "MOSI": 20, "SCLK": 21}}
+SPI_CE_PINS = {0: (8, 7), 1: (18, 17, 16)}
+I2C_PINS = {1: {"SDA": 2, "SCL": 3}}
 
 
 class PartSpec(Mapping[str, Any]):
@@ -139,6 +153,8 @@ class Profile:
     computer: PartSpec = field(default_factory=lambda: PartSpec("computer", "computer"))
     #: [players] names: the names the lobby offers to step through, as written
     names: tuple[str, ...] = ()
+    #: [screen_decoder]: the 74HC138 behind which SPI screens with ``select`` sit; None: none
+    screen_decoder: PartSpec | None = None
 
     def seat_of_part(self, part: str) -> int | None:
         """The seat index a part name belongs to (``seat2.ok`` -> 1)."""
@@ -280,12 +296,13 @@ class _Checker:
             return PartSpec(name, kind)
         values: dict[str, Any] = {}
         backend = ""
-        backends = parts.BACKENDS.get(kind)
+        backends = parts.BACKENDS.get(kind) or parts.OPTIONAL_BACKENDS.get(kind)
         if backends is not None:
             given = raw.get("backend")
             if given is None:
-                self.fail(where, f"{what} has no 'backend'",
-                          f"add backend = ... to {what} (one of: {', '.join(backends)})")
+                if kind in parts.BACKENDS:
+                    self.fail(where, f"{what} has no 'backend'",
+                              f"add backend = ... to {what} (one of: {', '.join(backends)})")
             elif given not in backends:
                 self.fail(where + ("backend",), f"backend = {given!r} is not known",
                           f"use one of: {', '.join(backends)}")
@@ -298,9 +315,12 @@ class _Checker:
             setting = declared.get(key)
             if setting is None:
                 elsewhere = parts.backend_of(kind, key)
-                if elsewhere and backend:
-                    self.fail(where + (key,), f"{key!r} is not a setting of a {backend} {kind} ({what})",
-                              f"remove it; it is for backend {' or '.join(elsewhere)}")
+                shown = backend or parts.DEFAULT_BACKENDS.get(kind, "")
+                if elsewhere and shown:
+                    fix = f"remove it; it is for backend {' or '.join(elsewhere)}"
+                    if not backend:
+                        fix += f' (backend = "{elsewhere[0]}")'
+                    self.fail(where + (key,), f"{key!r} is not a setting of a {shown} {kind} ({what})", fix)
                 elif not elsewhere:
                     names = ", ".join(sorted(declared)) or "none"
                     self.fail(where + (key,), f"unknown key {key!r} in {what}",
@@ -318,10 +338,20 @@ class _Checker:
         return PartSpec(name, kind, values)
 
     def button_pin(self, data: dict, role: str, where: tuple[Any, ...], name: str) -> ButtonSpec:
-        """A seat's button written as ``role = PIN`` in its buttons table."""
+        """A seat's button written as ``role = PIN`` in its buttons table, or as
+        ``role = NUMBER`` (the hub's button) when the table says backend = "hub"."""
         value = data.get(role)
         if value is None:
             return PartSpec(name, "button")  # reported by the buttons table's check
+        if data.get("backend") == "hub":
+            number = parts.settings("button", "hub")["button"]
+            problem = replace(number, key=role).problem(value)
+            if problem:
+                self.fail(where + (role,), f"{name}: {problem}",
+                          f"write the hub's button number, e.g. {role} = 0 ({number.range_words()}; "
+                          "firmware/main.py's KEY_PINS in order)")
+                return PartSpec(name, "button", {"backend": "hub", "hub": data.get("hub")})
+            return PartSpec(name, "button", {"backend": "hub", "hub": data.get("hub"), "button": value})
         pin = parts.settings("button")["pin"]
         problem = replace(pin, key=role).problem(value)
         if problem:
@@ -389,18 +419,38 @@ def parse(data: dict, path: Path, text: str) -> Profile:
         hubs.append(HubSpec(str(h.get("name", f"hub{i + 1}")), str(h.get("port", "")), hold))
     hub_names = {h.name for h in hubs}
 
+    def on_hub(spec: PartSpec, where: tuple[Any, ...], what: str) -> None:
+        """A part on the reader hub names a declared hub (the only one, when left out)."""
+        if spec.get("hub") is None and len(hubs) == 1:
+            spec.values["hub"] = hubs[0].name
+        if spec.get("hub") not in hub_names:
+            if spec.get("hub") is None:
+                said = f"{what} does not say which hub it is on"
+                fix = (f'add hub = "NAME" (one of: {", ".join(sorted(hub_names))})' if hub_names
+                       else "add a [[hubs]] table with its name and serial port")
+            else:
+                said = f"{what} names hub {spec.hub!r}, which is not declared"
+                fix = (f"use one of: {', '.join(sorted(hub_names))}, or add a [[hubs]] table with that "
+                       "name and its serial port" if hub_names
+                       else "add a [[hubs]] table with that name and its serial port")
+            c.fail(where + ("hub",), said, fix)
+
     def reader(raw: Any, where: tuple[Any, ...], name: str) -> ReaderSpec:
         spec = c.part(raw, where, "reader", name, f"reader {name}")
         if spec.backend == "hub":
-            if spec.hub is None and len(hubs) == 1:
-                spec.values["hub"] = hubs[0].name
-            if spec.hub not in hub_names:
-                c.fail(where + ("hub",), f"reader {name} names hub {spec.hub!r}, which is not declared",
-                       "add a [[hubs]] table with that name and its serial port")
+            on_hub(spec, where, f"reader {name}")
         return spec
 
+    decoder = None
+    if "screen_decoder" in data:
+        decoder = c.part(data["screen_decoder"], ("screen_decoder",), "decoder", "screen_decoder",
+                         "[screen_decoder]")
+
     def screen(raw: Any, where: tuple[Any, ...], name: str) -> ScreenSpec:
-        return c.part(raw, where, "screen", name, f"screen {name}")
+        spec = c.part(raw, where, "screen", name, f"screen {name}")
+        if spec.backend == "luma" and spec.values.get("select") is not None:
+            _behind_decoder(c, spec, where, decoder)
+        return spec
 
     seats: list[SeatSpec] = []
     raw_seats = _array(c, data, "seats")
@@ -419,9 +469,23 @@ def parse(data: dict, path: Path, text: str) -> Profile:
         # An encoder turns like ◀ and ▶ (pi_app.session.input_map), so with one the seat needs
         # only its ● button (the encoder's push switch): its turns take ◀'s and ▶'s pins.
         b = c.table(s.get("buttons"), where + ("buttons",),
-                    _ENCODER_BUTTON_KEYS if "encoder" in s else _BUTTON_KEYS, f"{sname} buttons")
+                    {**(_ENCODER_BUTTON_KEYS if "encoder" in s else _BUTTON_KEYS), **_BUTTONS_BACKEND_KEYS},
+                    f"{sname} buttons")
+        buttons_backend = b.get("backend", "gpio")
+        if buttons_backend not in parts.BUTTON_BACKENDS:
+            c.fail(where + ("buttons", "backend"),
+                   f"{sname} buttons: backend = {buttons_backend!r} is not known",
+                   f"use one of: {', '.join(parts.BUTTON_BACKENDS)} (gpio, the default: Pi pins; "
+                   "hub: the reader hub's buttons)")
+        elif buttons_backend != "hub" and "hub" in b:
+            c.fail(where + ("buttons", "hub"), f"{sname} buttons: 'hub' is only for buttons on the hub",
+                   'remove it, or add backend = "hub" and give each button the hub\'s number')
         buttons = tuple(c.button_pin(b, role, where + ("buttons",), f"{sname}.{role}")
                         for role in BUTTON_ROLES if role in b or role == "ok" or "encoder" not in s)
+        if buttons_backend == "hub" and buttons:
+            on_hub(buttons[0], where + ("buttons",), f"{sname} buttons")  # said once for the seat
+            for button in buttons[1:]:
+                button.values["hub"] = buttons[0].get("hub")
         light = c.part(s.get("light"), where + ("light",), "light", f"{sname}.light", f"{sname} light")
         if "light" in s:
             c.light_pins(light, where + ("light",))
@@ -434,6 +498,8 @@ def parse(data: dict, path: Path, text: str) -> Profile:
     shared = c.table(data.get("shared"), ("shared",), _SHARED_KEYS, "[shared]")
     shared_screen = screen(shared.get("screen"), ("shared", "screen"), "shared.screen")
     undo = c.part(shared.get("undo"), ("shared", "undo"), "button", "shared.undo", "[shared.undo]")
+    if undo.backend == "hub":
+        on_hub(undo, ("shared", "undo"), "[shared.undo]")
 
     zones: list[ZoneSpec] = []
     for i, raw in enumerate(_array(c, data, "zones")):
@@ -445,13 +511,15 @@ def parse(data: dict, path: Path, text: str) -> Profile:
     watcher = _watcher(c, data.get("watcher", {}))
     computer = c.part(data.get("computer", {}), ("computer",), "computer", "computer", "[computer]")
     names = _player_names(c, data.get("players", {}), len(seats))
-    _check_unique(c, seats, shared_screen, undo, zones)
+    taken = _bus_pins(c, seats, shared_screen, zones, decoder)
+    _check_unique(c, seats, shared_screen, undo, zones, taken)
     if c.problems:
         body = "\n".join(f"{path}:{line}: {msg}" for line, msg in sorted(c.problems))
         raise ProfileError(f"table profile {path} is not usable:\n{body}")
     simulated = pins == "mock" and all(r.backend == "sim" for r in [s.pad for s in seats])
     return Profile(path, name, lang, chance, pins, tuple(seats), shared_screen, undo,
-                   tuple(zones), tuple(hubs), simulated, watcher, computer, names=names)
+                   tuple(zones), tuple(hubs), simulated, watcher, computer, names=names,
+                   screen_decoder=decoder)
 
 
 def _watcher(c: _Checker, raw: Any) -> dict[str, Any]:
@@ -539,8 +607,91 @@ def _screen_cs_pin(screen: ScreenSpec) -> int | None:
 _SHARED_DC = "the SPI screens' D/C line"
 
 
+def _behind_decoder(c: _Checker, spec: ScreenSpec, where: tuple[Any, ...], decoder: PartSpec | None) -> None:
+    """A screen with ``select`` is on that output of [screen_decoder]: it takes
+    the decoder's bus and address pins, written once for the table."""
+    what = f"screen {spec.name}"
+    if spec.interface != "spi":
+        c.fail(where + ("select",), f"{what}: select is the 74HC138 output of an SPI screen",
+               'add interface = "spi" to it, or remove select')
+        return
+    if decoder is None or decoder.values.get("address_pins") is None:
+        c.fail(where + ("select",), f"{what}: select names a 74HC138 output but the profile has no decoder",
+               "add a [screen_decoder] table with address_pins = [A0, A1, A2] (hardware/wiring.md)")
+        return
+    if "cs_pin" in spec.values:
+        c.fail(where + ("cs_pin",), f"{what} has both select and cs_pin",
+               "keep select (the decoder's output) or cs_pin (a GPIO chip select), not both")
+    for key in ("spi_port", "spi_device"):
+        if key in spec.values and spec.values[key] != decoder[key]:
+            c.fail(where + (key,), f"{what}: {key} = {spec.values[key]} but [screen_decoder] is on"
+                   f" {key} = {decoder[key]}", f"remove {key} from the screen: it is the decoder's")
+        spec.values[key] = decoder[key]
+    spec.values["decoder_pins"] = list(decoder.address_pins)
+
+
+def _bus_pins(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec, zones: list[ZoneSpec],
+              decoder: PartSpec | None) -> dict[int, str]:
+    """The GPIOs the buses take (SPI_PINS, SPI_CE_PINS, I2C_PINS), the
+    decoder's address lines and the shared reset lines, each named, claimed
+    before the parts' own pins so that a button on a bus pin is the one told
+    to move."""
+    taken: dict[int, str] = {}
+
+    def claim(pin: int, what: str, where: tuple[Any, ...]) -> None:
+        if pin in taken and taken[pin] != what:
+            c.fail(where, f"GPIO {pin} of {what} is already used by {taken[pin]}",
+                   "give each bus, chip select and reset line its own pins")
+        taken.setdefault(pin, what)
+
+    spi_devices: dict[int, set[int]] = {}
+    spi_where: dict[int, tuple[Any, ...]] = {}
+    readers = [(s.pad, ("seats", i, "pad")) for i, s in enumerate(seats)]
+    readers += [(z.reader, ("zones", i, "reader")) for i, z in enumerate(zones)]
+    for r, where in readers:
+        if r.backend in ("rc522", "mfrc522"):
+            spi_devices.setdefault(r.bus, set()).add(r.device)
+            spi_where.setdefault(r.bus, where)
+            if r.get("rst_pin") is not None:
+                claim(r.rst_pin, "the readers' reset line", where + ("rst_pin",))
+    screens = [(s.screen, ("seats", i, "screen")) for i, s in enumerate(seats)]
+    screens.append((shared_screen, ("shared", "screen")))
+    i2c_where: dict[int, tuple[Any, ...]] = {}
+    for scr, where in screens:
+        if scr.backend != "luma":
+            continue
+        if scr.interface == "i2c":
+            i2c_where.setdefault(scr.port, where)
+            continue
+        spi_devices.setdefault(scr.spi_port, set()).add(scr.spi_device)
+        spi_where.setdefault(scr.spi_port, where)
+        claim(scr.rst_pin, "the SPI screens' reset line", where + ("rst_pin",))
+    for port, where in sorted(i2c_where.items()):
+        for signal, pin in I2C_PINS.get(port, {}).items():
+            claim(pin, f"I2C{port}'s {signal}", where + ("port",))
+    for port, devices in sorted(spi_devices.items()):
+        where = spi_where[port]
+        for signal, pin in SPI_PINS.get(port, {}).items():
+            claim(pin, f"SPI{port}'s {signal}", where)
+        ces = SPI_CE_PINS.get(port, ())
+        used = range(len(ces)) if port == 0 else range(min(max(devices) + 1, len(ces)))
+        for device in used:
+            claim(ces[device], f"SPI{port}'s CE{device}", where)
+    if decoder is not None and decoder.values.get("address_pins") is not None:
+        for bit, pin in enumerate(decoder.address_pins):
+            claim(pin, f"the screen decoder's A{bit}", ("screen_decoder", "address_pins"))
+        # The decoder's enable is that device's chip select: a reader's transfer there would
+        # select a screen, and a GPIO-selected reader would switch the device's SPI_NO_CS.
+        enable = (decoder.spi_port, decoder.spi_device)
+        for r, where in readers:
+            if r.backend in ("rc522", "mfrc522") and (r.bus, r.device) == enable:
+                c.fail(where + ("device",), f"{r.name} is on /dev/spidev{r.bus}.{r.device}, whose chip select"
+                       " enables the screen decoder", "give the reader another bus or device, or the decoder")
+    return taken
+
+
 def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec, undo: ButtonSpec,
-                  zones: list[ZoneSpec]) -> None:
+                  zones: list[ZoneSpec], taken: dict[int, str] | None = None) -> None:
     names = [s.name for s in seats]
     for i, n in enumerate(names):
         if n in names[:i] or n in ("shared", "zone"):
@@ -551,8 +702,8 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
         if n in znames[:i]:
             c.fail(("zones", i, "name"), f"zone name {n!r} is used twice",
                    "give every zone its own name (the board region it reads)")
-    # GPIO pins: buttons, lights, chip selects, resets, DC.
-    pins: dict[int, str] = {}
+    # GPIO pins: buttons, lights, chip selects, DC; after the buses' and reset lines' (``taken``).
+    pins: dict[int, str] = dict(taken or {})
 
     def claim(pin: int | None, part: str, where: tuple[Any, ...]) -> None:
         if pin is None or (pin == 0 and where not in c.lines):
@@ -568,9 +719,26 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
         if pin is not None and pins.get(pin) != _SHARED_DC:
             claim(pin, _SHARED_DC, where)
 
+    # Hub buttons: one part per button number of each hub.
+    on_hub: dict[tuple[Any, int], str] = {}
+
+    def claim_hub_button(b: ButtonSpec, where: tuple[Any, ...]) -> None:
+        number = b.get("button")
+        if number is None:
+            return  # reported where it was read
+        key = (b.get("hub"), number)
+        if key in on_hub:
+            c.fail(where, f"hub button {number} of {b.name} is already used by {on_hub[key]}",
+                   "give each button its own number on the hub (firmware/main.py's KEY_PINS, from 0)")
+        else:
+            on_hub[key] = b.name
+
     for i, seat in enumerate(seats):
         for b in seat.buttons:
-            claim(b.pin, b.name, _where_of(b.name, seats))
+            if b.backend == "hub":
+                claim_hub_button(b, _where_of(b.name, seats))
+            else:
+                claim(b.pin, b.name, _where_of(b.name, seats))
         for pin in seat.light.pins or [seat.light.pin]:
             claim(pin, seat.light.name, ("seats", i, "light", "pins" if seat.light.pins else "pin"))
         if seat.encoder is not None:
@@ -579,7 +747,10 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
         claim(seat.pad.get("cs_pin"), seat.pad.name, ("seats", i, "pad", "cs_pin"))
         claim_dc(seat.screen, ("seats", i, "screen", "dc_pin"))
         claim(_screen_cs_pin(seat.screen), seat.screen.name, ("seats", i, "screen", "cs_pin"))
-    claim(undo.pin, undo.name, ("shared", "undo", "pin"))
+    if undo.backend == "hub":
+        claim_hub_button(undo, ("shared", "undo", "button"))
+    else:
+        claim(undo.get("pin"), undo.name, ("shared", "undo", "pin"))
     claim_dc(shared_screen, ("shared", "screen", "dc_pin"))
     claim(_screen_cs_pin(shared_screen), shared_screen.name, ("shared", "screen", "cs_pin"))
     for i, z in enumerate(zones):
@@ -593,10 +764,11 @@ def _check_unique(c: _Checker, seats: list[SeatSpec], shared_screen: ScreenSpec,
             continue
         key = ((scr.interface, scr.port, scr.address, scr.mux_channel) if scr.interface == "i2c"
                else ("spi-gpio-cs", scr.cs_pin) if _screen_cs_pin(scr) is not None
+               else ("spi-decoder", scr.spi_port, scr.spi_device, scr.select) if scr.get("select") is not None
                else (scr.interface, scr.port, scr.spi_device))
         if key in at:
             c.fail(where, f"{scr.name} uses the same bus and address as {at[key]}",
-                   "give it another address (0x3C/0x3D) or mux_channel")
+                   "give it another address (0x3C/0x3D), mux_channel, cs_pin or select")
         else:
             at[key] = scr.name
     # Readers: one per SPI chip select, one per hub index.

@@ -144,9 +144,10 @@ def show(screens: list, problem: str, wait: float, lang: str) -> list[str]:
     frame = render(Layout(title=i18n.t("startup.not-ready", lang), lines=(problem,),
                           footer=i18n.t("startup.retry", lang, seconds=f"{wait:.0f}"), alert=True))
     shown: list[str] = []
+    resets: set[int] = set()  # SPI screens share a reset line: pulsing it again would blank the others
     for spec in screens:
         try:
-            screen = parts.open_screen(spec)
+            screen = parts.open_screen(spec, spi_resets=resets)
         except (OSError, ValueError, DriverError):  # this screen is missing too: try the next
             continue
         try:

@@ -10,7 +10,6 @@ no-immediate-undo rule of Garrison and Ambassador live here, in one place.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -53,10 +52,10 @@ def transfers(picks: Sequence[KidMove]) -> list[tuple[str, str, str]]:
 
 
 def net_effect(moves: Iterable[tuple[str, str, str]]) -> NetEffect:
-    change: Counter[tuple[str, str]] = Counter()
+    change: dict[tuple[str, str], int] = {}  # a plain dict: a Counter cost twice as much here
     for src, dst, colour in moves:
-        change[(src, colour)] -= 1
-        change[(dst, colour)] += 1
+        change[src, colour] = change.get((src, colour), 0) - 1
+        change[dst, colour] = change.get((dst, colour), 0) + 1
     return tuple(sorted((r, c, n) for (r, c), n in change.items() if n))
 
 
@@ -86,71 +85,112 @@ def _largest(by_size: dict[int, list[Picks]], last: NetEffect | None) -> tuple[P
     """``_best`` of options listed by how many followers they move (each
     list in the options' order): those of the largest size with one allowed."""
     # ruling: docs/rulings.md#kid-partial-actions
+    undo = _undo_pair(last)
     for size in sorted(by_size, reverse=True):
         allowed = by_size[size]
-        if last:
-            # An exchange moves followers between its first pick's region and
-            # its last's, so its net effect is empty or over exactly those two:
-            # only one between the last exchange's regions can undo it (the
-            # rest skip working out their net effect; the search lists these
-            # very often).
-            regions = {r for r, _, _ in last}
-            allowed = [p for p in allowed
-                       if {p[0].region, p[-1].region} != regions  # type: ignore[attr-defined]
+        if undo:
+            allowed = [p for p in allowed if {p[0].region, p[-1].region} != undo  # type: ignore[attr-defined]
                        or not undoes(net_effect(transfers(p)), last)]
         if allowed:
             return tuple(allowed)
     return ()
 
 
+def _undo_pair(last: NetEffect | None) -> set[str]:
+    """The two regions between which an exchange may undo ``last`` (none
+    when nothing is to be undone). An exchange moves followers between its
+    first pick's region and its last's, so its net effect is empty or over
+    exactly those two: only one between the last exchange's regions can undo
+    it (the rest skip working out their net effect; the search lists these
+    very often)."""
+    return {r for r, _, _ in last} if last else set()
+
+
+def _allowed(exchanges: Sequence[Picks], last: NetEffect | None) -> Sequence[Picks]:
+    """``exchanges`` between one pair of regions, without those that undo ``last``."""
+    return [p for p in exchanges if not undoes(net_effect(transfers(p)), last)]
+
+
 #: Each region's neighbours in name order (the order Garrison lists them in).
 _NEIGHBOURS: dict[str, tuple[str, ...]] = {r: tuple(sorted(DATA.borders[r])) for r in DATA.regions}
 
 
-def _takes(board: Board) -> tuple[dict[str, list[Picks]], dict[str, list[Picks]]]:
-    """Per open region, as pick lists: each colour there taken once, and
-    each ordered pair of followers there (two of a colour when there are
-    two); worked out once per region, not once per neighbour."""
-    one: dict[str, list[Picks]] = {}
-    two: dict[str, list[Picks]] = {}
-    for r, numbers in board.followers:
-        present = [c for c, n in zip(COLOURS, numbers, strict=True) if n]
-        one[r] = [(TAKES[r, c],) for c in present]
-        many = {c for c, n in zip(COLOURS, numbers, strict=True) if n >= 2}
-        two[r] = [(TAKES[r, a], TAKES[r, b]) for a in present for b in present if a != b or a in many]
+# Small caches: a region's followers, and a pair of neighbours', come back
+# in many positions of a search where the whole board does not.
+@lru_cache(maxsize=4096)
+def _region_takes(region: str, numbers: tuple[int, ...]) -> tuple[tuple[Picks, ...], tuple[Picks, ...]]:
+    """As pick lists, each colour in ``region`` (with these followers, by
+    ``COLOURS``) taken once, and each ordered pair of followers there (two
+    of a colour when there are two)."""
+    present = [c for c, n in zip(COLOURS, numbers, strict=True) if n]
+    many = {c for c, n in zip(COLOURS, numbers, strict=True) if n >= 2}
+    one = tuple((TAKES[region, c],) for c in present)
+    two = tuple((TAKES[region, a], TAKES[region, b]) for a in present for b in present if a != b or a in many)
     return one, two
 
 
-def _garrison(board: Board) -> tuple[Picks, ...]:
-    one, two = _takes(board)
+def _takes(board: Board) -> tuple[dict[str, tuple[Picks, ...]], dict[str, tuple[Picks, ...]]]:
+    """Per open region, as pick lists: each colour there taken once, and
+    each ordered pair of followers there; worked out once per region, not
+    once per neighbour."""
+    one: dict[str, tuple[Picks, ...]] = {}
+    two: dict[str, tuple[Picks, ...]] = {}
+    for r, numbers in board.followers:
+        one[r], two[r] = _region_takes(r, numbers)
+    return one, two
+
+
+@lru_cache(maxsize=4096)
+def _garrison_pair(a: str, here: tuple[int, ...], b: str,
+                   there: tuple[int, ...]) -> tuple[tuple[Picks, ...], ...]:
+    """Garrison's exchanges from region ``a`` with its neighbour ``b`` (their
+    followers ``here`` and ``there``), by how many followers they move: 3,
+    2 and 1."""
+    one, two = _region_takes(a, here)
+    backs = _region_takes(b, there)[0]  # empty: nobody there, so the exchange goes into it
     by_size: dict[int, list[Picks]] = {3: [], 2: [], 1: []}
-    for a, _ in board.followers:
+    for k, outs in ((2, two), (1, one)):
+        for takes in outs:
+            if backs:
+                by_size[k + 1] += [takes + back for back in backs]
+            else:
+                by_size[k].append((*takes, INTOS[b]))
+    return tuple(by_size[3]), tuple(by_size[2]), tuple(by_size[1])
+
+
+def _garrison(board: Board) -> tuple[Picks, ...]:
+    followers = dict(board.followers)
+    last = board.last_exchange
+    undo = _undo_pair(last)  # the undo rule asked of one pair of neighbours only
+    by_size: dict[int, list[Picks]] = {3: [], 2: [], 1: []}
+    for a, here in board.followers:
         for b in _NEIGHBOURS[a]:
-            if b not in one:
-                continue
-            backs = one[b]  # empty: nobody there, so the exchange goes into it
-            for k, outs in ((2, two[a]), (1, one[a])):
-                for takes in outs:
-                    if backs:
-                        by_size[k + 1] += [takes + back for back in backs]
-                    else:
-                        by_size[k].append((*takes, INTOS[b]))
-    return _largest(by_size, board.last_exchange)
+            there = followers.get(b)
+            if there is not None:
+                pair = _garrison_pair(a, here, b, there)
+                if undo and undo == {a, b}:
+                    pair = tuple(_allowed(ways, last) for ways in pair)
+                three, two, one = pair
+                by_size[3] += three
+                by_size[2] += two
+                by_size[1] += one
+    return _largest(by_size, None)
 
 
 def _ambassador(board: Board) -> tuple[Picks, ...]:
     one, _ = _takes(board)
+    last = board.last_exchange
+    undo = _undo_pair(last)  # the undo rule asked of one pair of regions only
     by_size: dict[int, list[Picks]] = {2: [], 1: []}
     for r1, _ in board.followers:
         for take in one[r1]:
             for r2, _ in board.followers:
                 if r2 == r1:
                     continue
-                if one[r2]:
-                    by_size[2] += [take + back for back in one[r2]]
-                else:
-                    by_size[1].append((*take, INTOS[r2]))
-    return _largest(by_size, board.last_exchange)
+                backs = one[r2]  # empty: nobody there, so the exchange goes into it
+                ways = [take + back for back in backs] if backs else [(*take, INTOS[r2])]
+                by_size[2 if backs else 1] += _allowed(ways, last) if undo and undo == {r1, r2} else ways
+    return _largest(by_size, None)
 
 
 Menu = dict[Picks, tuple[KidMove, ...]]
@@ -205,22 +245,27 @@ class Steps(Mapping[Picks, tuple[KidMove, ...]]):
         return kept
 
     def _step(self, made: Picks) -> tuple[list[Picks], tuple[KidMove, ...]]:
+        # The choices are made of the prebuilt moves (moves.py), one object
+        # for each move, so a step's picks are told apart by identity: a
+        # move's own equality and hash, a frozen dataclass's, were most of the
+        # cost of walking a Garrison's or an Ambassador's hundreds of ways.
         found = self._steps.get(made)
         if found is None:
             k = len(made)
             if k == 0:
                 group = [c for c in self._choices if c]
             else:
-                last = made[-1]
-                group = [c for c in self._step(made[:-1])[0] if c[k - 1] == last]
+                before, offered = self._step(made[:-1])
+                last = _among(made[-1], offered)
+                group = [c for c in before if c[k - 1] is last] if last is not None else []
             if self._keep is None:
-                picks = tuple(dict.fromkeys([c[k] for c in group if len(c) > k]))
+                picks = tuple({id(c[k]): c[k] for c in group if len(c) > k}.values())
             else:  # in order of each pick's first kept choice; a pick once found asks no more
-                found_picks: dict[KidMove, None] = {}
+                found_picks: dict[int, KidMove] = {}
                 for c in group:
-                    if len(c) > k and c[k] not in found_picks and self._keeps(c):
-                        found_picks[c[k]] = None
-                picks = tuple(found_picks)
+                    if len(c) > k and id(c[k]) not in found_picks and self._keeps(c):
+                        found_picks[id(c[k])] = c[k]
+                picks = tuple(found_picks.values())
             found = self._steps[made] = (group, picks)
         return found
 
@@ -250,6 +295,15 @@ class Steps(Mapping[Picks, tuple[KidMove, ...]]):
         return menu(c for c in self._choices if c and self._keeps(c))
 
 
+def _among(pick: KidMove, offered: tuple[KidMove, ...]) -> KidMove | None:
+    """The object in ``offered`` that is ``pick`` (the menu's own, or an
+    equal one made elsewhere, e.g. read from a player's move), or None."""
+    for p in offered:
+        if p is pick:
+            return p
+    return next((p for p in offered if p == pick), None)
+
+
 def leaves(tree: Mapping[Picks, tuple[KidMove, ...]]) -> tuple[Picks, ...]:
     """The complete pick lists of a menu, in menu order."""
     out: list[Picks] = []
@@ -274,11 +328,14 @@ def _steps(steps: Sequence[tuple[KidMove, ...]]) -> Menu:
     return tree
 
 
-def _crown(board: Board) -> Menu:
-    if len(board.swappable) < 2:
+@lru_cache(maxsize=64)
+def _crown(swappable: tuple[str, ...]) -> Menu:
+    """The Crown's menu, which reads only the region cards it may swap: few
+    distinct, as they change only when a struggle ends or a crown is placed."""
+    if len(swappable) < 2:
         # ruling: docs/rulings.md#kid-crown-with-nothing-to-swap
         return {}  # nothing to swap with: no action, and so no crown token
-    swaps = tuple(SWAPS[r] for r in board.swappable)
+    swaps = tuple(SWAPS[r] for r in swappable)
     tree: Menu = {(): swaps}
     for a in swaps:
         tree[(a,)] = tuple(b for b in swaps if b != a)
@@ -317,7 +374,7 @@ def options_menu(card: str, board: Board) -> Mapping[Picks, tuple[KidMove, ...]]
     """The menu of ``card`` on ``board``: every step of every legal way to
     carry it out."""
     if card == "crown":
-        return _crown(board)
+        return _crown(board.swappable)
     if card in ("garrison", "ambassador"):
         return Steps(options(card, board))
     if card == "settlement":

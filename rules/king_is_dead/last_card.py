@@ -5,19 +5,23 @@ left ends on passes (docs/rulings.md#kid-three-players-last-card). Without
 the Mordred variant that forced ending reads the board only through who
 takes each open region, in card order: whether a way of playing the card,
 then a summon, wins is decided by those takers and the colour the summon
-adds to the court. Each such ending is worked out once and shared by every
-way of playing the card, and by every position with the same courts,
-control and cards played before (the search's worlds and turns).
+adds to the court. What decides such an ending (``decided``, from who takes
+each region in the order they end) and whether the seat wins it
+(``verdicts``, from the courts and the last plays) are each worked out once
+and shared by every way of playing the card and by later positions: the
+seat's turns after a pass change neither the courts nor the last plays.
 
-``KingIsDeadState._picks_win`` asks this in place of copying the state for
-every way of playing the card and every summon after it, which was most of
-the computer's search at three players.
+``KingIsDeadState`` asks this of the position as it is, at the turn (may
+the card be played?) and while the card is played (which ways win?), in
+place of copying the state for every way of playing the card and every
+summon after it, which was most of the computer's search at three players.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from rules.king_is_dead import actions
@@ -28,18 +32,47 @@ from rules.king_is_dead.scoring import SAXONS, by_invasion, by_ranking, ending, 
 Counts = Mapping[str, int]
 FACTIONS = frozenset(DATA.faction_ids)
 _INDEX = {c: i for i, c in enumerate(COLOURS)}
+_BY_COLOUR = itemgetter(*COLOURS)  # a region's followers by COLOURS, in one call
 SAXON_TOKENS = DATA.counts["saxon_tokens"]
-#: Per open region: each colour that can be summoned from it, and who takes
-#: the region without that follower.
-Drops = tuple[tuple[str, str], ...]
+#: Per open region, from its followers alone: who takes it, the colours a
+#: summon from it may take without changing that, and (who takes it then,
+#: colour) for the summons that change it.
+Region = tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]
+
+
+@lru_cache(maxsize=4096)
+def decided(owners: tuple[str, ...]) -> tuple[str, ...] | None:
+    """What decides a forced ending's winners besides the courts, from who
+    takes each region in the order the struggles end (those already ended
+    first): ("invasion",) at the 4th Saxon region (the sets alone), else
+    ("control", the first two factions by regions held, the most recently
+    won first on a tie), all that ``scoring.by_control`` reads of the
+    regions without the Mordred variant. None: an ending this does not know
+    (worked out in full). Few sequences come back in every position."""
+    count: dict[str, int] = {}
+    latest: dict[str, int] = {}
+    saxons = 0
+    for i, owner in enumerate(owners):
+        if owner == SAXONS:
+            saxons += 1
+            if saxons >= SAXON_TOKENS:
+                return ("invasion",)
+        elif owner in FACTIONS:
+            count[owner] = count.get(owner, 0) + 1
+            latest[owner] = i
+        else:
+            return None
+    if len(owners) != len(DATA.regions):
+        return None
+    return ("control", *sorted(count, key=lambda f: (count[f], latest[f]), reverse=True)[:2])
 
 
 @lru_cache(maxsize=128)
-def endings(context: tuple[Any, ...]) -> dict[Any, bool]:
-    """The endings worked out in one context (the seat, the courts, the
-    control and the cards played: see ``LastCard``), the most recent kept;
-    with ("how", order, takers): what decides an ending (``LastCard._how``),
-    asked again for each colour summoned and in other positions."""
+def verdicts(context: tuple[Any, ...]) -> dict[tuple[Any, str | None], bool]:
+    """Whether the seat wins, by (what decides the ending, the colour it
+    summoned), in one context (the seat, the courts, the last plays: see
+    ``LastCard``), the most recent kept; the seat's turns after a pass share
+    it, as nothing is played or summoned between them."""
     return {}
 
 
@@ -68,29 +101,35 @@ def forced_winners(
     return winners(ended, control, resolved, courts, last_play)[0]
 
 
-def follower_changes(card: str, picks: Picks) -> list[tuple[str, str, int]]:
-    """(region, colour, +1 or -1) for each follower a card other than the
-    Crown moves on the board (as ``KingIsDeadState._perform``)."""
-    if card in ("garrison", "ambassador"):
-        out = []
-        for src, dst, colour in actions.transfers(picks):
-            out += [(src, colour, -1), (dst, colour, 1)]
-        return out
-    return [(p.region, p.colour, 1) for p in picks]  # type: ignore[attr-defined]
-
-
 @lru_cache(maxsize=4096)
-def _region(numbers: tuple[int, ...]) -> tuple[str, Drops]:
-    """Who takes a region with these followers (by ``COLOURS``), and its
-    ``Drops``: the same few counts come back in every way of playing a card."""
+def _region(numbers: tuple[int, ...]) -> Region:
+    """The ``Region`` of a region with these followers (by ``COLOURS``): the
+    same few counts come back in every way of playing a card."""
     counts = dict(zip(COLOURS, numbers, strict=True))
-    drops = tuple((c, region_winner({**counts, c: counts[c] - 1})) for c in DATA.colours if counts[c])
-    return region_winner(counts), drops
+    taker = region_winner(counts)
+    drops = [(c, region_winner({**counts, c: counts[c] - 1})) for c in DATA.colours if counts[c]]
+    return (taker, tuple(c for c, after in drops if after == taker),
+            tuple((after, c) for c, after in drops if after != taker))
+
+
+def way_key(card: str, picks: Picks) -> Any:
+    """What the last card's rule reads of a way of playing ``card``, its
+    effect on the board (as ``KingIsDeadState._perform``): the two region
+    cards the Crown swaps; the net change an exchange makes; the followers
+    placed. Ways with the same effect (the same followers in another order,
+    the same swap) have one key."""
+    if card == "crown":
+        # Which card gets the crown token changes nothing once no card is left to play.
+        return frozenset(p.region for p in picks[:2])  # type: ignore[attr-defined]
+    if card in ("garrison", "ambassador"):
+        return actions.net_effect(actions.transfers(picks)) if picks else ()
+    return tuple(sorted((p.region, p.colour) for p in picks))  # type: ignore[attr-defined]
 
 
 class LastCard:
     """The last card's rule in one position (the card played, its picks to
-    come), without the Mordred variant: ``picks_win(card, picks)``."""
+    come), without the Mordred variant: ``picks_win(card, picks)``, and
+    ``way_wins`` remembering each way's answer by its effect."""
 
     def __init__(
         self,
@@ -104,67 +143,74 @@ class LastCard:
     ) -> None:
         self.seat = seat
         self.order = tuple(r for r in cards if control[r] is None)
-        self.numbers = {r: tuple(regions[r][c] for c in COLOURS) for r in self.order}
-        self.takers = tuple(_region(self.numbers[r])[0] for r in self.order)
-        self.drops = {r: _region(self.numbers[r])[1] for r in self.order}
+        self.numbers = {r: _BY_COLOUR(regions[r]) for r in self.order}
+        self.regions = tuple(_region(self.numbers[r]) for r in self.order)  # in card order
+        self.takers = tuple(taker for taker, _, _ in self.regions)
         self.control = dict(control)
         self.resolved = tuple(resolved)
+        #: who took each region already ended, in that order: the forced ending goes on from them
+        self.before = tuple(control[r] for r in resolved)
         self.courts = tuple(dict(c) for c in courts)
         self.last_play = tuple(last_play)
-        # The factions' regions so far, as ``scoring.faction_ranking`` counts them.
-        self.held: dict[str, int] = {}
-        self.latest: dict[str, int] = {}
-        for i, region in enumerate(self.resolved):
-            owner = control[region]
-            if owner in FACTIONS:
-                self.held[owner] = self.held.get(owner, 0) + 1
-                self.latest[owner] = i
-        self.saxons = sum(1 for owner in control.values() if owner == SAXONS)
-        context = (
-            seat,
-            tuple(sorted((r, o) for r, o in control.items() if o is not None)),
-            self.resolved,
-            tuple(c[colour] for c in courts for colour in DATA.colours),
-            self.last_play,
-        )
-        self.endings = endings(context)
+        self.verdicts = verdicts((seat, tuple(c[colour] for c in courts for colour in DATA.colours),
+                                  self.last_play))
+        self.ways: dict[Any, bool] = {}  # way_key -> whether it wins
+
+    def way_wins(self, card: str, picks: Picks) -> bool:
+        """``picks_win``, worked out once per effect (``way_key``)."""
+        key = way_key(card, picks)
+        won = self.ways.get(key)
+        if won is None:
+            won = self.ways[key] = self._effect_wins(card, key)
+        return won
 
     def picks_win(self, card: str, picks: Picks) -> bool:
         """Whether some summon after carrying out ``card`` with ``picks``
-        (``[None]`` when nobody is left to summon) makes the seat a winner
-        of the forced ending."""
-        order, takers, drops = self.order, self.takers, self.drops
-        if card == "crown":  # two region cards change places; no follower moves
-            i, j = order.index(picks[0].region), order.index(picks[1].region)  # type: ignore[attr-defined]
-            swapped, moved = list(order), list(takers)
+        (none: the card does nothing; ``[None]`` when nobody is left to
+        summon) makes the seat a winner of the forced ending."""
+        return self._effect_wins(card, way_key(card, picks))
+
+    def _effect_wins(self, card: str, effect: Any) -> bool:
+        """``picks_win`` of the ways whose effect is ``effect`` (``way_key``)."""
+        order, regions = self.order, self.regions
+        if effect and card == "crown":  # two region cards change places; no follower moves
+            i, j = (order.index(r) for r in effect)
+            swapped, moved = list(order), list(regions)
             swapped[i], swapped[j] = swapped[j], swapped[i]
             moved[i], moved[j] = moved[j], moved[i]
-            order, takers = tuple(swapped), tuple(moved)
-        else:
+            order, regions = tuple(swapped), tuple(moved)
+        elif effect:
+            changes = effect if card in ("garrison", "ambassador") else [(r, c, 1) for r, c in effect]
             touched: dict[str, list[int]] = {}
-            for region, colour, n in follower_changes(card, picks):
+            for region, colour, n in changes:
                 if region not in touched:
                     touched[region] = list(self.numbers[region])
                 touched[region][_INDEX[colour]] += n
-            if touched:
-                changed, drops = list(takers), dict(drops)
-                for region, numbers in touched.items():
-                    changed[order.index(region)], drops[region] = _region(tuple(numbers))
-                takers = tuple(changed)
+            moved = list(regions)
+            for region, numbers in touched.items():
+                moved[order.index(region)] = _region(tuple(numbers))
+            regions = tuple(moved)
+        takers = tuple(taker for taker, _, _ in regions)
+        before, known = self.before, self.verdicts  # looked up once: the search asks this very often
         # A summon that leaves its region's taker as it was is decided by its
         # colour alone: those first, once per colour.
-        same: dict[str, None] = {}
-        changed: list[tuple[tuple[str, ...], str]] = []
-        for i, region in enumerate(order):
-            for colour, taker in drops[region]:
-                if taker == takers[i]:
-                    same[colour] = None
-                else:
-                    changed.append(((*takers[:i], taker, *takers[i + 1:]), colour))
-        if not same and not changed:
-            return self._wins(order, takers, None)
-        return (any(self._wins(order, takers, colour) for colour in same)
-                or any(self._wins(order, after, colour) for after, colour in changed))
+        same = {c: None for _, colours, _ in regions for c in colours}
+        if same:
+            how = decided(before + takers)
+            for colour in same:
+                won = known.get((how, colour))
+                if won or (won is None and self._verdict(how, order, takers, colour)):
+                    return True
+        summoned = bool(same)
+        for i, (_, _, changed) in enumerate(regions):
+            for taker, colour in changed:
+                summoned = True
+                after = (*takers[:i], taker, *takers[i + 1:])
+                how = decided(before + after)
+                won = known.get((how, colour))
+                if won or (won is None and self._verdict(how, order, after, colour)):
+                    return True
+        return False if summoned else self._wins(order, takers, None)  # nobody to summon
 
     def summon_wins(self, region: str | None, colour: str | None) -> bool:
         """Whether summoning a follower of ``colour`` from ``region`` (None:
@@ -172,56 +218,30 @@ class LastCard:
         if region is None or colour is None:
             return self._wins(self.order, self.takers, None)
         i = self.order.index(region)
-        taker = dict(self.drops[region])[colour]
+        taker = dict((c, after) for after, c in self.regions[i][2]).get(colour, self.takers[i])
         takers = self.takers if taker == self.takers[i] else (*self.takers[:i], taker, *self.takers[i + 1:])
         return self._wins(self.order, takers, colour)
 
     def _wins(self, order: tuple[str, ...], takers: tuple[str, ...], colour: str | None) -> bool:
         """Whether the seat wins the forced ending with these takers, having
         summoned a follower of ``colour`` (None: nobody to summon)."""
-        key = (order, takers, colour)
-        won = self.endings.get(key)
-        if won is None:
-            decided = self.endings.get(("how", order, takers), False)
-            if decided is False:
-                decided = self.endings["how", order, takers] = self._how(order, takers)
-            how = (decided, colour)
-            won = self.endings.get(how)
-            if won is None:
-                courts = [dict(c) for c in self.courts]
-                if colour is not None:
-                    courts[self.seat][colour] += 1
-                if decided is None:
-                    won = self.seat in forced_winners(
-                        order, takers, self.control, self.resolved, courts, self.last_play)
-                else:  # the winners from what decides them, as ``scoring.winners`` reads it
-                    won = self.seat in (by_invasion(courts, self.last_play) if decided[0] == "invasion"
-                                        else by_ranking(decided[1:], courts, self.last_play))[0]
-                    self.endings[how] = won
-            self.endings[key] = won
-        return won
+        return self._verdict(decided(self.before + takers), order, takers, colour)
 
-    def _how(self, order: tuple[str, ...], takers: tuple[str, ...]) -> tuple[str, ...] | None:
-        """What decides the forced ending's winners besides the courts:
-        ("invasion",) on the 4th Saxon region (the sets alone), else
-        ("control", the first two factions by regions held, the most
-        recently won first on a tie), all that ``scoring.by_control`` reads
-        of the regions without the Mordred variant. None: an ending this
-        does not know (worked out in full)."""
-        count = dict(self.held)
-        latest = dict(self.latest)
-        saxons = self.saxons
-        n = len(self.resolved)
-        for i, taker in enumerate(takers):
-            if taker == SAXONS:
-                saxons += 1
-                if saxons >= SAXON_TOKENS:
-                    return ("invasion",)
-            elif taker in count or taker in FACTIONS:
-                count[taker] = count.get(taker, 0) + 1
-                latest[taker] = n + i
-            else:
-                return None
-        if n + len(order) != len(DATA.regions):
-            return None
-        return ("control", *sorted(count, key=lambda f: (count[f], latest[f]), reverse=True)[:2])
+    def _verdict(self, how: tuple[str, ...] | None, order: tuple[str, ...], takers: tuple[str, ...],
+                 colour: str | None) -> bool:
+        """``_wins`` once ``decided`` has said ``how`` the ending is decided."""
+        if how is not None:
+            won = self.verdicts.get((how, colour))
+            if won is not None:
+                return won
+        courts = [dict(c) for c in self.courts]
+        if colour is not None:
+            courts[self.seat][colour] += 1
+        if how is None:
+            return self.seat in forced_winners(order, takers, self.control, self.resolved, courts,
+                                               self.last_play)
+        # the winners from what decides them, as ``scoring.winners`` reads it
+        won = self.seat in (by_invasion(courts, self.last_play) if how[0] == "invasion"
+                            else by_ranking(how[1:], courts, self.last_play))[0]
+        self.verdicts[how, colour] = won
+        return won

@@ -8,6 +8,7 @@ card, a card being a few small picks and a summon (see NOTATION.md).
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -19,7 +20,7 @@ from rules.core import CHANCE, JSON, Event, Outcome, State
 from rules.king_is_dead import actions, scoring
 from rules.king_is_dead.actions import COLOURS, Board, Picks
 from rules.king_is_dead.data import DATA, LOYALIST
-from rules.king_is_dead.last_card import LastCard
+from rules.king_is_dead.last_card import LastCard, way_key
 from rules.king_is_dead.moves import (
     PASS,
     PLAYS,
@@ -53,8 +54,9 @@ def _controlled(owners: tuple[str | None, ...]) -> tuple[tuple[str, str], ...]:
 
 @lru_cache(maxsize=128)
 def last_card_memo(position: tuple[Any, ...]) -> dict[Any, Any]:
-    """The 3-player last card's memo of one position (``_last_card_memo``),
-    the most recent kept: the search's random games seldom come back to one."""
+    """The 3-player last card's memo of one position with the Mordred variant
+    (``_last_card_memo``), the most recent kept: the search's random games
+    seldom come back to one."""
     return {}
 
 
@@ -180,7 +182,7 @@ class KingIsDeadState(State):
         return Board(
             followers=tuple((r, _BY_COLOUR(self.regions[r])) for r in open_),
             reserve=_BY_FACTION(self.reserve),
-            controlled=_controlled(tuple(self.control[r] for r in DATA.regions)),
+            controlled=_controlled(tuple(self.control.values())),  # in map order, as made
             swappable=tuple(r for r in self.cards if self.control[r] is None and r not in self.crowns),
             last_exchange=self.last_exchange,
         )
@@ -200,8 +202,11 @@ class KingIsDeadState(State):
         if self.step == "order":
             return [RegionCard(r) for r in DATA.regions if r not in self.cards]
         if self.step == "turn":
-            held = dict.fromkeys(self.hand(self.seat))
-            return [PASS, *(PLAYS[c] for c in held if self._may_play(c))]
+            pile = self.piles[self.seat]
+            held = [c for c, n in DATA.cards.items() if pile.count(c) < n]  # as ``hand``, each card once
+            if len(held) == 1:  # perhaps the game's last card
+                return [PASS, *(PLAYS[c] for c in held if self._may_play(c))]
+            return [PASS, *(PLAYS[c] for c in held)]
         if self.step == "action":
             assert self.pending is not None
             return list(self.pending["menu"].get(self.pending["picks"], ()))
@@ -218,25 +223,22 @@ class KingIsDeadState(State):
             raise explain(self, move)
 
     def _apply(self, move: KidMove) -> list[Event]:  # type: ignore[override]
-        self._memo = {}
+        before, self._memo = self._memo, {}
         events: list[Event] = []
-        if isinstance(move, Draw):
-            self._draw(move.colour, events)
-        elif isinstance(move, RegionCard):
-            self._lay_card(move.region, events)
-        elif isinstance(move, Pass):
-            self._pass(events)
-        elif isinstance(move, Play):
-            self._play(move.card, events)
-        elif isinstance(move, Summon):
-            self._summon(move, events)
+        if type(move) is Play:
+            # The 3-player last card: what the turn worked out of its ways holds
+            # for its play, on the same board.
+            self._play(move.card, events, known=before.get("last card"))
         else:
-            self._pick(move, events)
+            # Looked up by the move's class (every move class is final): a chain
+            # of isinstance tests cost more than the pass it ended in.
+            _APPLY.get(type(move), KingIsDeadState._pick)(self, move, events)
         self._memo = {}
         return events
 
     # -- setup ----------------------------------------------------------------
-    def _draw(self, colour: str, events: list[Event]) -> None:
+    def _draw(self, move: Draw, events: list[Event]) -> None:
+        colour = move.colour
         self.bag[colour] -= 1
         if self.step == "court":
             seat = self.court_seat()
@@ -263,7 +265,8 @@ class KingIsDeadState(State):
             self.reserve, self.bag = dict(self.bag), dict.fromkeys(self.bag, 0)
             self.step = "order"
 
-    def _lay_card(self, region: str, events: list[Event]) -> None:
+    def _lay_card(self, move: RegionCard, events: list[Event]) -> None:
+        region = move.region
         self.cards.append(region)
         events.append(Event("region_card", {"position": len(self.cards), "region": region}))
         if len(self.cards) == len(DATA.regions):
@@ -271,7 +274,7 @@ class KingIsDeadState(State):
             events.append(Event("setup_complete", {"reserve": dict(self.reserve), "first": self.seat}))
 
     # -- power struggles ------------------------------------------------------
-    def _pass(self, events: list[Event]) -> None:
+    def _pass(self, move: Pass, events: list[Event]) -> None:
         events.append(Event("passed", {"seat": self.seat}))
         self.passes += 1
         if self.passes == self.players:
@@ -309,12 +312,15 @@ class KingIsDeadState(State):
                 events.append(Event("loyalist_added", {"region": banner}))
 
     # -- a card ---------------------------------------------------------------
-    def _play(self, card: str, events: list[Event], screen: bool = True) -> None:
+    def _play(self, card: str, events: list[Event], screen: bool = True,
+              known: LastCard | None = None) -> None:
         last = self.players == 3 and self.cards_left() == 1
         self.piles[self.seat].append(card)
         self.last_play[self.seat] = sum(len(p) for p in self.piles)
         self.passes = 0
         self.pending = {"card": card, "picks": (), "last": last}
+        if last and not self.mordred:
+            self.pending["last card"] = known or self._new_last_card(self.last_play)
         events.append(Event("card_played", {"seat": self.seat, "card": card}))
         board = self.board()
         if actions.options_menu(card, board):
@@ -364,7 +370,9 @@ class KingIsDeadState(State):
                 events.append(Event("follower_placed", {"region": p.region, "colour": p.colour}))
 
     def _to_summon(self, events: list[Event]) -> None:
-        if self._all_summons() != [None]:
+        # As ``_all_summons() != [None]``, without listing them.
+        regions = self.regions
+        if any(any(_BY_FACTION(regions[r])) for r in self.cards if self.control[r] is None):
             self.step = "summon"
         else:
             self._end_turn()
@@ -389,10 +397,13 @@ class KingIsDeadState(State):
         assert self.pending is not None
         if not self.pending["last"]:
             return actions.options_menu(self.pending["card"], board)
-        # Worked out as the picks are made, on a copy of this position, which
-        # copies of the state made meanwhile share (they may ask later).
-        still = self._simulation()
-        return actions.Steps(self._all_choices(board), keep=still._picks_win)
+        # Worked out as the picks are made, from this position as it is now,
+        # which copies of the state made meanwhile share (they may ask later).
+        if self.mordred:
+            keep = self._simulation()._picks_win
+        else:
+            keep = functools.partial(self.pending["last card"].way_wins, self.pending["card"])
+        return actions.Steps(self._all_choices(board), keep=keep)
 
     def _all_summons(self) -> list[Summon | None]:
         found: list[Summon | None] = [
@@ -431,6 +442,15 @@ class KingIsDeadState(State):
         return sim
 
     def _card_wins(self, card: str) -> bool:
+        if not self.mordred:
+            # Asked of this position as it is: playing the card changes only
+            # the piles and the seat's last play, which ``_last_card`` reads as
+            # after the play.
+            fast = self._last_card()
+            board = self.board()
+            if not actions.options_menu(card, board):
+                return fast.way_wins(card, ())  # no action: the summon alone
+            return any(fast.way_wins(card, p) for p in actions.options(card, board))
         sim = self._simulation()
         sim._play(card, [], screen=False)  # marks the card as the last one of the game
         if sim.step == "action":
@@ -446,29 +466,36 @@ class KingIsDeadState(State):
         worked out once."""
         assert self.pending is not None
         card = self.pending["card"]
-        if card == "crown":
-            # Which card gets the crown token changes nothing once no card is left to play.
-            key: Any = frozenset(p.region for p in picks[:2])  # type: ignore[attr-defined]
-        elif card in ("garrison", "ambassador"):
-            key = actions.net_effect(actions.transfers(picks))
-        else:
-            key = tuple(sorted((p.region, p.colour) for p in picks))  # type: ignore[attr-defined]
-
+        if not self.mordred:
+            return self._last_card().way_wins(card, picks)
         memo = self._last_card_memo()
+        key = way_key(card, picks)
         won = memo.get(key)
         if won is None:
-            if self.mordred:
-                sim = self._simulation()
-                sim._perform(card, picks, [])
-                won = any(sim._summon_wins(s) for s in sim._all_summons())
-            else:
-                fast = memo.get("by takers")
-                if fast is None:
-                    fast = memo["by takers"] = LastCard(self.seat, self.cards, self.regions, self.control,
-                                                        self.resolved, self.courts, self.last_play)
-                won = fast.picks_win(card, picks)
-            memo[key] = won
+            sim = self._simulation()
+            sim._perform(card, picks, [])
+            won = memo[key] = any(sim._summon_wins(s) for s in sim._all_summons())
         return won
+
+    def _last_card(self) -> LastCard:
+        """The last card's rule in this position, without the Mordred
+        variant: at the turn, as if the seat's card were played now (its
+        last play the latest); while the card is played, the one its turn
+        worked out."""
+        if self.pending is not None and "last card" in self.pending:
+            return self.pending["last card"]
+
+        def make() -> LastCard:
+            last_play = list(self.last_play)
+            if self.pending is None:  # the card still in hand
+                last_play[self.seat] = sum(len(p) for p in self.piles) + 1  # as ``_play`` marks it
+            return self._new_last_card(last_play)
+
+        return self._cached("last card", make)
+
+    def _new_last_card(self, last_play: list[int]) -> LastCard:
+        return LastCard(self.seat, self.cards, self.regions, self.control, self.resolved, self.courts,
+                        last_play)
 
     def _last_card_memo(self) -> dict[Any, Any]:
         """What the last card's rule has worked out in this position (a card
@@ -617,3 +644,13 @@ class KingIsDeadState(State):
             "last_exchange": [list(e) for e in self.last_exchange] if self.last_exchange else None,
             "ended": self.ended,
         }
+
+
+#: Each move class's handler in ``_apply``; the picks of a card are the rest.
+_APPLY: dict[type, Any] = {
+    Draw: KingIsDeadState._draw,
+    RegionCard: KingIsDeadState._lay_card,
+    Pass: KingIsDeadState._pass,
+    Play: lambda state, move, events: state._play(move.card, events),
+    Summon: KingIsDeadState._summon,
+}

@@ -140,10 +140,10 @@ def follow(box: Box, tmp_path: Path) -> dict[str, object]:
         ran.append(f"{command} ({time.monotonic() - started:.0f} s)")
         print(f"[{box.arch} {time.monotonic() - begun:.0f} s] INSTALL.md: {ran[-1]}", flush=True)  # with -s
     calls = (box.root / "var" / "log" / "raspi-config.calls").read_text().splitlines()
-    assert calls == ["nonint do_spi 0", "nonint do_i2c 0", "nonint do_serial_cons 1", "nonint do_serial_hw 1"]
+    assert calls == ["nonint do_spi 0", "nonint do_serial_cons 1", "nonint do_serial_hw 1"]  # I2C stays off
     config = (box.root / "boot" / "firmware" / "config.txt").read_text()
-    assert "dtparam=i2c_arm_baudrate=400000" in config
-    assert "[pi02]\ncore_freq=400\ncore_freq_min=400\n" in config  # the screens' bus at 400 kHz on a Zero
+    assert "dtoverlay=spi1-1cs" in config and "i2c_arm" not in config  # the screens on SPI1
+    assert "[pi02]\ncore_freq=400\ncore_freq_min=400\n" in config  # the screens' SPI clock held on a Zero
     main_py = (box.root / "home" / "pi" / "tablekeeper" / "firmware" / "main.py").read_text()
     assert re.search(r"^READERS = 2\b", main_py, re.M), "the hub's reader count was not set"
     assert (box.root / "opt/tablekeeper/venv/bin/mpremote").is_file(), "mpremote was not installed"

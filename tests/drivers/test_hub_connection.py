@@ -32,9 +32,11 @@ class Clock:
 class FakeHub:
     """Writes hub lines the way the firmware does and answers SNAP/HOLD/RESET."""
 
-    def __init__(self, readers: int = 2) -> None:
+    def __init__(self, readers: int = 2, buttons: int | None = None) -> None:
         self.readers = readers
-        self.proto = 1
+        self.proto = 1 if buttons is None else 2  # protocol 1 firmware has no buttons
+        self.buttons = buttons or 0
+        self.keys: dict[int, tuple[str, int]] = {i: ("UP", 0) for i in range(self.buttons)}
         self.seq = 0
         self.fields: dict[int, list[str]] = {i: [] for i in range(readers)}
         self.out = bytearray()
@@ -59,15 +61,27 @@ class FakeHub:
         self.fields[i] = sorted(uids)
         self.line("STATE", i, *self.fields[i])
 
+    def key(self, i: int, down: bool) -> None:
+        """Button ``i`` goes down or up, reported as the firmware does."""
+        presses = self.keys[i][1] + (1 if down else 0)
+        self.keys[i] = ("DOWN" if down else "UP", presses)
+        self.line("KEY", i, *self.keys[i])
+
     def snapshot(self) -> None:
-        self.line("HELLO", self.proto, "0.1.0", self.readers, "B0A4D")
+        if self.proto == 1:
+            self.line("HELLO", self.proto, "0.1.0", self.readers, "B0A4D")
+        else:
+            self.line("HELLO", self.proto, "0.2.0", self.readers, "B0A4D", self.buttons)
         for i in range(self.readers):
             self.line("STATE", i, *self.fields[i])
+        for i in range(self.buttons):
+            self.line("KEY", i, *self.keys[i])
         self.line("SYNC", self.readers)
 
     def boot(self) -> None:
         self.seq = 0
         self.fields = {i: [] for i in range(self.readers)}
+        self.keys = {i: ("UP", 0) for i in range(self.buttons)}
         self.snapshot()
 
     def receive(self, data: bytes) -> None:
@@ -113,9 +127,9 @@ class FakePort:
 
 
 class Rig:
-    def __init__(self, readers: int = 2, **kw: object) -> None:
+    def __init__(self, readers: int = 2, buttons: int | None = None, **kw: object) -> None:
         self.clock = Clock()
-        self.hub = FakeHub(readers)
+        self.hub = FakeHub(readers, buttons)
         self.plugged = True
         self.ports: list[FakePort] = []
         self.opens: list[float] = []
@@ -156,8 +170,8 @@ class Rig:
         return got
 
 
-def synced_rig(readers: int = 2, **kw: object) -> Rig:
-    rig = Rig(readers, **kw)
+def synced_rig(readers: int = 2, buttons: int | None = None, **kw: object) -> Rig:
+    rig = Rig(readers, buttons, **kw)
     rig.hub.boot()
     rig.steps(20)
     assert rig.conn.synced
@@ -314,9 +328,9 @@ def test_faults_and_reader_numbers() -> None:
 
 def test_other_protocol_version_is_refused_clearly() -> None:
     rig = Rig(1)
-    rig.hub.proto = 2
+    rig.hub.proto = 3
     rig.steps(10)
-    with pytest.raises(ReaderError, match="protocol 2, this driver 1: flash the firmware"):
+    with pytest.raises(ReaderError, match="protocol 3, this driver 2: flash the firmware"):
         rig.conn.reader(0).poll()
 
 

@@ -183,7 +183,7 @@ def test_real_firmware_lines_lost_damaged_and_unplugged(rig: tuple[Relay, HubCon
     relay, conn = rig
     pad0, pad1 = conn.reader(0), conn.reader(1)
     assert conn.wait_synced(5), conn.last_error
-    assert conn.info is not None and conn.info.readers == 2 and conn.info.protocol == "1"
+    assert conn.info is not None and conn.info.readers == 2 and conn.info.protocol == "2"
     assert pad0.poll() == frozenset() and pad1.poll() == frozenset()
 
     # The port is ours alone.

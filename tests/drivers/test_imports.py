@@ -14,6 +14,7 @@ LAPTOP_MODULES = [
     "drivers.buttons",
     "drivers.lights",
     "drivers.screens",
+    "drivers.spi_decoder",
     "drivers.rc522",
     "drivers.rc522.driver",
     "drivers.rc522.mfrc522_adapter",
@@ -23,6 +24,7 @@ LAPTOP_MODULES = [
     "drivers.sim.screens",
     "drivers.sim.gpio",
     "drivers.sim.i2c",
+    "drivers.sim.spi_screens",
 ]
 
 SCRIPT = """

@@ -324,7 +324,7 @@ def test_profiles_of_random_bytes(body: bytes) -> None:
 GOOD_LINES = [
     "$0,HELLO,1,0.1.0,2,B0A4D*{}", "$1,STATE,0*{}", "$2,STATE,1,04A1B2C3D4E5F6,DEADBEEF*{}",
     "$3,SYNC,2*{}", "$4,HB,1000,12,80*{}", "$5,FAULT,1,no answer*{}", "$6,OK,HOLD,ALL,0*{}",
-    "$7,ERR,bad command*{}",
+    "$7,ERR,bad command*{}", "$8,HELLO,2,0.2.0,2,B0A4D,6*{}", "$9,KEY,1,DOWN,3*{}", "$10,KEY,5,UP,65535*{}",
 ]
 
 

@@ -11,26 +11,41 @@ from rc522_emulator import RC522Chip
 rc522.FIELD_ON_MS = 0        # the emulator powers tags at once
 rc522.FIELD_OFF_MS = 0
 CS = (17, 20, 21, 22, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+KEYS = (12, 13, 14, 15, 26, 27)
 
 
 class Rig:
-    def __init__(self, n=3, hold_ms=500):
+    def __init__(self, n=3, hold_ms=500, keys=0, chip=RC522Chip):
         machine.detach_all()
         self.clock = checklib.FakeClock()
         self.out = []
+        self.at = []             # machine.transfers when each line was sent
         self.inq = []
         self.chips = []
         readers = []
         spi = machine.SPI(0)
         for pin in CS[:n]:
-            c = RC522Chip()
+            c = chip()
             machine.attach(pin, c)
             self.chips.append(c)
             readers.append(rc522.RC522(spi, machine.Pin(pin, machine.Pin.OUT, value=1)))
         self.wdt = machine.WDT(timeout=5000)
-        self.hub = hub.Hub(readers, self.out.append, read_input=self.read, ticks_ms=self.clock,
-                           board_id="B0A4D", hold_ms=hold_ms, heartbeat_ms=1000, feed=self.wdt.feed)
+        pins = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in KEYS[:keys]]
+        self.hub = hub.Hub(readers, self.write, read_input=self.read, ticks_ms=self.clock,
+                           board_id="B0A4D", hold_ms=hold_ms, heartbeat_ms=1000, feed=self.wdt.feed,
+                           keys=pins)
         self.hub.snapshot()
+
+    def write(self, line):
+        self.out.append(line)
+        self.at.append(machine.transfers)
+
+    def key(self, i, down):
+        machine.set_level(KEYS[i], 0 if down else 1)
+
+    def step(self, ms=1):
+        self.clock.advance(ms)
+        self.hub.step()
 
     def read(self):
         data = b"".join(self.inq)
@@ -56,6 +71,7 @@ class Rig:
             parts = body.split(",")
             got.append((int(parts[0]), parts[1], parts[2:]))
         del self.out[:]
+        del self.at[:]
         return got
 
 
@@ -71,7 +87,7 @@ def check_boot_sends_hello_and_empty_snapshot():
     rig = Rig(3)
     got = rig.take()
     assert kinds(got) == ["HELLO", "STATE", "STATE", "STATE", "SYNC"], got
-    assert got[0][2] == ["1", hub.FIRMWARE_VERSION, "3", "B0A4D"], got[0]
+    assert got[0][2] == ["2", hub.FIRMWARE_VERSION, "3", "B0A4D", "0"], got[0]
     assert [s for s, _, _ in got] == [0, 1, 2, 3, 4]
     assert states(got) == [(0, []), (1, []), (2, [])]
     assert got[-1][2] == ["3"]
@@ -262,6 +278,120 @@ def check_lines_stay_short_with_a_full_field():
     out = list(rig.out)
     assert states(rig.take())[0][1][-1] == f"04A1B2C3D4E5{rc522.MAX_TAGS - 1:02X}"
     assert max(len(x) for x in out) <= hubproto.MAX_LINE
+
+
+def keys(lines):
+    return [(int(f[0]), f[1], int(f[2])) for _, k, f in lines if k == "KEY"]
+
+
+def check_snapshot_says_how_many_buttons_and_each_ones_state():
+    rig = Rig(2, keys=6)
+    got = rig.take()
+    assert kinds(got) == ["HELLO", "STATE", "STATE"] + ["KEY"] * 6 + ["SYNC"], got
+    assert got[0][2][4] == "6", got[0]
+    assert keys(got) == [(i, "UP", 0) for i in range(6)]
+    rig.key(4, True)
+    rig.step()
+    rig.take()
+    rig.command("SNAP")
+    rig.step(30)
+    got = rig.take()
+    assert keys(got) == [(0, "UP", 0), (1, "UP", 0), (2, "UP", 0), (3, "UP", 0), (4, "DOWN", 1), (5, "UP", 0)]
+    assert kinds(got)[-1] == "SYNC"
+
+
+def check_press_and_release_are_reported_at_once():
+    rig = Rig(1, keys=3)
+    rig.take()
+    rig.key(1, True)
+    rig.step()
+    assert keys(rig.take()) == [(1, "DOWN", 1)]
+    rig.step(100)
+    assert keys(rig.take()) == []            # held: nothing new
+    rig.key(1, False)
+    rig.step()
+    assert keys(rig.take()) == [(1, "UP", 1)]
+    rig.step(100)
+    rig.key(1, True)
+    rig.step()
+    assert keys(rig.take()) == [(1, "DOWN", 2)]
+
+
+def check_a_bouncing_contact_is_one_press():
+    rig = Rig(1, keys=1)
+    rig.take()
+    rig.key(0, True)                         # the first edge counts, with no delay
+    rig.step(1)
+    for level in (False, True, False, True):  # bounces within the lockout
+        rig.key(0, level)
+        rig.step(2)
+    rig.step(30)
+    assert keys(rig.take()) == [(0, "DOWN", 1)]
+    rig.key(0, False)                        # the release bounces too
+    rig.step(1)
+    rig.key(0, True)
+    rig.step(2)
+    rig.key(0, False)
+    rig.step(2)
+    rig.step(30)
+    assert keys(rig.take()) == [(0, "UP", 1)]
+
+
+def check_a_release_inside_the_lockout_is_reported_when_it_ends():
+    rig = Rig(1, keys=1)
+    rig.take()
+    rig.key(0, True)
+    rig.step(1)
+    rig.key(0, False)                        # a tap shorter than the lockout
+    rig.step(5)
+    assert keys(rig.take()) == [(0, "DOWN", 1)]
+    rig.step(hub.KEY_LOCKOUT_MS)
+    assert keys(rig.take()) == [(0, "UP", 1)]
+
+
+class PressingChip(RC522Chip):
+    """An emulated reader during whose scan a finger presses button 0."""
+
+    press_after = None                       # transfers into the scan, then the press
+
+    def xfer2(self, data):
+        if PressingChip.press_after is not None:
+            PressingChip.press_after -= 1
+            if PressingChip.press_after == 0:
+                PressingChip.pressed_at = machine.transfers
+                machine.set_level(KEYS[0], 0)
+        return super().xfer2(data)
+
+
+def check_a_press_during_a_scan_is_reported_before_the_scan_ends():
+    rig = Rig(2, keys=1, chip=PressingChip)
+    rig.chips[1].add_tag("04A1B2C3D4E5F6")
+    rig.sweep()
+    rig.take()
+    rig.chips[1].add_tag("DEADBEEF")         # a scan of two tags: long, with waits for answers
+    start = machine.transfers
+    rig.step()                               # reader 0
+    rig.clock.advance(20)
+    PressingChip.press_after = 6             # early in reader 1's scan
+    rig.hub.step()
+    PressingChip.press_after = None
+    end = machine.transfers
+    lines = list(zip(rig.out, rig.at))
+    got = rig.take()
+    assert [k for _, k, _ in got] == ["KEY", "STATE"], got
+    key_at = lines[0][1]
+    # Reported at the next wait for the chip (at most one frame's set-up: 7
+    # register writes and up to 9 FIFO bytes later), long before the scan's end.
+    assert key_at - PressingChip.pressed_at <= 16, (key_at, PressingChip.pressed_at)
+    assert end - key_at > 30, (start, key_at, end)
+
+
+def check_no_buttons_no_key_lines():
+    rig = Rig(2)
+    machine.set_level(KEYS[0], 0)
+    rig.sweep()
+    assert keys(rig.take()) == []
+    machine.set_level(KEYS[0], 1)
 
 
 checklib.run(globals())

@@ -68,6 +68,7 @@ def test_doctor_does_not_listen_when_nothing_can_be_heard(capsys, monkeypatch):
     for opener in ("open_reader", "open_button", "open_encoder", "open_light_spec", "open_screen"):
         monkeypatch.setattr(parts, opener, absent)
     monkeypatch.setattr(drivers.hub, "open_reader", absent)
+    monkeypatch.setattr(drivers.hub, "open_button", absent)  # buttons on the hub, where a table has them
     monkeypatch.setattr(Watcher, "start", lambda self: pytest.fail("listened with nothing to hear"))
     assert main(["doctor", "--table", "reference", "--listen", "15"]) == 1
     out = capsys.readouterr().out

@@ -175,18 +175,29 @@ def test_reference_profile_matches_the_wiring():
     ref = profile.load(profile.find("reference"))
     wiring = (ROOT / "hardware" / "wiring.md").read_text()
     gpio = re.compile(r"GPIO(\d+)")
+    hub = re.compile(r"hub button (\d+)")
     for seat in ref.seats:
         row = next(ln for ln in wiring.splitlines() if ln.startswith(f"| {seat.name} |") and "◀" not in ln
-                   and len(gpio.findall(ln)) == 3)
-        assert [b.pin for b in seat.buttons] == [int(p) for p in gpio.findall(row)], row
+                   and len(gpio.findall(ln) or hub.findall(ln)) == 3)
+        if all(b.backend == "hub" for b in seat.buttons):
+            assert [b.button for b in seat.buttons] == [int(p) for p in hub.findall(row)], row
+        else:
+            assert [b.pin for b in seat.buttons] == [int(p) for p in gpio.findall(row)], row
         light = next(ln for ln in wiring.splitlines() if ln.startswith(f"| {seat.light.name} |"))
         assert [seat.light.pin] == [int(p) for p in gpio.findall(light)], light
         screen = next(ln for ln in wiring.splitlines() if ln.startswith(f"| {seat.screen.name} |"))
-        assert f"| {seat.screen.mux_channel} | 0x{seat.screen.address:X} |" in screen, screen
+        assert f"| Y{seat.screen.select} |" in screen and f"`select = {seat.screen.select}`" in screen, screen
     undo = next(ln for ln in wiring.splitlines() if ln.startswith("| UNDO"))
     assert [ref.undo.pin] == [int(p) for p in gpio.findall(undo)]
     shared = next(ln for ln in wiring.splitlines() if ln.startswith("| shared.screen |"))
-    assert f"| {ref.shared_screen.mux_channel} |" in shared
+    assert f"| Y{ref.shared_screen.select} |" in shared
+    decoder = ref.screen_decoder
+    for bit, pin in enumerate(decoder.address_pins):
+        assert f"| A{bit} | GPIO{pin} [" in wiring
+    assert (decoder.spi_port, decoder.spi_device) == (1, 0)
+    assert "| CE0 | GPIO18 [12] | G2A (pin 4) |" in wiring
+    assert f"| D/C | GPIO{ref.shared_screen.dc_pin} [" in wiring
+    assert f"| reset | GPIO{ref.shared_screen.rst_pin} [" in wiring
     # Seats 1-2 on SPI0 CE0/CE1 with the shared reset line, the others on the hub.
     assert [(s.pad.backend, s.pad.device, s.pad.rst_pin) for s in ref.seats[:2]] == [
         ("rc522", 0, 25), ("rc522", 1, 25)]
@@ -194,36 +205,56 @@ def test_reference_profile_matches_the_wiring():
     assert all(s.pad.backend == "hub" for s in ref.seats[2:])
 
 
-def _gpios_in_use(prof: profile.Profile) -> set[int]:
-    """Every GPIO the profile's parts take, and the buses the reference table
-    enables (hardware/wiring.md): I2C1 (2, 3), SPI0 (7-11), the readers'
-    shared reset line, and 0-1 (kept for a HAT's ID EEPROM)."""
-    used = {0, 1, 2, 3, 7, 8, 9, 10, 11}
+def _gpios_in_use(prof: profile.Profile) -> dict[int, str]:
+    """Every GPIO the reference profile's parts take, with its job, worked out
+    here from hardware/wiring.md's plan (not from the loader's own count):
+    0-1 kept for a HAT's ID EEPROM, SPI0 (7-11) and the readers' reset line,
+    the buttons and lights on the Pi, and for the SPI1 screens SPI1's MISO,
+    MOSI, SCLK and CE0 (19, 20, 21, 18), the decoder's address lines, the
+    screens' D/C and reset lines."""
+    used = {0: "HAT EEPROM", 1: "HAT EEPROM", 7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI",
+            11: "SPI0 SCLK"}
     for seat in prof.seats:
-        used |= {b.pin for b in seat.buttons}
-        used |= set(seat.light.pins or [seat.light.pin])
+        used |= {b.pin: b.name for b in seat.buttons if b.backend != "hub"}
+        used |= {pin: seat.light.name for pin in seat.light.pins or [seat.light.pin]}
         if seat.pad.backend == "rc522":
-            used.add(seat.pad.rst_pin)
-    used.add(prof.undo.pin)
+            used[seat.pad.rst_pin] = "readers' RST"
+    used[prof.undo.pin] = prof.undo.name
+    screens = [s.screen for s in prof.seats] + [prof.shared_screen]
+    if any(s.interface == "spi" and s.spi_port == 1 for s in screens):
+        used |= {19: "SPI1 MISO", 20: "SPI1 MOSI", 21: "SPI1 SCLK", 18: "SPI1 CE0"}
+    if prof.screen_decoder is not None:
+        used |= {pin: f"decoder A{bit}" for bit, pin in enumerate(prof.screen_decoder.address_pins)}
+    for s in screens:
+        if s.interface == "spi":
+            used |= {s.dc_pin: "screens' D/C", s.rst_pin: "screens' RST"}
     return used
 
 
-def test_the_reference_table_screens_are_on_i2c_because_spi_has_no_pins_left():
-    """hardware/wiring.md, "Which bus the screens use": five SPI screens need
-    a chip select each, a D/C line and a reset line of their own (7 GPIOs);
-    the reference table leaves 3 (the free GPIO16, and I2C1's two pins were
-    the screens to leave it). So it keeps its screens on I2C1."""
+def test_the_reference_table_screens_are_on_spi1_behind_a_decoder_and_every_pin_is_counted():
+    """hardware/wiring.md, "Which bus the screens use": seats 3-4's buttons on
+    the reader hub free GPIO 17, 18, 20, 21, 26, 27; with GPIO16 (free) and
+    GPIO2, 3 (I2C1 carries nothing now) that is 9 pins, 10 with seat2's ▶
+    moved off GPIO19 (SPI1's MISO) to GPIO16. SPI1 takes 4 (MISO, MOSI, SCLK,
+    CE0), the 74HC138's address lines 3, D/C and reset 2, seat2's ▶ 1: 10, so
+    it fits with no pin left. A GPIO chip select per screen would take 5
+    instead of the decoder's 3 and would not fit."""
     ref = profile.load(profile.find("reference"))
     screens = [s.screen for s in ref.seats] + [ref.shared_screen]
-    assert {s.interface for s in screens} == {"i2c"} and len({s.mux_channel for s in screens}) == 5
-    free = set(range(28)) - _gpios_in_use(ref)
-    assert free == {16}, free
-    spi_needs = len(screens) + 2  # a chip select each, D/C, RST
-    with_i2c_freed = free | {2, 3}
-    assert spi_needs == 7 and len(with_i2c_freed) == 3 < spi_needs
+    assert {(s.interface, s.spi_port, s.spi_device, s.dc_pin, s.rst_pin) for s in screens} == {
+        ("spi", 1, 0, 2, 3)}
+    assert sorted(s.select for s in screens) == [0, 1, 2, 3, 4]
+    assert all(b.backend == "hub" for s in ref.seats[2:] for b in s.buttons)
+    used = _gpios_in_use(ref)
+    assert set(used) == set(range(28)), sorted(set(range(28)) - set(used))  # every GPIO, each once
+    freed = {17, 18, 20, 21, 26, 27} | {16} | {2, 3}  # hub buttons, the free pin, I2C1's
+    spi1, decoder, lines, moved = 4, 3, 2, 1  # MISO MOSI SCLK CE0; A0-A2; D/C, RST; seat2's ▶
+    assert len(freed | {19}) == spi1 + decoder + lines + moved == 10
+    assert spi1 + len(screens) + lines + moved == 12 > len(freed | {19})  # a chip select per screen
+    assert ref.seats[1].buttons[2].pin == 16 and used[19] == "SPI1 MISO"
     wiring = (ROOT / "hardware" / "wiring.md").read_text()
     section = wiring[wiring.index("## Which bus the screens use"):]
-    assert "7 GPIOs" in section and "3 free" in section and "GPIO16" in section
+    assert "74HC138" in section and "10 pins" in section and "12" in section
 
 
 def _spi_screens(tmp_path: Path, seat1: str, seat2: str) -> Path:
@@ -238,17 +269,88 @@ def _spi_screens(tmp_path: Path, seat1: str, seat2: str) -> Path:
 
 
 def test_spi_screens_share_a_d_c_line_and_each_has_its_own_chip_select(tmp_path):
-    ok = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3, rst_pin = 2", "cs_pin = 7, dc_pin = 3, rst_pin = 2")
+    ok = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3, rst_pin = 2",
+                      "cs_pin = 25, dc_pin = 3, rst_pin = 2")
     prof = profile.load(ok)
-    assert [prof.seats[0].screen.cs_pin, prof.seats[1].screen.cs_pin] == [16, 7]
+    assert [prof.seats[0].screen.cs_pin, prof.seats[1].screen.cs_pin] == [16, 25]
     same_cs = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3", "cs_pin = 16, dc_pin = 3")
     with pytest.raises(ProfileError) as err:
         profile.load(same_cs)
     assert "GPIO 16 of seat2.screen is already used by seat1.screen" in str(err.value)
-    dc_on_a_button = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 4", "cs_pin = 7, dc_pin = 3")
+    dc_on_a_button = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 4", "cs_pin = 25, dc_pin = 3")
     with pytest.raises(ProfileError) as err:
         profile.load(dc_on_a_button)
     assert "GPIO 4 of the SPI screens' D/C line is already used by seat1.left" in str(err.value)
+
+
+def test_a_chip_select_on_the_bus_s_own_pins_is_refused(tmp_path):
+    """The kernel drives SPI0's CE1 (GPIO7) for /dev/spidev0.1 whether or not a
+    reader is wired to it: a GPIO chip select there would fight it."""
+    on_ce1 = _spi_screens(tmp_path, "cs_pin = 16, dc_pin = 3", "cs_pin = 7, dc_pin = 3")
+    with pytest.raises(ProfileError) as err:
+        profile.load(on_ce1)
+    assert "GPIO 7 of seat2.screen is already used by SPI0's CE1" in str(err.value)
+
+
+def _decoded(tmp_path: Path, decoder: str, seat1: str, seat2: str) -> Path:
+    """The sim profile without seat 4, with a [screen_decoder] and seat 1's
+    and 2's screens behind it."""
+    spi = 'screen = {{ backend = "luma", driver = "sh1106", interface = "spi", dc_pin = 2, rst_pin = 3, {} }}'
+    text = profile.find("sim").read_text()
+    lines = text[:text.rindex("[[seats]]")].splitlines()
+    screens = [i for i, ln in enumerate(lines) if ln.startswith("screen =")]
+    lines[screens[1]], lines[screens[2]] = spi.format(seat1), spi.format(seat2)
+    path = tmp_path / "decoded.toml"
+    path.write_text(decoder + "\n" + "\n".join(lines) + "\n")
+    return path
+
+
+def test_screens_behind_the_decoder_take_its_bus_and_each_an_output(tmp_path):
+    decoder = "[screen_decoder]\nspi_port = 0\nspi_device = 1\naddress_pins = [16, 25, 17]\n"
+    prof = profile.load(_decoded(tmp_path, decoder, "select = 0", "select = 1"))
+    one, two = prof.seats[0].screen, prof.seats[1].screen
+    assert (one.spi_port, one.spi_device, one.select, one.decoder_pins) == (0, 1, 0, [16, 25, 17])
+    assert two.select == 1
+    problems = {
+        "select = 0": "seat2.screen uses the same bus and address as seat1.screen",
+        'select = 1, cs_pin = 26': "seat2.screen has both select and cs_pin",
+        "select = 1, spi_port = 1": "spi_port = 1 but [screen_decoder] is on spi_port = 0",
+        "select = 9": "select = 9 is above 7",
+    }
+    for seat2, said in problems.items():
+        with pytest.raises(ProfileError) as err:
+            profile.load(_decoded(tmp_path, decoder, "select = 0", seat2))
+        assert said in str(err.value), seat2
+    with pytest.raises(ProfileError) as err:
+        profile.load(_decoded(tmp_path, "", "select = 0", "select = 1"))
+    assert "select names a 74HC138 output but the profile has no decoder" in str(err.value)
+    on_miso = "[screen_decoder]\nspi_port = 0\nspi_device = 1\naddress_pins = [16, 25, 9]\n"
+    with pytest.raises(ProfileError) as err:
+        profile.load(_decoded(tmp_path, on_miso, "select = 0", "select = 1"))
+    assert "GPIO 9 of the screen decoder's A2 is already used by SPI0's MISO" in str(err.value)
+
+
+def test_a_reader_on_the_decoder_s_device_is_refused(tmp_path):
+    """Its transfers would enable the decoder and select a screen."""
+    decoder = "[screen_decoder]\nspi_port = 0\nspi_device = 1\naddress_pins = [16, 25, 17]\n"
+    path = _decoded(tmp_path, decoder, "select = 0", "select = 1")
+    path.write_text(path.read_text().replace('pad = { backend = "sim" }',
+                                             'pad = { backend = "rc522", bus = 0, device = 1 }', 1))
+    with pytest.raises(ProfileError) as err:
+        profile.load(path)
+    assert "seat1.pad is on /dev/spidev0.1, whose chip select enables the screen decoder" in str(err.value)
+
+
+def test_a_button_on_spi1_s_pins_is_told_to_move(tmp_path):
+    """SPI1 takes GPIO 19-21 (MISO, MOSI, SCLK) and CE0 on GPIO18: the sim
+    profile's seat2 ▶ on GPIO19 clashes with it, and is the part named."""
+    decoder = "[screen_decoder]\nspi_port = 1\naddress_pins = [16, 25, 8]\n"
+    with pytest.raises(ProfileError) as err:
+        profile.load(_decoded(tmp_path, decoder, "select = 0", "select = 1"))
+    said = str(err.value)
+    assert "GPIO 19 of seat2.right is already used by SPI1's MISO" in said
+    assert "GPIO 20 of seat3.left is already used by SPI1's MOSI" in said
+    assert "GPIO 21 of seat3.ok is already used by SPI1's SCLK" in said
 
 
 def test_watcher_table_and_hub_hold_reach_the_drivers(tmp_path, monkeypatch):
@@ -335,7 +437,7 @@ def _valid(setting):
     if setting.kind is bool:
         return not setting.default
     if setting.kind is list:
-        return [3, 7, 8] if setting.key == "pins" else [0.5] * setting.size
+        return [3, 7, 8] if setting.key in ("pins", "address_pins") else [0.5] * setting.size
     if setting.kind is str:
         return "hub"
     return setting.high if setting.high != setting.default else setting.low
@@ -353,7 +455,14 @@ def _part_toml(kind: str, backend: str, key: str, value) -> tuple[str, str]:
             base = base.replace("[shared]", '[[hubs]]\nname = "hub"\nport = "auto"\n\n[shared]', 1)
     elif kind == "screen":  # the shared screen
         spi = ", dc_pin = 16" if key == "interface" else ""  # an SPI screen's DC pin, not seat3's light
+        if key == "select":  # an SPI screen behind the table's decoder, on seat4's pins
+            spi = ', interface = "spi", dc_pin = 16'
+            base = base[:base.rindex("[[seats]]")].replace(
+                "[shared]", "[screen_decoder]\nspi_port = 0\naddress_pins = [17, 27, 18]\n\n[shared]", 1)
         old, new = 'screen = { backend = "dummy" }', f'screen = {{ backend = "{backend}", {key} = {v}{spi} }}'
+    elif kind == "decoder":  # not a part: the table's [screen_decoder]
+        pins = "" if key == "address_pins" else "address_pins = [3, 7, 8]\n"
+        old, new = "[shared]", f"[screen_decoder]\n{pins}{key} = {v}\n\n[shared]"
     elif kind == "light":
         old = "light = { pin = 22 }"
         rgb = "light = { kind = 'rgb', pins = [3, 7, 8] }"
@@ -364,6 +473,11 @@ def _part_toml(kind: str, backend: str, key: str, value) -> tuple[str, str]:
         new = f"[computer]\n{key} = {v}\n\n[shared]"
     elif kind == "encoder":
         old, new = "light = { pin = 22 }", "light = { pin = 22 }\nencoder = { pin_a = 3, pin_b = 16 }"
+    elif backend == "hub":  # the undo button, on the reader hub
+        old = "undo = { pin = 15 }"
+        base = base.replace("[shared]", '[[hubs]]\nname = "hub"\nport = "auto"\n\n[shared]', 1)
+        new = ('undo = { backend = "hub", hub = "hub", button = 0' + ("" if key in ("hub", "button")
+                                                                       else f", {key} = {v}") + " }")
     else:  # the undo button
         old = "undo = { pin = 15 }"
         new = "undo = { pin = 16 }" if key == "pin" else f"undo = {{ pin = 15, {key} = {v} }}"
@@ -387,7 +501,7 @@ def test_every_setting_a_driver_takes_is_a_key_the_profile_takes(tmp_path, kind,
     loaded = profile.load(path)
     spec = {"reader": loaded.seats[0].pad, "screen": loaded.shared_screen, "light": loaded.seats[0].light,
             "encoder": loaded.seats[0].encoder, "button": loaded.undo,
-            "computer": getattr(loaded, "computer", None)}[kind]
+            "computer": getattr(loaded, "computer", None), "decoder": loaded.screen_decoder}[kind]
     assert key in spec.values or kind == "encoder", line
 
 
