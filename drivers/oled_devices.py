@@ -143,6 +143,7 @@ class _ChangedPages:
 
     def _start_recording(self) -> None:
         self._shown: list[bytes] | None = None  # None: whole frame next
+        self._packed: tuple[Image.Image, list[bytes]] | None = None  # the last frame packed, and its pages
         self._setup: list[tuple[int, ...]] | None = []  # the constructor's commands
         self._lost = False  # a frame failed: the controller may have been reset
         self._replay: list[tuple[int, ...]] = []
@@ -156,11 +157,23 @@ class _ChangedPages:
         """The commands that make the next data bytes land at ``page``, columns ``start`` to ``end``."""
         raise NotImplementedError
 
+    def pages_of(self, image: Image.Image) -> list[bytes]:
+        """``image`` as this controller stores it (:func:`page_bytes`, after
+        luma's rotation): one-to-one with its pixels, so a screen tells an
+        unchanged frame by them, and :meth:`display` of the same image
+        object takes them as they are (packing a frame is two of its
+        bytes' conversions and a transposition: most of a frame's CPU here)."""
+        pages = page_bytes(self.preprocess(image), self._pages)  # type: ignore[attr-defined]
+        self._packed = (image, pages)  # one frame kept: the one about to be displayed
+        return pages
+
     def display(self, image: Image.Image) -> None:
         assert image.mode == self.mode  # type: ignore[attr-defined]
         assert image.size == self.size  # type: ignore[attr-defined]
         setup, self._setup = self._setup, None  # the constructor's frame ends its set-up
-        pages = page_bytes(self.preprocess(image), self._pages)  # type: ignore[attr-defined]
+        packed = self._packed  # read once: a sender's thread displays while the loop packs the next
+        pages = packed[1] if packed is not None and packed[0] is image else page_bytes(
+            self.preprocess(image), self._pages)  # type: ignore[attr-defined]
         shown, self._shown = self._shown, None  # failing half-way leaves it unknown
         lost, self._lost = self._lost, True
         if lost:

@@ -261,7 +261,10 @@ class OledScreen:
             )
         if frame.mode != "1":
             frame = frame.convert("1")
-        data = frame.tobytes()
+        # a device that packs frames into its controller's pages tells an
+        # unchanged frame by them, and sends the pages packed here
+        pages_of = getattr(self.device, "pages_of", None)
+        data = b"".join(pages_of(frame)) if pages_of is not None else frame.tobytes()
         if data == self._last:
             self.text = text  # the same pixels: the new words describe them as well
             self.frames_skipped += 1

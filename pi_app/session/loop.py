@@ -224,8 +224,8 @@ class Session:
                 self.presentation.forget()
             elif isinstance(event, Typed):
                 event.run(self.on_typed, self.table.queue)
-            self.set_lights()
-            self.redraw()
+            # the lights once the acting seat's frame is handed to its screen: it waits for nothing else
+            self.presentation.redraw(then=self.set_lights)
         if self.scene.computer_due:  # after the acting seat saw its move: the computer may think long
             self.scene.computer_due = False
             self.computer_turn()

@@ -334,13 +334,25 @@ class Presentation:
             sc.faults[name] = str(exc)
             self.layouts_sent.pop(self.profile.shared_screen.name, None)
 
-    def redraw(self) -> None:
+    def redraw(self, then: Callable[[], None] | None = None) -> None:
+        """Every screen whose layout changed is sent its frame, in
+        :meth:`send_order`. ``then`` (the lights) runs once the acting
+        seat's frame is handed to its screen, before the other screens are
+        laid out; first, when no seat is acting."""
         sc = self.scene
         changed = {}
         shown: list[str] = []
+        order = self.send_order(self.screen_names())
+        acting = None if sc.acting is None else self.profile.seats[sc.acting].screen.name
+        if then is not None and acting not in order:
+            then()
+            then = None
         # each screen's layout is worked out just before it is sent: the acting
         # seat's frame does not wait for the others' layouts
-        for name in self.send_order(self.screen_names()):
+        for name in order:
+            if then is not None and name != acting:  # the acting seat's frame is out (or unchanged)
+                then()
+                then = None
             layout = self.layout_of(name)
             if sc.screen_page and pages(layout) > 1:
                 layout = replace(layout, page=sc.screen_page)
@@ -360,6 +372,8 @@ class Presentation:
                 self.failed(name, exc)
                 continue
             shown.append(name)
+        if then is not None:  # the acting seat's screen was the only one
+            then()
         # A bus's sender sends while the next screen is laid out and drawn;
         # redraw returns once every frame is on its screen.
         for name in shown:

@@ -545,6 +545,10 @@ def pressed(layout: Layout, frame: Image.Image, item: str) -> Image.Image:
         left = bar.x + _width(bar.text[:start], small)
         right = left + _width(bar.text[start:end], small)
     box = (max(0, math.floor(left) - 3), where.rule_y + 1, min(WIDTH, math.ceil(right) + 3), HEIGHT)
+    # inverted as two pastes on the one-bit frame: the box lit, then its ink
+    # unlit (a conversion through greyscale and back drew the same pixels in twice the time)
     out = frame.copy()
-    out.paste(ImageChops.invert(out.crop(box).convert("L")).convert("1"), box[:2])
+    ink = out.crop(box)
+    out.paste(1, box)
+    out.paste(0, box[:2], ink)
     return out

@@ -66,7 +66,20 @@ class PickMenu(Cursor):
     def field(self) -> str | None:
         return None if len(set(self.moves)) <= 1 else f"pick{len(self.picked()) + 1}"
 
+    # A level's options are asked for several times an input (the item, its
+    # place in the count, the board's marks, the step), each a scan of the
+    # 220 picks for every citizen: kept for the level they were made for,
+    # one level at a time (its moves, the same tuple, and its depth).
     def options(self) -> list[Option]:
+        moves, depth = self.moves, len(self.stack)
+        kept = self.__dict__.get("_kept")
+        if kept is None or kept[0] is not moves or kept[1] != depth:
+            kept = (moves, depth, tuple(self.level_options()))
+            self.__dict__["_kept"] = kept
+        return list(kept[2])
+
+    def level_options(self) -> list[Option]:
+        """The options of the level the menu stands on, worked out."""
         name = self.field()
         if name is None:
             opts = [Option(CONFIRM, moves=self.moves[:1])]
