@@ -20,7 +20,9 @@ so a short search spends its iterations on the moves that look best.
 
 In a game of ``HORIZONS`` a playout stops after a few moves and the seats
 ahead on the public position share its win, where playing on at random to
-the end tells the search less than the score does.
+the end tells the search less than the score does. A game may have the
+search's own measure of a position (players.evaluation), which then ranks
+the root's moves and scores cut playouts in place of the public score.
 
 The budget is iterations or seconds, whichever ends first; with the same seed
 and an iterations-only budget the choice is repeatable, and it depends on the
@@ -39,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from players.base import chance_move, own_turn, rewards
+from players.evaluation import MEASURES, SOFTNESS
 from players.playout import POLICIES, Policy
 from players.simple import HEURISTICS
 from rules.core import CHANCE, Move, State
@@ -67,7 +70,13 @@ ROOT_BIAS = 1.0
 #: under random play ends), cut playouts run eight times as many iterations
 #: a second and normal at two players beat random players in 44 of 48 games
 #: at a Pi 4's budget, where playing out to the end won 58% (bench/README.md).
-HORIZONS: dict[str, int] = {"artus": 8, "mordred": 8}
+#: In King & Assassins a playout stops after 10 moves (about one King
+#: player's turn) and is scored by the search's own measure
+#: (players.evaluation), each side a share of the win by how far ahead: six
+#: times as many iterations a second, and turns planned by the measure where
+#: random playouts to the end, nearly all lost by the king, let one lucky
+#: win among 15 sway the choice (bench/README.md).
+HORIZONS: dict[str, int] = {"artus": 8, "king-and-assassins": 10, "mordred": 8}
 
 
 @dataclass(frozen=True)
@@ -285,13 +294,33 @@ def _playout(world: State, rng: random.Random, horizon: int | None = None,
 
 
 def _ahead(world: State) -> list[float]:
-    """The seats whose public position (players.simple.HEURISTICS) is best share a win."""
-    score = HEURISTICS[world.game_id]
-    view = world.view(None)
-    margins = [score(view, s) for s in range(world.players)]
+    """The seats whose public position (players.evaluation.MEASURES, else
+    players.simple.HEURISTICS) is best share a win."""
+    measure = MEASURES.get(world.game_id)
+    if measure is None:
+        score = HEURISTICS[world.game_id]
+        view = world.view(None)  # once for every seat
+        margins = [score(view, s) for s in range(world.players)]
+    else:
+        margins = [measure(world, s) for s in range(world.players)]
+        softness = SOFTNESS.get(world.game_id)
+        if softness is not None:  # each seat's chance by how far ahead it is
+            top = max(margins)
+            weights = [math.exp((m - top) / softness) for m in margins]
+            total = sum(weights)
+            return [w / total for w in weights]
     best = max(margins)
     leaders = [s for s, m in enumerate(margins) if m == best]
     return [1.0 / len(leaders) if s in leaders else 0.0 for s in range(world.players)]
+
+
+def _measure(world: State, seat: int) -> float:
+    """How good the public position is for ``seat``: the game's own measure
+    for the search (players.evaluation) if it has one, else its public score."""
+    measure = MEASURES.get(world.game_id)
+    if measure is not None:
+        return measure(world, seat)
+    return HEURISTICS[world.game_id](world.view(None), seat)
 
 
 def _widening(visits: int) -> int:
@@ -302,14 +331,13 @@ def _widening(visits: int) -> int:
 def _ranks(world: State, legal: list[Move], seat: int) -> list[tuple[Move, float]]:
     """Each move tried in ``world``: 1 for the best for ``seat`` down to 0 for
     the worst (equal moves share a rank), a win above any position."""
-    score = HEURISTICS[world.game_id]
     values = []
     for move in legal:
         after = world.copy()
         after.play_listed(move)
         outcome = after.outcome()
         values.append(1e9 * (rewards(outcome, world.players)[seat] - 0.5) if outcome is not None
-                      else score(after.view(None), seat))
+                      else _measure(after, seat))
     distinct = sorted(set(values))
     top = max(len(distinct) - 1, 1)
     return [(m, distinct.index(v) / top) for m, v in zip(legal, values, strict=True)]
