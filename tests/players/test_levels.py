@@ -70,3 +70,15 @@ def test_a_level_plays_the_same_move_again_with_the_same_seed() -> None:
 def test_a_negative_temperature_is_refused() -> None:
     with pytest.raises(ValueError, match="temperature"):
         Ismcts(temperature=-1.0)
+
+
+def test_hard_looks_further_in_mordred_and_every_other_setting_is_the_searchs() -> None:
+    """Hard cuts its Mordred playouts at 16 moves, the others at the
+    search's 8; every other game's horizons are the search's own."""
+    from players.ismcts import HORIZONS
+
+    bots = {name: player(chosen) for name, chosen in LEVELS.items()}
+    assert bots["hard"].horizons["mordred"] == 16
+    assert bots["normal"].horizons == bots["easy"].horizons == HORIZONS
+    assert {g: h for g, h in bots["hard"].horizons.items() if g != "mordred"} == \
+        {g: h for g, h in HORIZONS.items() if g != "mordred"}
