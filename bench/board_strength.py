@@ -142,11 +142,12 @@ def search_rate(group: Group, level: str = "normal", count: int = 4, iterations:
 
 def level_rates(group: Group) -> dict[str, float]:
     """Per level, iterations per second of search CPU here; levels searching
-    alike (the same horizons) share one measurement."""
-    measured: dict[str, float] = {}
+    alike in this game (the same horizon) share one measurement, so that
+    the load's ups and downs between two measurements do not set them apart."""
+    measured: dict[int | None, float] = {}
     out = {}
     for name, lv in LEVELS.items():
-        key = json.dumps(style(lv)["horizons"], sort_keys=True)
+        key = style(lv)["horizons"].get(group.game_id)
         if key not in measured:
             measured[key] = search_rate(group, name)
         out[name] = measured[key]

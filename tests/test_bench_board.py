@@ -170,3 +170,7 @@ def test_levels_searching_alike_share_one_measurement(monkeypatch: pytest.Monkey
     mordred = next(g for g in bs.groups() if g.game_id == "mordred")
     assert bs.level_rates(mordred) == {"easy": 1000.0, "normal": 1000.0, "hard": 600.0}
     assert measured == ["easy", "hard"]  # easy and normal cut their playouts alike: measured once
+    artus = next(g for g in bs.groups() if g.game_id == "artus")
+    measured.clear()
+    assert bs.level_rates(artus) == {"easy": 1000.0, "normal": 1000.0, "hard": 1000.0}
+    assert measured == ["easy"]  # every level cuts Artus's playouts alike
