@@ -9,11 +9,10 @@ it plays a good move mostly and a worse one now and then, as a casual
 player does. The shares are four times apart because twice the iterations
 did not make a level stronger at a Pi 4's budget (bench/README.md, the
 board strength run): each level answers four times faster than the one
-above it, which a player sees too. Hard also plays its Mordred playouts
-16 moves on where the others cut them at 8 (players.ismcts.HORIZONS):
-about two thirds as many iterations in its think time, each seeing two
-rounds further; with 8 the Mordred ladder at three and four players did not
-climb (bench/README.md, the ladder).
+above it, which a player sees too. A level may cut a game's playouts at
+its own horizon (``Level.horizons``); none does today: hard at 16 moves in
+Mordred was no stronger against normal over the board run's games
+(bench/README.md, the ladder at a Pi 4's budget).
 
 Every level decides from its seat's view alone: the pick draws from the
 search's own generator, seeded by that view (tests/players/test_non_interference.py).
@@ -40,7 +39,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
     "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale")),
-    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), horizons=(("mordred", 16),)),
+    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile")),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
 DEFAULT_LEVEL = "normal"

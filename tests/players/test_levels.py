@@ -72,13 +72,11 @@ def test_a_negative_temperature_is_refused() -> None:
         Ismcts(temperature=-1.0)
 
 
-def test_hard_looks_further_in_mordred_and_every_other_setting_is_the_searchs() -> None:
-    """Hard cuts its Mordred playouts at 16 moves, the others at the
-    search's 8; every other game's horizons are the search's own."""
+def test_a_levels_own_horizons_replace_the_searchs_for_that_game_only() -> None:
     from players.ismcts import HORIZONS
+    from players.levels import Level
 
-    bots = {name: player(chosen) for name, chosen in LEVELS.items()}
-    assert bots["hard"].horizons["mordred"] == 16
-    assert bots["normal"].horizons == bots["easy"].horizons == HORIZONS
-    assert {g: h for g, h in bots["hard"].horizons.items() if g != "mordred"} == \
-        {g: h for g, h in HORIZONS.items() if g != "mordred"}
+    further = Level("further", 1.0, 0.0, ("Further", "Oltre"), horizons=(("mordred", 16),))
+    bot = player(further)
+    assert bot.horizons == {**HORIZONS, "mordred": 16}
+    assert all(player(chosen).horizons == HORIZONS for chosen in LEVELS.values())

@@ -88,7 +88,6 @@ def test_run_plays_each_seat_at_its_level_within_the_profiles_think_time(tmp_pat
     assert {s: b.budget for s, b in bots.items()} == {s: level_budget(LEVELS[lv], think)
                                                       for s, lv in ((1, "easy"), (2, "hard"), (3, "normal"))}
     assert bots[1].temperature > 0 and bots[2].temperature == 0
-    assert bots[2].horizons["mordred"] > bots[3].horizons["mordred"]  # hard's own style (players.levels)
     out = capsys.readouterr().out
     assert "Level: Easy" in out and "Level: Hard" in out
     # resumed after a restart: the same seats at the same levels
