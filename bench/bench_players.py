@@ -144,8 +144,8 @@ def verdict(lo: float, hi: float, target: float | None) -> str:
 class CountingIsmcts(Ismcts):
     """The computer player, counting its decisions and its search."""
 
-    def __init__(self, budget: Budget, seed: int, temperature: float = 0.0) -> None:
-        super().__init__(budget, seed=seed, temperature=temperature)
+    def __init__(self, budget: Budget, seed: int, **style: Any) -> None:
+        super().__init__(budget, seed=seed, **style)
         self.decisions = 0
         self.iterations = 0
         self.search_cpu = 0.0

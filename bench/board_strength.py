@@ -54,7 +54,7 @@ from bench.strength_results import (
     read_results,
     shard_of,
 )
-from players import DEFAULT_BUDGET, LEVELS, Budget, Greedy, Player, RandomPlayer, level_budget
+from players import DEFAULT_BUDGET, LEVELS, Budget, Greedy, Player, RandomPlayer, level_budget, style
 from players.base import rewards
 
 PI4, ZERO = "Pi 4", "Pi Zero 2 W"
@@ -126,11 +126,12 @@ def board_cells(pattern: str = "") -> list[BoardCell]:
 
 
 # -- the plan: iterations a move on each board ----------------------------------------------------
-def search_rate(group: Group, count: int = 4, iterations: int = 100) -> float:
-    """Iterations per second of search CPU here, in ``count`` positions of seeded random games."""
+def search_rate(group: Group, level: str = "normal", count: int = 4, iterations: int = 100) -> float:
+    """Iterations per second of search CPU here at ``level``'s style (its
+    playouts' horizons), in ``count`` positions of seeded random games."""
     done = cpu = 0.0
     for i, state in enumerate(positions(group.game_id, group.players, group.options[0], count)):
-        bot = CountingIsmcts(Budget(iterations=iterations, seconds=None), seed=i)
+        bot = CountingIsmcts(Budget(iterations=iterations, seconds=None), seed=i, **style(LEVELS[level]))
         seat = state.to_move()
         assert seat is not None
         bot.choose(state, seat)
@@ -139,14 +140,29 @@ def search_rate(group: Group, count: int = 4, iterations: int = 100) -> float:
     return done / cpu
 
 
-def iterations_on(rate_here: float, factor: float) -> dict[str, int]:
+def level_rates(group: Group) -> dict[str, float]:
+    """Per level, iterations per second of search CPU here; levels searching
+    alike in this game (the same horizon) share one measurement, so that
+    the load's ups and downs between two measurements do not set them apart."""
+    measured: dict[int | None, float] = {}
+    out = {}
+    for name, lv in LEVELS.items():
+        key = style(lv)["horizons"].get(group.game_id)
+        if key not in measured:
+            measured[key] = search_rate(group, name)
+        out[name] = measured[key]
+    return out
+
+
+def iterations_on(rates: dict[str, float], factor: float) -> dict[str, int]:
     """Per level, the iterations a board ``factor`` times slower than here
-    runs in the level's share of the think time (its iteration cap at most)."""
+    runs in the level's share of the think time (its iteration cap at most),
+    at the level's own search speed here (``rates``)."""
     out = {}
     for name, lv in LEVELS.items():
         b = level_budget(lv, DEFAULT_BUDGET)
         assert b.seconds is not None
-        out[name] = max(1, min(b.iterations, int(rate_here / factor * b.seconds)))
+        out[name] = max(1, min(b.iterations, int(rates[name] / factor * b.seconds)))
     return out
 
 
@@ -159,10 +175,11 @@ def make_plan(say: Callable[[str], None]) -> dict[str, Any]:
                                       "seconds": DEFAULT_BUDGET.seconds},
                             "groups": {}}
     for g in groups():
-        rate = search_rate(g)
-        its = {b: iterations_on(rate, plan["cpu_factor"][b]) for b in (PI4, ZERO)}
-        plan["groups"][g.name] = {"rate_here": round(rate), "iterations": its}
-        say(f"  {g.name}: {rate:.0f} it/s here")
+        rates = level_rates(g)
+        its = {b: iterations_on(rates, plan["cpu_factor"][b]) for b in (PI4, ZERO)}
+        plan["groups"][g.name] = {"rate_here": round(rates["normal"]), "iterations": its,
+                                  "rate_by_level": {n: round(r) for n, r in rates.items()}}
+        say(f"  {g.name}: {', '.join(f'{n} {r:.0f}' for n, r in rates.items())} it/s here")
     return plan
 
 
@@ -202,7 +219,11 @@ def plan_lines(plan: dict[str, Any]) -> list[str]:
              "|---|---:|---|---:|"]
     for name, g in plan["groups"].items():
         p, z = g["iterations"][PI4], g["iterations"][ZERO]
-        lines.append(f"| {name} | {g['rate_here']} | {p['easy']} / {p['normal']} / {p['hard']} "
+        rate = f"{g['rate_here']}"
+        hard = g.get("rate_by_level", {}).get("hard", g["rate_here"])
+        if hard != g["rate_here"]:  # hard's playouts run longer (players.levels: its horizons)
+            rate += f" (hard {hard})"
+        lines.append(f"| {name} | {rate} | {p['easy']} / {p['normal']} / {p['hard']} "
                      f"| {z['normal']} |")
     return lines
 
@@ -222,8 +243,7 @@ class BoardGame:
 
 def _searcher(plan: dict[str, Any], cell: BoardCell, level: str, seed: int) -> CountingIsmcts:
     its = plan["groups"][cell.group.name]["iterations"][cell.board][level]
-    return CountingIsmcts(Budget(iterations=its, seconds=None), seed=seed,
-                          temperature=LEVELS[level].temperature)
+    return CountingIsmcts(Budget(iterations=its, seconds=None), seed=seed, **style(LEVELS[level]))
 
 
 def play(cell: BoardCell, index: int, plan: dict[str, Any]) -> BoardGame:
@@ -294,11 +314,12 @@ def game_cost(cell: BoardCell, plan: dict[str, Any], probes: dict[str, tuple[flo
     per_seat, greedy = probes[g.name]
     info = plan["groups"][g.name]
     its = info["iterations"][cell.board]
+    rates = info.get("rate_by_level", {})  # a plan from before levels had their own speed: one for all
     rate = info["rate_here"]
-    cost = per_seat * its[cell.level] / rate
+    cost = per_seat * its[cell.level] / rates.get(cell.level, rate)
     others = g.players - 1
     if cell.ladder:
-        cost += others * per_seat * its[cell.opponent] / rate
+        cost += others * per_seat * its[cell.opponent] / rates.get(cell.opponent, rate)
     elif cell.opponent == "greedy":
         cost += others * greedy
     return cost

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from players.base import Player
 from players.ismcts import DEFAULT_BUDGET, Budget, Ismcts
-from players.levels import DEFAULT_LEVEL, LEVELS, Level, level, level_budget
+from players.levels import DEFAULT_LEVEL, LEVELS, Level, level, level_budget, style
 from players.simple import Greedy, RandomPlayer
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_LEVEL", "LEVELS", "Budget", "Greedy", "Ismcts", "Level", "Player",
-           "RandomPlayer", "level", "level_budget"]
+           "RandomPlayer", "level", "level_budget", "style"]

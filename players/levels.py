@@ -9,7 +9,10 @@ it plays a good move mostly and a worse one now and then, as a casual
 player does. The shares are four times apart because twice the iterations
 did not make a level stronger at a Pi 4's budget (bench/README.md, the
 board strength run): each level answers four times faster than the one
-above it, which a player sees too.
+above it, which a player sees too. A level may cut a game's playouts at
+its own horizon (``Level.horizons``); none does today: hard at 16 moves in
+Mordred was no stronger against normal over the board run's games
+(bench/README.md, the ladder at a Pi 4's budget).
 
 Every level decides from its seat's view alone: the pick draws from the
 search's own generator, seeded by that view (tests/players/test_non_interference.py).
@@ -18,8 +21,9 @@ search's own generator, seeded by that view (tests/players/test_non_interference
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from players.ismcts import DEFAULT_BUDGET, Budget, Ismcts
+from players.ismcts import DEFAULT_BUDGET, HORIZONS, Budget, Ismcts
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,8 @@ class Level:
     share: float  # of the think time and of the iterations
     temperature: float  # 0: the most visited move; above: moves drawn by visits ** (1 / temperature)
     words: tuple[str, str]  # English, Italian: what the screens say
+    #: per game, playouts cut at other horizons than players.ismcts.HORIZONS
+    horizons: tuple[tuple[str, int], ...] = ()
 
 
 LEVELS: dict[str, Level] = {
@@ -53,6 +59,11 @@ def level_budget(chosen: Level, think: Budget = DEFAULT_BUDGET) -> Budget:
                   seconds=None if think.seconds is None else think.seconds * chosen.share)
 
 
+def style(chosen: Level) -> dict[str, Any]:
+    """The search's settings at ``chosen`` besides its budget (``Ismcts``'s keywords)."""
+    return {"temperature": chosen.temperature, "horizons": {**HORIZONS, **dict(chosen.horizons)}}
+
+
 def player(chosen: Level, think: Budget = DEFAULT_BUDGET, seed: int = 0) -> Ismcts:
     """A computer player at ``chosen``, within ``think``."""
-    return Ismcts(level_budget(chosen, think), seed=seed, temperature=chosen.temperature)
+    return Ismcts(level_budget(chosen, think), seed=seed, **style(chosen))

@@ -12,6 +12,7 @@ import pytest
 
 from bench import board_strength as bs
 from bench.sequential import judge, next_look, wilson, z_for
+from players import Level
 
 LOOKS = (4, 8)
 CELL = "^mordred 2p normal @Pi 4 vs random$"
@@ -148,3 +149,32 @@ def test_a_shard_stops_a_cell_another_shard_decided_while_it_ran(
             for line in path.read_text().splitlines()]
     assert written and mine
     assert {r["cell"] for r in mine} == {"mordred 2p normal @Pi 4 vs random"}
+
+
+def test_each_level_gets_the_iterations_its_own_search_speed_buys() -> None:
+    """A level whose playouts run longer (a later horizon) is measured
+    at its own speed: at half the speed, half the iterations in its time."""
+    same = bs.iterations_on({"easy": 1000.0, "normal": 1000.0, "hard": 1000.0}, 2.0)
+    slower = bs.iterations_on({"easy": 1000.0, "normal": 1000.0, "hard": 500.0}, 2.0)
+    assert same == {"easy": 28, "normal": 112, "hard": 450}
+    assert slower == {**same, "hard": 225}
+
+
+def test_levels_searching_alike_share_one_measurement(monkeypatch: pytest.MonkeyPatch) -> None:
+    measured: list[str] = []
+
+    def rate(group: bs.Group, level: str = "normal", count: int = 4, iterations: int = 100) -> float:
+        measured.append(level)
+        return 1000.0 if level != "hard" else 600.0
+
+    monkeypatch.setattr(bs, "search_rate", rate)
+    hard = bs.LEVELS["hard"]
+    monkeypatch.setitem(bs.LEVELS, "hard", Level(hard.name, hard.share, hard.temperature, hard.words,
+                                                 horizons=(("mordred", 16),)))
+    mordred = next(g for g in bs.groups() if g.game_id == "mordred")
+    assert bs.level_rates(mordred) == {"easy": 1000.0, "normal": 1000.0, "hard": 600.0}
+    assert measured == ["easy", "hard"]  # easy and normal cut their playouts alike: measured once
+    artus = next(g for g in bs.groups() if g.game_id == "artus")
+    measured.clear()
+    assert bs.level_rates(artus) == {"easy": 1000.0, "normal": 1000.0, "hard": 1000.0}
+    assert measured == ["easy"]  # every level cuts Artus's playouts alike

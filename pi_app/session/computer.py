@@ -20,7 +20,7 @@ from pi_app import names as naming
 from pi_app.errors import UsageError
 from pi_app.i18n import pick
 from pi_app.ui.screens import Layout
-from players import DEFAULT_BUDGET, DEFAULT_LEVEL, LEVELS, Budget, Ismcts, level_budget
+from players import DEFAULT_BUDGET, DEFAULT_LEVEL, LEVELS, Budget, Ismcts, level_budget, style
 from rules.core import IllegalMove, Move, State
 
 WORDS = {
@@ -45,7 +45,7 @@ class Computer(Ismcts):
 
     def __init__(self, level: str, think: Budget, seed: int) -> None:
         chosen = LEVELS[level]
-        super().__init__(level_budget(chosen, think), seed=seed, temperature=chosen.temperature)
+        super().__init__(level_budget(chosen, think), seed=seed, **style(chosen))
         self.level = level
 
 # A tap on a computer's pad that is not its move: said without naming the

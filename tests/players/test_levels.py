@@ -70,3 +70,13 @@ def test_a_level_plays_the_same_move_again_with_the_same_seed() -> None:
 def test_a_negative_temperature_is_refused() -> None:
     with pytest.raises(ValueError, match="temperature"):
         Ismcts(temperature=-1.0)
+
+
+def test_a_levels_own_horizons_replace_the_searchs_for_that_game_only() -> None:
+    from players.ismcts import HORIZONS
+    from players.levels import Level
+
+    further = Level("further", 1.0, 0.0, ("Further", "Oltre"), horizons=(("mordred", 16),))
+    bot = player(further)
+    assert bot.horizons == {**HORIZONS, "mordred": 16}
+    assert all(player(chosen).horizons == HORIZONS for chosen in LEVELS.values())
