@@ -325,6 +325,13 @@ class TableAdapter:
         default never: every such move asks on a screen of its own."""
         return False
 
+    def chosen_label(self, move: Move, field: str | None, value: Any, lang: str) -> str:
+        """The words of an option whose ● is its one move's confirm
+        (:meth:`choice_confirms`). By default its value's (a row, a pile: the
+        whole move already); a game whose last option names only part of the
+        move (a distance) says the whole move here, as a confirm's screen would."""
+        return self.value_label(field, value, lang)
+
     def reveals(self, move: Move) -> bool:
         """True for a move that shows what was hidden (a secret identity)."""
         return False

@@ -225,10 +225,14 @@ class Presentation:
         elif opt.kind == BACK:
             big, sub = f"← {t('back', lang)}", ""
         else:
-            big = sc.adapter.value_label(opt.field, opt.value, lang)
             # the ● that picks this move confirms it: the screen says so, as a confirm's does
-            sub = (f"● {t('confirm', lang)}" if cursor.confirmed_by_choice(opt)
-                   else sc.adapter.field_label(opt.field, lang))
+            move = cursor.single(opt) if cursor.confirmed_by_choice(opt) else None
+            if move is not None:
+                big = sc.adapter.chosen_label(move, opt.field, opt.value, lang)
+                sub = f"● {t('confirm', lang)}"
+            else:
+                big = sc.adapter.value_label(opt.field, opt.value, lang)
+                sub = sc.adapter.field_label(opt.field, lang)
         lines = (f"{sub}  {pos}/{count}".strip(),)
         if sub and len(wrap(lines[0], font(SMALL))) > 1:
             # A long label (a hand of cards) and the counter each on a line of its own.

@@ -204,3 +204,36 @@ def test_an_artus_distance_either_way_reads_as_a_dial_from_one_forward():
     assert words() == "2 back"
     cursor.step(3)
     assert words() == "2 forward"
+
+
+def test_an_artus_play_the_draw_follows_is_confirmed_by_the_press_that_picks_it():
+    """Before: a card's last choice (a distance, a Prince to ring), then ●
+    again on a screen repeating the play, where the draw follows at once (one
+    pile left: undo cannot take the play back); now that last option reads
+    as the whole play with "● confirm", and its ● plays it."""
+    adapter = for_game("artus", 2)
+
+    def drawing_next(st: Any) -> bool:
+        return st.view(None)["phase"] == "play" and any(
+            m.to_json().get("do") in ("move", "ring") and adapter.confirms(st, m) for m in st.legal_moves())
+    scene, imap = scene_at("artus", 2, 0, drawing_next)
+    seat = scene.state.to_move()
+    plays = [m for m in scene.state.legal_moves()
+             if m.to_json().get("do") in ("move", "ring") and scene.adapter.confirms(scene.state, m)]
+    shown = Presentation(scene, {}, {})
+    for move in plays[:6]:
+        path = b.cheapest(scene, imap, seat, move)
+        assert path is not None
+        if path[-1][0] == "tap":
+            continue  # the card's tap is the whole play
+        start = b.snapshot(scene, seat)
+        live, imap.commit = imap.commit, b.Probe()
+        for inp in path[:-1]:
+            b.send(imap, inp)
+        cursor = scene.cursor_for(seat)
+        assert cursor.current().kind == "branch", (move, path)  # no screen of its own repeats the play
+        layout = shown.menu_layout(cursor, scene.adapter.step_title(scene.state, "en"))
+        assert layout.lines[0].startswith("● confirm"), layout.lines
+        assert layout.big == scene.adapter.move_text(move.to_json(), "en")
+        imap.commit = live
+        b.restore(scene, seat, start)

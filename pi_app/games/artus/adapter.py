@@ -158,8 +158,17 @@ class ArtusAdapter(TableAdapter):
 
     def choice_confirms(self, state: State, move: Move) -> bool:
         # A pile's option ("King pile", under "Draw: choose a pile") is the
-        # whole move: its ● confirms the draw.
-        return move.to_json().get("type") == "draw"
+        # whole move: its ● confirms the draw. A card's last option (a
+        # distance, a Prince to ring, the Knights to score) reads as the
+        # whole play where the play asks for a confirm (chosen_label): its ●
+        # confirms a play the draw follows at once, or one that ends the game.
+        return move.to_json().get("type") in ("draw", "play")
+
+    def chosen_label(self, move: Move, field: str | None, value: Any, lang: str) -> str:
+        data = move.to_json()
+        if data.get("type") == "play":
+            return self.move_text(data, lang)  # "Knight 3-6: Player 2's knight 5→8"
+        return super().chosen_label(move, field, value, lang)
 
     # -- words ------------------------------------------------------------------
     def remembered(self, move: JSON) -> JSON:
