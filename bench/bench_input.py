@@ -254,8 +254,13 @@ def cheapest(scene: Scene, imap: InputMap, seat: int, target: Move) -> list[Inpu
         imap.commit = live
 
 
+Watch = Callable[[Scene, InputMap, int, Move, "list[Input] | None"], None]
+
+
 def play_game(game_id: str, players: int, options: dict[str, Any], seed: int, table: str,
-              moves: int) -> Iterator[Cost]:
+              moves: int, watch: Watch | None = None) -> Iterator[Cost]:
+    """The cost of each person's move of one game; ``watch`` sees each move
+    and its cheapest inputs before they are played (bench.input_kinds)."""
     game = rules.get(game_id)
     prof = profiles.load(PROFILES[table])
     state = game.new_game(players, seed, options)
@@ -277,6 +282,8 @@ def play_game(game_id: str, players: int, options: dict[str, Any], seed: int, ta
         assert seat is not None and seat >= 0
         target = chooser.choose(st, seat)
         path = cheapest(scene, imap, seat, target)
+        if watch is not None:
+            watch(scene, imap, seat, target, path)
         text = scene.adapter.move_text(target.to_json(), "en")
         if path is None:
             yield Cost(game_id, setup, text, MAX_DEPTH + 1)
