@@ -230,12 +230,27 @@ class SiegeState(Table, State):
         if self.result is not None:
             return []
         p = self.phase
+        # the players' phases first, the most frequent first: a search lists
+        # the chance steps' outcomes through ``chance_totals``
+        if p == "play":
+            return self.play_menu(setup=False)
+        if p == "lose":
+            return self.loss_options()
+        if p == "attack":
+            attackers, brawlers = self.attack_menu()
+            return [*(_m(mv.Attack, u) for u in attackers), *(_m(mv.Attack, u, True) for u in brawlers),
+                    _END]
+        if p == "aim":
+            targets = self.group_targets()
+            return [*(_m(mv.Join, u) for u in self.joiners(targets)), *(_m(mv.Target, t) for t in targets)]
+        if p == "move":
+            return [*self.shift_options(), _END]
         if p in ("setup_draw", "draw"):
             return [_DRAWS[c] for c in sorted(self._draw_deck())]
         if p in ("die", "attack_die"):
             return list(_DICE)
-        if p in ("setup", "play"):
-            return self.play_menu(setup=p == "setup")
+        if p == "setup":
+            return self.play_menu(setup=True)
         if p == "event":
             # Which Peasant turns is the Defender's to say.
             # ruling: docs/rulings.md#siege-the-player-chooses
@@ -247,21 +262,10 @@ class SiegeState(Table, State):
         if p == "arrive":
             entry = self.arriving[0]
             return [_m(mv.Place, at) for at in self.slots(entry["seat"], entry["row"])]
-        if p == "lose":
-            return self.loss_options()
         if p == "feed":
             return [_m(mv.Feed, SUPPLY[self.seat])] if self.hands[self.seat].get(SUPPLY[self.seat]) else []
-        if p == "attack":
-            attackers, brawlers = self.attack_menu()
-            return [*(_m(mv.Attack, u) for u in attackers), *(_m(mv.Attack, u, True) for u in brawlers),
-                    _END]
-        if p == "aim":
-            targets = self.group_targets()
-            return [*(_m(mv.Join, u) for u in self.joiners(targets)), *(_m(mv.Target, t) for t in targets)]
         if p == "support":
             return [*(_m(mv.Support, u) for u in self.supporters(self.aim)), _m(mv.Support, None)]
-        if p == "move":
-            return [*self.shift_options(), _END]
         if p == "pour":
             return [*self.pour_options(), _m(mv.Pass)]
         return []
@@ -298,6 +302,14 @@ class SiegeState(Table, State):
         if self.phase in _FLOWING:  # else the flow waits here: _advance would return at once
             self._advance(ev)
         return ev
+
+    def play_listed(self, move: Move) -> None:
+        # The base's, with ``_apply`` written out: a playout plays some 200 moves.
+        ev: list[Event] = []
+        _handler(type(move))(self, move, ev)
+        if self.phase in _FLOWING:
+            self._advance(ev)
+        self.history.append(move)
 
     # -- options ---------------------------------------------------------
     def _draw_deck(self) -> dict[str, int]:
@@ -823,14 +835,39 @@ class SiegeState(Table, State):
         return n == 0 or (n == 1 and self.day % 2 == 0)
 
     def _advance(self, ev: list[Event]) -> None:
+        # The usual way through a turn, play -> attack -> move -> end ->
+        # begin (-> die), falls through its steps in one pass; the others
+        # (feed, lose, pour) go round the loop.
         while self.result is None:
             p, seat = self.phase, self.seat
             if p not in _FLOWING:
                 return
+            if p == "play":
+                if not self.card_played and self.hands[seat]:
+                    return
+                self.phase = p = "attack"
+            if p == "attack":
+                if (self.active and self.no_attack(seat)) or not self.can_attack():
+                    self.phase = p = "move"
+                elif seat == ATTACKER and not self.window_done and self.rows[ATTACKER]["r0"]:
+                    # The window before the attacks: the Defender is offered
+                    # the pour cards whether or not he holds one, so the
+                    # window itself betrays nothing.
+                    # ruling: docs/rulings.md#siege-pour-windows
+                    self.window_done = True
+                    self.resume, self.phase = "attack", "pour"
+                    continue
+                else:
+                    return
+            if p == "move":
+                if self.can_shift():
+                    return
+                self.phase = p = "end"
+            if p == "end":
+                self._end_turn(ev)
+                p = "begin"
             if p == "begin":
                 self._begin_turn(ev)
-            elif p == "end":
-                self._end_turn(ev)
             elif p == "feed":
                 if not self.feeding_due():
                     self.phase = "play"
@@ -848,32 +885,10 @@ class SiegeState(Table, State):
                 if self.losses["count"] > 0 and self.may_lose():
                     return
                 self.phase, self.losses = self.losses["resume"], None
-            elif p == "play":
-                if not self.card_played and self.hands[seat]:
-                    return
-                self.phase = "attack"
-            elif p == "attack":
-                if self.no_attack(seat) or not self.can_attack():
-                    self.phase = "move"
-                elif seat == ATTACKER and not self.window_done and self.rows[ATTACKER]["r0"]:
-                    # The window before the attacks: the Defender is offered
-                    # the pour cards whether or not he holds one, so the
-                    # window itself betrays nothing.
-                    # ruling: docs/rulings.md#siege-pour-windows
-                    self.window_done = True
-                    self.resume, self.phase = "attack", "pour"
-                else:
-                    return
             elif p == "pour":
                 if self.rows[ATTACKER]["r0"]:
                     return
                 self.phase, self.resume = self.resume, ""
-            elif p == "move":
-                if self.can_shift():
-                    return
-                self.phase = "end"
-            else:
-                return
 
     def _end_turn(self, ev: list[Event]) -> None:
         self.played.clear()

@@ -88,8 +88,7 @@ def _lines_hit(seat: int, card: str, in_tower: bool, walls: bool) -> tuple[bool,
     return False, _line_faces(seat, card, 1, False, walls) > 0, _line_faces(seat, card, 2, False, walls) > 0
 
 
-@lru_cache(maxsize=1024)
-def _traits(uid: str, seat: int) -> tuple[str, str, bool]:
+def _traits_of(uid: str, seat: int) -> tuple[str, str, bool]:
     """The unit's card, its ``Table.mode`` for ``seat`` outside a hand-to-hand
     attack (where an Archer that can brawl fights in melee), and ``can_brawl``."""
     card = card_of(uid)
@@ -104,6 +103,26 @@ def _traits(uid: str, seat: int) -> tuple[str, str, bool]:
     if c.kind == "troop" and c.melee > 0:
         return card, "melee", brawls
     return card, "none", brawls
+
+
+#: ``_traits_of`` by seat and unit, kept: the search asks millions of times,
+#: of the ~130 units a game has (a plain dict answers faster than a cache
+#: keyed by the pair)
+_TRAITS: tuple[dict[str, tuple[str, str, bool]], ...] = ({}, {})
+
+
+def _traits(uid: str, seat: int) -> tuple[str, str, bool]:
+    known = _TRAITS[seat]
+    found = known.get(uid)
+    if found is None:
+        if len(known) > 8192:  # ids of a game are few; many games' are not
+            known.clear()
+        found = known[uid] = _traits_of(uid, seat)
+    return found
+
+
+#: the rows a fighting unit stands in (and row 0's towers, with soldiers inside)
+_FIELD = ("r0", "r1", "r2")
 
 
 class Table:
@@ -440,17 +459,26 @@ class Table:
 
     def can_attack(self) -> bool:
         """``bool(attackers() or brawlers())``, stopping at the first unit that can."""
-        used, seat = self.used, self.seat
+        used, seat, towers = self.used, self.seat, self.towers
+        rows = self.rows[seat]
+        known = _TRAITS[seat]
         kept: dict[Any, list[str]] = {}
         tried: set[tuple[str, str]] = set()  # (card, row) with no attack: the same for its like
-        for u, row in self._placed_lazily(seat):
-            if u in used:
-                continue
-            card, _, brawls = _traits(u, seat)
-            if (card, row) in tried:
-                continue
-            if self.reach(u, row, kept) or (brawls and self._melee_kept(u, row, kept)):
-                return True
-            if row not in self.towers:  # aboard a tower the day it boarded counts
-                tried.add((card, row))
+        for row in _FIELD:
+            for u in rows[row]:
+                traits = known.get(u) or _traits(u, seat)
+                # mode "none": no target, and no hand to hand (only a shooter brawls);
+                # the same skips walls, the Moat, food and leaders (units() has no such)
+                if traits[1] == "none" or u in used or (traits[0], row) in tried:
+                    continue
+                if self.reach(u, row, kept) or (traits[2] and self._melee_kept(u, row, kept)):
+                    return True
+                tried.add((traits[0], row))
+        for tower in rows["r0"]:
+            for u in towers.get(tower, ()):  # aboard a tower the day it boarded counts: no ``tried``
+                if u in used:
+                    continue
+                traits = known.get(u) or _traits(u, seat)
+                if self.reach(u, tower, kept) or (traits[2] and self._melee_kept(u, tower, kept)):
+                    return True
         return False
