@@ -86,6 +86,15 @@ _END = _m(mv.EndPhase)
 _INTO_ROW2 = frozenset(card for card, c in CARDS.items() if c.kind in ("troop", "war_machine"))
 
 
+#: where the moves write their events; None: make none (a search's playout)
+Events = list[Event] | None
+
+
+def _played(seat: int, card: str, target: str | None) -> dict[str, Any]:
+    """A ``played`` event's params, before the unit a card becomes."""
+    return {"seat": seat, "card": card, **({"target": target} if target else {})}
+
+
 def _take(counts: dict[str, int], card: str) -> None:
     counts[card] -= 1
     if not counts[card]:
@@ -304,11 +313,11 @@ class SiegeState(Table, State):
         return ev
 
     def play_listed(self, move: Move) -> None:
-        # The base's, with ``_apply`` written out: a playout plays some 200 moves.
-        ev: list[Event] = []
-        _handler(type(move))(self, move, ev)
+        # The base's, with ``_apply`` written out and no events made (``ev``
+        # None): a playout plays some 200 moves and never reads them.
+        _handler(type(move))(self, move, None)
         if self.phase in _FLOWING:
-            self._advance(ev)
+            self._advance(None)
         self.history.append(move)
 
     # -- options ---------------------------------------------------------
@@ -477,14 +486,16 @@ class SiegeState(Table, State):
         return False
 
     # -- applying --------------------------------------------------------
-    def _do_draw(self, move: mv.Draw, ev: list[Event]) -> None:
+    def _do_draw(self, move: mv.Draw, ev: Events) -> None:
         seat, card = self.seat, move.card
         setup = self.phase == "setup_draw"
         _take(self.decks[seat]["normal" if setup else self.deck], card)  # _draw_deck()
         if setup or self.deck == "normal":
             _add(self.hands[seat], card)
-            ev.append(Event("drew", {"seat": seat, "card": card}, audience=(seat,)))
-            ev.append(Event("drew", {"seat": seat}))
+            if ev is not None:
+                ev.append(Event("drew", {"seat": seat, "card": card}, audience=(seat,)))
+            if ev is not None:
+                ev.append(Event("drew", {"seat": seat}))
             if setup:
                 self.count -= 1
                 if not self.count:
@@ -492,11 +503,12 @@ class SiegeState(Table, State):
             else:
                 self.phase = "feed"
             return
-        ev.append(Event("event_drawn", {"seat": seat, "card": card}))
+        if ev is not None:
+            ev.append(Event("event_drawn", {"seat": seat, "card": card}))
         self.phase = "feed"
         self._resolve_event(card, ev)
 
-    def _resolve_event(self, card: str, ev: list[Event]) -> None:
+    def _resolve_event(self, card: str, ev: Events) -> None:
         seat = self.seat
         effect = CARDS[card].effect
         _add(self.discards[seat], card)
@@ -542,21 +554,24 @@ class SiegeState(Table, State):
         if self.phase != "arrive":
             self.after_arrival, self.phase = self.phase, "arrive"
 
-    def _do_place(self, move: mv.Place, ev: list[Event]) -> None:
+    def _do_place(self, move: mv.Place, ev: Events) -> None:
         entry = self.arriving.pop(0)
         seat, row = entry["seat"], entry["row"]
         if "card" in entry:  # a reinforcement enters row 2 like a card played this turn
             uid = self._place(seat, row, entry["card"], move.at)
             self.played.append(uid)
-            ev.append(Event("arrived", {"seat": seat, "unit": uid}))
+            if ev is not None:
+                ev.append(Event("arrived", {"seat": seat, "unit": uid}))
         else:
             self._insert(seat, row, entry["unit"], move.at)
-            ev.append(Event("moved", {"unit": entry["unit"], "to": row}))
+            if ev is not None:
+                ev.append(Event("moved", {"unit": entry["unit"], "to": row}))
         if not self.arriving:
             self.phase, self.after_arrival = self.after_arrival, ""
 
-    def _do_die(self, move: mv.Die, ev: list[Event]) -> None:
-        ev.append(Event("die", {"seat": self.seat, "value": move.value, "for": self.phase}))
+    def _do_die(self, move: mv.Die, ev: Events) -> None:
+        if ev is not None:
+            ev.append(Event("die", {"seat": self.seat, "value": move.value, "for": self.phase}))
         if self.phase == "die":
             key = "events" if move.value <= 3 else "normal"
             if not self.decks[self.seat][key]:  # that deck is spent: draw from the other
@@ -565,7 +580,7 @@ class SiegeState(Table, State):
         else:
             self._resolve_shot(move.value, ev)
 
-    def _do_spear(self, move: mv.Spear, ev: list[Event]) -> None:
+    def _do_spear(self, move: mv.Spear, ev: Events) -> None:
         # ruling: docs/rulings.md#siege-spear-of-destiny
         if move.choice == "bonus":
             self.bonus = 1
@@ -574,43 +589,46 @@ class SiegeState(Table, State):
             self.rows[self.seat]["rc"].remove(peasant)
             uid = self._place(self.seat, "r2", move.choice, move.at)
             self.played.append(uid)
-            ev.append(Event("converted", {"from": peasant, "to": uid}))
+            if ev is not None:
+                ev.append(Event("converted", {"from": peasant, "to": uid}))
         self.phase = "feed"
 
-    def _do_raze(self, move: mv.Raze, ev: list[Event]) -> None:
+    def _do_raze(self, move: mv.Raze, ev: Events) -> None:
         # "Rimuovete quella sezione dal gioco": removed, not discarded.
         self._destroy(move.unit, ev, "horn_of_joshua", discard=False)
         self.phase = "feed"
 
-    def _do_lose(self, move: mv.Lose, ev: list[Event]) -> None:
+    def _do_lose(self, move: mv.Lose, ev: Events) -> None:
         assert self.losses is not None
         if move.unit is not None:
             self._destroy(move.unit, ev, self.losses["reason"])
         else:
             _take(self.hands[self.seat], move.card or "")
             _add(self.discards[self.seat], move.card or "")
-            ev.append(Event("discarded", {"seat": self.seat, "card": move.card}))
+            if ev is not None:
+                ev.append(Event("discarded", {"seat": self.seat, "card": move.card}))
         self.losses["count"] -= 1
 
-    def _do_feed(self, move: mv.Feed, ev: list[Event]) -> None:
+    def _do_feed(self, move: mv.Feed, ev: Events) -> None:
         _take(self.hands[self.seat], move.card)
         _add(self.discards[self.seat], move.card)
         self.card_played = True  # "varrà come carta giocata"
         self.phase = "play"
-        ev.append(Event("fed", {"seat": self.seat, "card": move.card}))
+        if ev is not None:
+            ev.append(Event("fed", {"seat": self.seat, "card": move.card}))
 
-    def _do_discard(self, move: mv.Discard, ev: list[Event]) -> None:
+    def _do_discard(self, move: mv.Discard, ev: Events) -> None:
         _take(self.hands[self.seat], move.card)
         _add(self.discards[self.seat], move.card)
-        ev.append(Event("discarded", {"seat": self.seat, "card": move.card}))
+        if ev is not None:
+            ev.append(Event("discarded", {"seat": self.seat, "card": move.card}))
         self._after_card()
 
-    def _do_play(self, move: mv.Play, ev: list[Event]) -> None:
+    def _do_play(self, move: mv.Play, ev: Events) -> None:
         seat = DEFENDER if self.phase == "pour" else self.seat
         card, target = move.card, move.target
         _take(self.hands[seat], card)
         kind = CARDS[card].kind
-        played = {"seat": seat, "card": card, **({"target": target} if target else {})}
         if kind in ("troop", "war_machine", "supply", "modifier", "fortification"):
             if kind in ("troop", "war_machine"):
                 uid = self._place(seat, "r2", card, move.at)
@@ -618,9 +636,11 @@ class SiegeState(Table, State):
             else:
                 uid = self._place(seat, "rc" if kind != "fortification" else "r0" if card == "moat" else "r1",
                                   card)
-            ev.append(Event("played", {**played, "unit": uid}))
+            if ev is not None:
+                ev.append(Event("played", {**_played(seat, card, target), "unit": uid}))
         else:
-            ev.append(Event("played", played))
+            if ev is not None:
+                ev.append(Event("played", _played(seat, card, target)))
             _add(self.discards[seat], card)
             if card == "traitor" and target == "grain":
                 _take(self.discards[seat], SUPPLY[seat])
@@ -652,7 +672,7 @@ class SiegeState(Table, State):
         else:
             self.seat, self.day, self.phase = ATTACKER, 1, "begin"
 
-    def _do_endphase(self, move: mv.EndPhase, ev: list[Event]) -> None:
+    def _do_endphase(self, move: mv.EndPhase, ev: Events) -> None:
         if self.phase == "play":
             self.phase = "attack"
         elif self.phase == "attack":
@@ -660,19 +680,20 @@ class SiegeState(Table, State):
         else:
             self.phase = "end"
 
-    def _do_attack(self, move: mv.Attack, ev: list[Event]) -> None:
+    def _do_attack(self, move: mv.Attack, ev: Events) -> None:
         self.group = [move.unit]
         self.hand_to_hand = move.melee
         self.phase = "aim"
 
-    def _do_join(self, move: mv.Join, ev: list[Event]) -> None:
+    def _do_join(self, move: mv.Join, ev: Events) -> None:
         self.group.append(move.unit)
 
-    def _do_target(self, move: mv.Target, ev: list[Event]) -> None:
+    def _do_target(self, move: mv.Target, ev: Events) -> None:
         self.aim = move.target
         self.used.extend(self.group)
         mode = self.mode(self.group[0])
-        ev.append(Event("attack", {"seat": self.seat, "units": list(self.group), "target": move.target}))
+        if ev is not None:
+            ev.append(Event("attack", {"seat": self.seat, "units": list(self.group), "target": move.target}))
         if mode in ("ranged", "ram"):
             self.phase = "attack_die"
         elif mode == "fill":
@@ -682,11 +703,11 @@ class SiegeState(Table, State):
         else:
             self._resolve_melee(ev)
 
-    def _do_support(self, move: mv.Support, ev: list[Event]) -> None:
+    def _do_support(self, move: mv.Support, ev: Events) -> None:
         self.support = move.unit
         self._resolve_melee(ev)
 
-    def _do_shift(self, move: mv.Shift, ev: list[Event]) -> None:
+    def _do_shift(self, move: mv.Shift, ev: Events) -> None:
         where = self.locate(move.unit)
         assert where is not None
         self.rows[ATTACKER][where[1]].remove(move.unit)
@@ -695,12 +716,13 @@ class SiegeState(Table, State):
         else:
             self.towers[move.to].append(move.unit)
             self.boarded[move.unit] = self.day
-        ev.append(Event("moved", {"unit": move.unit, "to": move.to}))
+        if ev is not None:
+            ev.append(Event("moved", {"unit": move.unit, "to": move.to}))
         if move.to == "r0":
             # "in qualsiasi momento": the Defender may pour at once.
             self.resume, self.phase = "move", "pour"
 
-    def _do_pass(self, move: mv.Pass, ev: list[Event]) -> None:
+    def _do_pass(self, move: mv.Pass, ev: Events) -> None:
         self.phase, self.resume = self.resume, ""
 
     # -- resolution ------------------------------------------------------
@@ -709,7 +731,7 @@ class SiegeState(Table, State):
         self.hand_to_hand = False
         self.phase = "attack"
 
-    def _resolve_shot(self, roll: int, ev: list[Event]) -> None:
+    def _resolve_shot(self, roll: int, ev: Events) -> None:
         seat, aim = self.seat, self.aim
         need = group_need([self.faces(u, aim) for u in self.group])
         modifier = self.dice_modifier(seat) + self.bonus
@@ -717,8 +739,9 @@ class SiegeState(Table, State):
         if seat == ATTACKER and card_of(aim) == "castle_walls":
             modifier -= int(self.modifier_in_force(DEFENDER, "stonemason"))
         hit = ranged_hits(roll, modifier, need)
-        ev.append(Event("shot", {"seat": seat, "target": aim, "roll": roll, "modifier": modifier,
-                                 "need": need, "hit": hit}))
+        if ev is not None:
+            ev.append(Event("shot", {"seat": seat, "target": aim, "roll": roll, "modifier": modifier,
+                                     "need": need, "hit": hit}))
         if hit:
             self.damage[aim] = self.damage.get(aim, 0) + 1
             card = CARDS[card_of(aim)]
@@ -728,13 +751,15 @@ class SiegeState(Table, State):
                 self._destroy(aim, ev, "shot")
         self._end_attack()
 
-    def _resolve_melee(self, ev: list[Event]) -> None:
+    def _resolve_melee(self, ev: Events) -> None:
         aim, first = self.aim, self.group[0]
         attack = sum(CARDS[card_of(u)].melee for u in self.group) + self.bonus
         self.bonus = 0
         defence = self._defence(aim) + (self._defence(self.support) if self.support else 0)
         target_dies, attacker_dies = melee_result(attack, defence, CARDS[card_of(first)].melee)
-        ev.append(Event("melee", {"seat": self.seat, "target": aim, "attack": attack, "defence": defence}))
+        if ev is not None:
+            ev.append(Event("melee", {"seat": self.seat, "target": aim, "attack": attack,
+                                      "defence": defence}))
         if target_dies:
             self._destroy(aim, ev, "melee")
         group = list(self.group)
@@ -756,7 +781,7 @@ class SiegeState(Table, State):
         card = CARDS[card_of(uid)]
         return card.defence if card.kind in ("troop", "leader") else 0
 
-    def _fill_moat(self, ev: list[Event]) -> None:
+    def _fill_moat(self, ev: Events) -> None:
         tower = self.group[0]
         moat = self.aim
         soldiers = self.towers.get(tower, [])
@@ -808,19 +833,21 @@ class SiegeState(Table, State):
         owner = self.owners.pop(uid, seat)
         return seat if self.older_record else owner
 
-    def _destroy(self, uid: str, ev: list[Event], reason: str, discard: bool = True) -> None:
+    def _destroy(self, uid: str, ev: Events, reason: str, discard: bool = True) -> None:
         seat = self._lift(uid)
         if discard:  # onto its own deck's pile, wherever a Traitor took it
             _add(self.discards[self._pile(uid, seat)], card_of(uid))
         for inside in self.towers.pop(uid, []):  # "i soldati al suo interno muoiono"
             _add(self.discards[self._pile(inside, seat)], card_of(inside))
             self.boarded.pop(inside, None)
-            ev.append(Event("destroyed", {"unit": inside, "reason": "tower"}))
+            if ev is not None:
+                ev.append(Event("destroyed", {"unit": inside, "reason": "tower"}))
         self.boarded.pop(uid, None)
         self.damage.pop(uid, None)
         if uid in self.played:
             self.played.remove(uid)
-        ev.append(Event("destroyed", {"unit": uid, "reason": reason}))
+        if ev is not None:
+            ev.append(Event("destroyed", {"unit": uid, "reason": reason}))
         if card_of(uid) == LEADER[ATTACKER]:
             self.result = {"winner": DEFENDER, "reason": "commander_killed"}
         elif card_of(uid) == LEADER[DEFENDER]:
@@ -834,7 +861,7 @@ class SiegeState(Table, State):
         n = len(self.supplies(self.seat))
         return n == 0 or (n == 1 and self.day % 2 == 0)
 
-    def _advance(self, ev: list[Event]) -> None:
+    def _advance(self, ev: Events) -> None:
         # The usual way through a turn, play -> attack -> move -> end ->
         # begin (-> die), falls through its steps in one pass; the others
         # (feed, lose, pour) go round the loop.
@@ -877,7 +904,8 @@ class SiegeState(Table, State):
                     self.losses = {"count": 1, "reason": "starve", "resume": "play"}
                     if self.may_lose():  # the seat names the troop
                         self.phase = "lose"
-                        ev.append(Event("starving", {"seat": seat}))
+                        if ev is not None:
+                            ev.append(Event("starving", {"seat": seat}))
                         return
                     self.phase, self.losses = "play", None  # none left: the "lose" step's own way on
             elif p == "lose":
@@ -890,7 +918,7 @@ class SiegeState(Table, State):
                     return
                 self.phase, self.resume = self.resume, ""
 
-    def _end_turn(self, ev: list[Event]) -> None:
+    def _end_turn(self, ev: Events) -> None:
         self.played.clear()
         self.used.clear()
         self.damage.clear()  # "I danni non vengono conservati"
@@ -902,11 +930,12 @@ class SiegeState(Table, State):
         self.seat = 1 - self.seat
         self.phase = "begin"
 
-    def _begin_turn(self, ev: list[Event]) -> None:
+    def _begin_turn(self, ev: Events) -> None:
         self.turn += 1
         if self.active:
             self.active = [e for e in self.active if e["until"] > self.turn]
-        ev.append(Event("turn", {"seat": self.seat, "turn": self.turn, "day": self.day}))
+        if ev is not None:
+            ev.append(Event("turn", {"seat": self.seat, "turn": self.turn, "day": self.day}))
         decks = self.decks[self.seat]
         if decks["normal"] or decks["events"]:
             self.phase = "die"
@@ -917,7 +946,8 @@ class SiegeState(Table, State):
         else:
             self.phase = "feed"
         if self.result is not None:
-            ev.append(Event("game_over", dict(self.result)))
+            if ev is not None:
+                ev.append(Event("game_over", dict(self.result)))
             return
         if not self.coming:
             return
@@ -1030,7 +1060,7 @@ class SiegeState(Table, State):
 
 
 @functools.cache
-def _handler(kind: type[Move]) -> Callable[[SiegeState, Move, list[Event]], None]:
+def _handler(kind: type[Move]) -> Callable[[SiegeState, Move, Events], None]:
     """``SiegeState._do_<move type>``, found once per move type: a name built
     afresh for every move is a new string each time, and CPython's type
     attribute cache keeps a reference to each such name, thousands in a night."""

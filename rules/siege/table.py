@@ -177,6 +177,13 @@ class Table:
         ruling: docs/rulings.md#siege-what-is-a-truppa"""
         return self.units(seat) + self.supplies(seat)
 
+    def _walls_stand(self) -> bool:
+        """``bool(walls())``, without the list (a loop: faster than any() of a generator)."""
+        for u in self.rows[DEFENDER]["r1"]:  # noqa: SIM110
+            if card_of(u) == "castle_walls":
+                return True
+        return False
+
     def walls(self) -> list[str]:
         return [u for u in self.rows[DEFENDER]["r1"] if card_of(u) == "castle_walls"]
 
@@ -256,7 +263,7 @@ class Table:
         seat = self.seat
         if seat == ATTACKER:
             if row == "r1":
-                if self.walls() or self.moat():
+                if self._walls_stand() or self.moat():
                     return []
                 return [*self.rows[DEFENDER]["r2"], self.leader(DEFENDER)]
             if row in self.towers:  # over the walls, never into the Keep
@@ -370,24 +377,29 @@ class Table:
         answers that do not depend on the unit itself, kept over one menu:
         what a shooter of one card reaches from a tower or not, and what a
         fighter reaches from a row (not from a tower, where its day aboard counts)."""
-        card, mode, brawls = _traits(uid, self.seat)
-        if mode == "ranged" and brawls and self.hand_to_hand:
-            mode = "melee"
+        return self._reach(uid, row, kept, _traits(uid, self.seat))
+
+    def _reach(self, uid: str, row: str, kept: dict[Any, list[str]] | None,
+               traits: tuple[str, str, bool]) -> list[str]:
+        """``reach``, the unit's ``_traits`` given."""
+        card, mode, brawls = traits
         if mode == "ranged":
-            key = (card, row in self.towers)
-            if kept is None:
-                return self._shots(*key)
-            found = kept.get(key)
-            if found is None:
-                found = kept[key] = self._shots(*key)
-            return found
+            if not (brawls and self.hand_to_hand):
+                if kept is None:
+                    return self._shots(card, row in self.towers)
+                key = (card, row in self.towers)
+                found = kept.get(key)
+                if found is None:
+                    found = kept[key] = self._shots(card, key[1])
+                return found
+            mode = "melee"
         if mode == "melee":
             return self._melee_kept(uid, row, kept)
         if mode == "none":
             return []
         if mode == "fill":  # a Siege Tower: the Moat, from row 0 once no wall stands
             moat = self.moat() if self.seat == ATTACKER and row == "r0" else None
-            return [moat] if moat and not self.walls() else []
+            return [moat] if moat and not self._walls_stand() else []
         # a ram: every wall from row 0, when its shot can hit one at all
         if self.seat != ATTACKER or row != "r0" or not _lines_hit(ATTACKER, card, False, True)[1]:
             return []
@@ -410,21 +422,25 @@ class Table:
         """``[t for t in ranged_candidates() if faces(uid, t)]`` for a shooter
         of ``card`` of the seat, in a tower or not: by rows, each row's line
         counted once (``_line_of``)."""
-        walls = bool(self.walls())
-        lines = _lines_hit(self.seat, card, in_tower, walls)
-        near, far = lines[1], lines[2]
-        if not (near or far):
-            return []
+        walls = self._walls_stand()
+        _, near, far = _lines_hit(self.seat, card, in_tower, walls)
         sometimes = _SHOT_ONLY_SOMETIMES
+        out: list[str]
         if self.seat == ATTACKER:
             rows = self.rows[DEFENDER]
-            by_row = (("r1", near), ("r2", far if walls else near))
-            return [t for r, hit in by_row if hit for t in rows[r]
-                    if card_of(t) not in sometimes or _may_shoot_at(card, t, r)]
+            out = [t for t in rows["r1"] if card_of(t) not in sometimes or _may_shoot_at(card, t, "r1")] \
+                if near else []
+            if far if walls else near:
+                out += [t for t in rows["r2"] if card_of(t) not in sometimes or _may_shoot_at(card, t, "r2")]
+            return out
+        if not (near or far):
+            return []
         rows = self.rows[ATTACKER]
-        by_row = (("r0", near), ("r1", near), ("r2", far))
-        out = [t for r, hit in by_row if hit for t in rows[r]
-               if kind_of(t) in FIGHTING and (card_of(t) not in sometimes or _may_shoot_at(card, t, r))]
+        out = []
+        for r, hit in (("r0", near), ("r1", near), ("r2", far)):
+            if hit:
+                out += [t for t in rows[r] if kind_of(t) in FIGHTING
+                        and (card_of(t) not in sometimes or _may_shoot_at(card, t, r))]
         if near:
             out.extend(t for tower in rows["r0"] for t in self.towers.get(tower, ())
                        if _may_shoot_at(card, t, tower))
@@ -433,15 +449,22 @@ class Table:
     def attack_menu(self) -> tuple[list[str], list[str]]:
         """``(attackers(), brawlers())`` in one walk over the seat's units."""
         used, seat = self.used, self.seat
+        rows = self.rows[seat]
+        known = _TRAITS[seat]
         kept: dict[Any, list[str]] = {}
         attackers: list[str] = []
         brawlers: list[str] = []
-        for u, row in self.placed(seat):
-            if u in used:
+        placed = [(u, r) for r in _FIELD for u in rows[r]]
+        for tower in rows["r0"]:
+            placed.extend((u, tower) for u in self.towers.get(tower, ()))
+        for u, row in placed:
+            traits = known.get(u) or _traits(u, seat)
+            # mode "none": no target and no hand to hand (as in can_attack)
+            if traits[1] == "none" or u in used:
                 continue
-            if self.reach(u, row, kept):
+            if self._reach(u, row, kept, traits):
                 attackers.append(u)
-            if _traits(u, seat)[2] and self._melee_kept(u, row, kept):
+            if traits[2] and self._melee_kept(u, row, kept):
                 brawlers.append(u)
         return attackers, brawlers
 
@@ -471,7 +494,7 @@ class Table:
                 # the same skips walls, the Moat, food and leaders (units() has no such)
                 if traits[1] == "none" or u in used or (traits[0], row) in tried:
                     continue
-                if self.reach(u, row, kept) or (traits[2] and self._melee_kept(u, row, kept)):
+                if self._reach(u, row, kept, traits) or (traits[2] and self._melee_kept(u, row, kept)):
                     return True
                 tried.add((traits[0], row))
         for tower in rows["r0"]:
@@ -479,6 +502,6 @@ class Table:
                 if u in used:
                     continue
                 traits = known.get(u) or _traits(u, seat)
-                if self.reach(u, tower, kept) or (traits[2] and self._melee_kept(u, tower, kept)):
+                if self._reach(u, tower, kept, traits) or (traits[2] and self._melee_kept(u, tower, kept)):
                     return True
         return False
