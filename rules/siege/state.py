@@ -45,7 +45,7 @@ from rules.siege.constants import (
     SUPPLY_LIMIT,
 )
 from rules.siege.data import CARDS, DATA
-from rules.siege.table import Table, card_of
+from rules.siege.table import Table, card_of, kind_of
 
 CHANCE_PHASES = frozenset(("setup_draw", "die", "draw", "attack_die"))
 #: the phases the turn's flow (``_advance``) may move on from by itself
@@ -292,12 +292,14 @@ class SiegeState(Table, State):
     def chance_totals(self) -> tuple[Sequence[Move], Sequence[float]]:
         # A draw's weights are the copies left, its totals their running sum;
         # the die's are fixed. ``chance_outcomes`` in the search's shape.
-        if self.phase in ("setup_draw", "draw"):
-            deck = self._draw_deck()
+        p = self.phase
+        if p == "die" or p == "attack_die":
+            if self.result is None:
+                return _DICE, _DIE_TOTALS
+        elif p == "draw" or p == "setup_draw":
+            deck = self.decks[self.seat]["normal" if p == "setup_draw" else self.deck]  # _draw_deck()
             cards = sorted(deck)
-            return [_DRAWS[c] for c in cards], list(accumulate(map(deck.__getitem__, cards)))
-        if self.phase in ("die", "attack_die") and self.result is None:
-            return _DICE, _DIE_TOTALS
+            return list(map(_DRAWS.__getitem__, cards)), list(accumulate(map(deck.__getitem__, cards)))
         return super().chance_totals()
 
     def _check(self, move: Move) -> None:
@@ -489,9 +491,15 @@ class SiegeState(Table, State):
     def _do_draw(self, move: mv.Draw, ev: Events) -> None:
         seat, card = self.seat, move.card
         setup = self.phase == "setup_draw"
-        _take(self.decks[seat]["normal" if setup else self.deck], card)  # _draw_deck()
+        deck = self.decks[seat]["normal" if setup else self.deck]  # _draw_deck()
+        left = deck[card] - 1  # _take and _add written out: half the moves of a playout are draws or dice
+        if left:
+            deck[card] = left
+        else:
+            del deck[card]
         if setup or self.deck == "normal":
-            _add(self.hands[seat], card)
+            hand = self.hands[seat]
+            hand[card] = hand.get(card, 0) + 1
             if ev is not None:
                 ev.append(Event("drew", {"seat": seat, "card": card}, audience=(seat,)))
             if ev is not None:
@@ -858,17 +866,33 @@ class SiegeState(Table, State):
         """One food card on the table is half a day: feed every other day
         (even days); none: every day; two: never.
         ruling: docs/rulings.md#siege-feeding-days"""
-        n = len(self.supplies(self.seat))
+        n = 0
+        for u in self.rows[self.seat]["rc"]:  # supplies(), counted
+            if kind_of(u) == "supply":
+                n += 1
         return n == 0 or (n == 1 and self.day % 2 == 0)
 
     def _advance(self, ev: Events) -> None:
-        # The usual way through a turn, play -> attack -> move -> end ->
-        # begin (-> die), falls through its steps in one pass; the others
-        # (feed, lose, pour) go round the loop.
+        # The usual way through a turn, feed -> play -> attack -> move -> end
+        # -> begin (-> die), falls through its steps in one pass; the others
+        # (lose, pour) go round the loop.
         while self.result is None:
             p, seat = self.phase, self.seat
             if p not in _FLOWING:
                 return
+            if p == "feed":
+                if self.feeding_due():
+                    if self.hands[seat].get(SUPPLY[seat]):
+                        return
+                    # no food in hand: a troop starves (if any is left)
+                    self.losses = {"count": 1, "reason": "starve", "resume": "play"}
+                    if self.may_lose():  # the seat names the troop
+                        self.phase = "lose"
+                        if ev is not None:
+                            ev.append(Event("starving", {"seat": seat}))
+                        return
+                    self.losses = None  # none left: the "lose" step's own way on
+                self.phase = p = "play"
             if p == "play":
                 if not self.card_played and self.hands[seat]:
                     return
@@ -895,19 +919,6 @@ class SiegeState(Table, State):
                 p = "begin"
             if p == "begin":
                 self._begin_turn(ev)
-            elif p == "feed":
-                if not self.feeding_due():
-                    self.phase = "play"
-                elif self.hands[seat].get(SUPPLY[seat]):
-                    return
-                else:  # no food in hand: a troop starves (if any is left)
-                    self.losses = {"count": 1, "reason": "starve", "resume": "play"}
-                    if self.may_lose():  # the seat names the troop
-                        self.phase = "lose"
-                        if ev is not None:
-                            ev.append(Event("starving", {"seat": seat}))
-                        return
-                    self.phase, self.losses = "play", None  # none left: the "lose" step's own way on
             elif p == "lose":
                 assert self.losses is not None
                 if self.losses["count"] > 0 and self.may_lose():
