@@ -73,6 +73,40 @@ def _drawn(card: str, copies: int) -> tuple[Move, float]:
     return _m(mv.Draw, card), float(copies)
 
 
+class _UnitMoves(dict[str, Move]):
+    """``kind(uid)`` by unit id, one shared instance each: ``_m`` without
+    building its key (a menu of attacks or losses lists every unit)."""
+
+    def __init__(self, kind: Callable[[str], Move]) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, uid: str) -> Move:
+        if len(self) > 8192:  # a game's ids are few; many games' are not
+            self.clear()
+        move = self[uid] = self.kind(uid)
+        return move
+
+
+_ATTACKS = _UnitMoves(mv.Attack)
+_BRAWLS = _UnitMoves(lambda uid: mv.Attack(uid, True))
+_JOINS = _UnitMoves(mv.Join)
+_TARGETS = _UnitMoves(mv.Target)
+_LOSSES = _UnitMoves(mv.Lose)
+#: cards that are a Defender's turn's discard after setup (see must_discard)
+_FORTIFICATIONS = frozenset(card for card, c in CARDS.items() if c.kind == "fortification")
+
+#: ``_plays(card, None, _SLOTS[n])`` by (card, n): the usual plays into row 2
+_ROW2_PLAYS: dict[tuple[str, int], tuple[Move, ...]] = {}
+
+
+def _row2_plays(card: str, n: int) -> tuple[Move, ...]:
+    found = _ROW2_PLAYS.get((card, n))
+    if found is None:
+        found = _ROW2_PLAYS[card, n] = _plays(card, None, _SLOTS[n])
+    return found
+
+
 #: slots 0..n-1 of a row, by n (a row is never near 64 cards long)
 _SLOTS = tuple(tuple(range(n)) for n in range(64))
 _DICE = tuple(mv.Die(v) for v in range(1, DIE_FACES + 1))
@@ -247,11 +281,10 @@ class SiegeState(Table, State):
             return self.loss_options()
         if p == "attack":
             attackers, brawlers = self.attack_menu()
-            return [*(_m(mv.Attack, u) for u in attackers), *(_m(mv.Attack, u, True) for u in brawlers),
-                    _END]
+            return [*map(_ATTACKS.__getitem__, attackers), *map(_BRAWLS.__getitem__, brawlers), _END]
         if p == "aim":
             targets = self.group_targets()
-            return [*(_m(mv.Join, u) for u in self.joiners(targets)), *(_m(mv.Target, t) for t in targets)]
+            return [*map(_JOINS.__getitem__, self.joiners(targets)), *map(_TARGETS.__getitem__, targets)]
         if p == "move":
             return [*self.shift_options(), _END]
         if p in ("setup_draw", "draw"):
@@ -392,14 +425,16 @@ class SiegeState(Table, State):
         seat = self.seat
         hand = self.hands[seat]
         # must_discard() is empty but for the Defender before his turn's card
-        if not setup and seat == DEFENDER and not self.card_played and (dead := self.must_discard()):
-            return [_DISCARDS[c] for c in dead]
+        if not setup and seat == DEFENDER and not self.card_played and self.phase == "play":
+            dead = [c for c in hand if c in _FORTIFICATIONS]
+            if dead:
+                return [_DISCARDS[c] for c in sorted(dead)]
         out: list[Move] = []
-        slots = _SLOTS[len(self.rows[seat]["r2"]) + 1]
+        n = len(self.rows[seat]["r2"]) + 1
         anywhere = not (setup and seat == DEFENDER)
         for card in sorted(hand):
             if anywhere and card in _INTO_ROW2:
-                out.extend(_plays(card, None, slots))
+                out += _row2_plays(card, n)
             else:
                 for target in self.play_targets(card, setup):
                     out.extend(_plays(card, target, tuple(self.entry_slots(card, target))))
@@ -425,7 +460,7 @@ class SiegeState(Table, State):
         if not self.losses:
             return []
         reason = self.losses["reason"]
-        out: list[Move] = [_m(mv.Lose, u) for u in self.loss_candidates(reason)]
+        out: list[Move] = list(map(_LOSSES.__getitem__, self.loss_candidates(reason)))
         if reason == "floods" and self.hands[self.seat].get(SUPPLY[self.seat]):
             out.append(_m(mv.Lose, None, SUPPLY[self.seat]))
         return out
