@@ -507,14 +507,20 @@ class SiegeState(Table, State):
         """``bool(shift_options())`` without listing them: the turn's flow
         asks it after every step of the Attacker's movement."""
         seat = self.seat
-        if seat != ATTACKER or self.has_event(seat, ("floods",)):
+        if seat != ATTACKER or (self.active and self.has_event(seat, ("floods",))):
             return False
         rows = self.rows[ATTACKER]
-        if self.played and len(rows["r1"]) < self.row1_limit() and any(u in rows["r2"] for u in self.played):
-            return True
+        r1 = rows["r1"]
+        if self.played:
+            r2 = rows["r2"]
+            if any(u in r2 for u in self.played) and len(r1) < self.row1_limit():
+                return True
+        if not r1:
+            return False
+        towers = self.towers
         cap = CARDS["siege_tower"].capacity
-        room = any(len(self.towers[t]) < cap for t in rows["r0"] if t in self.towers)
-        for u in rows["r1"]:
+        room = any(len(towers[t]) < cap for t in rows["r0"] if t in towers)
+        for u in r1:
             card = card_of(u)
             if card == "siege_tower" or (card == "battering_ram" and not self.moat()):
                 return True
@@ -878,22 +884,25 @@ class SiegeState(Table, State):
 
     def _destroy(self, uid: str, ev: Events, reason: str, discard: bool = True) -> None:
         seat = self._lift(uid)
+        card = card_of(uid)
         if discard:  # onto its own deck's pile, wherever a Traitor took it
-            _add(self.discards[self._pile(uid, seat)], card_of(uid))
+            _add(self.discards[self._pile(uid, seat) if self.owners or self.older_record else seat], card)
         for inside in self.towers.pop(uid, []):  # "i soldati al suo interno muoiono"
             _add(self.discards[self._pile(inside, seat)], card_of(inside))
             self.boarded.pop(inside, None)
             if ev is not None:
                 ev.append(Event("destroyed", {"unit": inside, "reason": "tower"}))
-        self.boarded.pop(uid, None)
-        self.damage.pop(uid, None)
+        if self.boarded:
+            self.boarded.pop(uid, None)
+        if self.damage:
+            self.damage.pop(uid, None)
         if uid in self.played:
             self.played.remove(uid)
         if ev is not None:
             ev.append(Event("destroyed", {"unit": uid, "reason": reason}))
-        if card_of(uid) == LEADER[ATTACKER]:
+        if card == LEADER[ATTACKER]:
             self.result = {"winner": DEFENDER, "reason": "commander_killed"}
-        elif card_of(uid) == LEADER[DEFENDER]:
+        elif card == LEADER[DEFENDER]:
             self.result = {"winner": ATTACKER, "reason": "keep_taken"}
 
     # -- the flow --------------------------------------------------------
@@ -965,9 +974,12 @@ class SiegeState(Table, State):
                 self.phase, self.resume = self.resume, ""
 
     def _end_turn(self, ev: Events) -> None:
-        self.played.clear()
-        self.used.clear()
-        self.damage.clear()  # "I danni non vengono conservati"
+        if self.played:
+            self.played.clear()
+        if self.used:
+            self.used.clear()
+        if self.damage:
+            self.damage.clear()  # "I danni non vengono conservati"
         self.card_played = False
         self.bonus = 0
         self.window_done = False

@@ -155,9 +155,12 @@ class Table:
         """The seat's fighting cards (troops and war machines) in rows 0-2,
         and the soldiers in its towers; not walls, Moat, food or leaders."""
         rows = self.rows[seat]
-        out = [u for r in ("r0", "r1", "r2") for u in rows[r] if kind_of(u) in FIGHTING]
-        for tower in rows["r0"]:
-            out.extend(self.towers.get(tower, ()))
+        out = [u for r in _FIELD for u in rows[r] if kind_of(u) in FIGHTING]
+        towers = self.towers
+        if towers:
+            for tower in rows["r0"]:
+                if tower in towers:
+                    out += towers[tower]
         return out
 
     def hand_size(self, seat: int) -> int:
@@ -202,8 +205,10 @@ class Table:
 
     def modifier_in_force(self, seat: int, card: str) -> bool:
         """A modifier card on the table, unless Low Morale sets it aside."""
-        present = any(card_of(u) == card for u in self.rows[seat]["rc"])
-        return present and not self.has_event(seat, ("low_morale",), "ignore")
+        for u in self.rows[seat]["rc"]:
+            if card_of(u) == card:
+                return not (self.active and self.has_event(seat, ("low_morale",), "ignore"))
+        return False
 
     def row1_limit(self) -> int:
         return ROW1_LIMIT_MARSHAL if self.modifier_in_force(ATTACKER, "field_marshal") else ROW1_LIMIT
