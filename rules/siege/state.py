@@ -107,6 +107,19 @@ def _row2_plays(card: str, n: int) -> tuple[Move, ...]:
     return found
 
 
+#: the moves of a unit into row 1 at each of its n slots, by (unit, n)
+_INTO_ROW1: dict[tuple[str, int], tuple[Move, ...]] = {}
+
+
+def _into_row1(uid: str, n: int) -> tuple[Move, ...]:
+    found = _INTO_ROW1.get((uid, n))
+    if found is None:
+        if len(_INTO_ROW1) > 8192:  # a game's ids are few; many games' are not
+            _INTO_ROW1.clear()
+        found = _INTO_ROW1[uid, n] = tuple(_m(mv.Shift, uid, "r1", at) for at in range(n))
+    return found
+
+
 #: slots 0..n-1 of a row, by n (a row is never near 64 cards long)
 _SLOTS = tuple(tuple(range(n)) for n in range(64))
 _DICE = tuple(mv.Die(v) for v in range(1, DIE_FACES + 1))
@@ -486,13 +499,15 @@ class SiegeState(Table, State):
         # ruling: docs/rulings.md#siege-movement-into-row-1
         # ruling: docs/rulings.md#siege-tower
         seat = self.seat
-        if seat != ATTACKER or self.has_event(seat, ("floods",)):
+        if seat != ATTACKER or (self.active and self.has_event(seat, ("floods",))):
             return []
         rows = self.rows[ATTACKER]
         out: list[Move] = []
-        if len(rows["r1"]) < self.row1_limit():
-            out.extend(_m(mv.Shift, u, "r1", at) for u in self.played if u in rows["r2"]
-                       for at in self.slots(ATTACKER, "r1"))
+        if self.played and len(rows["r1"]) < self.row1_limit():
+            n = len(rows["r1"]) + 1  # slots(ATTACKER, "r1")
+            for u in self.played:
+                if u in rows["r2"]:
+                    out += _into_row1(u, n)
         towers = [t for t in rows["r0"] if t in self.towers]
         for u in rows["r1"]:
             card = card_of(u)
@@ -782,7 +797,7 @@ class SiegeState(Table, State):
 
     def _resolve_shot(self, roll: int, ev: Events) -> None:
         seat, aim = self.seat, self.aim
-        need = group_need([self.faces(u, aim) for u in self.group])
+        need = group_need(self.group_faces(self.group, aim))
         modifier = self.dice_modifier(seat) + self.bonus
         self.bonus = 0
         if seat == ATTACKER and card_of(aim) == "castle_walls":

@@ -61,6 +61,7 @@ def _may_shoot_at(card: str, target: str, row: str) -> bool:
     return aimed not in LEADER
 
 
+@lru_cache(maxsize=256)
 def _line_faces(seat: int, card: str, line: int, in_tower: bool, walls: bool) -> int:
     """Die faces that hit when ``card`` of ``seat`` shoots at ``line``."""
     table = DATA.ranged[seat].get(card)
@@ -241,16 +242,24 @@ class Table:
 
     def faces(self, uid: str, target: str) -> int:
         """Die faces that hit when ``uid`` alone shoots at ``target``."""
+        return self.group_faces([uid], target)[0]
+
+    def group_faces(self, group: list[str], target: str) -> list[int]:
+        """``[faces(u, target) for u in group]``, the target found once."""
         where = self.locate(target)
         if where is None or where[0] == self.seat:
-            return 0
-        card = card_of(uid)
-        if not _may_shoot_at(card, target, where[1]):
-            return 0
-        in_tower = self.locate(uid)[1] in self.towers  # type: ignore[index]
-        walls = bool(self.walls())
-        line = 1 if in_tower else _line_of(where[0], where[1], walls)
-        return _line_faces(self.seat, card, line, in_tower, walls)
+            return [0] * len(group)
+        walls = self._walls_stand()
+        out = []
+        for uid in group:
+            card = card_of(uid)
+            if not _may_shoot_at(card, target, where[1]):
+                out.append(0)
+                continue
+            in_tower = self.locate(uid)[1] in self.towers  # type: ignore[index]
+            line = 1 if in_tower else _line_of(where[0], where[1], walls)
+            out.append(_line_faces(self.seat, card, line, in_tower, walls))
+        return out
 
     def ranged_candidates(self) -> list[str]:
         if self.seat == ATTACKER:
@@ -334,12 +343,18 @@ class Table:
         if len(self.group) >= GROUP_LIMIT or CARDS[first].kind != "troop":
             return []
         common = set(self.group_targets() if targets is None else targets)
+        if not common:
+            return []
+        seat, group, used = self.seat, self.group, self.used
+        known = _TRAITS[seat]
         kept: dict[Any, list[str]] = {}
-        return [
-            u for u, row in self.placed(self.seat)
-            if card_of(u) == first and u not in self.group and u not in self.used
-            and common.intersection(self.reach(u, row, kept))
-        ]
+        out: list[str] = []
+        # placed(seat), of the first unit's card only (a troop: a fighting card)
+        for u, row in self._placed_lazily(seat):
+            if card_of(u) == first and u not in group and u not in used and not common.isdisjoint(
+                    self._reach(u, row, kept, known.get(u) or _traits(u, seat))):
+                out.append(u)
+        return out
 
     def supporters(self, target: str) -> list[str]:
         # ruling: docs/rulings.md#siege-support
