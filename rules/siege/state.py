@@ -73,51 +73,46 @@ def _drawn(card: str, copies: int) -> tuple[Move, float]:
     return _m(mv.Draw, card), float(copies)
 
 
-class _UnitMoves(dict[str, Move]):
-    """``kind(uid)`` by unit id, one shared instance each: ``_m`` without
-    building its key (a menu of attacks or losses lists every unit)."""
-
-    def __init__(self, kind: Callable[[str], Move]) -> None:
-        super().__init__()
-        self.kind = kind
-
-    def __missing__(self, uid: str) -> Move:
-        if len(self) > 8192:  # a game's ids are few; many games' are not
-            self.clear()
-        move = self[uid] = self.kind(uid)
-        return move
+# A menu's moves naming a unit, one shared instance each, kept by the unit
+# id alone: ``_m`` without building its key (a menu lists every unit).
+@functools.lru_cache(maxsize=4096)
+def _attack(uid: str) -> Move:
+    return mv.Attack(uid)
 
 
-_ATTACKS = _UnitMoves(mv.Attack)
-_BRAWLS = _UnitMoves(lambda uid: mv.Attack(uid, True))
-_JOINS = _UnitMoves(mv.Join)
-_TARGETS = _UnitMoves(mv.Target)
-_LOSSES = _UnitMoves(mv.Lose)
+@functools.lru_cache(maxsize=4096)
+def _brawl(uid: str) -> Move:
+    return mv.Attack(uid, True)
+
+
+@functools.lru_cache(maxsize=4096)
+def _join(uid: str) -> Move:
+    return mv.Join(uid)
+
+
+@functools.lru_cache(maxsize=4096)
+def _target(uid: str) -> Move:
+    return mv.Target(uid)
+
+
+@functools.lru_cache(maxsize=4096)
+def _lose(uid: str) -> Move:
+    return mv.Lose(uid)
+
+
 #: cards that are a Defender's turn's discard after setup (see must_discard)
 _FORTIFICATIONS = frozenset(card for card, c in CARDS.items() if c.kind == "fortification")
 
-#: ``_plays(card, None, _SLOTS[n])`` by (card, n): the usual plays into row 2
-_ROW2_PLAYS: dict[tuple[str, int], tuple[Move, ...]] = {}
-
-
+@functools.lru_cache(maxsize=1024)
 def _row2_plays(card: str, n: int) -> tuple[Move, ...]:
-    found = _ROW2_PLAYS.get((card, n))
-    if found is None:
-        found = _ROW2_PLAYS[card, n] = _plays(card, None, _SLOTS[n])
-    return found
+    """``_plays(card, None, _SLOTS[n])``: the usual plays into a row 2 of n - 1 cards."""
+    return _plays(card, None, _SLOTS[n])
 
 
-#: the moves of a unit into row 1 at each of its n slots, by (unit, n)
-_INTO_ROW1: dict[tuple[str, int], tuple[Move, ...]] = {}
-
-
+@functools.lru_cache(maxsize=4096)
 def _into_row1(uid: str, n: int) -> tuple[Move, ...]:
-    found = _INTO_ROW1.get((uid, n))
-    if found is None:
-        if len(_INTO_ROW1) > 8192:  # a game's ids are few; many games' are not
-            _INTO_ROW1.clear()
-        found = _INTO_ROW1[uid, n] = tuple(_m(mv.Shift, uid, "r1", at) for at in range(n))
-    return found
+    """The moves of a unit into row 1 at each of its n slots."""
+    return tuple(_m(mv.Shift, uid, "r1", at) for at in range(n))
 
 
 #: slots 0..n-1 of a row, by n (a row is never near 64 cards long)
@@ -294,10 +289,10 @@ class SiegeState(Table, State):
             return self.loss_options()
         if p == "attack":
             attackers, brawlers = self.attack_menu()
-            return [*map(_ATTACKS.__getitem__, attackers), *map(_BRAWLS.__getitem__, brawlers), _END]
+            return [*map(_attack, attackers), *map(_brawl, brawlers), _END]
         if p == "aim":
             targets = self.group_targets()
-            return [*map(_JOINS.__getitem__, self.joiners(targets)), *map(_TARGETS.__getitem__, targets)]
+            return [*map(_join, self.joiners(targets)), *map(_target, targets)]
         if p == "move":
             return [*self.shift_options(), _END]
         if p in ("setup_draw", "draw"):
@@ -473,7 +468,7 @@ class SiegeState(Table, State):
         if not self.losses:
             return []
         reason = self.losses["reason"]
-        out: list[Move] = list(map(_LOSSES.__getitem__, self.loss_candidates(reason)))
+        out: list[Move] = list(map(_lose, self.loss_candidates(reason)))
         if reason == "floods" and self.hands[self.seat].get(SUPPLY[self.seat]):
             out.append(_m(mv.Lose, None, SUPPLY[self.seat]))
         return out

@@ -106,20 +106,25 @@ def _traits_of(uid: str, seat: int) -> tuple[str, str, bool]:
     return card, "none", brawls
 
 
-#: ``_traits_of`` by seat and unit, kept: the search asks millions of times,
-#: of the ~130 units a game has (a plain dict answers faster than a cache
-#: keyed by the pair)
-_TRAITS: tuple[dict[str, tuple[str, str, bool]], ...] = ({}, {})
+# ``_traits_of`` kept per seat, each keyed by the unit id alone: the search
+# asks millions of times, of the ~130 units a game has, and a cache of one
+# string argument answers faster than one keyed by the pair.
+@lru_cache(maxsize=1024)
+def _attacker_traits(uid: str) -> tuple[str, str, bool]:
+    return _traits_of(uid, ATTACKER)
+
+
+@lru_cache(maxsize=1024)
+def _defender_traits(uid: str) -> tuple[str, str, bool]:
+    return _traits_of(uid, DEFENDER)
+
+
+#: by seat
+_TRAITS = (_attacker_traits, _defender_traits)
 
 
 def _traits(uid: str, seat: int) -> tuple[str, str, bool]:
-    known = _TRAITS[seat]
-    found = known.get(uid)
-    if found is None:
-        if len(known) > 8192:  # ids of a game are few; many games' are not
-            known.clear()
-        found = known[uid] = _traits_of(uid, seat)
-    return found
+    return _TRAITS[seat](uid)
 
 
 #: the rows a fighting unit stands in (and row 0's towers, with soldiers inside)
@@ -352,7 +357,7 @@ class Table:
         # placed(seat), of the first unit's card only (a troop: a fighting card)
         for u, row in self._placed_lazily(seat):
             if card_of(u) == first and u not in group and u not in used and not common.isdisjoint(
-                    self._reach(u, row, kept, known.get(u) or _traits(u, seat))):
+                    self._reach(u, row, kept, known(u))):
                 out.append(u)
         return out
 
@@ -478,7 +483,7 @@ class Table:
         for tower in rows["r0"]:
             placed.extend((u, tower) for u in self.towers.get(tower, ()))
         for u, row in placed:
-            traits = known.get(u) or _traits(u, seat)
+            traits = known(u)
             # mode "none": no target and no hand to hand (as in can_attack)
             if traits[1] == "none" or u in used:
                 continue
@@ -509,7 +514,7 @@ class Table:
         tried: set[tuple[str, str]] = set()  # (card, row) with no attack: the same for its like
         for row in _FIELD:
             for u in rows[row]:
-                traits = known.get(u) or _traits(u, seat)
+                traits = known(u)
                 # mode "none": no target, and no hand to hand (only a shooter brawls);
                 # the same skips walls, the Moat, food and leaders (units() has no such)
                 if traits[1] == "none" or u in used or (traits[0], row) in tried:
@@ -521,7 +526,7 @@ class Table:
             for u in towers.get(tower, ()):  # aboard a tower the day it boarded counts: no ``tried``
                 if u in used:
                     continue
-                traits = known.get(u) or _traits(u, seat)
+                traits = known(u)
                 if self._reach(u, tower, kept, traits) or (traits[2] and self._melee_kept(u, tower, kept)):
                     return True
         return False
