@@ -89,6 +89,15 @@ def _lines_hit(seat: int, card: str, in_tower: bool, walls: bool) -> tuple[bool,
     return False, _line_faces(seat, card, 1, False, walls) > 0, _line_faces(seat, card, 2, False, walls) > 0
 
 
+#: ``_lines_hit`` of every shooter, by seat and card, then by ``2 * in_tower + walls``:
+#: a fixed table from the ranged data, read where a menu lists a shooter's targets
+_LINES_HIT: tuple[dict[str, tuple[tuple[bool, bool, bool], ...]], ...] = tuple(
+    {card: tuple(_lines_hit(seat, card, tower, walls) for tower in (False, True) for walls in (False, True))
+     for card in DATA.ranged[seat]}
+    for seat in (ATTACKER, DEFENDER))
+_NO_LINE = ((False, False, False),) * 4
+
+
 def _traits_of(uid: str, seat: int) -> tuple[str, str, bool]:
     """The unit's card, its ``Table.mode`` for ``seat`` outside a hand-to-hand
     attack (where an Archer that can brawl fights in melee), and ``can_brawl``."""
@@ -196,11 +205,19 @@ class Table:
     def walls(self) -> list[str]:
         return [u for u in self.rows[DEFENDER]["r1"] if card_of(u) == "castle_walls"]
 
+    # moat, leader and sally_blocked: loops, where next() or any() of a
+    # generator cost more (the search asks them at nearly every attack question)
     def moat(self) -> str | None:
-        return next((u for u in self.rows[DEFENDER]["r0"] if card_of(u) == "moat"), None)
+        for u in self.rows[DEFENDER]["r0"]:
+            if card_of(u) == "moat":
+                return u
+        return None
 
     def leader(self, seat: int) -> str:
-        return next(u for u in self.rows[seat]["rc"] if card_of(u) == LEADER[seat])
+        for u in self.rows[seat]["rc"]:
+            if card_of(u) == LEADER[seat]:
+                return u
+        raise StopIteration(f"no {LEADER[seat]} on the table")
 
     def has_event(self, seat: int, effects: tuple[str, ...], variant: str | None = None) -> bool:
         for e in self.active:  # most turns none: asked at every step of the flow
@@ -302,7 +319,10 @@ class Table:
         return [self.leader(ATTACKER)]
 
     def sally_blocked(self) -> bool:
-        return any(card_of(u) == "battering_ram" for u in self.rows[ATTACKER]["r0"])
+        for u in self.rows[ATTACKER]["r0"]:  # noqa: SIM110
+            if card_of(u) == "battering_ram":
+                return True
+        return False
 
     def targets_of(self, uid: str) -> list[str]:
         mode = self.mode(uid)
@@ -355,10 +375,17 @@ class Table:
         kept: dict[Any, list[str]] = {}
         out: list[str] = []
         # placed(seat), of the first unit's card only (a troop: a fighting card)
-        for u, row in self._placed_lazily(seat):
-            if card_of(u) == first and u not in group and u not in used and not common.isdisjoint(
-                    self._reach(u, row, kept, known(u))):
-                out.append(u)
+        rows = self.rows[seat]
+        for row in _FIELD:
+            for u in rows[row]:
+                if card_of(u) == first and u not in group and u not in used and not common.isdisjoint(
+                        self._reach(u, row, kept, known(u))):
+                    out.append(u)
+        for tower in rows["r0"]:
+            for u in self.towers.get(tower, ()):
+                if card_of(u) == first and u not in group and u not in used and not common.isdisjoint(
+                        self._reach(u, tower, kept, known(u))):
+                    out.append(u)
         return out
 
     def supporters(self, target: str) -> list[str]:
@@ -448,7 +475,7 @@ class Table:
         of ``card`` of the seat, in a tower or not: by rows, each row's line
         counted once (``_line_of``)."""
         walls = self._walls_stand()
-        _, near, far = _lines_hit(self.seat, card, in_tower, walls)
+        _, near, far = _LINES_HIT[self.seat].get(card, _NO_LINE)[2 * in_tower + walls]
         sometimes = _SHOT_ONLY_SOMETIMES
         out: list[str]
         if self.seat == ATTACKER:
