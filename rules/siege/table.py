@@ -4,7 +4,6 @@ flow (``state.py``) changes the table."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -412,17 +411,6 @@ class Table:
         for tower in rows["r0"]:
             out.extend((u, tower) for u in self.towers.get(tower, ()))
         return out
-
-    def _placed_lazily(self, seat: int) -> Iterator[tuple[str, str]]:
-        """``placed(seat)`` one at a time, for a question the first unit may answer."""
-        rows = self.rows[seat]
-        for r in ("r0", "r1", "r2"):
-            for u in rows[r]:
-                if kind_of(u) in FIGHTING:
-                    yield u, r
-        for tower in rows["r0"]:
-            for u in self.towers.get(tower, ()):
-                yield u, tower
 
     def reach(self, uid: str, row: str, kept: dict[Any, list[str]] | None = None) -> list[str]:
         """``targets_of(uid)`` of the seat's unit in ``row``. ``kept``: the
