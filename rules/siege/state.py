@@ -45,7 +45,7 @@ from rules.siege.constants import (
     SUPPLY_LIMIT,
 )
 from rules.siege.data import CARDS, DATA
-from rules.siege.table import Table, card_of
+from rules.siege.table import Table, card_of, kind_of
 
 CHANCE_PHASES = frozenset(("setup_draw", "die", "draw", "attack_die"))
 #: the phases the turn's flow (``_advance``) may move on from by itself
@@ -73,6 +73,48 @@ def _drawn(card: str, copies: int) -> tuple[Move, float]:
     return _m(mv.Draw, card), float(copies)
 
 
+# A menu's moves naming a unit, one shared instance each, kept by the unit
+# id alone: ``_m`` without building its key (a menu lists every unit).
+@functools.lru_cache(maxsize=4096)
+def _attack(uid: str) -> Move:
+    return mv.Attack(uid)
+
+
+@functools.lru_cache(maxsize=4096)
+def _brawl(uid: str) -> Move:
+    return mv.Attack(uid, True)
+
+
+@functools.lru_cache(maxsize=4096)
+def _join(uid: str) -> Move:
+    return mv.Join(uid)
+
+
+@functools.lru_cache(maxsize=4096)
+def _target(uid: str) -> Move:
+    return mv.Target(uid)
+
+
+@functools.lru_cache(maxsize=4096)
+def _lose(uid: str) -> Move:
+    return mv.Lose(uid)
+
+
+#: cards that are a Defender's turn's discard after setup (see must_discard)
+_FORTIFICATIONS = frozenset(card for card, c in CARDS.items() if c.kind == "fortification")
+
+@functools.lru_cache(maxsize=1024)
+def _row2_plays(card: str, n: int) -> tuple[Move, ...]:
+    """``_plays(card, None, _SLOTS[n])``: the usual plays into a row 2 of n - 1 cards."""
+    return _plays(card, None, _SLOTS[n])
+
+
+@functools.lru_cache(maxsize=4096)
+def _into_row1(uid: str, n: int) -> tuple[Move, ...]:
+    """The moves of a unit into row 1 at each of its n slots."""
+    return tuple(_m(mv.Shift, uid, "r1", at) for at in range(n))
+
+
 #: slots 0..n-1 of a row, by n (a row is never near 64 cards long)
 _SLOTS = tuple(tuple(range(n)) for n in range(64))
 _DICE = tuple(mv.Die(v) for v in range(1, DIE_FACES + 1))
@@ -84,6 +126,15 @@ _DISCARDS = {card: _m(mv.Discard, card) for card in CARDS}
 _END = _m(mv.EndPhase)
 #: the cards played into row 2 at any slot, with no target (troops, war machines)
 _INTO_ROW2 = frozenset(card for card, c in CARDS.items() if c.kind in ("troop", "war_machine"))
+
+
+#: where the moves write their events; None: make none (a search's playout)
+Events = list[Event] | None
+
+
+def _played(seat: int, card: str, target: str | None) -> dict[str, Any]:
+    """A ``played`` event's params, before the unit a card becomes."""
+    return {"seat": seat, "card": card, **({"target": target} if target else {})}
 
 
 def _take(counts: dict[str, int], card: str) -> None:
@@ -230,12 +281,26 @@ class SiegeState(Table, State):
         if self.result is not None:
             return []
         p = self.phase
+        # the players' phases first, the most frequent first: a search lists
+        # the chance steps' outcomes through ``chance_totals``
+        if p == "play":
+            return self.play_menu(setup=False)
+        if p == "lose":
+            return self.loss_options()
+        if p == "attack":
+            attackers, brawlers = self.attack_menu()
+            return [*map(_attack, attackers), *map(_brawl, brawlers), _END]
+        if p == "aim":
+            targets = self.group_targets()
+            return [*map(_join, self.joiners(targets)), *map(_target, targets)]
+        if p == "move":
+            return [*self.shift_options(), _END]
         if p in ("setup_draw", "draw"):
             return [_DRAWS[c] for c in sorted(self._draw_deck())]
         if p in ("die", "attack_die"):
             return list(_DICE)
-        if p in ("setup", "play"):
-            return self.play_menu(setup=p == "setup")
+        if p == "setup":
+            return self.play_menu(setup=True)
         if p == "event":
             # Which Peasant turns is the Defender's to say.
             # ruling: docs/rulings.md#siege-the-player-chooses
@@ -247,21 +312,10 @@ class SiegeState(Table, State):
         if p == "arrive":
             entry = self.arriving[0]
             return [_m(mv.Place, at) for at in self.slots(entry["seat"], entry["row"])]
-        if p == "lose":
-            return self.loss_options()
         if p == "feed":
             return [_m(mv.Feed, SUPPLY[self.seat])] if self.hands[self.seat].get(SUPPLY[self.seat]) else []
-        if p == "attack":
-            attackers, brawlers = self.attack_menu()
-            return [*(_m(mv.Attack, u) for u in attackers), *(_m(mv.Attack, u, True) for u in brawlers),
-                    _END]
-        if p == "aim":
-            targets = self.group_targets()
-            return [*(_m(mv.Join, u) for u in self.joiners(targets)), *(_m(mv.Target, t) for t in targets)]
         if p == "support":
             return [*(_m(mv.Support, u) for u in self.supporters(self.aim)), _m(mv.Support, None)]
-        if p == "move":
-            return [*self.shift_options(), _END]
         if p == "pour":
             return [*self.pour_options(), _m(mv.Pass)]
         return []
@@ -279,12 +333,14 @@ class SiegeState(Table, State):
     def chance_totals(self) -> tuple[Sequence[Move], Sequence[float]]:
         # A draw's weights are the copies left, its totals their running sum;
         # the die's are fixed. ``chance_outcomes`` in the search's shape.
-        if self.phase in ("setup_draw", "draw"):
-            deck = self._draw_deck()
+        p = self.phase
+        if p == "die" or p == "attack_die":
+            if self.result is None:
+                return _DICE, _DIE_TOTALS
+        elif p == "draw" or p == "setup_draw":
+            deck = self.decks[self.seat]["normal" if p == "setup_draw" else self.deck]  # _draw_deck()
             cards = sorted(deck)
-            return [_DRAWS[c] for c in cards], list(accumulate(map(deck.__getitem__, cards)))
-        if self.phase in ("die", "attack_die") and self.result is None:
-            return _DICE, _DIE_TOTALS
+            return list(map(_DRAWS.__getitem__, cards)), list(accumulate(map(deck.__getitem__, cards)))
         return super().chance_totals()
 
     def _check(self, move: Move) -> None:
@@ -298,6 +354,14 @@ class SiegeState(Table, State):
         if self.phase in _FLOWING:  # else the flow waits here: _advance would return at once
             self._advance(ev)
         return ev
+
+    def play_listed(self, move: Move) -> None:
+        # The base's, with ``_apply`` written out and no events made (``ev``
+        # None): a playout plays some 200 moves and never reads them.
+        _handler(type(move))(self, move, None)
+        if self.phase in _FLOWING:
+            self._advance(None)
+        self.history.append(move)
 
     # -- options ---------------------------------------------------------
     def _draw_deck(self) -> dict[str, int]:
@@ -369,14 +433,16 @@ class SiegeState(Table, State):
         seat = self.seat
         hand = self.hands[seat]
         # must_discard() is empty but for the Defender before his turn's card
-        if not setup and seat == DEFENDER and not self.card_played and (dead := self.must_discard()):
-            return [_DISCARDS[c] for c in dead]
+        if not setup and seat == DEFENDER and not self.card_played and self.phase == "play":
+            dead = [c for c in hand if c in _FORTIFICATIONS]
+            if dead:
+                return [_DISCARDS[c] for c in sorted(dead)]
         out: list[Move] = []
-        slots = _SLOTS[len(self.rows[seat]["r2"]) + 1]
+        n = len(self.rows[seat]["r2"]) + 1
         anywhere = not (setup and seat == DEFENDER)
         for card in sorted(hand):
             if anywhere and card in _INTO_ROW2:
-                out.extend(_plays(card, None, slots))
+                out += _row2_plays(card, n)
             else:
                 for target in self.play_targets(card, setup):
                     out.extend(_plays(card, target, tuple(self.entry_slots(card, target))))
@@ -402,7 +468,7 @@ class SiegeState(Table, State):
         if not self.losses:
             return []
         reason = self.losses["reason"]
-        out: list[Move] = [_m(mv.Lose, u) for u in self.loss_candidates(reason)]
+        out: list[Move] = list(map(_lose, self.loss_candidates(reason)))
         if reason == "floods" and self.hands[self.seat].get(SUPPLY[self.seat]):
             out.append(_m(mv.Lose, None, SUPPLY[self.seat]))
         return out
@@ -428,13 +494,15 @@ class SiegeState(Table, State):
         # ruling: docs/rulings.md#siege-movement-into-row-1
         # ruling: docs/rulings.md#siege-tower
         seat = self.seat
-        if seat != ATTACKER or self.has_event(seat, ("floods",)):
+        if seat != ATTACKER or (self.active and self.has_event(seat, ("floods",))):
             return []
         rows = self.rows[ATTACKER]
         out: list[Move] = []
-        if len(rows["r1"]) < self.row1_limit():
-            out.extend(_m(mv.Shift, u, "r1", at) for u in self.played if u in rows["r2"]
-                       for at in self.slots(ATTACKER, "r1"))
+        if self.played and len(rows["r1"]) < self.row1_limit():
+            n = len(rows["r1"]) + 1  # slots(ATTACKER, "r1")
+            for u in self.played:
+                if u in rows["r2"]:
+                    out += _into_row1(u, n)
         towers = [t for t in rows["r0"] if t in self.towers]
         for u in rows["r1"]:
             card = card_of(u)
@@ -449,14 +517,20 @@ class SiegeState(Table, State):
         """``bool(shift_options())`` without listing them: the turn's flow
         asks it after every step of the Attacker's movement."""
         seat = self.seat
-        if seat != ATTACKER or self.has_event(seat, ("floods",)):
+        if seat != ATTACKER or (self.active and self.has_event(seat, ("floods",))):
             return False
         rows = self.rows[ATTACKER]
-        if self.played and len(rows["r1"]) < self.row1_limit() and any(u in rows["r2"] for u in self.played):
-            return True
+        r1 = rows["r1"]
+        if self.played:
+            r2 = rows["r2"]
+            if any(u in r2 for u in self.played) and len(r1) < self.row1_limit():
+                return True
+        if not r1:
+            return False
+        towers = self.towers
         cap = CARDS["siege_tower"].capacity
-        room = any(len(self.towers[t]) < cap for t in rows["r0"] if t in self.towers)
-        for u in rows["r1"]:
+        room = any(len(towers[t]) < cap for t in rows["r0"] if t in towers)
+        for u in r1:
             card = card_of(u)
             if card == "siege_tower" or (card == "battering_ram" and not self.moat()):
                 return True
@@ -465,14 +539,22 @@ class SiegeState(Table, State):
         return False
 
     # -- applying --------------------------------------------------------
-    def _do_draw(self, move: mv.Draw, ev: list[Event]) -> None:
+    def _do_draw(self, move: mv.Draw, ev: Events) -> None:
         seat, card = self.seat, move.card
         setup = self.phase == "setup_draw"
-        _take(self.decks[seat]["normal" if setup else self.deck], card)  # _draw_deck()
+        deck = self.decks[seat]["normal" if setup else self.deck]  # _draw_deck()
+        left = deck[card] - 1  # _take and _add written out: half the moves of a playout are draws or dice
+        if left:
+            deck[card] = left
+        else:
+            del deck[card]
         if setup or self.deck == "normal":
-            _add(self.hands[seat], card)
-            ev.append(Event("drew", {"seat": seat, "card": card}, audience=(seat,)))
-            ev.append(Event("drew", {"seat": seat}))
+            hand = self.hands[seat]
+            hand[card] = hand.get(card, 0) + 1
+            if ev is not None:
+                ev.append(Event("drew", {"seat": seat, "card": card}, audience=(seat,)))
+            if ev is not None:
+                ev.append(Event("drew", {"seat": seat}))
             if setup:
                 self.count -= 1
                 if not self.count:
@@ -480,11 +562,12 @@ class SiegeState(Table, State):
             else:
                 self.phase = "feed"
             return
-        ev.append(Event("event_drawn", {"seat": seat, "card": card}))
+        if ev is not None:
+            ev.append(Event("event_drawn", {"seat": seat, "card": card}))
         self.phase = "feed"
         self._resolve_event(card, ev)
 
-    def _resolve_event(self, card: str, ev: list[Event]) -> None:
+    def _resolve_event(self, card: str, ev: Events) -> None:
         seat = self.seat
         effect = CARDS[card].effect
         _add(self.discards[seat], card)
@@ -530,21 +613,24 @@ class SiegeState(Table, State):
         if self.phase != "arrive":
             self.after_arrival, self.phase = self.phase, "arrive"
 
-    def _do_place(self, move: mv.Place, ev: list[Event]) -> None:
+    def _do_place(self, move: mv.Place, ev: Events) -> None:
         entry = self.arriving.pop(0)
         seat, row = entry["seat"], entry["row"]
         if "card" in entry:  # a reinforcement enters row 2 like a card played this turn
             uid = self._place(seat, row, entry["card"], move.at)
             self.played.append(uid)
-            ev.append(Event("arrived", {"seat": seat, "unit": uid}))
+            if ev is not None:
+                ev.append(Event("arrived", {"seat": seat, "unit": uid}))
         else:
             self._insert(seat, row, entry["unit"], move.at)
-            ev.append(Event("moved", {"unit": entry["unit"], "to": row}))
+            if ev is not None:
+                ev.append(Event("moved", {"unit": entry["unit"], "to": row}))
         if not self.arriving:
             self.phase, self.after_arrival = self.after_arrival, ""
 
-    def _do_die(self, move: mv.Die, ev: list[Event]) -> None:
-        ev.append(Event("die", {"seat": self.seat, "value": move.value, "for": self.phase}))
+    def _do_die(self, move: mv.Die, ev: Events) -> None:
+        if ev is not None:
+            ev.append(Event("die", {"seat": self.seat, "value": move.value, "for": self.phase}))
         if self.phase == "die":
             key = "events" if move.value <= 3 else "normal"
             if not self.decks[self.seat][key]:  # that deck is spent: draw from the other
@@ -553,7 +639,7 @@ class SiegeState(Table, State):
         else:
             self._resolve_shot(move.value, ev)
 
-    def _do_spear(self, move: mv.Spear, ev: list[Event]) -> None:
+    def _do_spear(self, move: mv.Spear, ev: Events) -> None:
         # ruling: docs/rulings.md#siege-spear-of-destiny
         if move.choice == "bonus":
             self.bonus = 1
@@ -562,43 +648,46 @@ class SiegeState(Table, State):
             self.rows[self.seat]["rc"].remove(peasant)
             uid = self._place(self.seat, "r2", move.choice, move.at)
             self.played.append(uid)
-            ev.append(Event("converted", {"from": peasant, "to": uid}))
+            if ev is not None:
+                ev.append(Event("converted", {"from": peasant, "to": uid}))
         self.phase = "feed"
 
-    def _do_raze(self, move: mv.Raze, ev: list[Event]) -> None:
+    def _do_raze(self, move: mv.Raze, ev: Events) -> None:
         # "Rimuovete quella sezione dal gioco": removed, not discarded.
         self._destroy(move.unit, ev, "horn_of_joshua", discard=False)
         self.phase = "feed"
 
-    def _do_lose(self, move: mv.Lose, ev: list[Event]) -> None:
+    def _do_lose(self, move: mv.Lose, ev: Events) -> None:
         assert self.losses is not None
         if move.unit is not None:
             self._destroy(move.unit, ev, self.losses["reason"])
         else:
             _take(self.hands[self.seat], move.card or "")
             _add(self.discards[self.seat], move.card or "")
-            ev.append(Event("discarded", {"seat": self.seat, "card": move.card}))
+            if ev is not None:
+                ev.append(Event("discarded", {"seat": self.seat, "card": move.card}))
         self.losses["count"] -= 1
 
-    def _do_feed(self, move: mv.Feed, ev: list[Event]) -> None:
+    def _do_feed(self, move: mv.Feed, ev: Events) -> None:
         _take(self.hands[self.seat], move.card)
         _add(self.discards[self.seat], move.card)
         self.card_played = True  # "varrà come carta giocata"
         self.phase = "play"
-        ev.append(Event("fed", {"seat": self.seat, "card": move.card}))
+        if ev is not None:
+            ev.append(Event("fed", {"seat": self.seat, "card": move.card}))
 
-    def _do_discard(self, move: mv.Discard, ev: list[Event]) -> None:
+    def _do_discard(self, move: mv.Discard, ev: Events) -> None:
         _take(self.hands[self.seat], move.card)
         _add(self.discards[self.seat], move.card)
-        ev.append(Event("discarded", {"seat": self.seat, "card": move.card}))
+        if ev is not None:
+            ev.append(Event("discarded", {"seat": self.seat, "card": move.card}))
         self._after_card()
 
-    def _do_play(self, move: mv.Play, ev: list[Event]) -> None:
+    def _do_play(self, move: mv.Play, ev: Events) -> None:
         seat = DEFENDER if self.phase == "pour" else self.seat
         card, target = move.card, move.target
         _take(self.hands[seat], card)
         kind = CARDS[card].kind
-        played = {"seat": seat, "card": card, **({"target": target} if target else {})}
         if kind in ("troop", "war_machine", "supply", "modifier", "fortification"):
             if kind in ("troop", "war_machine"):
                 uid = self._place(seat, "r2", card, move.at)
@@ -606,9 +695,11 @@ class SiegeState(Table, State):
             else:
                 uid = self._place(seat, "rc" if kind != "fortification" else "r0" if card == "moat" else "r1",
                                   card)
-            ev.append(Event("played", {**played, "unit": uid}))
+            if ev is not None:
+                ev.append(Event("played", {**_played(seat, card, target), "unit": uid}))
         else:
-            ev.append(Event("played", played))
+            if ev is not None:
+                ev.append(Event("played", _played(seat, card, target)))
             _add(self.discards[seat], card)
             if card == "traitor" and target == "grain":
                 _take(self.discards[seat], SUPPLY[seat])
@@ -640,7 +731,7 @@ class SiegeState(Table, State):
         else:
             self.seat, self.day, self.phase = ATTACKER, 1, "begin"
 
-    def _do_endphase(self, move: mv.EndPhase, ev: list[Event]) -> None:
+    def _do_endphase(self, move: mv.EndPhase, ev: Events) -> None:
         if self.phase == "play":
             self.phase = "attack"
         elif self.phase == "attack":
@@ -648,19 +739,20 @@ class SiegeState(Table, State):
         else:
             self.phase = "end"
 
-    def _do_attack(self, move: mv.Attack, ev: list[Event]) -> None:
+    def _do_attack(self, move: mv.Attack, ev: Events) -> None:
         self.group = [move.unit]
         self.hand_to_hand = move.melee
         self.phase = "aim"
 
-    def _do_join(self, move: mv.Join, ev: list[Event]) -> None:
+    def _do_join(self, move: mv.Join, ev: Events) -> None:
         self.group.append(move.unit)
 
-    def _do_target(self, move: mv.Target, ev: list[Event]) -> None:
+    def _do_target(self, move: mv.Target, ev: Events) -> None:
         self.aim = move.target
         self.used.extend(self.group)
         mode = self.mode(self.group[0])
-        ev.append(Event("attack", {"seat": self.seat, "units": list(self.group), "target": move.target}))
+        if ev is not None:
+            ev.append(Event("attack", {"seat": self.seat, "units": list(self.group), "target": move.target}))
         if mode in ("ranged", "ram"):
             self.phase = "attack_die"
         elif mode == "fill":
@@ -670,11 +762,11 @@ class SiegeState(Table, State):
         else:
             self._resolve_melee(ev)
 
-    def _do_support(self, move: mv.Support, ev: list[Event]) -> None:
+    def _do_support(self, move: mv.Support, ev: Events) -> None:
         self.support = move.unit
         self._resolve_melee(ev)
 
-    def _do_shift(self, move: mv.Shift, ev: list[Event]) -> None:
+    def _do_shift(self, move: mv.Shift, ev: Events) -> None:
         where = self.locate(move.unit)
         assert where is not None
         self.rows[ATTACKER][where[1]].remove(move.unit)
@@ -683,12 +775,13 @@ class SiegeState(Table, State):
         else:
             self.towers[move.to].append(move.unit)
             self.boarded[move.unit] = self.day
-        ev.append(Event("moved", {"unit": move.unit, "to": move.to}))
+        if ev is not None:
+            ev.append(Event("moved", {"unit": move.unit, "to": move.to}))
         if move.to == "r0":
             # "in qualsiasi momento": the Defender may pour at once.
             self.resume, self.phase = "move", "pour"
 
-    def _do_pass(self, move: mv.Pass, ev: list[Event]) -> None:
+    def _do_pass(self, move: mv.Pass, ev: Events) -> None:
         self.phase, self.resume = self.resume, ""
 
     # -- resolution ------------------------------------------------------
@@ -697,16 +790,17 @@ class SiegeState(Table, State):
         self.hand_to_hand = False
         self.phase = "attack"
 
-    def _resolve_shot(self, roll: int, ev: list[Event]) -> None:
+    def _resolve_shot(self, roll: int, ev: Events) -> None:
         seat, aim = self.seat, self.aim
-        need = group_need([self.faces(u, aim) for u in self.group])
+        need = group_need(self.group_faces(self.group, aim))
         modifier = self.dice_modifier(seat) + self.bonus
         self.bonus = 0
         if seat == ATTACKER and card_of(aim) == "castle_walls":
             modifier -= int(self.modifier_in_force(DEFENDER, "stonemason"))
         hit = ranged_hits(roll, modifier, need)
-        ev.append(Event("shot", {"seat": seat, "target": aim, "roll": roll, "modifier": modifier,
-                                 "need": need, "hit": hit}))
+        if ev is not None:
+            ev.append(Event("shot", {"seat": seat, "target": aim, "roll": roll, "modifier": modifier,
+                                     "need": need, "hit": hit}))
         if hit:
             self.damage[aim] = self.damage.get(aim, 0) + 1
             card = CARDS[card_of(aim)]
@@ -716,13 +810,15 @@ class SiegeState(Table, State):
                 self._destroy(aim, ev, "shot")
         self._end_attack()
 
-    def _resolve_melee(self, ev: list[Event]) -> None:
+    def _resolve_melee(self, ev: Events) -> None:
         aim, first = self.aim, self.group[0]
         attack = sum(CARDS[card_of(u)].melee for u in self.group) + self.bonus
         self.bonus = 0
         defence = self._defence(aim) + (self._defence(self.support) if self.support else 0)
         target_dies, attacker_dies = melee_result(attack, defence, CARDS[card_of(first)].melee)
-        ev.append(Event("melee", {"seat": self.seat, "target": aim, "attack": attack, "defence": defence}))
+        if ev is not None:
+            ev.append(Event("melee", {"seat": self.seat, "target": aim, "attack": attack,
+                                      "defence": defence}))
         if target_dies:
             self._destroy(aim, ev, "melee")
         group = list(self.group)
@@ -744,7 +840,7 @@ class SiegeState(Table, State):
         card = CARDS[card_of(uid)]
         return card.defence if card.kind in ("troop", "leader") else 0
 
-    def _fill_moat(self, ev: list[Event]) -> None:
+    def _fill_moat(self, ev: Events) -> None:
         tower = self.group[0]
         moat = self.aim
         soldiers = self.towers.get(tower, [])
@@ -796,22 +892,27 @@ class SiegeState(Table, State):
         owner = self.owners.pop(uid, seat)
         return seat if self.older_record else owner
 
-    def _destroy(self, uid: str, ev: list[Event], reason: str, discard: bool = True) -> None:
+    def _destroy(self, uid: str, ev: Events, reason: str, discard: bool = True) -> None:
         seat = self._lift(uid)
+        card = card_of(uid)
         if discard:  # onto its own deck's pile, wherever a Traitor took it
-            _add(self.discards[self._pile(uid, seat)], card_of(uid))
+            _add(self.discards[self._pile(uid, seat) if self.owners or self.older_record else seat], card)
         for inside in self.towers.pop(uid, []):  # "i soldati al suo interno muoiono"
             _add(self.discards[self._pile(inside, seat)], card_of(inside))
             self.boarded.pop(inside, None)
-            ev.append(Event("destroyed", {"unit": inside, "reason": "tower"}))
-        self.boarded.pop(uid, None)
-        self.damage.pop(uid, None)
+            if ev is not None:
+                ev.append(Event("destroyed", {"unit": inside, "reason": "tower"}))
+        if self.boarded:
+            self.boarded.pop(uid, None)
+        if self.damage:
+            self.damage.pop(uid, None)
         if uid in self.played:
             self.played.remove(uid)
-        ev.append(Event("destroyed", {"unit": uid, "reason": reason}))
-        if card_of(uid) == LEADER[ATTACKER]:
+        if ev is not None:
+            ev.append(Event("destroyed", {"unit": uid, "reason": reason}))
+        if card == LEADER[ATTACKER]:
             self.result = {"winner": DEFENDER, "reason": "commander_killed"}
-        elif card_of(uid) == LEADER[DEFENDER]:
+        elif card == LEADER[DEFENDER]:
             self.result = {"winner": ATTACKER, "reason": "keep_taken"}
 
     # -- the flow --------------------------------------------------------
@@ -819,42 +920,40 @@ class SiegeState(Table, State):
         """One food card on the table is half a day: feed every other day
         (even days); none: every day; two: never.
         ruling: docs/rulings.md#siege-feeding-days"""
-        n = len(self.supplies(self.seat))
+        n = 0
+        for u in self.rows[self.seat]["rc"]:  # supplies(), counted
+            if kind_of(u) == "supply":
+                n += 1
         return n == 0 or (n == 1 and self.day % 2 == 0)
 
-    def _advance(self, ev: list[Event]) -> None:
+    def _advance(self, ev: Events) -> None:
+        # The usual way through a turn, feed -> play -> attack -> move -> end
+        # -> begin (-> die), falls through its steps in one pass; the others
+        # (lose, pour) go round the loop.
         while self.result is None:
             p, seat = self.phase, self.seat
             if p not in _FLOWING:
                 return
-            if p == "begin":
-                self._begin_turn(ev)
-            elif p == "end":
-                self._end_turn(ev)
-            elif p == "feed":
-                if not self.feeding_due():
-                    self.phase = "play"
-                elif self.hands[seat].get(SUPPLY[seat]):
-                    return
-                else:  # no food in hand: a troop starves (if any is left)
+            if p == "feed":
+                if self.feeding_due():
+                    if self.hands[seat].get(SUPPLY[seat]):
+                        return
+                    # no food in hand: a troop starves (if any is left)
                     self.losses = {"count": 1, "reason": "starve", "resume": "play"}
                     if self.may_lose():  # the seat names the troop
                         self.phase = "lose"
-                        ev.append(Event("starving", {"seat": seat}))
+                        if ev is not None:
+                            ev.append(Event("starving", {"seat": seat}))
                         return
-                    self.phase, self.losses = "play", None  # none left: the "lose" step's own way on
-            elif p == "lose":
-                assert self.losses is not None
-                if self.losses["count"] > 0 and self.may_lose():
-                    return
-                self.phase, self.losses = self.losses["resume"], None
-            elif p == "play":
+                    self.losses = None  # none left: the "lose" step's own way on
+                self.phase = p = "play"
+            if p == "play":
                 if not self.card_played and self.hands[seat]:
                     return
-                self.phase = "attack"
-            elif p == "attack":
-                if self.no_attack(seat) or not self.can_attack():
-                    self.phase = "move"
+                self.phase = p = "attack"
+            if p == "attack":
+                if (self.active and self.no_attack(seat)) or not self.can_attack():
+                    self.phase = p = "move"
                 elif seat == ATTACKER and not self.window_done and self.rows[ATTACKER]["r0"]:
                     # The window before the attacks: the Defender is offered
                     # the pour cards whether or not he holds one, so the
@@ -862,23 +961,35 @@ class SiegeState(Table, State):
                     # ruling: docs/rulings.md#siege-pour-windows
                     self.window_done = True
                     self.resume, self.phase = "attack", "pour"
+                    continue
                 else:
                     return
+            if p == "move":
+                if self.can_shift():
+                    return
+                self.phase = p = "end"
+            if p == "end":
+                self._end_turn(ev)
+                p = "begin"
+            if p == "begin":
+                self._begin_turn(ev)
+            elif p == "lose":
+                assert self.losses is not None
+                if self.losses["count"] > 0 and self.may_lose():
+                    return
+                self.phase, self.losses = self.losses["resume"], None
             elif p == "pour":
                 if self.rows[ATTACKER]["r0"]:
                     return
                 self.phase, self.resume = self.resume, ""
-            elif p == "move":
-                if self.can_shift():
-                    return
-                self.phase = "end"
-            else:
-                return
 
-    def _end_turn(self, ev: list[Event]) -> None:
-        self.played.clear()
-        self.used.clear()
-        self.damage.clear()  # "I danni non vengono conservati"
+    def _end_turn(self, ev: Events) -> None:
+        if self.played:
+            self.played.clear()
+        if self.used:
+            self.used.clear()
+        if self.damage:
+            self.damage.clear()  # "I danni non vengono conservati"
         self.card_played = False
         self.bonus = 0
         self.window_done = False
@@ -887,11 +998,12 @@ class SiegeState(Table, State):
         self.seat = 1 - self.seat
         self.phase = "begin"
 
-    def _begin_turn(self, ev: list[Event]) -> None:
+    def _begin_turn(self, ev: Events) -> None:
         self.turn += 1
         if self.active:
             self.active = [e for e in self.active if e["until"] > self.turn]
-        ev.append(Event("turn", {"seat": self.seat, "turn": self.turn, "day": self.day}))
+        if ev is not None:
+            ev.append(Event("turn", {"seat": self.seat, "turn": self.turn, "day": self.day}))
         decks = self.decks[self.seat]
         if decks["normal"] or decks["events"]:
             self.phase = "die"
@@ -902,7 +1014,8 @@ class SiegeState(Table, State):
         else:
             self.phase = "feed"
         if self.result is not None:
-            ev.append(Event("game_over", dict(self.result)))
+            if ev is not None:
+                ev.append(Event("game_over", dict(self.result)))
             return
         if not self.coming:
             return
@@ -1015,7 +1128,7 @@ class SiegeState(Table, State):
 
 
 @functools.cache
-def _handler(kind: type[Move]) -> Callable[[SiegeState, Move, list[Event]], None]:
+def _handler(kind: type[Move]) -> Callable[[SiegeState, Move, Events], None]:
     """``SiegeState._do_<move type>``, found once per move type: a name built
     afresh for every move is a new string each time, and CPython's type
     attribute cache keeps a reference to each such name, thousands in a night."""

@@ -4,7 +4,6 @@ flow (``state.py``) changes the table."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -61,6 +60,7 @@ def _may_shoot_at(card: str, target: str, row: str) -> bool:
     return aimed not in LEADER
 
 
+@lru_cache(maxsize=256)
 def _line_faces(seat: int, card: str, line: int, in_tower: bool, walls: bool) -> int:
     """Die faces that hit when ``card`` of ``seat`` shoots at ``line``."""
     table = DATA.ranged[seat].get(card)
@@ -88,8 +88,16 @@ def _lines_hit(seat: int, card: str, in_tower: bool, walls: bool) -> tuple[bool,
     return False, _line_faces(seat, card, 1, False, walls) > 0, _line_faces(seat, card, 2, False, walls) > 0
 
 
-@lru_cache(maxsize=1024)
-def _traits(uid: str, seat: int) -> tuple[str, str, bool]:
+#: ``_lines_hit`` of every shooter, by seat and card, then by ``2 * in_tower + walls``:
+#: a fixed table from the ranged data, read where a menu lists a shooter's targets
+_LINES_HIT: tuple[dict[str, tuple[tuple[bool, bool, bool], ...]], ...] = tuple(
+    {card: tuple(_lines_hit(seat, card, tower, walls) for tower in (False, True) for walls in (False, True))
+     for card in DATA.ranged[seat]}
+    for seat in (ATTACKER, DEFENDER))
+_NO_LINE = ((False, False, False),) * 4
+
+
+def _traits_of(uid: str, seat: int) -> tuple[str, str, bool]:
     """The unit's card, its ``Table.mode`` for ``seat`` outside a hand-to-hand
     attack (where an Archer that can brawl fights in melee), and ``can_brawl``."""
     card = card_of(uid)
@@ -104,6 +112,31 @@ def _traits(uid: str, seat: int) -> tuple[str, str, bool]:
     if c.kind == "troop" and c.melee > 0:
         return card, "melee", brawls
     return card, "none", brawls
+
+
+# ``_traits_of`` kept per seat, each keyed by the unit id alone: the search
+# asks millions of times, of the ~130 units a game has, and a cache of one
+# string argument answers faster than one keyed by the pair.
+@lru_cache(maxsize=1024)
+def _attacker_traits(uid: str) -> tuple[str, str, bool]:
+    return _traits_of(uid, ATTACKER)
+
+
+@lru_cache(maxsize=1024)
+def _defender_traits(uid: str) -> tuple[str, str, bool]:
+    return _traits_of(uid, DEFENDER)
+
+
+#: by seat
+_TRAITS = (_attacker_traits, _defender_traits)
+
+
+def _traits(uid: str, seat: int) -> tuple[str, str, bool]:
+    return _TRAITS[seat](uid)
+
+
+#: the rows a fighting unit stands in (and row 0's towers, with soldiers inside)
+_FIELD = ("r0", "r1", "r2")
 
 
 class Table:
@@ -136,9 +169,12 @@ class Table:
         """The seat's fighting cards (troops and war machines) in rows 0-2,
         and the soldiers in its towers; not walls, Moat, food or leaders."""
         rows = self.rows[seat]
-        out = [u for r in ("r0", "r1", "r2") for u in rows[r] if kind_of(u) in FIGHTING]
-        for tower in rows["r0"]:
-            out.extend(self.towers.get(tower, ()))
+        out = [u for r in _FIELD for u in rows[r] if kind_of(u) in FIGHTING]
+        towers = self.towers
+        if towers:
+            for tower in rows["r0"]:
+                if tower in towers:
+                    out += towers[tower]
         return out
 
     def hand_size(self, seat: int) -> int:
@@ -158,14 +194,29 @@ class Table:
         ruling: docs/rulings.md#siege-what-is-a-truppa"""
         return self.units(seat) + self.supplies(seat)
 
+    def _walls_stand(self) -> bool:
+        """``bool(walls())``, without the list (a loop: faster than any() of a generator)."""
+        for u in self.rows[DEFENDER]["r1"]:  # noqa: SIM110
+            if card_of(u) == "castle_walls":
+                return True
+        return False
+
     def walls(self) -> list[str]:
         return [u for u in self.rows[DEFENDER]["r1"] if card_of(u) == "castle_walls"]
 
+    # moat, leader and sally_blocked: loops, where next() or any() of a
+    # generator cost more (the search asks them at nearly every attack question)
     def moat(self) -> str | None:
-        return next((u for u in self.rows[DEFENDER]["r0"] if card_of(u) == "moat"), None)
+        for u in self.rows[DEFENDER]["r0"]:
+            if card_of(u) == "moat":
+                return u
+        return None
 
     def leader(self, seat: int) -> str:
-        return next(u for u in self.rows[seat]["rc"] if card_of(u) == LEADER[seat])
+        for u in self.rows[seat]["rc"]:
+            if card_of(u) == LEADER[seat]:
+                return u
+        raise StopIteration(f"no {LEADER[seat]} on the table")
 
     def has_event(self, seat: int, effects: tuple[str, ...], variant: str | None = None) -> bool:
         for e in self.active:  # most turns none: asked at every step of the flow
@@ -176,8 +227,10 @@ class Table:
 
     def modifier_in_force(self, seat: int, card: str) -> bool:
         """A modifier card on the table, unless Low Morale sets it aside."""
-        present = any(card_of(u) == card for u in self.rows[seat]["rc"])
-        return present and not self.has_event(seat, ("low_morale",), "ignore")
+        for u in self.rows[seat]["rc"]:
+            if card_of(u) == card:
+                return not (self.active and self.has_event(seat, ("low_morale",), "ignore"))
+        return False
 
     def row1_limit(self) -> int:
         return ROW1_LIMIT_MARSHAL if self.modifier_in_force(ATTACKER, "field_marshal") else ROW1_LIMIT
@@ -210,16 +263,24 @@ class Table:
 
     def faces(self, uid: str, target: str) -> int:
         """Die faces that hit when ``uid`` alone shoots at ``target``."""
+        return self.group_faces([uid], target)[0]
+
+    def group_faces(self, group: list[str], target: str) -> list[int]:
+        """``[faces(u, target) for u in group]``, the target found once."""
         where = self.locate(target)
         if where is None or where[0] == self.seat:
-            return 0
-        card = card_of(uid)
-        if not _may_shoot_at(card, target, where[1]):
-            return 0
-        in_tower = self.locate(uid)[1] in self.towers  # type: ignore[index]
-        walls = bool(self.walls())
-        line = 1 if in_tower else _line_of(where[0], where[1], walls)
-        return _line_faces(self.seat, card, line, in_tower, walls)
+            return [0] * len(group)
+        walls = self._walls_stand()
+        out = []
+        for uid in group:
+            card = card_of(uid)
+            if not _may_shoot_at(card, target, where[1]):
+                out.append(0)
+                continue
+            in_tower = self.locate(uid)[1] in self.towers  # type: ignore[index]
+            line = 1 if in_tower else _line_of(where[0], where[1], walls)
+            out.append(_line_faces(self.seat, card, line, in_tower, walls))
+        return out
 
     def ranged_candidates(self) -> list[str]:
         if self.seat == ATTACKER:
@@ -237,7 +298,7 @@ class Table:
         seat = self.seat
         if seat == ATTACKER:
             if row == "r1":
-                if self.walls() or self.moat():
+                if self._walls_stand() or self.moat():
                     return []
                 return [*self.rows[DEFENDER]["r2"], self.leader(DEFENDER)]
             if row in self.towers:  # over the walls, never into the Keep
@@ -257,7 +318,10 @@ class Table:
         return [self.leader(ATTACKER)]
 
     def sally_blocked(self) -> bool:
-        return any(card_of(u) == "battering_ram" for u in self.rows[ATTACKER]["r0"])
+        for u in self.rows[ATTACKER]["r0"]:  # noqa: SIM110
+            if card_of(u) == "battering_ram":
+                return True
+        return False
 
     def targets_of(self, uid: str) -> list[str]:
         mode = self.mode(uid)
@@ -303,12 +367,25 @@ class Table:
         if len(self.group) >= GROUP_LIMIT or CARDS[first].kind != "troop":
             return []
         common = set(self.group_targets() if targets is None else targets)
+        if not common:
+            return []
+        seat, group, used = self.seat, self.group, self.used
+        known = _TRAITS[seat]
         kept: dict[Any, list[str]] = {}
-        return [
-            u for u, row in self.placed(self.seat)
-            if card_of(u) == first and u not in self.group and u not in self.used
-            and common.intersection(self.reach(u, row, kept))
-        ]
+        out: list[str] = []
+        # placed(seat), of the first unit's card only (a troop: a fighting card)
+        rows = self.rows[seat]
+        for row in _FIELD:
+            for u in rows[row]:
+                if card_of(u) == first and u not in group and u not in used and not common.isdisjoint(
+                        self._reach(u, row, kept, known(u))):
+                    out.append(u)
+        for tower in rows["r0"]:
+            for u in self.towers.get(tower, ()):
+                if card_of(u) == first and u not in group and u not in used and not common.isdisjoint(
+                        self._reach(u, tower, kept, known(u))):
+                    out.append(u)
+        return out
 
     def supporters(self, target: str) -> list[str]:
         # ruling: docs/rulings.md#siege-support
@@ -335,40 +412,34 @@ class Table:
             out.extend((u, tower) for u in self.towers.get(tower, ()))
         return out
 
-    def _placed_lazily(self, seat: int) -> Iterator[tuple[str, str]]:
-        """``placed(seat)`` one at a time, for a question the first unit may answer."""
-        rows = self.rows[seat]
-        for r in ("r0", "r1", "r2"):
-            for u in rows[r]:
-                if kind_of(u) in FIGHTING:
-                    yield u, r
-        for tower in rows["r0"]:
-            for u in self.towers.get(tower, ()):
-                yield u, tower
-
     def reach(self, uid: str, row: str, kept: dict[Any, list[str]] | None = None) -> list[str]:
         """``targets_of(uid)`` of the seat's unit in ``row``. ``kept``: the
         answers that do not depend on the unit itself, kept over one menu:
         what a shooter of one card reaches from a tower or not, and what a
         fighter reaches from a row (not from a tower, where its day aboard counts)."""
-        card, mode, brawls = _traits(uid, self.seat)
-        if mode == "ranged" and brawls and self.hand_to_hand:
-            mode = "melee"
+        return self._reach(uid, row, kept, _traits(uid, self.seat))
+
+    def _reach(self, uid: str, row: str, kept: dict[Any, list[str]] | None,
+               traits: tuple[str, str, bool]) -> list[str]:
+        """``reach``, the unit's ``_traits`` given."""
+        card, mode, brawls = traits
         if mode == "ranged":
-            key = (card, row in self.towers)
-            if kept is None:
-                return self._shots(*key)
-            found = kept.get(key)
-            if found is None:
-                found = kept[key] = self._shots(*key)
-            return found
+            if not (brawls and self.hand_to_hand):
+                if kept is None:
+                    return self._shots(card, row in self.towers)
+                key = (card, row in self.towers)
+                found = kept.get(key)
+                if found is None:
+                    found = kept[key] = self._shots(card, key[1])
+                return found
+            mode = "melee"
         if mode == "melee":
             return self._melee_kept(uid, row, kept)
         if mode == "none":
             return []
         if mode == "fill":  # a Siege Tower: the Moat, from row 0 once no wall stands
             moat = self.moat() if self.seat == ATTACKER and row == "r0" else None
-            return [moat] if moat and not self.walls() else []
+            return [moat] if moat and not self._walls_stand() else []
         # a ram: every wall from row 0, when its shot can hit one at all
         if self.seat != ATTACKER or row != "r0" or not _lines_hit(ATTACKER, card, False, True)[1]:
             return []
@@ -391,21 +462,25 @@ class Table:
         """``[t for t in ranged_candidates() if faces(uid, t)]`` for a shooter
         of ``card`` of the seat, in a tower or not: by rows, each row's line
         counted once (``_line_of``)."""
-        walls = bool(self.walls())
-        lines = _lines_hit(self.seat, card, in_tower, walls)
-        near, far = lines[1], lines[2]
-        if not (near or far):
-            return []
+        walls = self._walls_stand()
+        _, near, far = _LINES_HIT[self.seat].get(card, _NO_LINE)[2 * in_tower + walls]
         sometimes = _SHOT_ONLY_SOMETIMES
+        out: list[str]
         if self.seat == ATTACKER:
             rows = self.rows[DEFENDER]
-            by_row = (("r1", near), ("r2", far if walls else near))
-            return [t for r, hit in by_row if hit for t in rows[r]
-                    if card_of(t) not in sometimes or _may_shoot_at(card, t, r)]
+            out = [t for t in rows["r1"] if card_of(t) not in sometimes or _may_shoot_at(card, t, "r1")] \
+                if near else []
+            if far if walls else near:
+                out += [t for t in rows["r2"] if card_of(t) not in sometimes or _may_shoot_at(card, t, "r2")]
+            return out
+        if not (near or far):
+            return []
         rows = self.rows[ATTACKER]
-        by_row = (("r0", near), ("r1", near), ("r2", far))
-        out = [t for r, hit in by_row if hit for t in rows[r]
-               if kind_of(t) in FIGHTING and (card_of(t) not in sometimes or _may_shoot_at(card, t, r))]
+        out = []
+        for r, hit in (("r0", near), ("r1", near), ("r2", far)):
+            if hit:
+                out += [t for t in rows[r] if kind_of(t) in FIGHTING
+                        and (card_of(t) not in sometimes or _may_shoot_at(card, t, r))]
         if near:
             out.extend(t for tower in rows["r0"] for t in self.towers.get(tower, ())
                        if _may_shoot_at(card, t, tower))
@@ -414,15 +489,22 @@ class Table:
     def attack_menu(self) -> tuple[list[str], list[str]]:
         """``(attackers(), brawlers())`` in one walk over the seat's units."""
         used, seat = self.used, self.seat
+        rows = self.rows[seat]
+        known = _TRAITS[seat]
         kept: dict[Any, list[str]] = {}
         attackers: list[str] = []
         brawlers: list[str] = []
-        for u, row in self.placed(seat):
-            if u in used:
+        placed = [(u, r) for r in _FIELD for u in rows[r]]
+        for tower in rows["r0"]:
+            placed.extend((u, tower) for u in self.towers.get(tower, ()))
+        for u, row in placed:
+            traits = known(u)
+            # mode "none": no target and no hand to hand (as in can_attack)
+            if traits[1] == "none" or u in used:
                 continue
-            if self.reach(u, row, kept):
+            if self._reach(u, row, kept, traits):
                 attackers.append(u)
-            if _traits(u, seat)[2] and self._melee_kept(u, row, kept):
+            if traits[2] and self._melee_kept(u, row, kept):
                 brawlers.append(u)
         return attackers, brawlers
 
@@ -440,17 +522,26 @@ class Table:
 
     def can_attack(self) -> bool:
         """``bool(attackers() or brawlers())``, stopping at the first unit that can."""
-        used, seat = self.used, self.seat
+        used, seat, towers = self.used, self.seat, self.towers
+        rows = self.rows[seat]
+        known = _TRAITS[seat]
         kept: dict[Any, list[str]] = {}
         tried: set[tuple[str, str]] = set()  # (card, row) with no attack: the same for its like
-        for u, row in self._placed_lazily(seat):
-            if u in used:
-                continue
-            card, _, brawls = _traits(u, seat)
-            if (card, row) in tried:
-                continue
-            if self.reach(u, row, kept) or (brawls and self._melee_kept(u, row, kept)):
-                return True
-            if row not in self.towers:  # aboard a tower the day it boarded counts
-                tried.add((card, row))
+        for row in _FIELD:
+            for u in rows[row]:
+                traits = known(u)
+                # mode "none": no target, and no hand to hand (only a shooter brawls);
+                # the same skips walls, the Moat, food and leaders (units() has no such)
+                if traits[1] == "none" or u in used or (traits[0], row) in tried:
+                    continue
+                if self._reach(u, row, kept, traits) or (traits[2] and self._melee_kept(u, row, kept)):
+                    return True
+                tried.add((traits[0], row))
+        for tower in rows["r0"]:
+            for u in towers.get(tower, ()):  # aboard a tower the day it boarded counts: no ``tried``
+                if u in used:
+                    continue
+                traits = known(u)
+                if self._reach(u, tower, kept, traits) or (traits[2] and self._melee_kept(u, tower, kept)):
+                    return True
         return False
