@@ -108,7 +108,10 @@ def _undo_pair(last: NetEffect | None) -> set[str]:
 
 def _allowed(exchanges: Sequence[Picks], last: NetEffect | None) -> Sequence[Picks]:
     """``exchanges`` between one pair of regions, without those that undo ``last``."""
-    return [p for p in exchanges if not undoes(net_effect(transfers(p)), last)]
+    if not last:
+        return list(exchanges)
+    back = tuple(sorted((r, c, -n) for r, c, n in last))  # as ``undoes``, worked out once
+    return [p for p in exchanges if net_effect(transfers(p)) != back]
 
 
 #: Each region's neighbours in name order (the order Garrison lists them in).
@@ -345,7 +348,7 @@ def _garrison_steps(board: Board) -> Exchanges:
     followers = dict(board.followers)
     last = board.last_exchange
     undo = _undo_pair(last)
-    # (a, b, the pair's ways by size when listed (the undo pair), a's takes, b's one-takes)
+    # (a, b, the pair's ways by size 3, 2, 1 when listed (the undo pair), a's followers, its largest size)
     pairs: list[tuple[str, str, tuple[tuple[Picks, ...], ...] | None, int, int]] = []
     best = 0
     for a, here in board.followers:
@@ -357,9 +360,16 @@ def _garrison_steps(board: Board) -> Exchanges:
             if there is None:
                 continue
             if undo and undo == {a, b}:
-                listed = tuple(tuple(_allowed(ways, last)) for ways in _garrison_pair(a, here, b, there))
-                size = next((3 - i for i, ways in enumerate(listed) if ways), 0)
-                pairs.append((a, b, listed, n_here, size))
+                # Filtered down to its largest size with an allowed way only: the
+                # size played is at least that, so its smaller ways are never asked.
+                by_size: list[tuple[Picks, ...]] = [(), (), ()]
+                size = 0
+                for i, ways in enumerate(_garrison_pair(a, here, b, there)):
+                    by_size[i] = tuple(_allowed(ways, last))
+                    if by_size[i]:
+                        size = 3 - i
+                        break
+                pairs.append((a, b, (by_size[0], by_size[1], by_size[2]), n_here, size))
             else:
                 # Two taken and one back; else one and one back, or two into an
                 # empty region; else one into it (``_garrison_pair``'s sizes).
@@ -389,12 +399,14 @@ def _garrison_steps(board: Board) -> Exchanges:
         return best == 1 or (best == 2 and n_here >= 2)
 
     firsts: dict[int, KidMove] = {}
+    done = ""  # a region whose every take is already a first pick
     for a, b, listed, n_here, _ in pairs:
-        if has_size(b, listed, n_here):
+        if a != done and has_size(b, listed, n_here):
             if listed is None:
                 # A region with two or more followers pairs each colour there with
                 # another, so the ways of any size begin with each of its takes.
                 starts = [takes[0] for takes in _region_takes(a, followers[a])[0]]
+                done = a
             else:
                 starts = [way[0] for way in listed[3 - best]]
             for pick in starts:
@@ -427,8 +439,14 @@ def _ambassador_steps(board: Board) -> Exchanges:
         ways = [take + back for back in backs] if size == 2 else [] if backs else [(*take, INTOS[r2])]
         return _allowed(ways, last) if ways and undo and undo == {r1, r2} else ways  # type: ignore[return-value]
 
+    grouped: dict[tuple[int, int], list[Picks]] = {}  # asked for the first step, then for the second
+
     def group(take: Picks, r1: str, size: int) -> list[Picks]:
-        return [way for r2 in regions if r2 != r1 for way in with_region(take, r1, r2, size)]
+        found = grouped.get((id(take[0]), size))
+        if found is None:
+            found = grouped[id(take[0]), size] = [
+                way for r2 in regions if r2 != r1 for way in with_region(take, r1, r2, size)]
+        return found
 
     def starts(r1: str, size: int) -> list[KidMove]:
         """The takes from ``r1`` that begin a way of ``size``."""
