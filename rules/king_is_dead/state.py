@@ -21,6 +21,7 @@ from rules.king_is_dead import actions, scoring
 from rules.king_is_dead.actions import COLOURS, Board, Picks
 from rules.king_is_dead.data import DATA, LOYALIST
 from rules.king_is_dead.last_card import LastCard, way_key
+from rules.king_is_dead.last_card import effects as last_card_effects
 from rules.king_is_dead.moves import (
     PASS,
     PLAYS,
@@ -448,9 +449,12 @@ class KingIsDeadState(State):
             # after the play.
             fast = self._last_card()
             board = self.board()
-            if not actions.options_menu(card, board):
+            # (Garrison's and Ambassador's ways are listed for their effects:
+            # whether there are any is asked of the list.)
+            exchange = card in ("garrison", "ambassador")
+            if not (actions.options(card, board) if exchange else actions.options_menu(card, board)):
                 return fast.way_wins(card, ())  # no action: the summon alone
-            return any(fast.way_wins(card, p) for p in actions.options(card, board))
+            return any(fast.effect_wins(card, key) for key in last_card_effects(card, board))
         sim = self._simulation()
         sim._play(card, [], screen=False)  # marks the card as the last one of the game
         if sim.step == "action":
