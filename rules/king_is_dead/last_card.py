@@ -213,13 +213,14 @@ class LastCard:
 
     def _effect_wins(self, card: str, effect: Any) -> bool:
         """``picks_win`` of the ways whose effect is ``effect`` (``way_key``)."""
-        order, regions = self.order, self.regions
+        order, regions, takers = self.order, self.regions, self.takers
         if effect and card == "crown":  # two region cards change places; no follower moves
             i, j = (order.index(r) for r in effect)
-            swapped, moved = list(order), list(regions)
+            swapped, moved, taken = list(order), list(regions), list(takers)
             swapped[i], swapped[j] = swapped[j], swapped[i]
             moved[i], moved[j] = moved[j], moved[i]
-            order, regions = tuple(swapped), tuple(moved)
+            taken[i], taken[j] = taken[j], taken[i]
+            order, regions, takers = tuple(swapped), tuple(moved), tuple(taken)
         elif effect:
             changes = effect if card in ("garrison", "ambassador") else [(r, c, 1) for r, c in effect]
             touched: dict[str, list[int]] = {}
@@ -227,11 +228,12 @@ class LastCard:
                 if region not in touched:
                     touched[region] = list(self.numbers[region])
                 touched[region][_INDEX[colour]] += n
-            moved = list(regions)
+            moved, taken = list(regions), list(takers)
             for region, numbers in touched.items():
-                moved[order.index(region)] = _region(tuple(numbers))
-            regions = tuple(moved)
-        takers = tuple(taker for taker, _, _ in regions)
+                k = order.index(region)
+                moved[k] = _region(tuple(numbers))
+                taken[k] = moved[k][0]
+            regions, takers = tuple(moved), tuple(taken)
         before, known = self.before, self.verdicts  # looked up once: the search asks this very often
         # A summon that leaves its region's taker as it was is decided by its
         # colour alone: those first, once per colour.
@@ -244,13 +246,16 @@ class LastCard:
                     return True
         summoned = bool(same)
         for i, (_, _, changed) in enumerate(regions):
-            for taker, colour in changed:
+            if changed:
                 summoned = True
-                after = (*takers[:i], taker, *takers[i + 1:])
-                how = decided(before + after)
-                won = known.get((how, colour))
-                if won or (won is None and self._verdict(how, order, after, colour)):
-                    return True
+                head, tail = before + takers[:i], takers[i + 1:]
+                for taker, colour in changed:
+                    how = decided((*head, taker, *tail))
+                    won = known.get((how, colour))
+                    if won is None:
+                        won = self._verdict(how, order, (*takers[:i], taker, *tail), colour)
+                    if won:
+                        return True
         return False if summoned else self._wins(order, takers, None)  # nobody to summon
 
     def summon_wins(self, region: str | None, colour: str | None) -> bool:
