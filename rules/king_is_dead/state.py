@@ -39,6 +39,7 @@ from rules.king_is_dead.scoring import SAXONS
 from rules.king_is_dead.view import view
 
 SETUP_STEPS = ("court", "fill", "order")
+Menu = Mapping[Picks, tuple[KidMove, ...]]
 _HOME = {f.id: f.home for f in DATA.factions}  # as ``controlled`` reads it, looked up once
 # A region's followers by COLOURS, the reserve by faction colour: as tuples, in one call.
 _BY_COLOUR = itemgetter(*COLOURS)
@@ -324,13 +325,14 @@ class KingIsDeadState(State):
             self.pending["last card"] = known or self._new_last_card(self.last_play)
         events.append(Event("card_played", {"seat": self.seat, "card": card}))
         board = self.board()
-        if actions.options_menu(card, board):
+        menu = actions.options_menu(card, board)  # looked up once: the board is hashed for it
+        if menu:
             # Worked out once per card, as the menu of every step: the board
             # does not change while the player picks, and the copies made by
             # later steps share it. ``screen=False``: the card's every way,
             # the last card's rule not applied (for ``_card_wins``, which
             # stops at the first way that wins).
-            self.pending["menu"] = self._make_menu(board) if screen else actions.options_menu(card, board)
+            self.pending["menu"] = self._make_menu(board, menu) if screen else menu
             self.step = "action"
         else:
             events.append(Event("no_action", {"seat": self.seat, "card": card}))
@@ -394,10 +396,12 @@ class KingIsDeadState(State):
         assert self.pending is not None
         return actions.options(self.pending["card"], board or self.board())
 
-    def _make_menu(self, board: Board) -> Mapping[Picks, tuple[KidMove, ...]]:
+    def _make_menu(self, board: Board, menu: Menu) -> Menu:
+        """The card's menu on ``board`` (``menu``: every way), the 3-player
+        last card's keeping only the ways that win."""
         assert self.pending is not None
         if not self.pending["last"]:
-            return actions.options_menu(self.pending["card"], board)
+            return menu
         # Worked out as the picks are made, from this position as it is now,
         # which copies of the state made meanwhile share (they may ask later).
         if self.mordred:
