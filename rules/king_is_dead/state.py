@@ -180,13 +180,13 @@ class KingIsDeadState(State):
         return owner == faction or (owner is None and DATA.faction(faction).home == region)
 
     def board(self) -> Board:
-        open_ = self.open_regions()
+        control, regions, crowns = self.control, self.regions, self.crowns  # looked up once
         return Board(
-            followers=tuple((r, _BY_COLOUR(self.regions[r])) for r in open_),
-            reserve=_BY_FACTION(self.reserve),
-            controlled=_controlled(tuple(self.control.values())),  # in map order, as made
-            swappable=tuple(r for r in self.cards if self.control[r] is None and r not in self.crowns),
-            last_exchange=self.last_exchange,
+            tuple([(r, _BY_COLOUR(regions[r])) for r in DATA.regions if control[r] is None]),
+            _BY_FACTION(self.reserve),
+            _controlled(tuple(control.values())),  # in map order, as made
+            tuple([r for r in self.cards if control[r] is None and r not in crowns]),
+            self.last_exchange,
         )
 
     # -- the hooks ------------------------------------------------------------
