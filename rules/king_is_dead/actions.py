@@ -108,7 +108,10 @@ def _undo_pair(last: NetEffect | None) -> set[str]:
 
 def _allowed(exchanges: Sequence[Picks], last: NetEffect | None) -> Sequence[Picks]:
     """``exchanges`` between one pair of regions, without those that undo ``last``."""
-    return [p for p in exchanges if not undoes(net_effect(transfers(p)), last)]
+    if not last:
+        return list(exchanges)
+    back = tuple(sorted((r, c, -n) for r, c, n in last))  # as ``undoes``, worked out once
+    return [p for p in exchanges if net_effect(transfers(p)) != back]
 
 
 #: Each region's neighbours in name order (the order Garrison lists them in).
@@ -295,6 +298,176 @@ class Steps(Mapping[Picks, tuple[KidMove, ...]]):
         return menu(c for c in self._choices if c and self._keeps(c))
 
 
+class Exchanges(Steps):
+    """The menu of Garrison's or Ambassador's ways on one board (as
+    ``Steps(options(card, board))``), worked out from the board's followers
+    without listing the ways: the first picks (a follower taken from a
+    region) from which regions can exchange, and each first pick's ways only
+    when it is picked. A player, or the search's random game, walks one path
+    through the hundreds of ways, so listing them all was most of the cost of
+    playing either card. The whole list is made only if asked for (``len``,
+    iterating the keys)."""
+
+    def __init__(self, card: str, board: Board, firsts: tuple[KidMove, ...],
+                 ways: Callable[[KidMove], list[Picks]]) -> None:
+        self._card = card
+        self._board = board
+        self._firsts = firsts
+        self._ways = ways  # a first pick's ways, in the order ``options`` lists them
+        self._keep = None
+        self._kept = {}
+        self._steps = {}
+
+    @property
+    def _choices(self) -> tuple[Picks, ...]:  # type: ignore[override]
+        return options(self._card, self._board)
+
+    def _step(self, made: Picks) -> tuple[list[Picks], tuple[KidMove, ...]]:
+        if len(made) > 1:
+            return super()._step(made)  # among the first pick's ways, as ``Steps``
+        found = self._steps.get(made)
+        if found is None:
+            if not made:
+                found = ([], self._firsts)  # the first step's ways are never read: only its picks
+            else:
+                first = _among(made[0], self._firsts)
+                group = self._ways(first) if first is not None else []
+                found = (group, tuple({id(c[1]): c[1] for c in group if len(c) > 1}.values()))
+            self._steps[made] = found
+        return found
+
+    def __bool__(self) -> bool:
+        return bool(self._firsts)
+
+
+def _garrison_steps(board: Board) -> Exchanges:
+    """``Exchanges`` of Garrison: ``_garrison``'s ways, a pair of neighbours
+    (in its order) at a time. A pair's ways at a size are made from its two
+    regions' takes (as ``_garrison_pair``); the pair an exchange may undo has
+    its ways listed and filtered, as ``_garrison`` does."""
+    followers = dict(board.followers)
+    last = board.last_exchange
+    undo = _undo_pair(last)
+    # (a, b, the pair's ways by size 3, 2, 1 when listed (the undo pair), a's followers, its largest size)
+    pairs: list[tuple[str, str, tuple[tuple[Picks, ...], ...] | None, int, int]] = []
+    best = 0
+    for a, here in board.followers:
+        n_here = sum(here)
+        if not n_here:
+            continue  # nothing to take: no way starts here
+        for b in _NEIGHBOURS[a]:
+            there = followers.get(b)
+            if there is None:
+                continue
+            if undo and undo == {a, b}:
+                # Filtered down to its largest size with an allowed way only: the
+                # size played is at least that, so its smaller ways are never asked.
+                by_size: list[tuple[Picks, ...]] = [(), (), ()]
+                size = 0
+                for i, ways in enumerate(_garrison_pair(a, here, b, there)):
+                    by_size[i] = tuple(_allowed(ways, last))
+                    if by_size[i]:
+                        size = 3 - i
+                        break
+                pairs.append((a, b, (by_size[0], by_size[1], by_size[2]), n_here, size))
+            else:
+                # Two taken and one back; else one and one back, or two into an
+                # empty region; else one into it (``_garrison_pair``'s sizes).
+                size = (3 if n_here >= 2 else 2) if any(there) else (2 if n_here >= 2 else 1)
+                pairs.append((a, b, None, n_here, size))
+            best = max(best, size)
+    if not best:
+        return Exchanges("garrison", board, (), lambda first: [])
+
+    def pair_ways(a: str, b: str, listed: tuple[tuple[Picks, ...], ...] | None, n_here: int) -> list[Picks]:
+        """The pair's ways of size ``best`` (none when it has none of that size)."""
+        if listed is not None:
+            return list(listed[3 - best])
+        one, two = _region_takes(a, followers[a])
+        backs = _region_takes(b, followers[b])[0]
+        if backs:
+            outs = two if best == 3 else one if best == 2 else ()
+            return [takes + back for takes in outs for back in backs]
+        outs = two if best == 2 else one if best == 1 else ()
+        return [(*takes, INTOS[b]) for takes in outs]
+
+    def has_size(b: str, listed: tuple[tuple[Picks, ...], ...] | None, n_here: int) -> bool:
+        if listed is not None:
+            return bool(listed[3 - best])
+        if any(followers[b]):
+            return best == 2 or (best == 3 and n_here >= 2)
+        return best == 1 or (best == 2 and n_here >= 2)
+
+    firsts: dict[int, KidMove] = {}
+    done = ""  # a region whose every take is already a first pick
+    for a, b, listed, n_here, _ in pairs:
+        if a != done and has_size(b, listed, n_here):
+            if listed is None:
+                # A region with two or more followers pairs each colour there with
+                # another, so the ways of any size begin with each of its takes.
+                starts = [takes[0] for takes in _region_takes(a, followers[a])[0]]
+                done = a
+            else:
+                starts = [way[0] for way in listed[3 - best]]
+            for pick in starts:
+                firsts.setdefault(id(pick), pick)
+
+    def ways(first: KidMove) -> list[Picks]:
+        region = first.region  # type: ignore[attr-defined]
+        out: list[Picks] = []
+        for a, b, listed, n_here, _ in pairs:
+            if a == region and has_size(b, listed, n_here):
+                out += [way for way in pair_ways(a, b, listed, n_here) if way[0] is first]
+        return out
+
+    return Exchanges("garrison", board, tuple(firsts.values()), ways)
+
+
+def _ambassador_steps(board: Board) -> Exchanges:
+    """``Exchanges`` of Ambassador: ``_ambassador``'s ways, a first pick's
+    with each other region in its order; a way between the regions an
+    exchange may undo is asked of the undo rule, as ``_ambassador`` does."""
+    one, _ = _takes(board)
+    last = board.last_exchange
+    undo = _undo_pair(last)
+    regions = [r for r, _ in board.followers]
+    full = sum(1 for r in regions if one[r])
+
+    def with_region(take: Picks, r1: str, r2: str, size: int) -> list[Picks]:
+        """The ways of ``take`` (from ``r1``) with ``r2`` of ``size``."""
+        backs = one[r2]
+        ways = [take + back for back in backs] if size == 2 else [] if backs else [(*take, INTOS[r2])]
+        return _allowed(ways, last) if ways and undo and undo == {r1, r2} else ways  # type: ignore[return-value]
+
+    grouped: dict[tuple[int, int], list[Picks]] = {}  # asked for the first step, then for the second
+
+    def group(take: Picks, r1: str, size: int) -> list[Picks]:
+        found = grouped.get((id(take[0]), size))
+        if found is None:
+            found = grouped[id(take[0]), size] = [
+                way for r2 in regions if r2 != r1 for way in with_region(take, r1, r2, size)]
+        return found
+
+    def starts(r1: str, size: int) -> list[KidMove]:
+        """The takes from ``r1`` that begin a way of ``size``."""
+        if undo and r1 in undo:
+            return [take[0] for take in one[r1] if group(take, r1, size)]
+        others = full - 1 if size == 2 else len(regions) - full  # the other full, or the empty, regions
+        return [take[0] for take in one[r1]] if others else []
+
+    best, firsts = 0, ()
+    for size in (2, 1):
+        found = tuple(pick for r1 in regions if one[r1] for pick in starts(r1, size))
+        if found:
+            best, firsts = size, found
+            break
+
+    def ways(first: KidMove) -> list[Picks]:
+        return group((first,), first.region, best)  # type: ignore[attr-defined]
+
+    return Exchanges("ambassador", board, firsts, ways)
+
+
 def _among(pick: KidMove, offered: tuple[KidMove, ...]) -> KidMove | None:
     """The object in ``offered`` that is ``pick`` (the menu's own, or an
     equal one made elsewhere, e.g. read from a player's move), or None."""
@@ -375,8 +548,10 @@ def options_menu(card: str, board: Board) -> Mapping[Picks, tuple[KidMove, ...]]
     carry it out."""
     if card == "crown":
         return _crown(board.swappable)
-    if card in ("garrison", "ambassador"):
-        return Steps(options(card, board))
+    if card == "garrison":
+        return _garrison_steps(board)
+    if card == "ambassador":
+        return _ambassador_steps(board)
     if card == "settlement":
         return _settlement(board)
     return _faction(board, card)

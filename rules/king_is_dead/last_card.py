@@ -19,13 +19,14 @@ summon after it, which was most of the computer's search at three players.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
+from itertools import combinations, combinations_with_replacement, product
 from operator import itemgetter
 from typing import Any
 
 from rules.king_is_dead import actions
-from rules.king_is_dead.actions import COLOURS, Picks
+from rules.king_is_dead.actions import COLOURS, Board, Picks
 from rules.king_is_dead.data import DATA
 from rules.king_is_dead.scoring import SAXONS, by_invasion, by_ranking, ending, region_winner, winners
 
@@ -123,7 +124,40 @@ def way_key(card: str, picks: Picks) -> Any:
         return frozenset(p.region for p in picks[:2])  # type: ignore[attr-defined]
     if card in ("garrison", "ambassador"):
         return actions.net_effect(actions.transfers(picks)) if picks else ()
+    if card == "settlement":  # one follower of each colour, in the menu's order of colours
+        return tuple((p.region, p.colour) for p in picks)  # type: ignore[attr-defined]
     return tuple(sorted((p.region, p.colour) for p in picks))  # type: ignore[attr-defined]
+
+
+def effects(card: str, board: Board) -> Iterator[Any]:
+    """The ``way_key`` of every way of playing ``card`` on ``board`` (that
+    the card can do something there: ``actions.options_menu``), some more
+    than once, without listing the ways where their effects are known: the
+    Crown swaps two of the region cards it may swap; Settlement and the
+    faction cards place one follower at each step, each step's picks the same
+    whatever was picked before. Garrison's and Ambassador's are read from
+    their ways (the partial-action and undo rules)."""
+    if card == "crown":
+        for a, b in combinations(board.swappable, 2):
+            yield frozenset((a, b))
+        return
+    if card in ("garrison", "ambassador"):
+        for picks in actions.options(card, board):
+            yield way_key(card, picks)
+        return
+    tree = actions.options_menu(card, board)
+    steps: list[tuple[tuple[str, str], ...]] = []  # each step's (region, colour) placed
+    made: Picks = ()
+    while made in tree:
+        steps.append(tuple((p.region, p.colour) for p in tree[made]))  # type: ignore[attr-defined]
+        made = (*made, tree[made][0])
+    if card == "settlement":
+        yield from product(*steps)  # one colour a step, in ``way_key``'s order
+    elif all(step == steps[0] for step in steps):  # a faction card: its colour, twice in one step's regions
+        yield from combinations_with_replacement(sorted(steps[0]), len(steps))
+    else:
+        for placed in product(*steps):
+            yield tuple(sorted(placed))
 
 
 class LastCard:
@@ -164,6 +198,13 @@ class LastCard:
             won = self.ways[key] = self._effect_wins(card, key)
         return won
 
+    def effect_wins(self, card: str, key: Any) -> bool:
+        """``way_wins`` of the ways whose ``way_key`` is ``key``."""
+        won = self.ways.get(key)
+        if won is None:
+            won = self.ways[key] = self._effect_wins(card, key)
+        return won
+
     def picks_win(self, card: str, picks: Picks) -> bool:
         """Whether some summon after carrying out ``card`` with ``picks``
         (none: the card does nothing; ``[None]`` when nobody is left to
@@ -172,13 +213,14 @@ class LastCard:
 
     def _effect_wins(self, card: str, effect: Any) -> bool:
         """``picks_win`` of the ways whose effect is ``effect`` (``way_key``)."""
-        order, regions = self.order, self.regions
+        order, regions, takers = self.order, self.regions, self.takers
         if effect and card == "crown":  # two region cards change places; no follower moves
             i, j = (order.index(r) for r in effect)
-            swapped, moved = list(order), list(regions)
+            swapped, moved, taken = list(order), list(regions), list(takers)
             swapped[i], swapped[j] = swapped[j], swapped[i]
             moved[i], moved[j] = moved[j], moved[i]
-            order, regions = tuple(swapped), tuple(moved)
+            taken[i], taken[j] = taken[j], taken[i]
+            order, regions, takers = tuple(swapped), tuple(moved), tuple(taken)
         elif effect:
             changes = effect if card in ("garrison", "ambassador") else [(r, c, 1) for r, c in effect]
             touched: dict[str, list[int]] = {}
@@ -186,11 +228,12 @@ class LastCard:
                 if region not in touched:
                     touched[region] = list(self.numbers[region])
                 touched[region][_INDEX[colour]] += n
-            moved = list(regions)
+            moved, taken = list(regions), list(takers)
             for region, numbers in touched.items():
-                moved[order.index(region)] = _region(tuple(numbers))
-            regions = tuple(moved)
-        takers = tuple(taker for taker, _, _ in regions)
+                k = order.index(region)
+                moved[k] = _region(tuple(numbers))
+                taken[k] = moved[k][0]
+            regions, takers = tuple(moved), tuple(taken)
         before, known = self.before, self.verdicts  # looked up once: the search asks this very often
         # A summon that leaves its region's taker as it was is decided by its
         # colour alone: those first, once per colour.
@@ -203,13 +246,16 @@ class LastCard:
                     return True
         summoned = bool(same)
         for i, (_, _, changed) in enumerate(regions):
-            for taker, colour in changed:
+            if changed:
                 summoned = True
-                after = (*takers[:i], taker, *takers[i + 1:])
-                how = decided(before + after)
-                won = known.get((how, colour))
-                if won or (won is None and self._verdict(how, order, after, colour)):
-                    return True
+                head, tail = before + takers[:i], takers[i + 1:]
+                for taker, colour in changed:
+                    how = decided((*head, taker, *tail))
+                    won = known.get((how, colour))
+                    if won is None:
+                        won = self._verdict(how, order, (*takers[:i], taker, *tail), colour)
+                    if won:
+                        return True
         return False if summoned else self._wins(order, takers, None)  # nobody to summon
 
     def summon_wins(self, region: str | None, colour: str | None) -> bool:

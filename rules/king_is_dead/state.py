@@ -21,6 +21,7 @@ from rules.king_is_dead import actions, scoring
 from rules.king_is_dead.actions import COLOURS, Board, Picks
 from rules.king_is_dead.data import DATA, LOYALIST
 from rules.king_is_dead.last_card import LastCard, way_key
+from rules.king_is_dead.last_card import effects as last_card_effects
 from rules.king_is_dead.moves import (
     PASS,
     PLAYS,
@@ -38,6 +39,7 @@ from rules.king_is_dead.scoring import SAXONS
 from rules.king_is_dead.view import view
 
 SETUP_STEPS = ("court", "fill", "order")
+Menu = Mapping[Picks, tuple[KidMove, ...]]
 _HOME = {f.id: f.home for f in DATA.factions}  # as ``controlled`` reads it, looked up once
 # A region's followers by COLOURS, the reserve by faction colour: as tuples, in one call.
 _BY_COLOUR = itemgetter(*COLOURS)
@@ -178,13 +180,13 @@ class KingIsDeadState(State):
         return owner == faction or (owner is None and DATA.faction(faction).home == region)
 
     def board(self) -> Board:
-        open_ = self.open_regions()
+        control, regions, crowns = self.control, self.regions, self.crowns  # looked up once
         return Board(
-            followers=tuple((r, _BY_COLOUR(self.regions[r])) for r in open_),
-            reserve=_BY_FACTION(self.reserve),
-            controlled=_controlled(tuple(self.control.values())),  # in map order, as made
-            swappable=tuple(r for r in self.cards if self.control[r] is None and r not in self.crowns),
-            last_exchange=self.last_exchange,
+            tuple([(r, _BY_COLOUR(regions[r])) for r in DATA.regions if control[r] is None]),
+            _BY_FACTION(self.reserve),
+            _controlled(tuple(control.values())),  # in map order, as made
+            tuple([r for r in self.cards if control[r] is None and r not in crowns]),
+            self.last_exchange,
         )
 
     # -- the hooks ------------------------------------------------------------
@@ -323,13 +325,14 @@ class KingIsDeadState(State):
             self.pending["last card"] = known or self._new_last_card(self.last_play)
         events.append(Event("card_played", {"seat": self.seat, "card": card}))
         board = self.board()
-        if actions.options_menu(card, board):
+        menu = actions.options_menu(card, board)  # looked up once: the board is hashed for it
+        if menu:
             # Worked out once per card, as the menu of every step: the board
             # does not change while the player picks, and the copies made by
             # later steps share it. ``screen=False``: the card's every way,
             # the last card's rule not applied (for ``_card_wins``, which
             # stops at the first way that wins).
-            self.pending["menu"] = self._make_menu(board) if screen else actions.options_menu(card, board)
+            self.pending["menu"] = self._make_menu(board, menu) if screen else menu
             self.step = "action"
         else:
             events.append(Event("no_action", {"seat": self.seat, "card": card}))
@@ -393,10 +396,12 @@ class KingIsDeadState(State):
         assert self.pending is not None
         return actions.options(self.pending["card"], board or self.board())
 
-    def _make_menu(self, board: Board) -> Mapping[Picks, tuple[KidMove, ...]]:
+    def _make_menu(self, board: Board, menu: Menu) -> Menu:
+        """The card's menu on ``board`` (``menu``: every way), the 3-player
+        last card's keeping only the ways that win."""
         assert self.pending is not None
         if not self.pending["last"]:
-            return actions.options_menu(self.pending["card"], board)
+            return menu
         # Worked out as the picks are made, from this position as it is now,
         # which copies of the state made meanwhile share (they may ask later).
         if self.mordred:
@@ -448,9 +453,12 @@ class KingIsDeadState(State):
             # after the play.
             fast = self._last_card()
             board = self.board()
-            if not actions.options_menu(card, board):
+            # (Garrison's and Ambassador's ways are listed for their effects:
+            # whether there are any is asked of the list.)
+            exchange = card in ("garrison", "ambassador")
+            if not (actions.options(card, board) if exchange else actions.options_menu(card, board)):
                 return fast.way_wins(card, ())  # no action: the summon alone
-            return any(fast.way_wins(card, p) for p in actions.options(card, board))
+            return any(fast.effect_wins(card, key) for key in last_card_effects(card, board))
         sim = self._simulation()
         sim._play(card, [], screen=False)  # marks the card as the last one of the game
         if sim.step == "action":

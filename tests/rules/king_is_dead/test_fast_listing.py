@@ -171,3 +171,47 @@ def test_a_menu_that_keeps_some_ways_is_the_menu_of_those_ways() -> None:
                 assert len(asked) == len(set(asked))
                 checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("mordred", [False, True])
+def test_exchanges_worked_out_from_the_board_are_the_menu_of_every_way(players: int, mordred: bool) -> None:
+    """``options_menu`` of Garrison and Ambassador (``actions.Exchanges``,
+    which does not list the ways) against ``menu`` of every way
+    (``options``), with the board's exchange to undo, none, and one of the
+    card's own: every key's picks, every first pick asked (a take that
+    begins no way is not a key), complete ways not keys, and a random walk
+    on a fresh menu, as a player or the search asks."""
+    checked = undone = 0
+    for seed in range(3):
+        for state, rng in random_game(players, seed, mordred):
+            board = state.board()
+            lasts = [board.last_exchange, None]
+            for card in ("garrison", "ambassador"):
+                ways = actions.options(card, replace(board, last_exchange=None))
+                if ways:
+                    lasts.append(actions.net_effect(actions.transfers(rng.choice(ways))) or None)
+            for last in lasts:
+                other = replace(board, last_exchange=last)
+                for card, make in (("garrison", actions._garrison_steps),
+                                   ("ambassador", actions._ambassador_steps)):
+                    choices = actions.options(card, other)
+                    whole = actions.menu(choices)
+                    walked = make(other)
+                    made: Picks = ()
+                    while made in whole:
+                        assert made in walked and walked[made] == whole[made]
+                        made = (*made, rng.choice(whole[made]))
+                    assert made not in walked and bool(walked) == bool(whole)
+                    steps = make(other)
+                    for take in moves.TAKES.values():
+                        assert steps.get((take,)) == whole.get((take,))
+                    for key, picks in whole.items():
+                        assert steps.get(key) == picks
+                    for c in choices:
+                        assert c not in steps and c[:-1] in steps
+                    assert actions.leaves(make(other)) == actions.leaves(whole)
+                    checked += 1
+                    plain = actions.options(card, replace(other, last_exchange=None))
+                    undone += bool(last) and choices != plain
+    assert checked > 200 and undone > 5

@@ -22,7 +22,7 @@ import pytest
 
 from rules.king_is_dead import actions, scoring
 from rules.king_is_dead.data import DATA
-from rules.king_is_dead.last_card import LastCard
+from rules.king_is_dead.last_card import LastCard, effects, way_key
 from rules.king_is_dead.moves import Play
 from rules.king_is_dead.scoring import SAXONS
 from rules.king_is_dead.state import KingIsDeadState
@@ -134,3 +134,26 @@ def test_an_ending_by_control_is_decided_by_the_first_two_factions() -> None:
         ranking = scoring.faction_ranking(control, resolved)
         assert (scoring.by_ranking(ranking[:2], courts, last_play)[0]
                 == scoring.by_control(control, resolved, courts, last_play)[0])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_effects_of_a_cards_ways_are_those_of_its_listed_ways(players: int) -> None:
+    """``last_card.effects`` (what the turn's check walks, without listing
+    the ways for the Crown, Settlement and the faction cards) gives the
+    ``way_key`` of every way ``actions.options`` lists and no other, for
+    every card in every position of seeded random games; a Settlement's key
+    is its placements in the order of its steps, one colour each."""
+    checked = 0
+    for seed in range(3):
+        for state, _ in random_game(players, seed):
+            board = state.board()
+            for card in DATA.cards:
+                ways = actions.options(card, board)
+                if not actions.options_menu(card, board):
+                    assert not ways
+                    continue
+                assert set(effects(card, board)) == {way_key(card, p) for p in ways}
+                if card == "settlement":
+                    assert len({way_key(card, p) for p in ways}) == len(ways)
+                checked += 1
+    assert checked > 200
