@@ -128,7 +128,8 @@ def board_cells(pattern: str = "") -> list[BoardCell]:
 # -- the plan: iterations a move on each board ----------------------------------------------------
 def search_rate(group: Group, level: str = "normal", count: int = 4, iterations: int = 100) -> float:
     """Iterations per second of search CPU here at ``level``'s style (its
-    playouts' horizons), in ``count`` positions of seeded random games."""
+    playouts' horizons and its reading of the position), in ``count``
+    positions of seeded random games."""
     done = cpu = 0.0
     for i, state in enumerate(positions(group.game_id, group.players, group.options[0], count)):
         bot = CountingIsmcts(Budget(iterations=iterations, seconds=None), seed=i, **style(LEVELS[level]))
@@ -142,12 +143,12 @@ def search_rate(group: Group, level: str = "normal", count: int = 4, iterations:
 
 def level_rates(group: Group) -> dict[str, float]:
     """Per level, iterations per second of search CPU here; levels searching
-    alike in this game (the same horizon) share one measurement, so that
-    the load's ups and downs between two measurements do not set them apart."""
-    measured: dict[int | None, float] = {}
+    alike in this game (the same horizon and reading) share one measurement,
+    so that the load's ups and downs between two measurements do not set them apart."""
+    measured: dict[tuple[int | None, bool], float] = {}
     out = {}
     for name, lv in LEVELS.items():
-        key = style(lv)["horizons"].get(group.game_id)
+        key = (style(lv)["horizons"].get(group.game_id), group.game_id in lv.reads)
         if key not in measured:
             measured[key] = search_rate(group, name)
         out[name] = measured[key]
@@ -221,7 +222,7 @@ def plan_lines(plan: dict[str, Any]) -> list[str]:
         p, z = g["iterations"][PI4], g["iterations"][ZERO]
         rate = f"{g['rate_here']}"
         hard = g.get("rate_by_level", {}).get("hard", g["rate_here"])
-        if hard != g["rate_here"]:  # hard's playouts run longer (players.levels: its horizons)
+        if hard != g["rate_here"]:  # hard searches otherwise (players.levels: its reading)
             rate += f" (hard {hard})"
         lines.append(f"| {name} | {rate} | {p['easy']} / {p['normal']} / {p['hard']} "
                      f"| {z['normal']} |")

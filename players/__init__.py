@@ -7,7 +7,8 @@ seat cannot tell apart): no I/O, nothing from ``pi_app`` or ``drivers``.
 * :mod:`players.ismcts`: information-set Monte Carlo tree search, the
   computer player of the table;
 * :mod:`players.evaluation`: the search's own measure of a position, for
-  the games where the public score tells it too little (King & Assassins);
+  the games where the public score tells it too little (King & Assassins),
+  and the hard level's finer one of Mordred;
 * :mod:`players.levels`: easy, normal and hard, each a share of the
   table's think time and a style;
 * :mod:`players.simple`: a random player and a one-move-ahead greedy player,

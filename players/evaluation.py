@@ -22,11 +22,22 @@ times the chance that it is one; the King player counts a revealed one in
 full, the Assassin player does not (showing one brings it no nearer and
 lets a knight eliminate it). A revealed assassin beside a knight counts
 as most of an assassin gone, and the second gone more than the first.
+
+Mordred (the hard level's reading, players.levels: ``Level.reads``). The
+public score reads the track while Mordred's men on the map outnumber the
+players' pieces and the victory points otherwise, so one piece built can
+turn a seat's lead of a hundred into a loss: a seat ahead on the track
+would not build at all (a traced game: 32 pounds unspent and no victory
+point when the players came to hold Wales). Here each seat has a chance to
+win on the track and one on the points (a softmax of each), weighed by how
+likely Mordred is to hold Wales at the end (a logistic of his men less the
+pieces): a continuous measure, a share of the win for a cut playout.
 """
 
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable
 
 from rules.core import State
@@ -35,6 +46,8 @@ from rules.king_and_assassins.pieces import KING
 
 #: A measure: how good ``world`` is for ``seat`` (higher is better).
 Measure = Callable[[State, int], float]
+#: Chances: each seat's share of a win in ``world`` (a cut playout's score), summing to 1.
+Chances = Callable[[State], list[float]]
 
 #: King & Assassins: what a position's parts are worth to the King player.
 #: Assassins arrested (shown) or eliminated: none, one, two (the third wins).
@@ -184,3 +197,44 @@ MEASURES: dict[str, Measure] = {"king-and-assassins": king_and_assassins}
 #: seat's share of the win is exp(margin / softness), over all seats' (a
 #: softmax), rather than all of it to the seats ahead.
 SOFTNESS: dict[str, float] = {"king-and-assassins": 3.0}
+
+
+# -- Mordred --------------------------------------------------------------------------------------
+#: Mordred: how the chances follow the position. A pawn step on the track
+#: and this many victory points are each worth e (a softmax's temperature).
+TRACK_SOFTNESS = 1.0
+POINTS_SOFTNESS = 4.0
+#: Men on the map over the players' pieces that make Mordred's hold on Wales
+#: at the end e times likelier than not.
+HOLD_SOFTNESS = 2.0
+
+
+def _softmax(values: list[float], softness: float) -> list[float]:
+    top = max(values)
+    weights = [math.exp((v - top) / softness) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def mordred_chances(world: State) -> list[float]:
+    """Each seat's chance to win from ``world`` (perfect information: all of
+    it public): on the track (victory points break ties) if Mordred holds
+    Wales at the end, on the points (money breaks ties) if the players do."""
+    w = world
+    vp = w.vp()  # type: ignore[attr-defined]
+    track = _softmax([p + v / 100.0 for p, v in zip(w.pawns, vp, strict=True)], TRACK_SOFTNESS)  # type: ignore[attr-defined]
+    points = _softmax([v + m / 100.0 for v, m in zip(vp, w.money, strict=True)], POINTS_SOFTNESS)  # type: ignore[attr-defined]
+    ahead = len(w.men) - len(w.pieces)  # type: ignore[attr-defined]
+    hold = 1.0 / (1.0 + math.exp(-ahead / HOLD_SOFTNESS))
+    return [hold * t + (1.0 - hold) * p for t, p in zip(track, points, strict=True)]
+
+
+def mordred(world: State, seat: int) -> float:
+    """``seat``'s chance to win from ``world`` (``mordred_chances``)."""
+    return mordred_chances(world)[seat]
+
+
+#: Per game, a finer reading of the position than the search's default, for
+#: the levels that ask for it (players.levels: ``Level.reads``): its measure,
+#: which ranks the root's moves, and its chances, which score cut playouts.
+FINE: dict[str, tuple[Measure, Chances]] = {"mordred": (mordred, mordred_chances)}

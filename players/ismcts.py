@@ -22,7 +22,9 @@ In a game of ``HORIZONS`` a playout stops after a few moves and the seats
 ahead on the public position share its win, where playing on at random to
 the end tells the search less than the score does. A game may have the
 search's own measure of a position (players.evaluation), which then ranks
-the root's moves and scores cut playouts in place of the public score.
+the root's moves and scores cut playouts in place of the public score; a
+search may be given finer ones (``measures`` and ``chances``: the hard
+level's in Mordred, players.levels).
 
 The budget is iterations or seconds, whichever ends first; with the same seed
 and an iterations-only budget the choice is repeatable, and it depends on the
@@ -41,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from players.base import chance_move, own_turn, rewards
-from players.evaluation import MEASURES, SOFTNESS
+from players.evaluation import MEASURES, SOFTNESS, Chances, Measure
 from players.playout import POLICIES, Policy
 from players.simple import HEURISTICS
 from rules.core import CHANCE, Move, State
@@ -146,7 +148,9 @@ class Ismcts:
 
     def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int = 0, bias: float = ROOT_BIAS,
                  temperature: float = 0.0, horizons: Mapping[str, int] | None = None,
-                 policies: Mapping[str, Policy] | None = None) -> None:
+                 policies: Mapping[str, Policy] | None = None,
+                 measures: Mapping[str, Measure] | None = None,
+                 chances: Mapping[str, Chances] | None = None) -> None:
         if temperature < 0:
             raise ValueError(f"a temperature is 0 (the best move) or more, not {temperature}")
         self.budget = budget
@@ -158,6 +162,10 @@ class Ismcts:
         self.horizons = HORIZONS if horizons is None else horizons
         #: per game, how a playout picks its moves (players.playout; a game not named: at random)
         self.policies = POLICIES if policies is None else policies
+        #: per game, what ranks the root's moves (players.evaluation; a game not named: its public score)
+        self.measures = MEASURES if measures is None else measures
+        #: per game, each seat's share of a cut playout's win (a game not named: ``_ahead``)
+        self.chances = {} if chances is None else chances
         wrong = {g: h for g, h in self.horizons.items() if h < 0}
         if wrong:
             raise ValueError(f"a horizon is 0 or more moves, not {wrong}")
@@ -171,7 +179,7 @@ class Ismcts:
         rng = random.Random(f"{self.seed}/{state.game_id}/{_view_digest(state, seat)}")
         root = _Node(None, state.players)
         if self.bias:
-            ranked = _ranks(self._world(state, seat, rng), legal, seat)
+            ranked = _ranks(self._world(state, seat, rng), legal, seat, self.measures.get(state.game_id))
             root.prior = {_key(m): self.bias * r for m, r in ranked}
         start = time.perf_counter()
         cpu_start = time.thread_time()
@@ -214,7 +222,9 @@ class Ismcts:
             world.play_listed(move)
             path.append(child)
             node = child
-        values = _playout(world, rng, self.horizons.get(world.game_id), self.policies.get(world.game_id))
+        game = world.game_id
+        values = _playout(world, rng, self.horizons.get(game), self.policies.get(game),
+                          self.chances.get(game))
         for n in path:
             n.visits += 1
             value = n.value
@@ -274,10 +284,11 @@ def _pick(world: State, rng: random.Random, policy: Policy | None) -> Callable[[
 
 
 def _playout(world: State, rng: random.Random, horizon: int | None = None,
-             policy: Policy | None = None) -> list[float]:
+             policy: Policy | None = None, chances: Chances | None = None) -> list[float]:
     """Play on, the seats' own moves by ``policy`` (else at random), to the
-    end; or, with a ``horizon``, at most that many moves, then the seats
-    ahead on the public position share the win."""
+    end; or, with a ``horizon``, at most that many moves, then each seat's
+    share of the win by ``chances``, else the seats ahead on the public
+    position share it."""
     # The world's methods looked up once: a playout is most of an iteration's steps.
     to_move, legal_moves, play = world.to_move, world.legal_moves, world.play_listed
     choice = _pick(world, rng, policy)
@@ -285,7 +296,7 @@ def _playout(world: State, rng: random.Random, horizon: int | None = None,
     steps = 0
     while (mover := to_move()) is not None:
         if steps >= limit:
-            return _ahead(world)
+            return _ahead(world) if chances is None else chances(world)
         play(chance_move(world, rng) if mover == CHANCE else choice(legal_moves()))
         steps += 1
     outcome = world.outcome()
@@ -314,10 +325,9 @@ def _ahead(world: State) -> list[float]:
     return [1.0 / len(leaders) if s in leaders else 0.0 for s in range(world.players)]
 
 
-def _measure(world: State, seat: int) -> float:
-    """How good the public position is for ``seat``: the game's own measure
-    for the search (players.evaluation) if it has one, else its public score."""
-    measure = MEASURES.get(world.game_id)
+def _measure(world: State, seat: int, measure: Measure | None = None) -> float:
+    """How good the public position is for ``seat``: ``measure`` if given
+    (the search's own, players.evaluation), else the game's public score."""
     if measure is not None:
         return measure(world, seat)
     return HEURISTICS[world.game_id](world.view(None), seat)
@@ -328,7 +338,8 @@ def _widening(visits: int) -> int:
     return max(2, math.ceil(2 * math.sqrt(visits + 1)))
 
 
-def _ranks(world: State, legal: list[Move], seat: int) -> list[tuple[Move, float]]:
+def _ranks(world: State, legal: list[Move], seat: int,
+           measure: Measure | None = None) -> list[tuple[Move, float]]:
     """Each move tried in ``world``: 1 for the best for ``seat`` down to 0 for
     the worst (equal moves share a rank), a win above any position."""
     values = []
@@ -337,7 +348,7 @@ def _ranks(world: State, legal: list[Move], seat: int) -> list[tuple[Move, float
         after.play_listed(move)
         outcome = after.outcome()
         values.append(1e9 * (rewards(outcome, world.players)[seat] - 0.5) if outcome is not None
-                      else _measure(after, seat))
+                      else _measure(after, seat, measure))
     distinct = sorted(set(values))
     top = max(len(distinct) - 1, 1)
     return [(m, distinct.index(v) / top) for m, v in zip(legal, values, strict=True)]

@@ -9,10 +9,12 @@ it plays a good move mostly and a worse one now and then, as a casual
 player does. The shares are four times apart because twice the iterations
 did not make a level stronger at a Pi 4's budget (bench/README.md, the
 board strength run): each level answers four times faster than the one
-above it, which a player sees too. A level may cut a game's playouts at
-its own horizon (``Level.horizons``); none does today: hard at 16 moves in
-Mordred was no stronger against normal over the board run's games
-(bench/README.md, the ladder at a Pi 4's budget).
+above it, which a player sees too. Hard also reads Mordred finer
+(``Level.reads``, players.evaluation.FINE): each seat's chance to win on the
+track and on the points, weighed by how likely Mordred is to hold Wales,
+where the others rank moves and score cut playouts by the public score's
+0-or-1 lead, in which every playout said the same and four times the
+iterations bought nothing (bench/README.md, the ladder: hard's own reading).
 
 Every level decides from its seat's view alone: the pick draws from the
 search's own generator, seeded by that view (tests/players/test_non_interference.py).
@@ -23,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from players.evaluation import FINE, MEASURES
 from players.ismcts import DEFAULT_BUDGET, HORIZONS, Budget, Ismcts
 
 
@@ -32,14 +35,15 @@ class Level:
     share: float  # of the think time and of the iterations
     temperature: float  # 0: the most visited move; above: moves drawn by visits ** (1 / temperature)
     words: tuple[str, str]  # English, Italian: what the screens say
-    #: per game, playouts cut at other horizons than players.ismcts.HORIZONS
-    horizons: tuple[tuple[str, int], ...] = ()
+    #: games whose positions it reads by players.evaluation.FINE (its moves ranked
+    #: and cut playouts scored), where the search's default reading tells too little
+    reads: tuple[str, ...] = ()
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
     "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale")),
-    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile")),
+    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred",)),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
 DEFAULT_LEVEL = "normal"
@@ -61,7 +65,14 @@ def level_budget(chosen: Level, think: Budget = DEFAULT_BUDGET) -> Budget:
 
 def style(chosen: Level) -> dict[str, Any]:
     """The search's settings at ``chosen`` besides its budget (``Ismcts``'s keywords)."""
-    return {"temperature": chosen.temperature, "horizons": {**HORIZONS, **dict(chosen.horizons)}}
+    unknown = [g for g in chosen.reads if g not in FINE]
+    if unknown:
+        raise ValueError(f"level {chosen.name}: no finer reading of {', '.join(unknown)}; "
+                         f"there is one of {', '.join(FINE)}")
+    fine = {g: FINE[g] for g in chosen.reads}
+    return {"temperature": chosen.temperature, "horizons": HORIZONS,
+            "measures": {**MEASURES, **{g: m for g, (m, _) in fine.items()}},
+            "chances": {g: c for g, (_, c) in fine.items()}}
 
 
 def player(chosen: Level, think: Budget = DEFAULT_BUDGET, seed: int = 0) -> Ismcts:

@@ -152,8 +152,8 @@ def test_a_shard_stops_a_cell_another_shard_decided_while_it_ran(
 
 
 def test_each_level_gets_the_iterations_its_own_search_speed_buys() -> None:
-    """A level whose playouts run longer (a later horizon) is measured
-    at its own speed: at half the speed, half the iterations in its time."""
+    """A level searching otherwise (its own reading of the position) is
+    measured at its own speed: at half the speed, half the iterations in its time."""
     same = bs.iterations_on({"easy": 1000.0, "normal": 1000.0, "hard": 1000.0}, 2.0)
     slower = bs.iterations_on({"easy": 1000.0, "normal": 1000.0, "hard": 500.0}, 2.0)
     assert same == {"easy": 28, "normal": 112, "hard": 450}
@@ -170,11 +170,11 @@ def test_levels_searching_alike_share_one_measurement(monkeypatch: pytest.Monkey
     monkeypatch.setattr(bs, "search_rate", rate)
     hard = bs.LEVELS["hard"]
     monkeypatch.setitem(bs.LEVELS, "hard", Level(hard.name, hard.share, hard.temperature, hard.words,
-                                                 horizons=(("mordred", 16),)))
+                                                 reads=("mordred",)))
     mordred = next(g for g in bs.groups() if g.game_id == "mordred")
     assert bs.level_rates(mordred) == {"easy": 1000.0, "normal": 1000.0, "hard": 600.0}
-    assert measured == ["easy", "hard"]  # easy and normal cut their playouts alike: measured once
+    assert measured == ["easy", "hard"]  # easy and normal read Mordred alike: measured once
     artus = next(g for g in bs.groups() if g.game_id == "artus")
     measured.clear()
     assert bs.level_rates(artus) == {"easy": 1000.0, "normal": 1000.0, "hard": 1000.0}
-    assert measured == ["easy"]  # every level cuts Artus's playouts alike
+    assert measured == ["easy"]  # every level reads Artus alike

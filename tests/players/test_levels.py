@@ -72,11 +72,16 @@ def test_a_negative_temperature_is_refused() -> None:
         Ismcts(temperature=-1.0)
 
 
-def test_a_levels_own_horizons_replace_the_searchs_for_that_game_only() -> None:
-    from players.ismcts import HORIZONS
+def test_a_level_reads_finer_only_the_games_it_names() -> None:
+    from players.evaluation import FINE, MEASURES
     from players.levels import Level
 
-    further = Level("further", 1.0, 0.0, ("Further", "Oltre"), horizons=(("mordred", 16),))
-    bot = player(further)
-    assert bot.horizons == {**HORIZONS, "mordred": 16}
-    assert all(player(chosen).horizons == HORIZONS for chosen in LEVELS.values())
+    measure, chances = FINE["mordred"]
+    hard = player(LEVELS["hard"])
+    assert hard.measures == {**MEASURES, "mordred": measure}
+    assert hard.chances == {"mordred": chances}
+    for name in ("easy", "normal"):
+        bot = player(LEVELS[name])
+        assert bot.measures == MEASURES and bot.chances == {}
+    with pytest.raises(ValueError, match="no finer reading of siege"):
+        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("siege",)))
