@@ -29,6 +29,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
+from players.siege_measure import siege
 from rules.core import State
 from rules.king_and_assassins.data import ASSASSINS, CITIZENS, ROUND_CARDS, Board
 from rules.king_and_assassins.pieces import KING
@@ -179,8 +180,8 @@ def king_and_assassins(world: State, seat: int) -> float:
 
 
 #: Per game, the search's measure; a game not named is measured by its public score.
-MEASURES: dict[str, Measure] = {"king-and-assassins": king_and_assassins}
+MEASURES: dict[str, Measure] = {"king-and-assassins": king_and_assassins, "siege": siege}
 #: Per game, how a playout cut short (players.ismcts.HORIZONS) is scored: each
 #: seat's share of the win is exp(margin / softness), over all seats' (a
 #: softmax), rather than all of it to the seats ahead.
-SOFTNESS: dict[str, float] = {"king-and-assassins": 3.0}
+SOFTNESS: dict[str, float] = {"king-and-assassins": 3.0, "siege": 3.0}
