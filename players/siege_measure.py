@@ -17,7 +17,8 @@ sizes and the decks' sizes are read: all public.
 from __future__ import annotations
 
 from rules.core import State
-from rules.siege.constants import ATTACKER, DEFENDER
+from rules.siege.constants import ATTACKER, DEFENDER, SUPPLY
+from rules.siege.data import DATA
 from rules.siege.table import card_of
 
 #: What a unit on the table is worth to its side (a Knight's 3 the scale).
@@ -44,6 +45,25 @@ BREACH = 8.0
 #: it): a step towards the breach, one of each counted.
 RAM_AT_WALLS = 1.0
 TOWER_AT_MOAT = 1.5
+#: Per food card a side is likely to hold (it feeds the troops; without one
+#: a troop starves): its food cards not on the table nor in its discards,
+#: shared out over its hand and deck by their sizes (what is in the hand is
+#: secret). Two at most count.
+FOOD = 1.0
+#: Each side's food cards in all (its deck's, the opening layout's included).
+_FOOD_CARDS = (DATA.decks["attacker"][SUPPLY[ATTACKER]], DATA.decks["defender"][SUPPLY[DEFENDER]])
+
+
+def _food_in_hand(world: State, side: int, on_table: list[str]) -> float:
+    """The food cards ``side`` is likely to hold, from what the public sees."""
+    hand = world.hand_size(side)  # type: ignore[attr-defined]
+    if not hand:
+        return 0.0
+    food = SUPPLY[side]
+    unseen = (_FOOD_CARDS[side] - sum(1 for u in on_table if card_of(u) == food)
+              - world.discards[side].get(food, 0))  # type: ignore[attr-defined]
+    pool = hand + sum(world.decks[side]["normal"].values())  # type: ignore[attr-defined]
+    return min(2.0, hand * max(unseen, 0) / pool)
 #: The Attacker's decks (normal and events) below this many cards: time runs short.
 SHORT = 10
 LIFT = 4.0  # all of it at an empty deck
@@ -66,6 +86,7 @@ def siege(world: State, seat: int) -> float:
     value += FORCE * (_worth(front) + _worth(att["rc"]) + _worth(inside)
                       - _worth(dfn["r2"]) - _worth(dfn["rc"]))
     value += HAND * (world.hand_size(ATTACKER) - world.hand_size(DEFENDER))  # type: ignore[attr-defined]
+    value += FOOD * (_food_in_hand(world, ATTACKER, att["rc"]) - _food_in_hand(world, DEFENDER, dfn["rc"]))
     sally = (any(card_of(u) in FIGHTERS for u in dfn["r2"])
              and not any(card_of(u) == "battering_ram" for u in att["r0"]))
     if sally:
