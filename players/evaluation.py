@@ -22,6 +22,8 @@ times the chance that it is one; the King player counts a revealed one in
 full, the Assassin player does not (showing one brings it no nearer and
 lets a knight eliminate it). A revealed assassin beside a knight counts
 as most of an assassin gone, and the second gone more than the first.
+
+Siege's measure is a module of its own (players.siege_measure).
 """
 
 from __future__ import annotations
