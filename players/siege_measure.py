@@ -10,8 +10,9 @@ Attacker has nothing left to draw (the siege lifted). Random play ends most
 games by the sally. So this measure counts, for the Attacker: the walls and
 the Moat still standing against him, each side's forces by what they fight
 with, the Commander's screen (how few units stand before him) and, once the
-walls are breached, the troops at the breach. Only the table, the hands'
-sizes and the decks' sizes are read: all public.
+walls are breached, the troops at the breach; the food each side likely
+holds, and the Attacker's time running out. Only the table, the discards,
+the hands' sizes and the decks' sizes are read: all public.
 """
 
 from __future__ import annotations
