@@ -32,6 +32,8 @@ point when the players came to hold Wales). Here each seat has a chance to
 win on the track and one on the points (a softmax of each), weighed by how
 likely Mordred is to hold Wales at the end (a logistic of his men less the
 pieces): a continuous measure, a share of the win for a cut playout.
+
+Siege's measure is a module of its own (players.siege_measure).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import heapq
 import math
 from collections.abc import Callable
 
+from players.siege_measure import siege
 from rules.core import State
 from rules.king_and_assassins.data import ASSASSINS, CITIZENS, ROUND_CARDS, Board
 from rules.king_and_assassins.pieces import KING
@@ -192,11 +195,11 @@ def king_and_assassins(world: State, seat: int) -> float:
 
 
 #: Per game, the search's measure; a game not named is measured by its public score.
-MEASURES: dict[str, Measure] = {"king-and-assassins": king_and_assassins}
+MEASURES: dict[str, Measure] = {"king-and-assassins": king_and_assassins, "siege": siege}
 #: Per game, how a playout cut short (players.ismcts.HORIZONS) is scored: each
 #: seat's share of the win is exp(margin / softness), over all seats' (a
 #: softmax), rather than all of it to the seats ahead.
-SOFTNESS: dict[str, float] = {"king-and-assassins": 3.0}
+SOFTNESS: dict[str, float] = {"king-and-assassins": 3.0, "siege": 3.0}
 
 
 # -- Mordred --------------------------------------------------------------------------------------

@@ -142,8 +142,8 @@ def test_a_cut_playout_stops_after_its_moves() -> None:
 
 
 def test_the_search_cuts_the_playouts_of_the_games_named_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A search of Artus, Mordred or King & Assassins (in HORIZONS) cuts its
-    playouts; Siege's play to the end."""
+    """A search of Artus, Mordred, King & Assassins or Siege (in HORIZONS)
+    cuts its playouts; The King is Dead's play to the end."""
     from players import ismcts
 
     assert "artus" in ismcts.HORIZONS and "king-is-dead" not in ismcts.HORIZONS
@@ -157,13 +157,15 @@ def test_the_search_cuts_the_playouts_of_the_games_named_only(monkeypatch: pytes
         return real(world, rng, horizon, policy, chances)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ismcts, "_playout", counting)
-    for game_id, players in (("siege", 2), ("artus", 2), ("mordred", 3), ("king-and-assassins", 2)):
+    for game_id, players in (("siege", 2), ("artus", 2), ("mordred", 3), ("king-and-assassins", 2),
+                             ("king-is-dead", 2)):
         cut.clear()
         state = rules.get(game_id).new_game(players, seed=1)
         while state.is_chance():
             state.apply(state.sample_chance())
         Ismcts(SMALL, seed=1).choose(state, state.to_move())
-        assert cut == ([] if game_id == "siege" else [ismcts.HORIZONS[game_id]] * SMALL.iterations)
+        named = game_id in ismcts.HORIZONS
+        assert cut == ([ismcts.HORIZONS[game_id]] * SMALL.iterations if named else [])
 
 
 def test_a_negative_horizon_is_refused() -> None:
