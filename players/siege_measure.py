@@ -53,6 +53,9 @@ TOWER_AT_MOAT = 1.5
 FOOD = 1.0
 #: Each side's food cards in all (its deck's, the opening layout's included).
 _FOOD_CARDS = (DATA.decks["attacker"][SUPPLY[ATTACKER]], DATA.decks["defender"][SUPPLY[DEFENDER]])
+#: The Attacker's decks (normal and events) below this many cards: time runs short.
+SHORT = 10
+LIFT = 4.0  # all of it at an empty deck
 
 
 def _food_in_hand(world: State, side: int, on_table: list[str]) -> float:
@@ -65,9 +68,6 @@ def _food_in_hand(world: State, side: int, on_table: list[str]) -> float:
               - world.discards[side].get(food, 0))  # type: ignore[attr-defined]
     pool = hand + sum(world.decks[side]["normal"].values())  # type: ignore[attr-defined]
     return min(2.0, hand * max(unseen, 0) / pool)
-#: The Attacker's decks (normal and events) below this many cards: time runs short.
-SHORT = 10
-LIFT = 4.0  # all of it at an empty deck
 
 
 def _worth(units: list[str]) -> float:
