@@ -43,7 +43,7 @@ from typing import Any
 import rules
 from bench.bench_players import CountingIsmcts, game_seed, positions
 from bench.pi_model import boards, nbody_us_per_step
-from bench.sequential import LOOKS, Judgement, judge, z_for
+from bench.sequential import LOOKS, Judgement, judge, look_z
 from bench.strength_results import (
     GameRecord,
     ResultsError,
@@ -343,8 +343,8 @@ def cost_lines(cells: Sequence[BoardCell], plan: dict[str, Any], costs: dict[str
     return [
         "cost (estimate from one random and one greedy game per game and player count, within a factor "
         "of 2): "
-        f"{len(cells)} cells judged at {', '.join(map(str, looks))} games (each look's interval at "
-        f"{100 * (1 - 0.05 / len(looks)):.2f}%, z {z_for(len(looks)):.2f}: 95% over all looks);",
+        f"{len(cells)} cells judged at {', '.join(map(str, looks))} games (each look's exact interval at "
+        f"z {' / '.join(f'{z:.2f}' for z in look_z(looks))}: the error spent late, 95% over all looks);",
         f"  every cell to its first look: {first / 3600:.1f} CPU hours ({first / 3600 / CORES:.1f} h on "
         f"{CORES} cores); every cell to the last look: {last / 3600:.1f} CPU hours "
         f"({last / 3600 / CORES:.1f} h on {CORES} cores); decided cells stop early, so a run costs "
