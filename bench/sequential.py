@@ -32,6 +32,9 @@ from statistics import NormalDist
 
 #: The game counts at which a cell is judged.
 LOOKS = (12, 24, 48, 88)
+#: The same for a cell whose games are cheap (a few seconds each): one look
+#: more, at twice the games, for a side within a few points of its target.
+LONG_LOOKS = (*LOOKS, 176)
 CONFIDENCE = 0.95
 
 _NORMAL = NormalDist()

@@ -11,7 +11,16 @@ from pathlib import Path
 import pytest
 
 from bench import board_strength as bs
-from bench.sequential import clopper_pearson, judge, look_errors, look_z, next_look, verdict_chances
+from bench.sequential import (
+    LONG_LOOKS,
+    clopper_pearson,
+    judge,
+    look_errors,
+    look_z,
+    next_look,
+    verdict_chances,
+)
+from bench.sequential import LOOKS as LOOKS_RUN
 from players import Level
 
 LOOKS = (4, 8)
@@ -35,13 +44,14 @@ def test_the_exact_interval() -> None:
     assert clopper_pearson(7.5, 10, 0.05) == (seven[0], eight[1])
 
 
+@pytest.mark.parametrize("looks", [LOOKS_RUN, LONG_LOOKS])
 @pytest.mark.parametrize("target", [0.90, 0.65, 0.60, 2 / 3, 0.50, 0.375])
 def test_a_side_at_its_target_is_called_either_way_at_most_two_and_a_half_percent_of_the_time(
-        target: float) -> None:
+        target: float, looks: tuple[int, ...]) -> None:
     """A side winning exactly its target's share, over all four looks. With
     Wilson's interval and the error split evenly, a 90% side was called
     missed 4.9% of the time (8 of 12 at the first look was enough)."""
-    chances = verdict_chances(target, target)
+    chances = verdict_chances(target, target, looks)
     assert chances["met"] <= 0.025 and chances["missed"] <= 0.025
     assert sum(chances.values()) == pytest.approx(1.0)
 
@@ -132,6 +142,12 @@ def test_option_combinations_share_a_cell_and_the_seat_goes_round_each() -> None
     cell = bs.BoardCell(group, "normal", "random", bs.PI4)
     seen = {(bs.play(cell, i, plan_).options["mode"], bs.play(cell, i, plan_).bot_seat) for i in range(4)}
     assert seen == {("beginner", 0), ("advanced", 0), ("beginner", 1), ("advanced", 1)}
+
+
+def test_cheap_cells_get_a_look_more_than_the_ladders() -> None:
+    cells = {c.name: c for c in bs.board_cells()}
+    assert cells["siege 2p normal @Pi 4 vs random"].looks() == (12, 24, 48, 88, 176)
+    assert cells["siege 2p hard vs normal @Pi 4"].looks() == (12, 24, 48, 88)
 
 
 def test_the_cells_and_their_targets() -> None:
