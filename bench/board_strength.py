@@ -43,7 +43,7 @@ from typing import Any
 import rules
 from bench.bench_players import CountingIsmcts, game_seed, positions
 from bench.pi_model import boards, nbody_us_per_step
-from bench.sequential import LOOKS, Judgement, judge, z_for
+from bench.sequential import LONG_LOOKS, LOOKS, Judgement, judge, look_z
 from bench.strength_results import (
     GameRecord,
     ResultsError,
@@ -101,6 +101,11 @@ class BoardCell:
     @property
     def ladder(self) -> bool:
         return self.opponent in LEVELS
+
+    def looks(self) -> tuple[int, ...]:
+        """Where it is judged: a ladder cell's games (two searches) cost several
+        times a game against random or greedy players, which get a look more."""
+        return LOOKS if self.ladder else LONG_LOOKS
 
     def target(self) -> float | None:
         n = self.group.players
@@ -336,15 +341,19 @@ def game_costs(cells: Sequence[BoardCell], plan: dict[str, Any]) -> dict[str, fl
 
 
 def cost_lines(cells: Sequence[BoardCell], plan: dict[str, Any], costs: dict[str, float],
-               looks: Sequence[int] = LOOKS) -> list[str]:
-    first = sum(costs.values()) * looks[0]
-    last = sum(costs.values()) * looks[-1]
+               looks: Sequence[int] | None = None) -> list[str]:
+    first = sum(costs[c.name] * (looks or c.looks())[0] for c in cells)
+    last = sum(costs[c.name] * (looks or c.looks())[-1] for c in cells)
+    kinds = [looks] if looks else [LOOKS, LONG_LOOKS]
     dearest = sorted(cells, key=lambda c: -costs[c.name])[:3]
     return [
         "cost (estimate from one random and one greedy game per game and player count, within a factor "
         "of 2): "
-        f"{len(cells)} cells judged at {', '.join(map(str, looks))} games (each look's interval at "
-        f"{100 * (1 - 0.05 / len(looks)):.2f}%, z {z_for(len(looks)):.2f}: 95% over all looks);",
+        f"{len(cells)} cells judged at "
+        + " or ".join(f"{', '.join(map(str, k))} games (z {' / '.join(f'{z:.2f}' for z in look_z(k))})"
+                      for k in kinds)
+        + " (each look's exact interval, the error spent late: 95% over all looks; the ladder's cells at"
+        " the first, the others at the second);",
         f"  every cell to its first look: {first / 3600:.1f} CPU hours ({first / 3600 / CORES:.1f} h on "
         f"{CORES} cores); every cell to the last look: {last / 3600:.1f} CPU hours "
         f"({last / 3600 / CORES:.1f} h on {CORES} cores); decided cells stop early, so a run costs "
@@ -376,7 +385,9 @@ def shares(games: dict[int, GameRecord]) -> list[float]:
 
 
 def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
-        looks: Sequence[int] = LOOKS) -> int:
+        looks: Sequence[int] | None = None) -> int:
+    """Play ``pattern``'s cells' games of shard ``shard`` to their looks
+    (``looks``, else each cell's own), the cheapest first at each look."""
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
@@ -402,14 +413,16 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
     played = 0
     try:
         with ResultsWriter(results / f"board-{host()}-shard-{k}-of-{n}.jsonl") as out:
-            for look in looks:
+            for look in sorted({x for c in cells for x in (looks or c.looks())}):
                 for cell in cells:
+                    if look not in (cell_looks := looks or cell.looks()):
+                        continue
                     if n > 1:  # the other shards' games so far: a cell they decided stops here too
                         for name, games in gathered(results, code, []).items():
                             for i, rec in games.items():
                                 have.setdefault(name, {}).setdefault(i, rec)
                     mine = have.setdefault(cell.name, {})
-                    if judge(shares(mine), cell.target(), looks).final:
+                    if judge(shares(mine), cell.target(), cell_looks).final:
                         continue
                     for i in range(look):
                         if i in mine or shard_of(cell.name, i, n) != k:
@@ -419,7 +432,7 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
                         out.write(rec)
                         played += 1
                         say(f"  {cell.name} #{i}: share {rec.share:g}, {game.cpu_seconds:.1f} s CPU")
-                    j = judge(shares(mine), cell.target(), looks)
+                    j = judge(shares(mine), cell.target(), cell_looks)
                     if j.games >= look:
                         say(f"{cell.name}: {j.verdict or 'no target'} at {j.games} games "
                             f"({100 * j.lo:.0f}-{100 * j.hi:.0f}%)")
@@ -433,7 +446,8 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
 
 
 # -- the report -----------------------------------------------------------------------------------
-def report(results: Path, pattern: str, looks: Sequence[int] = LOOKS, code: str | None = None) -> list[str]:
+def report(results: Path, pattern: str, looks: Sequence[int] | None = None,
+           code: str | None = None) -> list[str]:
     """The table, in Markdown: per cell its verdict, interval, games and cost."""
     plan = load_plan(results, lambda _: None) if (results / PLAN).exists() else None
     if plan is None:
@@ -447,7 +461,7 @@ def report(results: Path, pattern: str, looks: Sequence[int] = LOOKS, code: str 
     count: dict[str, int] = {}
     for cell in board_cells(pattern):
         games = have.get(cell.name, {})
-        j: Judgement = judge(shares(games), cell.target(), looks)
+        j: Judgement = judge(shares(games), cell.target(), looks or cell.looks())
         its = plan["groups"][cell.group.name]["iterations"][cell.board]
         budget = f"{its[cell.level]}" + (f" vs {its[cell.opponent]}" if cell.ladder else "")
         target = "" if cell.target() is None else f"> {100 * cell.target():.0f}%"  # type: ignore[operator]

@@ -11,22 +11,60 @@ from pathlib import Path
 import pytest
 
 from bench import board_strength as bs
-from bench.sequential import judge, next_look, wilson, z_for
+from bench.sequential import (
+    LONG_LOOKS,
+    clopper_pearson,
+    judge,
+    look_errors,
+    look_z,
+    next_look,
+    verdict_chances,
+)
+from bench.sequential import LOOKS as LOOKS_RUN
 from players import Level
 
 LOOKS = (4, 8)
 CELL = "^mordred 2p normal @Pi 4 vs random$"
 
 
-def test_each_look_is_judged_at_the_split_confidence() -> None:
-    assert z_for(1) == pytest.approx(1.95996, abs=1e-4)
-    assert z_for(4) == pytest.approx(2.4977, abs=1e-3)  # 98.75% each: 95% over four looks
+def test_the_error_is_spent_late_and_adds_up_to_five_percent() -> None:
+    errors = look_errors((12, 24, 48, 88))
+    assert sum(errors) == pytest.approx(0.05)
+    assert errors == sorted(errors)  # each look spends more than the one before
+    assert [round(z, 2) for z in look_z((12, 24, 48, 88))] == [5.31, 3.75, 2.66, 2.03]
+    assert look_z((88,)) == [pytest.approx(1.95996, abs=1e-4)]  # one look: the plain 95%
+
+
+def test_the_exact_interval() -> None:
+    lo, hi = clopper_pearson(8, 10, 0.05)
+    assert (lo, hi) == (pytest.approx(0.4439, abs=1e-4), pytest.approx(0.9748, abs=1e-4))
+    assert clopper_pearson(0, 10, 0.05)[0] == 0.0 and clopper_pearson(10, 10, 0.05)[1] == 1.0
+    # a shared win only widens it: the floor's lower end, the ceiling's upper one
+    seven, eight = clopper_pearson(7, 10, 0.05), clopper_pearson(8, 10, 0.05)
+    assert clopper_pearson(7.5, 10, 0.05) == (seven[0], eight[1])
+
+
+@pytest.mark.parametrize("looks", [LOOKS_RUN, LONG_LOOKS])
+@pytest.mark.parametrize("target", [0.90, 0.65, 0.60, 2 / 3, 0.50, 0.375])
+def test_a_side_at_its_target_is_called_either_way_at_most_two_and_a_half_percent_of_the_time(
+        target: float, looks: tuple[int, ...]) -> None:
+    """A side winning exactly its target's share, over all four looks. With
+    Wilson's interval and the error split evenly, a 90% side was called
+    missed 4.9% of the time (8 of 12 at the first look was enough)."""
+    chances = verdict_chances(target, target, looks)
+    assert chances["met"] <= 0.025 and chances["missed"] <= 0.025
+    assert sum(chances.values()) == pytest.approx(1.0)
+
+
+def test_eight_of_twelve_does_not_miss_ninety_percent_at_the_first_look() -> None:
+    j = judge([1.0] * 8 + [0.0] * 4, 0.90)
+    assert (j.verdict, j.final) == ("undecided", False)
 
 
 def test_a_cell_is_decided_at_the_first_look_that_decides_and_games_after_it_do_not_count() -> None:
     wins = [1.0] * 96
     j = judge(wins, 0.60, (12, 24, 48))
-    assert (j.verdict, j.games, j.final) == ("met", 12, True)
+    assert (j.verdict, j.games, j.final) == ("met", 24, True)
     losses = [0.0] * 30
     assert judge(losses, 0.60, (12, 24)).verdict == "missed"
     # 7 of 12: neither; the later looks not reached yet, so it goes on
@@ -38,8 +76,8 @@ def test_a_cell_is_decided_at_the_first_look_that_decides_and_games_after_it_do_
 
 
 def test_the_corrected_interval_is_wider_than_a_single_looks() -> None:
-    """18 of 20 at 65%: a single 95% interval would call it met; split four ways it is not yet."""
-    assert wilson(18, 20, z_for(1))[0] > 0.65
+    """18 of 20 at 65%: a single 95% interval would call it met; at the first of four looks it is not yet."""
+    assert clopper_pearson(18, 20, 0.05)[0] > 0.65
     assert judge([1.0] * 18 + [0.0] * 2, 0.65, (20, 40, 80, 160)).verdict == "undecided"
 
 
@@ -106,6 +144,12 @@ def test_option_combinations_share_a_cell_and_the_seat_goes_round_each() -> None
     assert seen == {("beginner", 0), ("advanced", 0), ("beginner", 1), ("advanced", 1)}
 
 
+def test_cheap_cells_get_a_look_more_than_the_ladders() -> None:
+    cells = {c.name: c for c in bs.board_cells()}
+    assert cells["siege 2p normal @Pi 4 vs random"].looks() == (12, 24, 48, 88, 176)
+    assert cells["siege 2p hard vs normal @Pi 4"].looks() == (12, 24, 48, 88)
+
+
 def test_the_cells_and_their_targets() -> None:
     cells = {c.name: c for c in bs.board_cells()}
     assert cells["siege 2p normal @Pi 4 vs random"].target() == 0.90
@@ -122,7 +166,7 @@ def test_a_shard_stops_a_cell_another_shard_decided_while_it_ran(
     """Two shards side by side: a shard used to judge each cell on the games it
     found when it started and its own, so a cell the other shard had decided
     since was played again. Here the other shard's games of the greedy cell
-    (every one lost: missed at the first look) are written while this shard
+    (every one lost: missed by the last look) are written while this shard
     plays its first game of the random cell; it then plays none of the greedy one."""
     from bench.strength_results import ResultsWriter
 
@@ -139,7 +183,7 @@ def test_a_shard_stops_a_cell_another_shard_decided_while_it_ran(
             written.append(True)
             lost = bs.BoardGame([0.0, 1.0], 0, {"unofficial_two_players": True}, 10, 5, 2, 0.1, 0.1)
             with ResultsWriter(results / "board-other-shard.jsonl") as out:
-                for i in range(LOOKS[0]):
+                for i in range(LOOKS[-1]):
                     out.write(bs.record(greedy, i, lost, code))
         return real_play(cell, index, plan_)
 
