@@ -56,6 +56,7 @@ from bench.strength_results import (
 )
 from players import DEFAULT_BUDGET, LEVELS, Budget, Greedy, Player, RandomPlayer, level_budget, style
 from players.base import rewards
+from rules.king_is_dead.scoring import team_of
 
 PI4, ZERO = "Pi 4", "Pi Zero 2 W"
 PLAN = "plan.json"
@@ -75,6 +76,18 @@ class Group:
     @property
     def name(self) -> str:
         return f"{self.game_id} {self.players}p"
+
+    @property
+    def seats_a_side(self) -> int:
+        """Seats that win together: two in The King is Dead at four players
+        (partners sit opposite), else one."""
+        if self.game_id != "king-is-dead" or team_of(0, self.players) is None:
+            return 1
+        return sum(1 for s in range(self.players) if team_of(s, self.players) == team_of(0, self.players))
+
+    @property
+    def sides(self) -> int:
+        return self.players // self.seats_a_side
 
 
 def groups() -> list[Group]:
@@ -108,7 +121,9 @@ class BoardCell:
         return LOOKS if self.ladder else LONG_LOOKS
 
     def target(self) -> float | None:
-        n = self.group.players
+        """The side's share of the wins asked for: a game of two sides (two
+        players, or two teams of two) by the two-player targets."""
+        n = self.group.sides
         if self.ladder:
             return 0.60 if n == 2 else 1.5 / n
         if n == 2:
@@ -376,11 +391,13 @@ def gathered(results: Path, code: str, warn: list[str]) -> dict[str, dict[int, G
     return out
 
 
-def shares(games: dict[int, GameRecord]) -> list[float]:
-    """The computer's shares of games 0, 1, 2, .. up to the first one missing."""
+def shares(games: dict[int, GameRecord], seats_a_side: int = 1) -> list[float]:
+    """The computer's side's shares of games 0, 1, 2, .. up to the first one
+    missing: a seat's share of a won game is split with its partners, a
+    side's is whole."""
     out = []
     while len(out) in games:
-        out.append(games[len(out)].share)
+        out.append(min(1.0, games[len(out)].share * seats_a_side))
     return out
 
 
@@ -422,7 +439,7 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
                             for i, rec in games.items():
                                 have.setdefault(name, {}).setdefault(i, rec)
                     mine = have.setdefault(cell.name, {})
-                    if judge(shares(mine), cell.target(), cell_looks).final:
+                    if judge(shares(mine, cell.group.seats_a_side), cell.target(), cell_looks).final:
                         continue
                     for i in range(look):
                         if i in mine or shard_of(cell.name, i, n) != k:
@@ -432,7 +449,7 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
                         out.write(rec)
                         played += 1
                         say(f"  {cell.name} #{i}: share {rec.share:g}, {game.cpu_seconds:.1f} s CPU")
-                    j = judge(shares(mine), cell.target(), cell_looks)
+                    j = judge(shares(mine, cell.group.seats_a_side), cell.target(), cell_looks)
                     if j.games >= look:
                         say(f"{cell.name}: {j.verdict or 'no target'} at {j.games} games "
                             f"({100 * j.lo:.0f}-{100 * j.hi:.0f}%)")
@@ -461,7 +478,7 @@ def report(results: Path, pattern: str, looks: Sequence[int] | None = None,
     count: dict[str, int] = {}
     for cell in board_cells(pattern):
         games = have.get(cell.name, {})
-        j: Judgement = judge(shares(games), cell.target(), looks or cell.looks())
+        j: Judgement = judge(shares(games, cell.group.seats_a_side), cell.target(), looks or cell.looks())
         its = plan["groups"][cell.group.name]["iterations"][cell.board]
         budget = f"{its[cell.level]}" + (f" vs {its[cell.opponent]}" if cell.ladder else "")
         target = "" if cell.target() is None else f"> {100 * cell.target():.0f}%"  # type: ignore[operator]

@@ -144,6 +144,31 @@ def test_option_combinations_share_a_cell_and_the_seat_goes_round_each() -> None
     assert seen == {("beginner", 0), ("advanced", 0), ("beginner", 1), ("advanced", 1)}
 
 
+def test_a_team_of_two_is_judged_as_one_side_by_the_two_player_targets(tmp_path: Path) -> None:
+    """The King is Dead at four players: partners share each win, so a seat
+    scored at most half a game and the 4-player targets (1.5 and twice a
+    seat's fair share) asked for three quarters and all of its team's games;
+    the team is one of two sides, judged as at two players."""
+    cells = {c.name: c for c in bs.board_cells("^king-is-dead 4p")}
+    assert cells["king-is-dead 4p hard vs normal @Pi 4"].group.sides == 2
+    assert cells["king-is-dead 4p hard vs normal @Pi 4"].target() == 0.60
+    assert cells["king-is-dead 4p normal @Pi 4 vs random"].target() == 0.90
+    assert next(iter(bs.board_cells("^mordred 4p hard"))).target() == pytest.approx(0.375)
+    won = bs.GameRecord(**{**_a_record(), "share": 0.5})
+    lost = bs.GameRecord(**{**_a_record(), "share": 0.0})
+    games = {i: won for i in range(47)} | {47: lost}
+    assert bs.shares(games, 2) == [1.0] * 47 + [0.0]
+    assert judge(bs.shares(games, 2), 0.60, (12, 24, 48, 88)).verdict == "met"
+
+
+def _a_record() -> dict:
+    return {"cell": "c", "index": 0, "game": "king-is-dead", "players": 4, "options": {},
+            "opponent": "normal", "seed": 0, "bot_seat": 0, "bot_seed": 0,
+            "result": [0.5, 0, 0.5, 0], "winners": [0, 2],
+            "share": 0.5, "moves": 1, "computer_moves": 1, "seconds": 0.1, "cpu_seconds": 0.1,
+            "iterations": 1, "time_limit": None, "fingerprint": "f", "host": "h", "finished": "t"}
+
+
 def test_cheap_cells_get_a_look_more_than_the_ladders() -> None:
     cells = {c.name: c for c in bs.board_cells()}
     assert cells["siege 2p normal @Pi 4 vs random"].looks() == (12, 24, 48, 88, 176)
