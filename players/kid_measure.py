@@ -9,8 +9,18 @@ faction by its followers there, the nearer its struggle the surer (a tie
 falls to the Saxons); the expected regions of each faction make its chance
 to rule, and the expected Saxon tokens the chance of an invasion. A seat's
 chance is then, per faction, the chance it rules times the seat's lead in
-its followers at court, plus the invasion's chance times its lead in sets.
-At four players partners share a win.
+its followers at court, plus the invasion's chance times its lead in sets;
+each card a seat still holds counts as part of a follower of every faction
+(a summon to come, where the seat needs it). At four players partners share
+a win.
+
+Why it helps (bench/README.md, the ladder: hard's reading of The King is
+Dead): with random playouts to the end the search spent its cards as a
+random player does, all of them in the first struggle or two (a traced
+game: seven of eight in the first), and lost the rest of the game to the
+seat that still held some. Counting the cards held, and cutting playouts
+after a few moves scored by these chances, hard keeps its cards for the
+struggles that decide the game.
 
 Only the board, the region cards, the courts and the number of cards each
 seat has played are read: all public (the cards still held are not).
