@@ -33,6 +33,10 @@ win on the track and one on the points (a softmax of each), weighed by how
 likely Mordred is to hold Wales at the end (a logistic of his men less the
 pieces): a continuous measure, a share of the win for a cut playout.
 
+The King is Dead (the hard level's reading): each seat's chance to win
+from the public table, a module of its own (players.kid_measure), which
+also scores hard's playouts cut after ``FINE_HORIZONS`` moves.
+
 Siege's measure is a module of its own (players.siege_measure).
 """
 
@@ -42,6 +46,7 @@ import heapq
 import math
 from collections.abc import Callable
 
+from players.kid_measure import kid_chances, king_is_dead
 from players.siege_measure import siege
 from rules.core import State
 from rules.king_and_assassins.data import ASSASSINS, CITIZENS, ROUND_CARDS, Board
@@ -240,4 +245,8 @@ def mordred(world: State, seat: int) -> float:
 #: Per game, a finer reading of the position than the search's default, for
 #: the levels that ask for it (players.levels: ``Level.reads``): its measure,
 #: which ranks the root's moves, and its chances, which score cut playouts.
-FINE: dict[str, tuple[Measure, Chances]] = {"mordred": (mordred, mordred_chances)}
+FINE: dict[str, tuple[Measure, Chances]] = {"mordred": (mordred, mordred_chances),
+                                            "king-is-dead": (king_is_dead, kid_chances)}
+#: Per game, where the finer reading also cuts the playouts (after this many
+#: moves, scored by its chances) that the search's default plays to the end.
+FINE_HORIZONS: dict[str, int] = {"king-is-dead": 12}

@@ -67,7 +67,8 @@ ROOT_BIAS = 1.0
 #: at three players), and cut at 8 moves the search runs some six times as
 #: many iterations a second and more of them win (bench/README.md). In The
 #: King is Dead the heuristic (sets and court) is not what the game is won
-#: by, and cut playouts lost 22 of 24 games. In Mordred, since the heuristic
+#: by, and cut playouts lost 22 of 24 games (the hard level cuts them,
+#: scored by its own reading of the game: players.evaluation.FINE_HORIZONS). In Mordred, since the heuristic
 #: reads the Mordred track while Mordred holds Wales (how nearly every game
 #: under random play ends), cut playouts run eight times as many iterations
 #: a second and normal at two players beat random players in 44 of 48 games

@@ -15,6 +15,13 @@ track and on the points, weighed by how likely Mordred is to hold Wales,
 where the others rank moves and score cut playouts by the public score's
 0-or-1 lead, in which every playout said the same and four times the
 iterations bought nothing (bench/README.md, the ladder: hard's own reading).
+In The King is Dead hard reads each seat's chance to win from the table
+(players.kid_measure: the regions each faction is likely to take, the
+followers at court and the cards still held) and cuts its playouts after
+a few moves, scored by it (players.evaluation.FINE_HORIZONS), where random
+playouts to the end spent every card in the first struggle or two and four
+times the iterations won less than half the games (bench/README.md, the
+ladder: hard's reading of The King is Dead).
 
 Every level decides from its seat's view alone: the pick draws from the
 search's own generator, seeded by that view (tests/players/test_non_interference.py).
@@ -25,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from players.evaluation import FINE, MEASURES
+from players.evaluation import FINE, FINE_HORIZONS, MEASURES
 from players.ismcts import DEFAULT_BUDGET, HORIZONS, Budget, Ismcts
 
 
@@ -43,7 +50,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
     "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale")),
-    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred",)),
+    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred", "king-is-dead")),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
 DEFAULT_LEVEL = "normal"
@@ -70,7 +77,8 @@ def style(chosen: Level) -> dict[str, Any]:
         raise ValueError(f"level {chosen.name}: no finer reading of {', '.join(unknown)}; "
                          f"there is one of {', '.join(FINE)}")
     fine = {g: FINE[g] for g in chosen.reads}
-    return {"temperature": chosen.temperature, "horizons": HORIZONS,
+    cut = {g: FINE_HORIZONS[g] for g in chosen.reads if g in FINE_HORIZONS}
+    return {"temperature": chosen.temperature, "horizons": {**HORIZONS, **cut},
             "measures": {**MEASURES, **{g: m for g, (m, _) in fine.items()}},
             "chances": {g: c for g, (_, c) in fine.items()}}
 

@@ -73,15 +73,18 @@ def test_a_negative_temperature_is_refused() -> None:
 
 
 def test_a_level_reads_finer_only_the_games_it_names() -> None:
-    from players.evaluation import FINE, MEASURES
+    from players import ismcts
+    from players.evaluation import FINE, FINE_HORIZONS, MEASURES
     from players.levels import Level
 
     measure, chances = FINE["mordred"]
+    kid_measure, kid_chances = FINE["king-is-dead"]
     hard = player(LEVELS["hard"])
-    assert hard.measures == {**MEASURES, "mordred": measure}
-    assert hard.chances == {"mordred": chances}
+    assert hard.measures == {**MEASURES, "mordred": measure, "king-is-dead": kid_measure}
+    assert hard.chances == {"mordred": chances, "king-is-dead": kid_chances}
+    assert hard.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
     for name in ("easy", "normal"):
         bot = player(LEVELS[name])
-        assert bot.measures == MEASURES and bot.chances == {}
+        assert bot.measures == MEASURES and bot.chances == {} and bot.horizons == ismcts.HORIZONS
     with pytest.raises(ValueError, match="no finer reading of siege"):
         player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("siege",)))
