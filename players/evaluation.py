@@ -33,7 +33,8 @@ win on the track and one on the points (a softmax of each), weighed by how
 likely Mordred is to hold Wales at the end (a logistic of his men less the
 pieces): a continuous measure, a share of the win for a cut playout.
 
-Siege's measure is a module of its own (players.siege_measure).
+Siege's measure is a module of its own (players.siege_measure), and so is
+the hard level's reading of Artus (players.artus_measure).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import heapq
 import math
 from collections.abc import Callable
 
+from players.artus_measure import artus, artus_chances
 from players.siege_measure import siege
 from rules.core import State
 from rules.king_and_assassins.data import ASSASSINS, CITIZENS, ROUND_CARDS, Board
@@ -240,4 +242,5 @@ def mordred(world: State, seat: int) -> float:
 #: Per game, a finer reading of the position than the search's default, for
 #: the levels that ask for it (players.levels: ``Level.reads``): its measure,
 #: which ranks the root's moves, and its chances, which score cut playouts.
-FINE: dict[str, tuple[Measure, Chances]] = {"mordred": (mordred, mordred_chances)}
+FINE: dict[str, tuple[Measure, Chances]] = {"mordred": (mordred, mordred_chances),
+                                             "artus": (artus, artus_chances)}

@@ -43,7 +43,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
     "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale")),
-    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred",)),
+    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred", "artus")),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
 DEFAULT_LEVEL = "normal"

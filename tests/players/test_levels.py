@@ -76,10 +76,9 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
     from players.evaluation import FINE, MEASURES
     from players.levels import Level
 
-    measure, chances = FINE["mordred"]
     hard = player(LEVELS["hard"])
-    assert hard.measures == {**MEASURES, "mordred": measure}
-    assert hard.chances == {"mordred": chances}
+    assert hard.measures == {**MEASURES, **{g: FINE[g][0] for g in ("mordred", "artus")}}
+    assert hard.chances == {g: FINE[g][1] for g in ("mordred", "artus")}
     for name in ("easy", "normal"):
         bot = player(LEVELS[name])
         assert bot.measures == MEASURES and bot.chances == {}
