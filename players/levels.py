@@ -15,6 +15,11 @@ track and on the points, weighed by how likely Mordred is to hold Wales,
 where the others rank moves and score cut playouts by the public score's
 0-or-1 lead, in which every playout said the same and four times the
 iterations bought nothing (bench/README.md, the ladder: hard's own reading).
+Hard reads Artus finer too (players.artus_measure): each seat's chance by
+its prestige plus what the cards it has still to play promise on the table
+as it stands (the scoring cards and their penalties above all), where the
+others give a cut playout's whole win to the seat ahead on prestige
+(bench/README.md, the ladder: hard's reading of Artus).
 
 Every level decides from its seat's view alone: the pick draws from the
 search's own generator, seeded by that view (tests/players/test_non_interference.py).
