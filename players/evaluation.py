@@ -37,7 +37,8 @@ The King is Dead (the hard level's reading): each seat's chance to win
 from the public table, a module of its own (players.kid_measure), which
 also scores hard's playouts cut after ``FINE_HORIZONS`` moves.
 
-Siege's measure is a module of its own (players.siege_measure).
+Siege's measure is a module of its own (players.siege_measure), and so is
+the hard level's reading of Artus (players.artus_measure).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ import heapq
 import math
 from collections.abc import Callable
 
+from players.artus_measure import artus, artus_chances
 from players.kid_measure import kid_chances, king_is_dead
 from players.siege_measure import siege
 from rules.core import State
@@ -246,7 +248,8 @@ def mordred(world: State, seat: int) -> float:
 #: the levels that ask for it (players.levels: ``Level.reads``): its measure,
 #: which ranks the root's moves, and its chances, which score cut playouts.
 FINE: dict[str, tuple[Measure, Chances]] = {"mordred": (mordred, mordred_chances),
-                                            "king-is-dead": (king_is_dead, kid_chances)}
+                                            "king-is-dead": (king_is_dead, kid_chances),
+                                             "artus": (artus, artus_chances)}
 #: Per game, where the finer reading also cuts the playouts (after this many
 #: moves, scored by its chances) that the search's default plays to the end.
 FINE_HORIZONS: dict[str, int] = {"king-is-dead": 12}

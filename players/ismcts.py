@@ -24,7 +24,7 @@ the end tells the search less than the score does. A game may have the
 search's own measure of a position (players.evaluation), which then ranks
 the root's moves and scores cut playouts in place of the public score; a
 search may be given finer ones (``measures`` and ``chances``: the hard
-level's in Mordred, players.levels).
+level's in Mordred and Artus, players.levels).
 
 The budget is iterations or seconds, whichever ends first; with the same seed
 and an iterations-only budget the choice is repeatable, and it depends on the

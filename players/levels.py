@@ -22,6 +22,11 @@ a few moves, scored by it (players.evaluation.FINE_HORIZONS), where random
 playouts to the end spent every card in the first struggle or two and four
 times the iterations won less than half the games (bench/README.md, the
 ladder: hard's reading of The King is Dead).
+Hard reads Artus finer too (players.artus_measure): each seat's chance by
+its prestige plus what the cards it has still to play promise on the table
+as it stands (the scoring cards and their penalties above all), where the
+others give a cut playout's whole win to the seat ahead on prestige
+(bench/README.md, the ladder: hard's reading of Artus).
 
 Every level decides from its seat's view alone: the pick draws from the
 search's own generator, seeded by that view (tests/players/test_non_interference.py).
@@ -50,7 +55,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
     "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale")),
-    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred", "king-is-dead")),
+    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred", "king-is-dead", "artus")),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
 DEFAULT_LEVEL = "normal"

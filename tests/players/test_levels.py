@@ -77,11 +77,10 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
     from players.evaluation import FINE, FINE_HORIZONS, MEASURES
     from players.levels import Level
 
-    measure, chances = FINE["mordred"]
-    kid_measure, kid_chances = FINE["king-is-dead"]
     hard = player(LEVELS["hard"])
-    assert hard.measures == {**MEASURES, "mordred": measure, "king-is-dead": kid_measure}
-    assert hard.chances == {"mordred": chances, "king-is-dead": kid_chances}
+    read = ("mordred", "king-is-dead", "artus")
+    assert hard.measures == {**MEASURES, **{g: FINE[g][0] for g in read}}
+    assert hard.chances == {g: FINE[g][1] for g in read}
     assert hard.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
     for name in ("easy", "normal"):
         bot = player(LEVELS[name])
