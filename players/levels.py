@@ -15,13 +15,15 @@ track and on the points, weighed by how likely Mordred is to hold Wales,
 where the others rank moves and score cut playouts by the public score's
 0-or-1 lead, in which every playout said the same and four times the
 iterations bought nothing (bench/README.md, the ladder: hard's own reading).
-In The King is Dead hard reads each seat's chance to win from the table
-(players.kid_measure: the regions each faction is likely to take, the
-followers at court and the cards still held) and cuts its playouts after
-a few moves, scored by it (players.evaluation.FINE_HORIZONS), where random
-playouts to the end spent every card in the first struggle or two and four
-times the iterations won less than half the games (bench/README.md, the
-ladder: hard's reading of The King is Dead).
+In The King is Dead hard and normal read each seat's chance to win from
+the table (players.kid_measure: the regions each faction is likely to take,
+the followers at court and the cards still held) and cut their playouts
+after a few moves, scored by it (players.evaluation.FINE_HORIZONS), where
+random playouts to the end spent every card in the first struggle or two
+and four times the iterations won less than half the games; with it normal
+loses fewer games to random players too, and hard still beats it (bench/README.md,
+the ladder: hard's reading of The King is Dead). Easy plays as a casual
+player does, by random playouts to the end.
 Hard reads Artus finer too (players.artus_measure): each seat's chance by
 its prestige plus what the cards it has still to play promise on the table
 as it stands (the scoring cards and their penalties above all), where the
@@ -54,7 +56,7 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
-    "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale")),
+    "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale"), reads=("king-is-dead",)),
     "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred", "king-is-dead", "artus")),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.

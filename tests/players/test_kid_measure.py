@@ -87,10 +87,10 @@ def test_a_region_the_rival_faction_leads_is_worth_taking_from_it() -> None:
     assert king_is_dead(welsh, 0) > king_is_dead(scots, 0)
 
 
-def test_hard_alone_reads_the_king_is_dead_finer_and_cuts_its_playouts() -> None:
-    hard = player(LEVELS["hard"])
-    assert hard.measures[GAME] is king_is_dead and hard.chances[GAME] is kid_chances
-    assert hard.horizons[GAME] > 0
-    for name in ("easy", "normal"):
+def test_hard_and_normal_read_the_king_is_dead_finer_and_cut_their_playouts() -> None:
+    for name in ("hard", "normal"):
         bot = player(LEVELS[name])
-        assert GAME not in bot.measures and GAME not in bot.chances and GAME not in bot.horizons
+        assert bot.measures[GAME] is king_is_dead and bot.chances[GAME] is kid_chances
+        assert bot.horizons[GAME] > 0
+    easy = player(LEVELS["easy"])
+    assert GAME not in easy.measures and GAME not in easy.chances and GAME not in easy.horizons

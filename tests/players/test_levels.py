@@ -82,8 +82,11 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
     assert hard.measures == {**MEASURES, **{g: FINE[g][0] for g in read}}
     assert hard.chances == {g: FINE[g][1] for g in read}
     assert hard.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
-    for name in ("easy", "normal"):
-        bot = player(LEVELS[name])
-        assert bot.measures == MEASURES and bot.chances == {} and bot.horizons == ismcts.HORIZONS
+    normal = player(LEVELS["normal"])
+    assert normal.measures == {**MEASURES, "king-is-dead": FINE["king-is-dead"][0]}
+    assert normal.chances == {"king-is-dead": FINE["king-is-dead"][1]}
+    assert normal.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
+    easy = player(LEVELS["easy"])
+    assert easy.measures == MEASURES and easy.chances == {} and easy.horizons == ismcts.HORIZONS
     with pytest.raises(ValueError, match="no finer reading of siege"):
         player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("siege",)))
