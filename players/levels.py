@@ -15,6 +15,11 @@ track and on the points, weighed by how likely Mordred is to hold Wales,
 where the others rank moves and score cut playouts by the public score's
 0-or-1 lead, in which every playout said the same and four times the
 iterations bought nothing (bench/README.md, the ladder: hard's own reading).
+And hard plays King & Assassins' playouts finer (``Level.plays``,
+players.playout.FINE): both sides attack, show and eliminate as a player
+would, through the Assassin player's reply, where random assassins never
+attacked in a playout (bench/README.md, the ladder: hard's playouts in
+King & Assassins).
 
 Every level decides from its seat's view alone: the pick draws from the
 search's own generator, seeded by that view (tests/players/test_non_interference.py).
@@ -27,6 +32,8 @@ from typing import Any
 
 from players.evaluation import FINE, MEASURES
 from players.ismcts import DEFAULT_BUDGET, HORIZONS, Budget, Ismcts
+from players.playout import FINE as FINE_PLAYOUTS
+from players.playout import POLICIES
 
 
 @dataclass(frozen=True)
@@ -38,12 +45,16 @@ class Level:
     #: games whose positions it reads by players.evaluation.FINE (its moves ranked
     #: and cut playouts scored), where the search's default reading tells too little
     reads: tuple[str, ...] = ()
+    #: games whose playouts it plays by players.playout.FINE (a policy for
+    #: both sides and a horizon of its own), where the default playout tells too little
+    plays: tuple[str, ...] = ()
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
     "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale")),
-    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred",)),
+    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred",),
+                  plays=("king-and-assassins",)),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
 DEFAULT_LEVEL = "normal"
@@ -69,8 +80,15 @@ def style(chosen: Level) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"level {chosen.name}: no finer reading of {', '.join(unknown)}; "
                          f"there is one of {', '.join(FINE)}")
+    unplayed = [g for g in chosen.plays if g not in FINE_PLAYOUTS]
+    if unplayed:
+        raise ValueError(f"level {chosen.name}: no finer playout of {', '.join(unplayed)}; "
+                         f"there is one of {', '.join(FINE_PLAYOUTS)}")
     fine = {g: FINE[g] for g in chosen.reads}
-    return {"temperature": chosen.temperature, "horizons": HORIZONS,
+    plays = {g: FINE_PLAYOUTS[g] for g in chosen.plays}
+    return {"temperature": chosen.temperature,
+            "horizons": {**HORIZONS, **{g: h for g, (_, h) in plays.items()}},
+            "policies": {**POLICIES, **{g: p for g, (p, _) in plays.items()}},
             "measures": {**MEASURES, **{g: m for g, (m, _) in fine.items()}},
             "chances": {g: c for g, (_, c) in fine.items()}}
 

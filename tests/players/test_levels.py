@@ -85,3 +85,21 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
         assert bot.measures == MEASURES and bot.chances == {}
     with pytest.raises(ValueError, match="no finer reading of siege"):
         player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("siege",)))
+
+
+def test_only_hard_plays_king_and_assassins_finer() -> None:
+    """Hard's playouts in King & Assassins (players.playout.FINE): both sides'
+    policy, cut later; easy and normal play their playouts as before."""
+    from players.ismcts import HORIZONS
+    from players.levels import Level
+    from players.playout import FINE, POLICIES
+
+    policy, horizon = FINE["king-and-assassins"]
+    hard = player(LEVELS["hard"])
+    assert hard.policies == {**POLICIES, "king-and-assassins": policy}
+    assert hard.horizons == {**HORIZONS, "king-and-assassins": horizon}
+    for name in ("easy", "normal"):
+        bot = player(LEVELS[name])
+        assert bot.policies == POLICIES and bot.horizons == HORIZONS
+    with pytest.raises(ValueError, match="no finer playout of siege"):
+        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), plays=("siege",)))
