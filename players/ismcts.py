@@ -77,8 +77,7 @@ ROOT_BIAS = 1.0
 #: (players.evaluation), each side a share of the win by how far ahead: six
 #: times as many iterations a second, and turns planned by the measure where
 #: random playouts to the end, nearly all lost by the king, let one lucky
-#: win among 15 sway the choice (bench/README.md); the hard level's playouts
-#: go on through the Assassin player's reply (players.playout.FINE). In Siege a playout stops
+#: win among 15 sway the choice (bench/README.md). In Siege a playout stops
 #: after 40 moves (some two turns of a game of about 240) and is scored by
 #: the search's own measure (players.siege_measure): some four times as many
 #: iterations a second as playing the whole siege out (bench/README.md).

@@ -17,9 +17,8 @@ where the others rank moves and score cut playouts by the public score's
 iterations bought nothing (bench/README.md, the ladder: hard's own reading).
 And hard plays King & Assassins' playouts finer (``Level.plays``,
 players.playout.FINE): both sides attack, show and eliminate as a player
-would, through the Assassin player's reply, where random assassins never
-attacked in a playout (bench/README.md, the ladder: hard's playouts in
-King & Assassins).
+would, where random assassins all but never attacked in a playout
+(bench/README.md, the ladder: hard's playouts in King & Assassins).
 
 Every level decides from its seat's view alone: the pick draws from the
 search's own generator, seeded by that view (tests/players/test_non_interference.py).

@@ -21,11 +21,11 @@ the Assassin player which attack would, and four times the iterations only
 averaged the same random turns more closely (hard won 25 of 48 against
 normal, 11 of 24 as the Assassin player). In hard's playouts the assassins
 attack when they can, show one beside the king with the points to attack,
-walk nearer him and never show one for nothing; a knight eliminates a
-shown assassin within reach; and the playout is cut after 20 moves (the
-King player's turn and the Assassin player's reply) rather than 10, so
-that the reply is played rather than guessed (bench/README.md: the ladder,
-hard's playouts in King & Assassins).
+walk nearer him and never show one for nothing; and a knight eliminates a
+shown assassin within reach. The playout is cut after 10 moves as the
+others' are: cut after 20 (through the Assassin player's reply) it won no
+more and ran 40% fewer iterations (bench/README.md: the ladder, hard's
+playouts in King & Assassins).
 """
 
 from __future__ import annotations
@@ -157,4 +157,4 @@ def _both_sides(world: State, legal: list[Move], rng: random.Random) -> Move:
 POLICIES: dict[str, Policy] = {"king-and-assassins": _king_and_assassins}
 #: Per game, a finer playout for the levels that ask for it (players.levels:
 #: ``Level.plays``): its policy and the moves after which it is cut.
-FINE: dict[str, tuple[Policy, int]] = {"king-and-assassins": (_both_sides, 20)}
+FINE: dict[str, tuple[Policy, int]] = {"king-and-assassins": (_both_sides, 10)}

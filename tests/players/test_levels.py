@@ -88,8 +88,9 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
 
 
 def test_only_hard_plays_king_and_assassins_finer() -> None:
-    """Hard's playouts in King & Assassins (players.playout.FINE): both sides'
-    policy, cut later; easy and normal play their playouts as before."""
+    """Hard's playouts in King & Assassins (players.playout.FINE): a policy
+    for both sides, at its own horizon; easy and normal play their playouts
+    as before."""
     from players.ismcts import HORIZONS
     from players.levels import Level
     from players.playout import FINE, POLICIES
