@@ -163,12 +163,12 @@ def search_rate(group: Group, level: str = "normal", count: int = 4, iterations:
 
 def level_rates(group: Group) -> dict[str, float]:
     """Per level, iterations per second of search CPU here; levels searching
-    alike in this game (the same horizon and reading) share one measurement,
+    alike in this game (the same horizon, reading and playout) share one measurement,
     so that the load's ups and downs between two measurements do not set them apart."""
-    measured: dict[tuple[int | None, bool], float] = {}
+    measured: dict[tuple[int | None, bool, bool], float] = {}
     out = {}
     for name, lv in LEVELS.items():
-        key = (style(lv)["horizons"].get(group.game_id), group.game_id in lv.reads)
+        key = (style(lv)["horizons"].get(group.game_id), group.game_id in lv.reads, group.game_id in lv.plays)
         if key not in measured:
             measured[key] = search_rate(group, name)
         out[name] = measured[key]

@@ -29,6 +29,10 @@ its prestige plus what the cards it has still to play promise on the table
 as it stands (the scoring cards and their penalties above all), where the
 others give a cut playout's whole win to the seat ahead on prestige
 (bench/README.md, the ladder: hard's reading of Artus).
+And hard plays King & Assassins' playouts finer (``Level.plays``,
+players.playout.FINE): both sides attack, show and eliminate as a player
+would, where random assassins all but never attacked in a playout
+(bench/README.md, the ladder: hard's playouts in King & Assassins).
 
 Every level decides from its seat's view alone: the pick draws from the
 search's own generator, seeded by that view (tests/players/test_non_interference.py).
@@ -41,6 +45,8 @@ from typing import Any
 
 from players.evaluation import FINE, FINE_HORIZONS, MEASURES
 from players.ismcts import DEFAULT_BUDGET, HORIZONS, Budget, Ismcts
+from players.playout import FINE as FINE_PLAYOUTS
+from players.playout import POLICIES
 
 
 @dataclass(frozen=True)
@@ -52,12 +58,16 @@ class Level:
     #: games whose positions it reads by players.evaluation.FINE (its moves ranked
     #: and cut playouts scored), where the search's default reading tells too little
     reads: tuple[str, ...] = ()
+    #: games whose playouts it plays by players.playout.FINE (a policy for
+    #: both sides and a horizon of its own), where the default playout tells too little
+    plays: tuple[str, ...] = ()
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
     "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale"), reads=("king-is-dead",)),
-    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred", "king-is-dead", "artus")),
+    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred", "king-is-dead", "artus"),
+                  plays=("king-and-assassins",)),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
 DEFAULT_LEVEL = "normal"
@@ -83,9 +93,16 @@ def style(chosen: Level) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"level {chosen.name}: no finer reading of {', '.join(unknown)}; "
                          f"there is one of {', '.join(FINE)}")
+    unplayed = [g for g in chosen.plays if g not in FINE_PLAYOUTS]
+    if unplayed:
+        raise ValueError(f"level {chosen.name}: no finer playout of {', '.join(unplayed)}; "
+                         f"there is one of {', '.join(FINE_PLAYOUTS)}")
     fine = {g: FINE[g] for g in chosen.reads}
+    plays = {g: FINE_PLAYOUTS[g] for g in chosen.plays}
     cut = {g: FINE_HORIZONS[g] for g in chosen.reads if g in FINE_HORIZONS}
-    return {"temperature": chosen.temperature, "horizons": {**HORIZONS, **cut},
+    return {"temperature": chosen.temperature,
+            "horizons": {**HORIZONS, **cut, **{g: h for g, (_, h) in plays.items()}},
+            "policies": {**POLICIES, **{g: p for g, (p, _) in plays.items()}},
             "measures": {**MEASURES, **{g: m for g, (m, _) in fine.items()}},
             "chances": {g: c for g, (_, c) in fine.items()}}
 

@@ -247,3 +247,18 @@ def test_levels_searching_alike_share_one_measurement(monkeypatch: pytest.Monkey
     measured.clear()
     assert bs.level_rates(artus) == {"easy": 1000.0, "normal": 1000.0, "hard": 1000.0}
     assert measured == ["easy"]  # every level reads Artus alike
+
+
+def test_a_level_with_its_own_playout_is_measured_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hard plays King & Assassins' playouts by its own policy at the same
+    horizon as the others (players.playout.FINE): its speed is its own."""
+    measured: list[str] = []
+
+    def rate(group: bs.Group, level: str = "normal", count: int = 4, iterations: int = 100) -> float:
+        measured.append(level)
+        return 1000.0 if level != "hard" else 900.0
+
+    monkeypatch.setattr(bs, "search_rate", rate)
+    ka = next(g for g in bs.groups() if g.game_id == "king-and-assassins")
+    assert bs.level_rates(ka) == {"easy": 1000.0, "normal": 1000.0, "hard": 900.0}
+    assert measured == ["easy", "hard"]

@@ -90,3 +90,23 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
     assert easy.measures == MEASURES and easy.chances == {} and easy.horizons == ismcts.HORIZONS
     with pytest.raises(ValueError, match="no finer reading of siege"):
         player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("siege",)))
+
+
+def test_only_hard_plays_king_and_assassins_finer() -> None:
+    """Hard's playouts in King & Assassins (players.playout.FINE): a policy
+    for both sides, at its own horizon; easy and normal play their playouts
+    as before."""
+    from players.ismcts import HORIZONS
+    from players.levels import Level
+    from players.playout import FINE, POLICIES
+
+    policy, horizon = FINE["king-and-assassins"]
+    hard = player(LEVELS["hard"])
+    assert hard.policies == {**POLICIES, "king-and-assassins": policy}
+    assert hard.horizons["king-and-assassins"] == horizon
+    for name in ("easy", "normal"):
+        bot = player(LEVELS[name])
+        assert bot.policies == POLICIES
+        assert bot.horizons["king-and-assassins"] == HORIZONS["king-and-assassins"]
+    with pytest.raises(ValueError, match="no finer playout of siege"):
+        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), plays=("siege",)))

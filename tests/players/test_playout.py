@@ -76,3 +76,48 @@ def test_the_assassins_playout_moves_stay_random() -> None:
     rng = random.Random(2)
     picked = {POLICIES["king-and-assassins"](state, legal, rng) for _ in range(200)}
     assert len(picked) > len(legal) // 2
+
+
+def _assassins_turn(side: str, seed: int) -> rules.State:
+    """A game of side ``side`` played at random to an Assassin player's turn
+    with a hidden assassin beside the king and the points to attack him."""
+    rng = random.Random(seed)
+    for game in range(200):
+        state = rules.get("king-and-assassins").new_game(2, seed=game, options={"side": side})
+        while (seat := state.to_move()) is not None:
+            if seat == 1 and state.phase == "assassin" and state.ap["assassins"] >= 2:  # type: ignore[attr-defined]
+                king = state.pos["king"]  # type: ignore[attr-defined]
+                near = state.board.steps[king].values()  # type: ignore[attr-defined]
+                if any(state.pos.get(c) in near and c not in state.revealed  # type: ignore[attr-defined]
+                       for c in state.assassins):  # type: ignore[attr-defined]
+                    return state
+            state.apply(state.sample_chance() if seat == rules.CHANCE else rng.choice(state.legal_moves()))
+    raise AssertionError("no such position in 200 random games")
+
+
+def test_the_hard_levels_assassins_show_one_beside_the_king_and_attack() -> None:
+    """In the hard level's playouts (players.playout.FINE) the Assassin
+    player does what random play all but never does: an assassin beside the
+    king is shown and attacks, where the default playout picks at random."""
+    both, _ = playout.FINE["king-and-assassins"]
+    state = _assassins_turn("A", 5)
+    rng = random.Random(4)
+    shown = both(state, state.legal_moves(), rng)
+    assert isinstance(shown, mv.Reveal)
+    assert state.pos[shown.piece] in state.board.steps[state.pos["king"]].values()  # type: ignore[attr-defined]
+    state.apply(shown)
+    attack = both(state, state.legal_moves(), rng)
+    assert attack == mv.Attack(shown.piece)
+    picked = {POLICIES["king-and-assassins"](state, state.legal_moves(), rng) for _ in range(50)}
+    assert len(picked) > 1
+
+
+def test_the_hard_levels_assassins_show_none_for_nothing() -> None:
+    both, _ = playout.FINE["king-and-assassins"]
+    state = _kings_turn("A")
+    state.apply(mv.End())
+    legal = state.legal_moves()
+    assert any(isinstance(m, mv.Reveal) for m in legal)
+    rng = random.Random(2)
+    picked = [both(state, legal, rng) for _ in range(200)]
+    assert not any(isinstance(m, mv.Reveal) for m in picked)
