@@ -11,7 +11,7 @@ import copy
 import functools
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any
@@ -46,6 +46,7 @@ _HOME = {f.id: f.home for f in DATA.factions}  # as ``controlled`` reads it, loo
 # A region's followers by COLOURS, the reserve by faction colour: as tuples, in one call.
 _BY_COLOUR = itemgetter(*COLOURS)
 _BY_FACTION = itemgetter(*DATA.colours)
+_COLOURS = DATA.colours
 
 
 @lru_cache(maxsize=256)
@@ -54,6 +55,15 @@ def _controlled(owners: tuple[str | None, ...]) -> tuple[tuple[str, str], ...]:
     each region's owner in map order: few distinct, asked at every card."""
     return tuple((f, r) for f in DATA.faction_ids for r, owner in zip(DATA.regions, owners, strict=True)
                  if owner == f or (owner is None and _HOME[f] == r))
+
+
+@lru_cache(maxsize=4096)
+def _turn(pile: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[KidMove, ...]]:
+    """The cards held after playing ``pile``, each once in card-list order (as
+    ``hand``), and the turn's moves with them all playable: asked at every
+    turn of a search's random games, where the same piles come back."""
+    held = tuple(c for c, n in DATA.cards.items() if pile.count(c) < n)
+    return held, (PASS, *(PLAYS[c] for c in held))
 
 
 @lru_cache(maxsize=128)
@@ -198,19 +208,23 @@ class KingIsDeadState(State):
         return CHANCE if self.step in SETUP_STEPS else self.seat
 
     def _legal_moves(self) -> list[KidMove]:
-        return list(self._cached("legal", self._list_moves))
+        # As ``_cached``, written out: asked at every move of a search's random games.
+        memo = self._memo
+        moves = memo.get("legal")
+        if moves is None:
+            moves = memo["legal"] = self._list_moves()
+        return list(moves)
 
-    def _list_moves(self) -> list[KidMove]:
+    def _list_moves(self) -> Sequence[KidMove]:
         if self.step in ("court", "fill"):
             return [Draw(c) for c in DATA.colours if self.bag[c]]
         if self.step == "order":
             return [RegionCard(r) for r in DATA.regions if r not in self.cards]
         if self.step == "turn":
-            pile = self.piles[self.seat]
-            held = [c for c, n in DATA.cards.items() if pile.count(c) < n]  # as ``hand``, each card once
+            held, moves = _turn(tuple(self.piles[self.seat]))
             if len(held) == 1:  # perhaps the game's last card
                 return [PASS, *(PLAYS[c] for c in held if self._may_play(c))]
-            return [PASS, *(PLAYS[c] for c in held)]
+            return moves
         if self.step == "action":
             assert self.pending is not None
             return list(self.pending["menu"].get(self.pending["picks"], ()))
@@ -439,8 +453,9 @@ class KingIsDeadState(State):
         return actions.Steps(self._all_choices(board), keep=keep)
 
     def _all_summons(self) -> list[Summon | None]:
+        control, regions = self.control, self.regions  # as ``open_regions``, looked up once
         found: list[Summon | None] = [
-            SUMMONS[r, c] for r in self.open_regions() for c in DATA.colours if self.regions[r][c]
+            SUMMONS[r, c] for r in DATA.regions if control[r] is None for c in _COLOURS if regions[r][c]
         ]
         return found or [None]
 
