@@ -123,7 +123,7 @@ def way_key(card: str, picks: Picks) -> Any:
         # Which card gets the crown token changes nothing once no card is left to play.
         return frozenset(p.region for p in picks[:2])  # type: ignore[attr-defined]
     if card in ("garrison", "ambassador"):
-        return actions.net_effect(actions.transfers(picks)) if picks else ()
+        return actions.exchange_effect(picks) if picks else ()
     if card == "settlement":  # one follower of each colour, in the menu's order of colours
         return tuple((p.region, p.colour) for p in picks)  # type: ignore[attr-defined]
     return tuple(sorted((p.region, p.colour) for p in picks))  # type: ignore[attr-defined]
