@@ -46,7 +46,8 @@ _HOME = {f.id: f.home for f in DATA.factions}  # as ``controlled`` reads it, loo
 # A region's followers by COLOURS, the reserve by faction colour: as tuples, in one call.
 _BY_COLOUR = itemgetter(*COLOURS)
 _BY_FACTION = itemgetter(*DATA.colours)
-_COLOURS = DATA.colours
+#: Each region's summons by faction colour, in map order: what ``_all_summons`` lists.
+_SUMMONS_OF = tuple((r, tuple((c, SUMMONS[r, c]) for c in DATA.colours)) for r in DATA.regions)
 
 
 @lru_cache(maxsize=256)
@@ -455,7 +456,7 @@ class KingIsDeadState(State):
     def _all_summons(self) -> list[Summon | None]:
         control, regions = self.control, self.regions  # as ``open_regions``, looked up once
         found: list[Summon | None] = [
-            SUMMONS[r, c] for r in DATA.regions if control[r] is None for c in _COLOURS if regions[r][c]
+            s for r, summons in _SUMMONS_OF for c, s in summons if control[r] is None and regions[r][c]
         ]
         return found or [None]
 
