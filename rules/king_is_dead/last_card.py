@@ -35,6 +35,7 @@ FACTIONS = frozenset(DATA.faction_ids)
 _INDEX = {c: i for i, c in enumerate(COLOURS)}
 _BY_COLOUR = itemgetter(*COLOURS)  # a region's followers by COLOURS, in one call
 SAXON_TOKENS = DATA.counts["saxon_tokens"]
+_FACTION_COLOUR = {f.id: f.colour for f in DATA.factions}
 #: Per open region, from its followers alone: who takes it, the colours a
 #: summon from it may take without changing that, and (who takes it then,
 #: colour) for the summons that change it.
@@ -111,6 +112,25 @@ def _region(numbers: tuple[int, ...]) -> Region:
     drops = [(c, region_winner({**counts, c: counts[c] - 1})) for c in DATA.colours if counts[c]]
     return (taker, tuple(c for c, after in drops if after == taker),
             tuple((after, c) for c, after in drops if after != taker))
+
+
+def _ruler(ranking: Sequence[str], courts: Sequence[Counts], last_play: Sequence[int], seat: int,
+           colour: str | None) -> list[int]:
+    """``scoring.by_ranking``'s ruler without the Mordred variant, ``seat``
+    having summoned a follower of ``colour`` (None: nobody): the most
+    followers of the first faction's colour, then of the second's among those
+    tied, then the tied player whose last card is oldest. Without its lists
+    and details: each new court the last card meets asks it."""
+    tied: Sequence[int] = range(len(courts))
+    for faction in ranking[:2]:
+        c = _FACTION_COLOUR[faction]
+        counts = {s: courts[s].get(c, 0) + (s == seat and c == colour) for s in tied}
+        best = max(counts.values())
+        tied = [s for s in tied if counts[s] == best]
+        if len(tied) == 1:
+            return list(tied)
+    oldest = min(last_play[s] for s in tied)
+    return [s for s in tied if last_play[s] == oldest]
 
 
 def way_key(card: str, picks: Picks) -> Any:
@@ -319,6 +339,10 @@ class LastCard:
         if how is not None:
             won = self.verdicts.get((how, colour))
             if won is not None:
+                return won
+            if how[0] == "control" and len(self.courts) == 3:  # no partners: the ruler wins alone
+                won = self.verdicts[how, colour] = self.seat in _ruler(how[1:], self.courts, self.last_play,
+                                                                       self.seat, colour)
                 return won
         courts = [dict(c) for c in self.courts]
         if colour is not None:
