@@ -59,6 +59,14 @@ def net_effect(moves: Iterable[tuple[str, str, str]]) -> NetEffect:
     return tuple(sorted((r, c, n) for (r, c), n in change.items() if n))
 
 
+@lru_cache(maxsize=8192)
+def exchange_effect(picks: Picks) -> NetEffect:
+    """``net_effect(transfers(picks))`` of a complete Garrison / Ambassador
+    pick list: the 3-player last card and the undo rule ask it of the same
+    few hundred ways in position after position."""
+    return net_effect(transfers(picks))
+
+
 def undoes(effect: NetEffect, last: NetEffect | None) -> bool:
     # "Non può ... annullare subito uno scambio fatto dal giocatore precedente":
     # compared by net effect, so an exchange that puts the board back as it
@@ -90,7 +98,7 @@ def _largest(by_size: dict[int, list[Picks]], last: NetEffect | None) -> tuple[P
         allowed = by_size[size]
         if undo:
             allowed = [p for p in allowed if {p[0].region, p[-1].region} != undo  # type: ignore[attr-defined]
-                       or not undoes(net_effect(transfers(p)), last)]
+                       or not undoes(exchange_effect(p), last)]
         if allowed:
             return tuple(allowed)
     return ()
@@ -111,7 +119,7 @@ def _allowed(exchanges: Sequence[Picks], last: NetEffect | None) -> Sequence[Pic
     if not last:
         return list(exchanges)
     back = tuple(sorted((r, c, -n) for r, c, n in last))  # as ``undoes``, worked out once
-    return [p for p in exchanges if net_effect(transfers(p)) != back]
+    return [p for p in exchanges if exchange_effect(p) != back]
 
 
 #: Each region's neighbours in name order (the order Garrison lists them in).

@@ -35,6 +35,7 @@ FACTIONS = frozenset(DATA.faction_ids)
 _INDEX = {c: i for i, c in enumerate(COLOURS)}
 _BY_COLOUR = itemgetter(*COLOURS)  # a region's followers by COLOURS, in one call
 SAXON_TOKENS = DATA.counts["saxon_tokens"]
+_FACTION_COLOUR = {f.id: f.colour for f in DATA.factions}
 #: Per open region, from its followers alone: who takes it, the colours a
 #: summon from it may take without changing that, and (who takes it then,
 #: colour) for the summons that change it.
@@ -113,6 +114,25 @@ def _region(numbers: tuple[int, ...]) -> Region:
             tuple((after, c) for c, after in drops if after != taker))
 
 
+def _ruler(ranking: Sequence[str], courts: Sequence[Counts], last_play: Sequence[int], seat: int,
+           colour: str | None) -> list[int]:
+    """``scoring.by_ranking``'s ruler without the Mordred variant, ``seat``
+    having summoned a follower of ``colour`` (None: nobody): the most
+    followers of the first faction's colour, then of the second's among those
+    tied, then the tied player whose last card is oldest. Without its lists
+    and details: each new court the last card meets asks it."""
+    tied: Sequence[int] = range(len(courts))
+    for faction in ranking[:2]:
+        c = _FACTION_COLOUR[faction]
+        counts = {s: courts[s].get(c, 0) + (s == seat and c == colour) for s in tied}
+        best = max(counts.values())
+        tied = [s for s in tied if counts[s] == best]
+        if len(tied) == 1:
+            return list(tied)
+    oldest = min(last_play[s] for s in tied)
+    return [s for s in tied if last_play[s] == oldest]
+
+
 def way_key(card: str, picks: Picks) -> Any:
     """What the last card's rule reads of a way of playing ``card``, its
     effect on the board (as ``KingIsDeadState._perform``): the two region
@@ -123,7 +143,7 @@ def way_key(card: str, picks: Picks) -> Any:
         # Which card gets the crown token changes nothing once no card is left to play.
         return frozenset(p.region for p in picks[:2])  # type: ignore[attr-defined]
     if card in ("garrison", "ambassador"):
-        return actions.net_effect(actions.transfers(picks)) if picks else ()
+        return actions.exchange_effect(picks) if picks else ()
     if card == "settlement":  # one follower of each colour, in the menu's order of colours
         return tuple((p.region, p.colour) for p in picks)  # type: ignore[attr-defined]
     return tuple(sorted((p.region, p.colour) for p in picks))  # type: ignore[attr-defined]
@@ -189,6 +209,18 @@ class LastCard:
         self.verdicts = verdicts((seat, tuple(c[colour] for c in courts for colour in DATA.colours),
                                   self.last_play))
         self.ways: dict[Any, bool] = {}  # way_key -> whether it wins
+        #: Per takers (in card order): what decides the ending, and whether a
+        #: summon that changes a region's taker wins, by the region's index
+        #: (its followers as in this position) or (index, its summons that
+        #: change it). Ways of playing the card often leave every taker as it
+        #: was, or come back to takers another way made.
+        self.by_takers: dict[tuple[str, ...], tuple[tuple[str, ...] | None, dict[Any, bool]]] = {}
+        #: Per colour, the regions (indices) a summon of it leaves with their taker.
+        same_at: dict[str, set[int]] = {}
+        for i, (_, colours, _) in enumerate(self.regions):
+            for c in colours:
+                same_at.setdefault(c, set()).add(i)
+        self.same_at = same_at
 
     def way_wins(self, card: str, picks: Picks) -> bool:
         """``picks_win``, worked out once per effect (``way_key``)."""
@@ -214,6 +246,7 @@ class LastCard:
     def _effect_wins(self, card: str, effect: Any) -> bool:
         """``picks_win`` of the ways whose effect is ``effect`` (``way_key``)."""
         order, regions, takers = self.order, self.regions, self.takers
+        touched: set[int] = set()  # the regions (indices) the effect changes
         if effect and card == "crown":  # two region cards change places; no follower moves
             i, j = (order.index(r) for r in effect)
             swapped, moved, taken = list(order), list(regions), list(takers)
@@ -221,42 +254,69 @@ class LastCard:
             moved[i], moved[j] = moved[j], moved[i]
             taken[i], taken[j] = taken[j], taken[i]
             order, regions, takers = tuple(swapped), tuple(moved), tuple(taken)
+            touched = {i, j}
         elif effect:
             changes = effect if card in ("garrison", "ambassador") else [(r, c, 1) for r, c in effect]
-            touched: dict[str, list[int]] = {}
+            numbers: dict[str, list[int]] = {}
             for region, colour, n in changes:
-                if region not in touched:
-                    touched[region] = list(self.numbers[region])
-                touched[region][_INDEX[colour]] += n
+                if region not in numbers:
+                    numbers[region] = list(self.numbers[region])
+                numbers[region][_INDEX[colour]] += n
             moved, taken = list(regions), list(takers)
-            for region, numbers in touched.items():
+            for region, counts in numbers.items():
                 k = order.index(region)
-                moved[k] = _region(tuple(numbers))
+                moved[k] = _region(tuple(counts))
                 taken[k] = moved[k][0]
+                touched.add(k)
             regions, takers = tuple(moved), tuple(taken)
-        before, known = self.before, self.verdicts  # looked up once: the search asks this very often
+        found = self.by_takers.get(takers)
+        if found is None:
+            found = self.by_takers[takers] = (decided(self.before + takers), {})
+        how, changing = found
+        known = self.verdicts  # looked up once: the search asks this very often
         # A summon that leaves its region's taker as it was is decided by its
         # colour alone: those first, once per colour.
-        same = {c: None for _, colours, _ in regions for c in colours}
-        if same:
-            how = decided(before + takers)
-            for colour in same:
-                won = known.get((how, colour))
-                if won or (won is None and self._verdict(how, order, takers, colour)):
-                    return True
+        if touched:
+            same = [c for c, at in self.same_at.items() if not at <= touched]
+            same += [c for k in touched for c in regions[k][1]]
+        else:
+            same = list(self.same_at)
+        for colour in same:
+            won = known.get((how, colour))
+            if won or (won is None and self._verdict(how, order, takers, colour)):
+                return True
         summoned = bool(same)
         for i, (_, _, changed) in enumerate(regions):
             if changed:
                 summoned = True
-                head, tail = before + takers[:i], takers[i + 1:]
-                for taker, colour in changed:
-                    how = decided((*head, taker, *tail))
-                    won = known.get((how, colour))
-                    if won is None:
-                        won = self._verdict(how, order, (*takers[:i], taker, *tail), colour)
-                    if won:
-                        return True
+                key = (i, changed) if i in touched else i
+                won = changing.get(key)
+                if won is None:
+                    won, sure = self._changed_wins(order, takers, i, changed)
+                    if sure:
+                        changing[key] = won
+                if won:
+                    return True
         return False if summoned else self._wins(order, takers, None)  # nobody to summon
+
+    def _changed_wins(self, order: tuple[str, ...], takers: tuple[str, ...], i: int,
+                      changed: tuple[tuple[str, str], ...]) -> tuple[bool, bool]:
+        """Whether a summon from region ``i`` that changes its taker (``changed``:
+        who takes it then, the colour) wins; and whether that holds whatever the
+        order of the open regions (it is read only by an ending ``decided``
+        does not know)."""
+        known = self.verdicts
+        head, tail = self.before + takers[:i], takers[i + 1:]
+        sure = True
+        for taker, colour in changed:
+            how = decided((*head, taker, *tail))
+            sure = sure and how is not None
+            won = known.get((how, colour))
+            if won is None:
+                won = self._verdict(how, order, (*takers[:i], taker, *tail), colour)
+            if won:
+                return True, sure
+        return False, sure
 
     def summon_wins(self, region: str | None, colour: str | None) -> bool:
         """Whether summoning a follower of ``colour`` from ``region`` (None:
@@ -279,6 +339,10 @@ class LastCard:
         if how is not None:
             won = self.verdicts.get((how, colour))
             if won is not None:
+                return won
+            if how[0] == "control" and len(self.courts) == 3:  # no partners: the ruler wins alone
+                won = self.verdicts[how, colour] = self.seat in _ruler(how[1:], self.courts, self.last_play,
+                                                                       self.seat, colour)
                 return won
         courts = [dict(c) for c in self.courts]
         if colour is not None:

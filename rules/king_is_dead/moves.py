@@ -6,7 +6,7 @@ outcome read in at the table); a card with its choices is a sequence of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from rules.core import Move
@@ -24,6 +24,10 @@ def _colour() -> Any:
 
 @dataclass(frozen=True)
 class KidMove(Move):
+    def __post_init__(self) -> None:
+        # The hash a frozen dataclass gives, worked out once (``_hash``).
+        object.__setattr__(self, "_hash_value", hash(tuple(getattr(self, f.name) for f in fields(self))))
+
     def __deepcopy__(self, memo: dict[int, Any]) -> KidMove:
         return self  # frozen: a state copy may share its moves
 
@@ -109,6 +113,18 @@ class Summon(KidMove):
 MOVE_TYPES: dict[str, type[KidMove]] = {
     cls.kind: cls for cls in (Draw, RegionCard, Pass, Play, Swap, Crown, Take, Into, Place, Summon)
 }
+
+
+def _hash(move: KidMove) -> int:
+    return move._hash_value  # type: ignore[attr-defined, no-any-return]
+
+
+# Each class's own hash (a frozen dataclass makes one per class) replaced by
+# the value worked out when the move is made: the same number, read rather
+# than computed. The search hashes moves by the hundred thousand, as keys of
+# the cards' menus (pick lists are tuples of moves).
+for _cls in MOVE_TYPES.values():
+    _cls.__hash__ = _hash  # type: ignore[method-assign, assignment]
 # Names outside a field's vocabulary are malformed, not merely illegal: no
 # state could ever accept them.
 NOTATION = Notation("king-is-dead", MOVE_TYPES.values())

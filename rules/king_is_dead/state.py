@@ -11,7 +11,7 @@ import copy
 import functools
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any
@@ -40,10 +40,14 @@ from rules.king_is_dead.view import view
 
 SETUP_STEPS = ("court", "fill", "order")
 Menu = Mapping[Picks, tuple[KidMove, ...]]
+#: Where a move's handlers put its events; None: nobody reads them (the search's ``play_listed``).
+Events = list[Event] | None
 _HOME = {f.id: f.home for f in DATA.factions}  # as ``controlled`` reads it, looked up once
 # A region's followers by COLOURS, the reserve by faction colour: as tuples, in one call.
 _BY_COLOUR = itemgetter(*COLOURS)
 _BY_FACTION = itemgetter(*DATA.colours)
+#: Each region's summons by faction colour, in map order: what ``_all_summons`` lists.
+_SUMMONS_OF = tuple((r, tuple((c, SUMMONS[r, c]) for c in DATA.colours)) for r in DATA.regions)
 
 
 @lru_cache(maxsize=256)
@@ -52,6 +56,15 @@ def _controlled(owners: tuple[str | None, ...]) -> tuple[tuple[str, str], ...]:
     each region's owner in map order: few distinct, asked at every card."""
     return tuple((f, r) for f in DATA.faction_ids for r, owner in zip(DATA.regions, owners, strict=True)
                  if owner == f or (owner is None and _HOME[f] == r))
+
+
+@lru_cache(maxsize=4096)
+def _turn(pile: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[KidMove, ...]]:
+    """The cards held after playing ``pile``, each once in card-list order (as
+    ``hand``), and the turn's moves with them all playable: asked at every
+    turn of a search's random games, where the same piles come back."""
+    held = tuple(c for c, n in DATA.cards.items() if pile.count(c) < n)
+    return held, (PASS, *(PLAYS[c] for c in held))
 
 
 @lru_cache(maxsize=128)
@@ -196,19 +209,23 @@ class KingIsDeadState(State):
         return CHANCE if self.step in SETUP_STEPS else self.seat
 
     def _legal_moves(self) -> list[KidMove]:
-        return list(self._cached("legal", self._list_moves))
+        # As ``_cached``, written out: asked at every move of a search's random games.
+        memo = self._memo
+        moves = memo.get("legal")
+        if moves is None:
+            moves = memo["legal"] = self._list_moves()
+        return list(moves)
 
-    def _list_moves(self) -> list[KidMove]:
+    def _list_moves(self) -> Sequence[KidMove]:
         if self.step in ("court", "fill"):
             return [Draw(c) for c in DATA.colours if self.bag[c]]
         if self.step == "order":
             return [RegionCard(r) for r in DATA.regions if r not in self.cards]
         if self.step == "turn":
-            pile = self.piles[self.seat]
-            held = [c for c, n in DATA.cards.items() if pile.count(c) < n]  # as ``hand``, each card once
+            held, moves = _turn(tuple(self.piles[self.seat]))
             if len(held) == 1:  # perhaps the game's last card
                 return [PASS, *(PLAYS[c] for c in held if self._may_play(c))]
-            return [PASS, *(PLAYS[c] for c in held)]
+            return moves
         if self.step == "action":
             assert self.pending is not None
             return list(self.pending["menu"].get(self.pending["picks"], ()))
@@ -225,8 +242,18 @@ class KingIsDeadState(State):
             raise explain(self, move)
 
     def _apply(self, move: KidMove) -> list[Event]:  # type: ignore[override]
-        before, self._memo = self._memo, {}
         events: list[Event] = []
+        self._carry_out(move, events)
+        return events
+
+    def play_listed(self, move: KidMove) -> None:  # type: ignore[override]
+        # As the base's, with no events made (``events`` None): a playout
+        # plays some 70 moves and never reads them.
+        self._carry_out(move, None)
+        self.history.append(move)
+
+    def _carry_out(self, move: KidMove, events: Events) -> None:
+        before, self._memo = self._memo, {}
         if type(move) is Play:
             # The 3-player last card: what the turn worked out of its ways holds
             # for its play, on the same board.
@@ -236,17 +263,17 @@ class KingIsDeadState(State):
             # of isinstance tests cost more than the pass it ended in.
             _APPLY.get(type(move), KingIsDeadState._pick)(self, move, events)
         self._memo = {}
-        return events
 
     # -- setup ----------------------------------------------------------------
-    def _draw(self, move: Draw, events: list[Event]) -> None:
+    def _draw(self, move: Draw, events: Events) -> None:
         colour = move.colour
         self.bag[colour] -= 1
         if self.step == "court":
             seat = self.court_seat()
             assert seat is not None
             self.courts[seat][colour] += 1
-            events.append(Event("court_draw", {"seat": seat, "colour": colour}))
+            if events is not None:
+                events.append(Event("court_draw", {"seat": seat, "colour": colour}))
             if self.court_seat() is None:
                 clash = self.clashing_seats()
                 for s in clash:
@@ -254,41 +281,46 @@ class KingIsDeadState(State):
                         self.bag[c] += n
                         self.courts[s][c] = 0
                 if clash:
-                    events.append(Event("court_redraw", {"seats": clash}))
+                    if events is not None:
+                        events.append(Event("court_redraw", {"seats": clash}))
                 else:
                     self.step = "fill"
         else:
             region = self.fill_region()
             assert region is not None
             self.regions[region][colour] += 1
-            events.append(Event("region_draw", {"region": region, "colour": colour}))
+            if events is not None:
+                events.append(Event("region_draw", {"region": region, "colour": colour}))
         if self.step == "fill" and self.fill_region() is None:
             # What is left in the bag becomes the common reserve.
             self.reserve, self.bag = dict(self.bag), dict.fromkeys(self.bag, 0)
             self.step = "order"
 
-    def _lay_card(self, move: RegionCard, events: list[Event]) -> None:
+    def _lay_card(self, move: RegionCard, events: Events) -> None:
         region = move.region
         self.cards.append(region)
-        events.append(Event("region_card", {"position": len(self.cards), "region": region}))
+        if events is not None:
+            events.append(Event("region_card", {"position": len(self.cards), "region": region}))
         if len(self.cards) == len(DATA.regions):
             self.step = "turn"
-            events.append(Event("setup_complete", {"reserve": dict(self.reserve), "first": self.seat}))
+            if events is not None:
+                events.append(Event("setup_complete", {"reserve": dict(self.reserve), "first": self.seat}))
 
     # -- power struggles ------------------------------------------------------
-    def _pass(self, move: Pass, events: list[Event]) -> None:
-        events.append(Event("passed", {"seat": self.seat}))
+    def _pass(self, move: Pass, events: Events) -> None:
+        if events is not None:
+            events.append(Event("passed", {"seat": self.seat}))
         self.passes += 1
         if self.passes == self.players:
             self._end_struggle(events)  # everyone passed in a row: it ends at once
         self.seat = self.next_seat(self.seat)
 
-    def _end_struggle(self, events: list[Event]) -> None:
+    def _end_struggle(self, events: Events) -> None:
         region = self.current_region()
         assert region is not None
         here = self.regions[region]
         winner = scoring.region_winner(here)
-        returned = {c: n for c, n in here.items() if n}
+        returned = {c: n for c, n in here.items() if n} if events is not None else None
         for c, n in here.items():
             if c == LOYALIST:
                 self.loyalist_supply += n
@@ -299,22 +331,26 @@ class KingIsDeadState(State):
         self.resolved.append(region)
         self.passes = 0
         self.last_exchange = None  # after a resolution an exchange may be undone
-        events.append(Event("struggle_resolved", {"region": region, "winner": winner, "returned": returned}))
+        if events is not None:
+            events.append(Event("struggle_resolved",
+                                {"region": region, "winner": winner, "returned": returned}))
         self.ended = scoring.ending(winner, self.saxons(), len(self.resolved))
         if self.ended:
             self.step = "over"
-            out = self._outcome()
-            assert out is not None
-            events.append(Event("game_over", {"reason": self.ended, "winners": list(out.winners)}))
+            if events is not None:
+                out = self._outcome()
+                assert out is not None
+                events.append(Event("game_over", {"reason": self.ended, "winners": list(out.winners)}))
         elif self.mordred:
             banner = DATA.banners[region]
             if self.control[banner] is None and self.loyalist_supply:
                 self.regions[banner][LOYALIST] += 1
                 self.loyalist_supply -= 1
-                events.append(Event("loyalist_added", {"region": banner}))
+                if events is not None:
+                    events.append(Event("loyalist_added", {"region": banner}))
 
     # -- a card ---------------------------------------------------------------
-    def _play(self, card: str, events: list[Event], screen: bool = True,
+    def _play(self, card: str, events: Events, screen: bool = True,
               known: LastCard | None = None) -> None:
         last = self.players == 3 and self.cards_left() == 1
         self.piles[self.seat].append(card)
@@ -323,7 +359,8 @@ class KingIsDeadState(State):
         self.pending = {"card": card, "picks": (), "last": last}
         if last and not self.mordred:
             self.pending["last card"] = known or self._new_last_card(self.last_play)
-        events.append(Event("card_played", {"seat": self.seat, "card": card}))
+        if events is not None:
+            events.append(Event("card_played", {"seat": self.seat, "card": card}))
         board = self.board()
         menu = actions.options_menu(card, board)  # looked up once: the board is hashed for it
         if menu:
@@ -335,11 +372,12 @@ class KingIsDeadState(State):
             self.pending["menu"] = self._make_menu(board, menu) if screen else menu
             self.step = "action"
         else:
-            events.append(Event("no_action", {"seat": self.seat, "card": card}))
+            if events is not None:
+                events.append(Event("no_action", {"seat": self.seat, "card": card}))
             self.last_exchange = None
             self._to_summon(events)
 
-    def _pick(self, move: KidMove, events: list[Event]) -> None:
+    def _pick(self, move: KidMove, events: Events) -> None:
         assert self.pending is not None
         picks: Picks = (*self.pending["picks"], move)
         self.pending["picks"] = picks
@@ -347,32 +385,35 @@ class KingIsDeadState(State):
             self._perform(self.pending["card"], picks, events)
             self._to_summon(events)
 
-    def _perform(self, card: str, picks: Picks, events: list[Event]) -> None:
+    def _perform(self, card: str, picks: Picks, events: Events) -> None:
         self.last_exchange = None
         if card == "crown":
             a, b, crown = (p.region for p in picks)  # type: ignore[attr-defined]
             i, j = self.cards.index(a), self.cards.index(b)
             self.cards[i], self.cards[j] = b, a
             self.crowns[crown] = self.seat
-            events.append(Event("cards_swapped", {"regions": [a, b]}))
-            events.append(Event("crown_placed", {"seat": self.seat, "region": crown}))
+            if events is not None:
+                events.append(Event("cards_swapped", {"regions": [a, b]}))
+                events.append(Event("crown_placed", {"seat": self.seat, "region": crown}))
         elif card in ("garrison", "ambassador"):
             moved = actions.transfers(picks)
             for src, dst, colour in moved:
                 self.regions[src][colour] -= 1
                 self.regions[dst][colour] += 1
-            for src, dst in dict.fromkeys((s, d) for s, d, _ in moved):
-                colours = [c for s, d, c in moved if (s, d) == (src, dst)]
-                events.append(Event("followers_moved", {"from": src, "to": dst, "colours": colours}))
+            if events is not None:
+                for src, dst in dict.fromkeys((s, d) for s, d, _ in moved):
+                    colours = [c for s, d, c in moved if (s, d) == (src, dst)]
+                    events.append(Event("followers_moved", {"from": src, "to": dst, "colours": colours}))
             self.last_exchange = actions.net_effect(moved)
         else:
             for p in picks:
                 assert isinstance(p, Place)
                 self.reserve[p.colour] -= 1
                 self.regions[p.region][p.colour] += 1
-                events.append(Event("follower_placed", {"region": p.region, "colour": p.colour}))
+                if events is not None:
+                    events.append(Event("follower_placed", {"region": p.region, "colour": p.colour}))
 
-    def _to_summon(self, events: list[Event]) -> None:
+    def _to_summon(self, events: Events) -> None:
         # As ``_all_summons() != [None]``, without listing them.
         regions = self.regions
         if any(any(_BY_FACTION(regions[r])) for r in self.cards if self.control[r] is None):
@@ -380,10 +421,12 @@ class KingIsDeadState(State):
         else:
             self._end_turn()
 
-    def _summon(self, move: Summon, events: list[Event]) -> None:
+    def _summon(self, move: Summon, events: Events) -> None:
         self.regions[move.region][move.colour] -= 1
         self.courts[self.seat][move.colour] += 1
-        events.append(Event("summoned", {"seat": self.seat, "region": move.region, "colour": move.colour}))
+        if events is not None:
+            events.append(Event("summoned",
+                                {"seat": self.seat, "region": move.region, "colour": move.colour}))
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -411,8 +454,9 @@ class KingIsDeadState(State):
         return actions.Steps(self._all_choices(board), keep=keep)
 
     def _all_summons(self) -> list[Summon | None]:
+        control, regions = self.control, self.regions  # as ``open_regions``, looked up once
         found: list[Summon | None] = [
-            SUMMONS[r, c] for r in self.open_regions() for c in DATA.colours if self.regions[r][c]
+            s for r, summons in _SUMMONS_OF for c, s in summons if control[r] is None and regions[r][c]
         ]
         return found or [None]
 
@@ -460,7 +504,7 @@ class KingIsDeadState(State):
                 return fast.way_wins(card, ())  # no action: the summon alone
             return any(fast.effect_wins(card, key) for key in last_card_effects(card, board))
         sim = self._simulation()
-        sim._play(card, [], screen=False)  # marks the card as the last one of the game
+        sim._play(card, None, screen=False)  # marks the card as the last one of the game
         if sim.step == "action":
             return any(sim._picks_win(p) for p in sim._all_choices())
         if sim.step == "summon":
@@ -481,7 +525,7 @@ class KingIsDeadState(State):
         won = memo.get(key)
         if won is None:
             sim = self._simulation()
-            sim._perform(card, picks, [])
+            sim._perform(card, picks, None)
             won = memo[key] = any(sim._summon_wins(s) for s in sim._all_summons())
         return won
 
