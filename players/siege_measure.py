@@ -10,8 +10,12 @@ Attacker has nothing left to draw (the siege lifted). Random play ends most
 games by the sally. So this measure counts, for the Attacker: the walls and
 the Moat still standing against him, each side's forces by what they fight
 with, the Commander's screen (how few units stand before him) and, once the
-walls are breached, the troops at the breach; the food each side likely
-holds, and the Attacker's time running out. Only the table, the discards,
+walls are breached, the troops at the breach; the food each side has on
+the table and likely holds, and the Attacker's time running out. A food card
+on the table counts for more than a Knight: with none a side feeds a whole
+day every turn and a troop starves whenever its hand holds no food (counted
+like a Swordsman, the Defender's only Peasant was traded for one by the
+Spear of Destiny and his troops starved: bench/README.md). Only the table, the discards,
 the hands' sizes and the decks' sizes are read: all public.
 """
 
@@ -26,7 +30,7 @@ from rules.siege.table import card_of
 WORTH = {
     "knight": 3.0, "swordsman": 2.0, "archer": 1.5,
     "catapult": 2.0, "ballista": 1.5, "battering_ram": 2.0, "siege_tower": 2.0,
-    "supply_wagon": 2.0, "peasant": 2.0, "field_marshal": 0.5, "stonemason": 0.5,
+    "field_marshal": 0.5, "stonemason": 0.5,
 }
 #: Cards that fight hand to hand: what a sally or a breach needs.
 FIGHTERS = frozenset(("knight", "swordsman", "archer"))
@@ -51,6 +55,9 @@ TOWER_AT_MOAT = 1.5
 #: shared out over its hand and deck by their sizes (what is in the hand is
 #: secret). Two at most count.
 FOOD = 1.0
+#: Per food card a side has on the table (two at most: the rule's limit):
+#: each feeds half a day every day until Famine takes it.
+FED = 3.0
 #: Each side's food cards in all (its deck's, the opening layout's included).
 _FOOD_CARDS = (DATA.decks["attacker"][SUPPLY[ATTACKER]], DATA.decks["defender"][SUPPLY[DEFENDER]])
 #: The Attacker's decks (normal and events) below this many cards: time runs short.
@@ -70,6 +77,11 @@ def _food_in_hand(world: State, side: int, on_table: list[str]) -> float:
     return min(2.0, hand * max(unseen, 0) / pool)
 
 
+def _on_table(units: list[str], side: int) -> int:
+    food = SUPPLY[side]
+    return min(2, sum(1 for u in units if card_of(u) == food))
+
+
 def _worth(units: list[str]) -> float:
     return sum(WORTH.get(card_of(u), 0.0) for u in units)
 
@@ -87,6 +99,7 @@ def siege(world: State, seat: int) -> float:
     value += FORCE * (_worth(front) + _worth(att["rc"]) + _worth(inside)
                       - _worth(dfn["r2"]) - _worth(dfn["rc"]))
     value += HAND * (world.hand_size(ATTACKER) - world.hand_size(DEFENDER))  # type: ignore[attr-defined]
+    value += FED * (_on_table(att["rc"], ATTACKER) - _on_table(dfn["rc"], DEFENDER))
     value += FOOD * (_food_in_hand(world, ATTACKER, att["rc"]) - _food_in_hand(world, DEFENDER, dfn["rc"]))
     sally = (any(card_of(u) in FIGHTERS for u in dfn["r2"])
              and not any(card_of(u) == "battering_ram" for u in att["r0"]))

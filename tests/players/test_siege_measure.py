@@ -93,3 +93,30 @@ def test_a_search_of_siege_plays_whole_games() -> None:
     while (seat := state.to_move()) is not None:
         state.apply(state.sample_chance() if seat == rules.CHANCE else seats[seat].choose(state, seat))
     assert state.outcome() is not None
+
+
+def test_the_defenders_only_peasant_turned_soldier_is_his_loss() -> None:
+    """Spear of Destiny may turn a Peasant on the table into a Swordsman. With
+    no food left on the table the Defender must feed a whole day every turn,
+    and a troop starves each turn he cannot: the measure counted the Peasant
+    like a Swordsman and took the trade, and his troops starved."""
+    state = rules.get(GAME).new_game(2, seed=1)
+    rows = state.rows[DEFENDER]  # type: ignore[attr-defined]
+    peasant = next(u for u in rows["rc"] if card_of(u) == "peasant")
+    turned = state.copy()
+    turned.rows[DEFENDER]["rc"].remove(peasant)  # type: ignore[attr-defined]
+    turned.rows[DEFENDER]["r2"].append("swordsman-99")  # type: ignore[attr-defined]
+    assert siege(turned, DEFENDER) < siege(state, DEFENDER)
+
+
+def test_a_food_card_on_the_table_counts_more_than_a_soldier() -> None:
+    """The Attacker's Supply Wagon on the table feeds half a day every day
+    until Famine takes it: worth more than a Knight."""
+    state = rules.get(GAME).new_game(2, seed=1)
+    rows = state.rows[ATTACKER]  # type: ignore[attr-defined]
+    wagon = next(u for u in rows["rc"] if card_of(u) == "supply_wagon")
+    knight = next(u for u in rows["r1"] + rows["r2"] if card_of(u) == "knight")
+    no_wagon, no_knight = state.copy(), state.copy()
+    no_wagon.rows[ATTACKER]["rc"].remove(wagon)  # type: ignore[attr-defined]
+    no_knight.rows[ATTACKER]["r1" if knight in rows["r1"] else "r2"].remove(knight)  # type: ignore[attr-defined]
+    assert siege(no_wagon, ATTACKER) < siege(no_knight, ATTACKER)
