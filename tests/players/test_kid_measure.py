@@ -87,10 +87,10 @@ def test_a_region_the_rival_faction_leads_is_worth_taking_from_it() -> None:
     assert king_is_dead(welsh, 0) > king_is_dead(scots, 0)
 
 
-def test_hard_and_normal_read_the_king_is_dead_finer_and_cut_their_playouts() -> None:
-    for name in ("hard", "normal"):
-        bot = player(LEVELS[name])
-        assert bot.measures[GAME] is king_is_dead and bot.chances[GAME] is kid_chances
-        assert bot.horizons[GAME] > 0
+def test_hard_reads_the_king_is_dead_finer_normal_scores_its_cut_playouts_by_it() -> None:
+    hard, normal = player(LEVELS["hard"]), player(LEVELS["normal"])
+    assert hard.measures[GAME] is king_is_dead and GAME not in normal.measures
+    for bot in (hard, normal):
+        assert bot.chances[GAME] is kid_chances and bot.horizons[GAME] > 0
     easy = player(LEVELS["easy"])
     assert GAME not in easy.measures and GAME not in easy.chances and GAME not in easy.horizons

@@ -83,13 +83,15 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
     assert hard.chances == {g: FINE[g][1] for g in read}
     assert hard.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
     normal = player(LEVELS["normal"])
-    assert normal.measures == {**MEASURES, "king-is-dead": FINE["king-is-dead"][0]}
+    assert normal.measures == MEASURES
     assert normal.chances == {"king-is-dead": FINE["king-is-dead"][1]}
     assert normal.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
     easy = player(LEVELS["easy"])
     assert easy.measures == MEASURES and easy.chances == {} and easy.horizons == ismcts.HORIZONS
     with pytest.raises(ValueError, match="no finer reading of siege"):
         player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("siege",)))
+    with pytest.raises(ValueError, match="no finer reading of siege"):
+        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), scores=("siege",)))
 
 
 def test_only_hard_plays_king_and_assassins_finer() -> None:
