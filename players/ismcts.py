@@ -24,7 +24,7 @@ the end tells the search less than the score does. A game may have the
 search's own measure of a position (players.evaluation), which then ranks
 the root's moves and scores cut playouts in place of the public score; a
 search may be given finer ones (``measures`` and ``chances``: the hard
-level's in Mordred and Artus, players.levels).
+level's in Mordred, The King is Dead and Artus, players.levels).
 
 The budget is iterations or seconds, whichever ends first; with the same seed
 and an iterations-only budget the choice is repeatable, and it depends on the
@@ -67,8 +67,9 @@ ROOT_BIAS = 1.0
 #: at three players), and cut at 8 moves the search runs some six times as
 #: many iterations a second and more of them win (bench/README.md). In The
 #: King is Dead the heuristic (sets and court) is not what the game is won
-#: by, and cut playouts lost 22 of 24 games (the hard level cuts them,
-#: scored by its own reading of the game: players.evaluation.FINE_HORIZONS). In Mordred, since the heuristic
+#: by, and cut playouts lost 22 of 24 games; hard and normal cut them
+#: after all, scored by a reading of who is winning (players.kid_measure,
+#: players.evaluation.FINE_HORIZONS). In Mordred, since the heuristic
 #: reads the Mordred track while Mordred holds Wales (how nearly every game
 #: under random play ends), cut playouts run eight times as many iterations
 #: a second and normal at two players beat random players in 44 of 48 games
