@@ -35,7 +35,7 @@ pieces): a continuous measure, a share of the win for a cut playout.
 
 The King is Dead (the hard level's reading): each seat's chance to win
 from the public table, a module of its own (players.kid_measure), which
-also scores hard's playouts cut after ``FINE_HORIZONS`` moves.
+also scores hard's and normal's playouts cut after ``FINE_HORIZONS`` moves.
 
 Siege's measure is a module of its own (players.siege_measure), and so is
 the hard level's reading of Artus (players.artus_measure).

@@ -1,5 +1,6 @@
 """The King is Dead: each seat's chance to win, read from the public table
-(the hard level's reading, players.evaluation.FINE).
+(the hard level's reading, players.evaluation.FINE; normal scores its cut
+playouts by the chances alone, players.levels: ``Level.scores``).
 
 The public score (players.simple: complete sets, then followers at court)
 is how an invasion is won, not how most games end: at the last struggle the
