@@ -359,7 +359,7 @@ def cost_lines(cells: Sequence[BoardCell], plan: dict[str, Any], costs: dict[str
                looks: Sequence[int] | None = None) -> list[str]:
     first = sum(costs[c.name] * (looks or c.looks())[0] for c in cells)
     last = sum(costs[c.name] * (looks or c.looks())[-1] for c in cells)
-    kinds = [looks] if looks else [LOOKS, LONG_LOOKS]
+    kinds = [looks] if looks else [k for k in (LOOKS, LONG_LOOKS) if any(c.looks() == k for c in cells)]
     dearest = sorted(cells, key=lambda c: -costs[c.name])[:3]
     return [
         "cost (estimate from one random and one greedy game per game and player count, within a factor "
@@ -367,8 +367,8 @@ def cost_lines(cells: Sequence[BoardCell], plan: dict[str, Any], costs: dict[str
         f"{len(cells)} cells judged at "
         + " or ".join(f"{', '.join(map(str, k))} games (z {' / '.join(f'{z:.2f}' for z in look_z(k))})"
                       for k in kinds)
-        + " (each look's exact interval, the error spent late: 95% over all looks; the ladder's cells at"
-        " the first, the others at the second);",
+        + " (each look's exact interval, the error spent late: 95% over all looks"
+        + ("; the ladder's cells at the first, the others at the second);" if len(kinds) > 1 else ");"),
         f"  every cell to its first look: {first / 3600:.1f} CPU hours ({first / 3600 / CORES:.1f} h on "
         f"{CORES} cores); every cell to the last look: {last / 3600:.1f} CPU hours "
         f"({last / 3600 / CORES:.1f} h on {CORES} cores); decided cells stop early, so a run costs "
