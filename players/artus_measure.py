@@ -28,8 +28,7 @@ to 96% at two (bench/README.md, the ladder: hard's reading of Artus).
 
 from __future__ import annotations
 
-import math
-
+from players.base import softmax
 from rules.artus import board
 from rules.artus.data import DATA
 from rules.core import State
@@ -100,11 +99,7 @@ def worths(world: State) -> list[float]:
 
 def artus_chances(world: State) -> list[float]:
     """Each seat's chance to win from ``world``: a softmax of ``worths``."""
-    values = worths(world)
-    top = max(values)
-    weights = [math.exp((v - top) / SOFTNESS) for v in values]
-    total = sum(weights)
-    return [x / total for x in weights]
+    return softmax(worths(world), SOFTNESS)
 
 
 def artus(world: State, seat: int) -> float:

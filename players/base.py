@@ -15,6 +15,15 @@ from rules.core import Move, Outcome, State
 _weight = itemgetter(1)  # of a chance outcome (move, weight)
 
 
+def softmax(values: Sequence[float], softness: float) -> list[float]:
+    """Each value's share, e ** (value / softness) over all of theirs: how a
+    margin turns into a chance (the search's measures and cut playouts)."""
+    top = max(values)
+    weights = [math.exp((v - top) / softness) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 class Player(Protocol):
     """Chooses a move for ``seat``, which must be the seat to move in ``state``.
 

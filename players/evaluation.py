@@ -48,6 +48,7 @@ import math
 from collections.abc import Callable
 
 from players.artus_measure import artus, artus_chances
+from players.base import softmax
 from players.kid_measure import kid_chances, king_is_dead
 from players.siege_measure import siege
 from rules.core import State
@@ -219,21 +220,14 @@ POINTS_SOFTNESS = 4.0
 HOLD_SOFTNESS = 2.0
 
 
-def _softmax(values: list[float], softness: float) -> list[float]:
-    top = max(values)
-    weights = [math.exp((v - top) / softness) for v in values]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
 def mordred_chances(world: State) -> list[float]:
     """Each seat's chance to win from ``world`` (perfect information: all of
     it public): on the track (victory points break ties) if Mordred holds
     Wales at the end, on the points (money breaks ties) if the players do."""
     w = world
     vp = w.vp()  # type: ignore[attr-defined]
-    track = _softmax([p + v / 100.0 for p, v in zip(w.pawns, vp, strict=True)], TRACK_SOFTNESS)  # type: ignore[attr-defined]
-    points = _softmax([v + m / 100.0 for v, m in zip(vp, w.money, strict=True)], POINTS_SOFTNESS)  # type: ignore[attr-defined]
+    track = softmax([p + v / 100.0 for p, v in zip(w.pawns, vp, strict=True)], TRACK_SOFTNESS)  # type: ignore[attr-defined]
+    points = softmax([v + m / 100.0 for v, m in zip(vp, w.money, strict=True)], POINTS_SOFTNESS)  # type: ignore[attr-defined]
     ahead = len(w.men) - len(w.pieces)  # type: ignore[attr-defined]
     hold = 1.0 / (1.0 + math.exp(-ahead / HOLD_SOFTNESS))
     return [hold * t + (1.0 - hold) * p for t, p in zip(track, points, strict=True)]

@@ -42,7 +42,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from players.base import chance_move, own_turn, rewards
+from players.base import chance_move, own_turn, rewards, softmax
 from players.evaluation import MEASURES, SOFTNESS, Chances, Measure
 from players.playout import POLICIES, Policy
 from players.simple import HEURISTICS
@@ -321,10 +321,7 @@ def _ahead(world: State) -> list[float]:
         margins = [measure(world, s) for s in range(world.players)]
         softness = SOFTNESS.get(world.game_id)
         if softness is not None:  # each seat's chance by how far ahead it is
-            top = max(margins)
-            weights = [math.exp((m - top) / softness) for m in margins]
-            total = sum(weights)
-            return [w / total for w in weights]
+            return softmax(margins, softness)
     best = max(margins)
     leaders = [s for s, m in enumerate(margins) if m == best]
     return [1.0 / len(leaders) if s in leaders else 0.0 for s in range(world.players)]

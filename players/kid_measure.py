@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 
+from players.base import softmax
 from rules.core import State
 from rules.king_is_dead.data import DATA, LOYALIST
 from rules.king_is_dead.scoring import SAXONS
@@ -68,13 +69,6 @@ _COLOUR = {f.id: f.colour for f in DATA.factions}
 _CARDS = len(DATA.deck)
 
 
-def _softmax(values: list[float], softness: float) -> list[float]:
-    top = max(values)
-    weights = [math.exp((v - top) / softness) for v in values]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
 def _region(counts: dict[str, int], distance: int, mordred: bool) -> tuple[dict[str, float], float]:
     """Each faction's chance to take a region ``distance`` struggles away
     (0: the one fought now), and the Saxons'."""
@@ -86,7 +80,7 @@ def _region(counts: dict[str, int], distance: int, mordred: bool) -> tuple[dict[
         saxon = 1.0 if distance == 0 else TIE
     else:
         saxon = TIE / (1 + distance) * math.exp(-(ranked[0] - ranked[1]) / softness)
-    shares = _softmax([float(n) for n in ns], softness)
+    shares = softmax([float(n) for n in ns], softness)
     return {c: (1.0 - saxon) * p for c, p in zip(colours, shares, strict=True) if c in _FACTION}, saxon
 
 
@@ -113,24 +107,24 @@ def kid_chances(world: State) -> list[float]:
         saxons += saxon
         distance += 1
     invasion = 1.0 / (1.0 + math.exp(-(saxons - INVASION_AT) / INVASION_SOFTNESS))
-    rule = _softmax([expected[c] for c in _COLOURS], RULE_SOFTNESS)
+    rule = softmax([expected[c] for c in _COLOURS], RULE_SOFTNESS)
     # Cards still held loosen every lead at court: each is a summon to come.
     hands = [_CARDS - len(p) for p in w.piles]  # type: ignore[attr-defined]
     held = sum(hands) / players
     softness = COURT_SOFTNESS + PER_CARD * held
     ruler = [0.0] * players
     for c, p in zip(_COLOURS, rule, strict=True):
-        lead = _softmax([court[c] + HOLD * h for court, h in zip(courts, hands, strict=True)], softness)
+        lead = softmax([court[c] + HOLD * h for court, h in zip(courts, hands, strict=True)], softness)
         for s in range(players):
             ruler[s] += p * lead[s]
     if players == 4:  # partners (seats opposite) share the win: half each
         pooled = [{c: courts[t][c] + courts[t + 2][c] for c in _COLOURS} for t in (0, 1)]
         team_hands = [hands[t] + hands[t + 2] for t in (0, 1)]
-        team = _softmax([min(p.values()) + HOLD_SETS * h for p, h in zip(pooled, team_hands, strict=True)],
+        team = softmax([min(p.values()) + HOLD_SETS * h for p, h in zip(pooled, team_hands, strict=True)],
                         SETS_SOFTNESS + PER_CARD * held)
         return [0.5 * ((1 - invasion) * (ruler[s] + ruler[(s + 2) % 4]) + invasion * team[s % 2])
                 for s in range(players)]
-    sets = _softmax([min(court.values()) + HOLD_SETS * h for court, h in zip(courts, hands, strict=True)],
+    sets = softmax([min(court.values()) + HOLD_SETS * h for court, h in zip(courts, hands, strict=True)],
                     SETS_SOFTNESS + PER_CARD * held)
     return [(1 - invasion) * r + invasion * k for r, k in zip(ruler, sets, strict=True)]
 
