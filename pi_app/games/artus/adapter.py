@@ -2,7 +2,9 @@
 
 Tagged components: each seat's 22 cards (tap one to play it, or, when the
 table enters chance, to reveal the card just drawn on the drawer's own pad)
-and the four Princes (tap a silver or bronze figure to pick it in the menu).
+and the four Princes, each with a tag of its own (tap one and it is the
+figure the card moves or rings: pi_app.games.artus.figures follows each
+through the moves).
 The figure, the distance, the pile and the Knights to score are picked with
 ◀ ● ▶; a Knight's place at the start in two steps (the quarter of the table
 between two crowns, then the place), and a figure's menu starts on the one
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from pi_app.games.artus import words as w
+from pi_app.games.artus.figures import ORDINALS, Princes, prince_ids
 from pi_app.games.base import Component, TableAdapter, seat_name
 from pi_app.ui.menu import Cursor
 from pi_app.ui.screens import HEIGHT, SMALL, fit_big, font, wrap
@@ -57,6 +60,8 @@ class ArtusAdapter(TableAdapter):
         self._carry: tuple[tuple[int, int, int], list[str], list[str], str] | None = None
         self._components: list[Component] | None = None
         self._by_id: dict[str, Component] | None = None
+        # Where each tagged Prince stands, noted from the moves.
+        self.princes = Princes()
 
     def _see(self, state: State) -> JSON:
         self._seen = state.view(None)
@@ -71,7 +76,7 @@ class ArtusAdapter(TableAdapter):
     def component(self, component_id: str) -> Component | None:
         if self._by_id is None:
             self._by_id = {c.id: c for c in self.components()}
-        return self._by_id.get(component_id)
+        return self._by_id.get(component_id) or self._legacy(component_id)
 
     def _make_components(self) -> list[Component]:
         out = []
@@ -79,27 +84,45 @@ class ArtusAdapter(TableAdapter):
             for cid, card in DATA.cards.items():
                 out.append(Component(f"{cid}@{seat + 1}", "card", cid, seat,
                                      (w.card_name(cid, "en"), w.card_name(cid, "it")), count=card.count))
-        for colour, (en, it) in w.COLOURS.items():  # two figures of each colour: the same tag id
-            out.append(Component(f"prince:{colour}", "prince", colour, None,
-                                 (f"{en} prince", f"principe {it}"), count=2))
+        for tag, colour, k, _ in prince_ids():  # a tag per figure: a tap names one of the two
+            (en, it), (first, primo) = w.COLOURS[colour], ORDINALS[k]
+            label = (f"{first} {en} prince", f"{primo} principe {it}")
+            out.append(Component(tag, "prince", colour, None, label))
         return out
+
+    def _legacy(self, component_id: str) -> Component | None:
+        """A table enrolled when both Princes of a colour shared one tag id
+        ("prince:silver"): its taps still pick among that colour's figures."""
+        colour = component_id.removeprefix("prince:")
+        if component_id.startswith("prince:") and colour in w.COLOURS:
+            en, it = w.COLOURS[colour]
+            label = (f"{en} prince", f"principe {it}")
+            return Component(component_id, "prince", colour, None, label, count=2)
+        return None
 
     def enroll_prompt(self, comp: Component, lang: str) -> str:
         if comp.kind == "card":
             owner = seat_name(comp.seat, lang, "artus")
             return (f"the {comp.name('en')} card of {owner}" if lang == "en"
                     else f"la carta {comp.name('it')} del {owner}")
-        return (f"each {comp.name('en')} figure" if lang == "en" else f"ogni figura {comp.name('it')}")
+        place = next(p for tag, _, _, p in prince_ids() if tag == comp.id)
+        king = place == DATA.large_crown
+        if lang == "en":
+            return f"the {comp.name('en')} (it starts on place {place}{', as the King' if king else ''})"
+        return f"il {comp.name('it')} (all'inizio sul posto {place}{', come Re' if king else ''})"
 
     def tap(self, state: State, seat: int, comp: Component, moves: Sequence[Move],
             field: str | None) -> list[Move]:
         if comp.kind == "prince":
             figures = self._see(state)["figures"]
+            place = self.princes.place_of(comp.id, figures)
             out = []
             for m in moves:
                 data = m.to_json()
                 seat_of = data.get("seat")
-                if data.get("type") == "play" and isinstance(seat_of, int) and figures[seat_of] == comp.value:
+                if data.get("type") != "play" or not isinstance(seat_of, int):
+                    continue
+                if seat_of == place or (place is None and figures[seat_of] == comp.value):
                     out.append(m)
             return out
         return super().tap(state, seat, comp, moves, field)
@@ -346,10 +369,12 @@ class ArtusAdapter(TableAdapter):
 
     # -- what the table must do -----------------------------------------------------
     def take_notes(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State) -> None:
-        self._notes(before, events)
+        self._notes(before, moves, events)
 
-    def _notes(self, before: State, events: Sequence[Event]) -> bool:
-        """Each seat's newest card (its waiting screen names it); True while the opening hands are dealt."""
+    def _notes(self, before: State, moves: Sequence[Move], events: Sequence[Event]) -> bool:
+        """Each seat's newest card (its waiting screen names it) and where
+        each Prince went; True while the opening hands are dealt."""
+        self.princes.note(len(before.history), len(moves), events)
         dealing = before.view(None)["phase"] == "deal"
         for ev in events:
             if ev.type == "card_received":
@@ -361,7 +386,7 @@ class ArtusAdapter(TableAdapter):
 
     def instructions(self, before: State, moves: Sequence[Move], events: Sequence[Event], after: State,
                      lang: str) -> list[str]:
-        dealing = self._notes(before, events)
+        dealing = self._notes(before, moves, events)
         verbose: list[str] = []
         compact: list[str] = []
         points: dict[int, int] = {}
