@@ -2,9 +2,10 @@
 
 Tagged components: each seat's 22 cards (tap one to play it, or, when the
 table enters chance, to reveal the card just drawn on the drawer's own pad)
-and the four Princes, each with a tag of its own (tap one and it is the
-figure the card moves or rings: pi_app.games.artus.figures follows each
-through the moves).
+the four Princes and each player's Knights, each figure with a tag of its
+own (tap one and it is the figure the card moves or rings:
+pi_app.games.artus.figures follows each through the moves; a player's
+Knights are placed in their numbers' order, which the placing screen says).
 The figure, the distance, the pile and the Knights to score are picked with
 ◀ ● ▶; a Knight's place at the start in two steps (the quarter of the table
 between two crowns, then the place), and a figure's menu starts on the one
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from pi_app.games.artus import words as w
-from pi_app.games.artus.figures import ORDINALS, Princes, prince_ids
+from pi_app.games.artus.figures import ORDINALS, Figures, knight_id, knights_on_table, prince_ids
 from pi_app.games.base import Component, TableAdapter, seat_name
 from pi_app.ui.menu import Cursor
 from pi_app.ui.screens import HEIGHT, SMALL, fit_big, font, wrap
@@ -60,8 +61,8 @@ class ArtusAdapter(TableAdapter):
         self._carry: tuple[tuple[int, int, int], list[str], list[str], str] | None = None
         self._components: list[Component] | None = None
         self._by_id: dict[str, Component] | None = None
-        # Where each tagged Prince stands, noted from the moves.
-        self.princes = Princes()
+        # Where each tagged figure stands, noted from the moves.
+        self.figures = Figures()
 
     def _see(self, state: State) -> JSON:
         self._seen = state.view(None)
@@ -88,6 +89,10 @@ class ArtusAdapter(TableAdapter):
             (en, it), (first, primo) = w.COLOURS[colour], ORDINALS[k]
             label = (f"{first} {en} prince", f"{primo} principe {it}")
             out.append(Component(tag, "prince", colour, None, label))
+        for seat in range(self.players):
+            for k in range(1, knights_on_table(self.players) + 1):
+                out.append(Component(knight_id(seat, k), "knight", f"k{seat}", seat,
+                                     (f"knight {k}", f"cavaliere {k}")))
         return out
 
     def _legacy(self, component_id: str) -> Component | None:
@@ -105,6 +110,11 @@ class ArtusAdapter(TableAdapter):
             owner = seat_name(comp.seat, lang, "artus")
             return (f"the {comp.name('en')} card of {owner}" if lang == "en"
                     else f"la carta {comp.name('it')} del {owner}")
+        if comp.kind == "knight":
+            owner, k = seat_name(comp.seat, lang, "artus"), comp.id.rsplit(":", 1)[1]
+            # The table names the next one to place by its number: the figure must show it.
+            return (f"the {comp.name('en')} of {owner} (write {k} under the figure)" if lang == "en"
+                    else f"il {comp.name('it')} del {owner} (scrivi {k} sotto la figura)")
         place = next(p for tag, _, _, p in prince_ids() if tag == comp.id)
         king = place == DATA.large_crown
         if lang == "en":
@@ -113,23 +123,25 @@ class ArtusAdapter(TableAdapter):
 
     def tap(self, state: State, seat: int, comp: Component, moves: Sequence[Move],
             field: str | None) -> list[Move]:
-        if comp.kind == "prince":
+        if comp.kind in ("prince", "knight"):
             figures = self._see(state)["figures"]
-            place = self.princes.place_of(comp.id, figures)
+            place = self.figures.place_of(comp.id, figures)
+            # a tag per colour (an older enrolment): any figure of that colour
+            colour = comp.value if place is None and comp.kind == "prince" else None
             out = []
             for m in moves:
                 data = m.to_json()
                 seat_of = data.get("seat")
                 if data.get("type") != "play" or not isinstance(seat_of, int):
                     continue
-                if seat_of == place or (place is None and figures[seat_of] == comp.value):
+                if seat_of == place or (colour is not None and figures[seat_of] == colour):
                     out.append(m)
             return out
         return super().tap(state, seat, comp, moves, field)
 
     def refusal(self, state: State, seat: int, comp: Component, moves: Sequence[Move]) -> IllegalMove:
         view = state.view(seat)
-        if comp.kind == "prince":
+        if comp.kind == "prince" or (comp.kind == "knight" and view["phase"] != "place"):
             return IllegalMove("table.artus.figure-not-now", w.RULE_PLAY, figure=comp.name(self.lang))
         if view["phase"] == "place":
             return IllegalMove("artus.phase.placing", w.RULE_SETUP)
@@ -294,7 +306,8 @@ class ArtusAdapter(TableAdapter):
         i = w.lang_index(lang)
         if view["phase"] == "place":
             left = view["placing"].count(view["to_move"])
-            return (f"Place a knight ({left} left)", f"Piazza cavaliere ({left})")[i]
+            k = self.figures.next_knight(view["to_move"])  # the figure with that number
+            return (f"Place knight {k} ({left} left)", f"Piazza cavaliere {k} ({left})")[i]
         if view["phase"] == "draw":
             return ("Draw: choose a pile", "Pesca: scegli il mazzo")[i]
         per_turn = DATA.modes[view["mode"]].plays_per_turn
@@ -374,7 +387,7 @@ class ArtusAdapter(TableAdapter):
     def _notes(self, before: State, moves: Sequence[Move], events: Sequence[Event]) -> bool:
         """Each seat's newest card (its waiting screen names it) and where
         each Prince went; True while the opening hands are dealt."""
-        self.princes.note(len(before.history), len(moves), events)
+        self.figures.note(len(before.history), len(moves), events)
         dealing = before.view(None)["phase"] == "deal"
         for ev in events:
             if ev.type == "card_received":
@@ -489,7 +502,10 @@ class ArtusAdapter(TableAdapter):
             compact.append(text)
         elif kind == "placed":
             who = w.player(p["player"], lang, self.names)
-            text = f"{who}: knight on seat {p['seat']}" if en else f"{who}: cavaliere sul posto {p['seat']}"
+            tag = self.figures.at.get(p["seat"], "")
+            k = f" {tag.rsplit(':', 1)[1]}" if tag.startswith("knight:") else ""
+            text = (f"{who}: knight{k} on place {p['seat']}" if en
+                    else f"{who}: cavaliere{k} sul posto {p['seat']}")
             verbose.append(text)
             compact.append(text)
         elif kind == "game_over":

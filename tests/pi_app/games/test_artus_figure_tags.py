@@ -1,5 +1,6 @@
-"""Each Artus Prince has a tag of its own: a tap names that figure, wherever
-the moves took it, after an undo and in a resumed game (issue 34)."""
+"""Each Artus Prince and Knight has a tag of its own: a tap names that
+figure, wherever the moves took it, after an undo and in a resumed game
+(issue 34)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 import rules
 from pi_app.games.artus.adapter import ArtusAdapter
-from pi_app.games.artus.figures import Princes, prince_ids
+from pi_app.games.artus.figures import Figures, prince_ids
 from rules.artus.data import DATA
 from rules.core import Event, Move
 from tests.pi_app.artus_play import step
@@ -32,7 +33,7 @@ def test_each_prince_is_enrolled_on_its_own_in_whole_words():
 
 
 def test_a_prince_landing_on_another_takes_its_place_and_bumps_it():
-    princes = Princes()
+    princes = Figures()
     first, second = princes.at[0], princes.at[14]
     moved = Event("figure_moved", {"figure": "king", "colour": "silver", "from": 0, "to": 14})
     bumped = Event("displaced", {"figure": "prince", "colour": "silver", "from": 14, "to": 13})
@@ -42,11 +43,11 @@ def test_a_prince_landing_on_another_takes_its_place_and_bumps_it():
     assert princes.at[14] == first and princes.at[13] == second
 
 
-def _prince_move(state) -> Move | None:
+def _figure_move(state, kind: str) -> Move | None:
     figures = state.view(None)["figures"]
     for m in state.legal_moves():
         data = m.to_json()
-        if data.get("do") == "move" and figures[data["seat"]] in ("silver", "bronze"):
+        if data.get("do") == "move" and (figures[data["seat"]] in ("silver", "bronze")) == (kind == "prince"):
             return m
     return None
 
@@ -60,38 +61,40 @@ def _tapped(session, tag: str) -> set[int]:
     return {m.to_json()["seat"] for m in moves}
 
 
-def test_a_prince_tag_follows_its_figure_through_move_undo_and_resume(rig):
+@pytest.mark.parametrize("kind", ["prince", "knight"])
+def test_a_figure_tag_follows_its_figure_through_move_undo_and_resume(rig, kind):
     r = rig(2)
     s = r.open(GAME, seed=3)
     rng = random.Random(3)
     target = None
     for _ in range(400):
-        if s.scene.state.to_move() not in (None, -1) and (target := _prince_move(s.scene.state)) is not None:
+        if s.scene.state.to_move() not in (None, -1) and (target := _figure_move(s.scene.state, kind)):
             break
         step(r, rng)
     assert target is not None
     src, steps = target.to_json()["seat"], target.to_json()["steps"]
     dst = (src + steps) % DATA.seats
-    tag = s.scene.adapter.princes.at[src]
+    tag = s.scene.adapter.figures.at[src]
+    assert tag.startswith(f"{kind}:")
     assert _tapped(s, tag) <= {src}  # its tap leaves only this figure's moves
     seat = s.scene.state.to_move()
     r.make(seat, target)
-    assert s.scene.adapter.princes.at[dst] == tag
+    assert s.scene.adapter.figures.at[dst] == tag
     if s.scene.state.to_move() not in (None, -1) and s.scene.state.view(None)["phase"] == "play":
         assert _tapped(s, tag) <= {dst}
     # undo: the figure is back where it was, and so is its tag
     r.press("shared.undo")
     r.press("shared.undo")
     assert s.scene.state.view(None)["figures"][src] is not None
-    assert s.scene.adapter.princes.at[src] == tag
+    assert s.scene.adapter.figures.at[src] == tag
     assert _tapped(s, tag) == {src}
     r.make(seat, target)
-    places = dict(s.scene.adapter.princes.at)
+    places = dict(s.scene.adapter.figures.at)
     # resumed: the journal's moves put every tag where it was
     r.close()
     again = r.open(GAME)
     assert again.resumed
-    assert again.scene.adapter.princes.at == places and places[dst] == tag
+    assert again.scene.adapter.figures.at == places and places[dst] == tag
 
 
 def test_a_table_enrolled_with_a_tag_per_colour_still_picks_that_colour():
@@ -99,3 +102,37 @@ def test_a_table_enrolled_with_a_tag_per_colour_still_picks_that_colour():
     comp = adapter.component("prince:silver")
     assert comp is not None and comp.kind == "prince" and comp.name("en") == "silver prince"
     assert comp not in adapter.components()  # enrolment asks for a tag per figure
+
+
+def test_knights_are_placed_in_their_numbers_order_and_the_screens_say_which(rig):
+    r = rig(2)
+    s = r.open(GAME, seed=4)
+    rng = random.Random(4)
+    while s.scene.state.view(None)["phase"] != "place":
+        step(r, rng)
+    seat = s.scene.state.to_move()
+    assert s.layouts()[f"seat{seat + 1}.screen"].title == "Place knight 1 (5 left)"
+    view = s.scene.state.view(None)
+    step(r, rng)
+    place = next(p for p, f in enumerate(s.scene.state.view(None)["figures"]) if f != view["figures"][p])
+    assert s.scene.adapter.figures.at[place] == f"knight:{seat + 1}:1"
+    said = [" ".join(rec.extra["lines"]) for rec in s.scene.transcript if rec.kind == "said"]
+    assert f"Player {seat + 1}: knight 1 on place {place}" in " ".join(said), said[-3:]
+    while s.scene.state.to_move() != seat:
+        step(r, rng)
+    screen = f"seat{seat + 1}.screen"
+    assert s.layouts()[screen].title == "Place knight 2 (4 left)"
+    # a Knight's tap while Knights are placed: refused, the placing rule in words
+    r.tap(seat, f"knight:{seat + 1}:2")
+    lay = s.layouts()[screen]
+    assert lay.alert and "knight:" not in lay.text(), lay
+
+
+def test_a_knight_is_enrolled_in_whole_words_with_its_number():
+    adapter = ArtusAdapter(3)
+    knights = [c for c in adapter.components() if c.kind == "knight"]
+    assert len(knights) == 3 * (DATA.knights[3] - DATA.knights_on_score_track)
+    comp = adapter.component("knight:2:3")
+    assert comp is not None and comp.seat == 1
+    assert adapter.enroll_prompt(comp, "en") == "the knight 3 of Player 2 (write 3 under the figure)"
+    assert adapter.enroll_prompt(comp, "it") == "il cavaliere 3 del Giocatore 2 (scrivi 3 sotto la figura)"
