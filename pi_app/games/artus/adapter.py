@@ -1,8 +1,8 @@
 """Artus at the table (notation: rules/artus/NOTATION.md).
 
 Tagged components: each seat's 22 cards (tap one to play it, or, when the
-table enters chance, to reveal the card just drawn on the drawer's own pad)
-the four Princes and each player's Knights, each figure with a tag of its
+table enters chance, to reveal the card just drawn on the drawer's own pad),
+and the four Princes and each player's Knights, each figure with a tag of its
 own (tap one and it is the figure the card moves or rings:
 pi_app.games.artus.figures follows each through the moves; a player's
 Knights are placed in their numbers' order, which the placing screen says).
@@ -386,7 +386,7 @@ class ArtusAdapter(TableAdapter):
 
     def _notes(self, before: State, moves: Sequence[Move], events: Sequence[Event]) -> bool:
         """Each seat's newest card (its waiting screen names it) and where
-        each Prince went; True while the opening hands are dealt."""
+        each tagged figure went; True while the opening hands are dealt."""
         self.figures.note(len(before.history), len(moves), events)
         dealing = before.view(None)["phase"] == "deal"
         for ev in events:
