@@ -14,6 +14,7 @@ the journal on resume and undo, so they never outlive the game.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from rules.artus.data import DATA
 from rules.core import Event
@@ -43,15 +44,16 @@ def knight_id(player: int, number: int) -> str:
     return f"knight:{player + 1}:{number}"
 
 
+@dataclass
 class Figures:
-    """Place -> the tag id of the figure there, followed from the events of the moves."""
+    """Place -> the tag id of the figure there, followed from the events of
+    the moves (equal notes compare equal: an adapter's notes are compared)."""
 
-    def __init__(self) -> None:
-        self.at: dict[int, str] = {place: tag for tag, _, _, place in prince_ids()}
-        # the engine's code for each tag's figure: "silver", "k1"
-        self.code = {tag: colour for tag, colour, _, _ in prince_ids()}
-        self.placed: dict[int, int] = {}  # player -> Knights placed
-        self.noted = 0  # moves of the game whose events are noted
+    at: dict[int, str] = field(default_factory=lambda: {place: tag for tag, _, _, place in prince_ids()})
+    # the engine's code for each tag's figure: "silver", "k1"
+    code: dict[str, str] = field(default_factory=lambda: {tag: colour for tag, colour, _, _ in prince_ids()})
+    placed: dict[int, int] = field(default_factory=dict)  # player -> Knights placed
+    noted: int = 0  # moves of the game whose events are noted
 
     def note(self, played_before: int, moves: int, events: Sequence[Event]) -> None:
         """The events of ``moves`` moves played after ``played_before``
