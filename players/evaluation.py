@@ -50,7 +50,7 @@ from collections.abc import Callable
 from players.artus_measure import artus, artus_chances
 from players.base import softmax
 from players.kid_measure import kid_chances, king_is_dead
-from players.siege_measure import siege, siege_rolled
+from players.siege_measure import siege
 from rules.core import State
 from rules.king_and_assassins.data import ASSASSINS, CITIZENS, ROUND_CARDS, Board
 from rules.king_and_assassins.pieces import KING
@@ -210,12 +210,6 @@ MEASURES: dict[str, Measure] = {"king-and-assassins": king_and_assassins, "siege
 SOFTNESS: dict[str, float] = {"king-and-assassins": 3.0, "siege": 3.0}
 
 
-def siege_chances(world: State) -> list[float]:
-    """Siege: each side's share of a cut playout's win, as every level scores
-    it (``siege`` through the softmax of ``SOFTNESS``)."""
-    return softmax([siege(world, 0), siege(world, 1)], SOFTNESS["siege"])
-
-
 # -- Mordred --------------------------------------------------------------------------------------
 #: Mordred: how the chances follow the position. A pawn step on the track
 #: and this many victory points are each worth e (a softmax's temperature).
@@ -249,8 +243,7 @@ def mordred(world: State, seat: int) -> float:
 #: which ranks the root's moves, and its chances, which score cut playouts.
 FINE: dict[str, tuple[Measure, Chances]] = {"mordred": (mordred, mordred_chances),
                                             "king-is-dead": (king_is_dead, kid_chances),
-                                             "artus": (artus, artus_chances),
-                                             "siege": (siege_rolled, siege_chances)}
+                                             "artus": (artus, artus_chances)}
 #: Per game, where the finer reading also cuts the playouts (after this many
 #: moves, scored by its chances) that the search's default plays to the end.
 FINE_HORIZONS: dict[str, int] = {"king-is-dead": 12}

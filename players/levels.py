@@ -73,8 +73,8 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
     "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale"), scores=("king-is-dead",)),
-    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"),
-                  reads=("mordred", "king-is-dead", "artus", "siege"), plays=("king-and-assassins", "siege")),
+    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred", "king-is-dead", "artus"),
+                  plays=("king-and-assassins",)),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
 DEFAULT_LEVEL = "normal"

@@ -35,7 +35,6 @@ from collections import deque
 from collections.abc import Callable
 from functools import cache
 
-from players.siege_playout import siege_playout
 from rules.core import Move, State
 from rules.king_and_assassins import moves as ka_moves
 from rules.king_and_assassins.data import BOARDS, Board
@@ -158,4 +157,4 @@ def _both_sides(world: State, legal: list[Move], rng: random.Random) -> Move:
 POLICIES: dict[str, Policy] = {"king-and-assassins": _king_and_assassins}
 #: Per game, a finer playout for the levels that ask for it (players.levels:
 #: ``Level.plays``): its policy and the moves after which it is cut.
-FINE: dict[str, tuple[Policy, int]] = {"king-and-assassins": (_both_sides, 10), "siege": (siege_playout, 40)}
+FINE: dict[str, tuple[Policy, int]] = {"king-and-assassins": (_both_sides, 10)}

@@ -21,7 +21,6 @@ the hands' sizes and the decks' sizes are read: all public.
 
 from __future__ import annotations
 
-from players.base import rewards
 from rules.core import State
 from rules.siege.constants import ATTACKER, DEFENDER, SUPPLY
 from rules.siege.data import DATA
@@ -122,36 +121,3 @@ def siege(world: State, seat: int) -> float:
     if left < SHORT:
         value -= LIFT * (SHORT - left) / SHORT
     return value if seat == ATTACKER else -value
-
-
-#: The phases where an attack waits on its die (the Attacker's or the Defender's)
-#: or on the attacked side's support, after the move that named its target.
-_ROLLS = frozenset(("die", "attack_die"))
-
-
-def siege_rolled(world: State, seat: int) -> float:
-    """``siege`` once the attack just named is resolved (the hard level's
-    reading of the root's moves, players.evaluation.FINE): over the die's
-    faces by their chances, and with the support the attacked side would
-    pick, where ``siege`` itself sees an aimed shot as no shot at all and
-    ranks every target alike. The die and the table are public."""
-    phase = world.phase  # type: ignore[attr-defined]
-    if world.outcome() is None and phase in _ROLLS:
-        value = total = 0.0
-        for move, weight in world.chance_outcomes():
-            after = world.copy()
-            after.play_listed(move)
-            value += weight * siege(after, seat)
-            total += weight
-        return value / total
-    if world.outcome() is None and phase == "support":
-        worst = None
-        for move in world.legal_moves():
-            after = world.copy()
-            after.play_listed(move)
-            outcome = after.outcome()
-            v = siege(after, seat) if outcome is None else 1e9 * (rewards(outcome, 2)[seat] - 0.5)
-            worst = v if worst is None else min(worst, v)
-        return siege(world, seat) if worst is None else worst
-    return siege(world, seat)
-

@@ -78,7 +78,7 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
     from players.levels import Level
 
     hard = player(LEVELS["hard"])
-    read = ("mordred", "king-is-dead", "artus", "siege")
+    read = ("mordred", "king-is-dead", "artus")
     assert hard.measures == {**MEASURES, **{g: FINE[g][0] for g in read}}
     assert hard.chances == {g: FINE[g][1] for g in read}
     assert hard.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
@@ -88,30 +88,27 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
     assert normal.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
     easy = player(LEVELS["easy"])
     assert easy.measures == MEASURES and easy.chances == {} and easy.horizons == ismcts.HORIZONS
-    with pytest.raises(ValueError, match="no finer reading of king-and-assassins"):
-        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("king-and-assassins",)))
-    with pytest.raises(ValueError, match="no finer reading of king-and-assassins"):
-        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), scores=("king-and-assassins",)))
+    with pytest.raises(ValueError, match="no finer reading of siege"):
+        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("siege",)))
+    with pytest.raises(ValueError, match="no finer reading of siege"):
+        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), scores=("siege",)))
 
 
-def test_only_hard_plays_king_and_assassins_and_siege_finer() -> None:
-    """Hard's playouts in King & Assassins and Siege (players.playout.FINE):
-    a policy for both sides, at its own horizon; easy and normal play their
-    playouts as before."""
+def test_only_hard_plays_king_and_assassins_finer() -> None:
+    """Hard's playouts in King & Assassins (players.playout.FINE): a policy
+    for both sides, at its own horizon; easy and normal play their playouts
+    as before."""
     from players.ismcts import HORIZONS
     from players.levels import Level
     from players.playout import FINE, POLICIES
 
     policy, horizon = FINE["king-and-assassins"]
     hard = player(LEVELS["hard"])
-    siege, siege_horizon = FINE["siege"]
-    assert hard.policies == {**POLICIES, "king-and-assassins": policy, "siege": siege}
+    assert hard.policies == {**POLICIES, "king-and-assassins": policy}
     assert hard.horizons["king-and-assassins"] == horizon
-    assert hard.horizons["siege"] == siege_horizon
     for name in ("easy", "normal"):
         bot = player(LEVELS[name])
         assert bot.policies == POLICIES
         assert bot.horizons["king-and-assassins"] == HORIZONS["king-and-assassins"]
-        assert bot.horizons["siege"] == HORIZONS["siege"]
-    with pytest.raises(ValueError, match="no finer playout of mordred"):
-        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), plays=("mordred",)))
+    with pytest.raises(ValueError, match="no finer playout of siege"):
+        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), plays=("siege",)))

@@ -120,35 +120,3 @@ def test_a_food_card_on_the_table_counts_more_than_a_soldier() -> None:
     no_wagon.rows[ATTACKER]["rc"].remove(wagon)  # type: ignore[attr-defined]
     no_knight.rows[ATTACKER]["r1" if knight in rows["r1"] else "r2"].remove(knight)  # type: ignore[attr-defined]
     assert siege(no_wagon, ATTACKER) < siege(no_knight, ATTACKER)
-
-
-def test_hards_reading_resolves_an_aimed_shot_over_the_die() -> None:
-    """The hard level ranks its moves by ``siege_rolled``
-    (players.evaluation.FINE): an attack waiting on its die is worth the
-    average over the faces, where ``siege`` sees no shot at all; and it reads
-    the public table only, as ``siege`` does."""
-    from players.evaluation import FINE
-    from players.siege_measure import siege_rolled
-
-    assert FINE[GAME][0] is siege_rolled
-    state = _midgame(seed=3, moves=20)
-    rng = random.Random(3)
-    while not (state.phase == "attack_die" and state.seat == ATTACKER  # type: ignore[attr-defined]
-               and card_of(state.aim) == "castle_walls"):  # type: ignore[attr-defined]
-        seat = state.to_move()
-        assert seat is not None, "the game ended without a shot at the walls"
-        state.apply(state.sample_chance() if seat == rules.CHANCE else rng.choice(state.legal_moves()))
-    faces = []
-    for move, chance in state.chance_outcomes():
-        after = state.copy()
-        after.play_listed(move)
-        faces.append((chance, siege(after, ATTACKER)))
-    assert len({v for _, v in faces}) > 1  # a hit and a miss
-    total = sum(c for c, _ in faces)
-    assert abs(siege_rolled(state, ATTACKER) - sum(c * v for c, v in faces) / total) < 1e-9
-    assert siege_rolled(state, ATTACKER) > siege(state, ATTACKER)
-    for seat in (ATTACKER, DEFENDER):
-        worlds = [state.sample_unseen(seat, random.Random(i)) for i in range(8)]
-        assert len({tuple(sorted(w.hands[1 - seat].items())) for w in worlds}) > 1  # type: ignore[attr-defined]
-        for looker in (ATTACKER, DEFENDER):
-            assert len({siege_rolled(w, looker) for w in worlds}) == 1
