@@ -38,7 +38,9 @@ from the public table, a module of its own (players.kid_measure), which
 also scores hard's and normal's playouts cut after ``FINE_HORIZONS`` moves.
 
 Siege's measure is a module of its own (players.siege_measure), and so is
-the hard level's reading of Artus (players.artus_measure).
+the hard level's reading of Artus (players.artus_measure). The hard
+level's reading of Siege is that measure, its cut playouts scored by a
+softer softmax (``SIEGE_SOFTNESS``).
 """
 
 from __future__ import annotations
@@ -209,6 +211,20 @@ MEASURES: dict[str, Measure] = {"king-and-assassins": king_and_assassins, "siege
 #: softmax), rather than all of it to the seats ahead.
 SOFTNESS: dict[str, float] = {"king-and-assassins": 3.0, "siege": 3.0}
 
+#: Siege: the hard level's softness of the same chances (players.levels:
+#: ``Level.reads``). A cut playout of 40 moves is two turns of dice and
+#: draws; scored by a softmax of 3 its margin swings the share of the win
+#: more than it tells, and 1 lost most games; at 9 a playout's lead counts
+#: for less and the search averages more of them (bench/README.md: the
+#: ladder in Siege).
+SIEGE_SOFTNESS = 9.0
+
+
+def siege_chances(world: State) -> list[float]:
+    """Siege: each side's share of a cut playout's win as the hard level
+    scores it, by ``siege``'s margin through a softer softmax."""
+    return softmax([siege(world, 0), siege(world, 1)], SIEGE_SOFTNESS)
+
 
 # -- Mordred --------------------------------------------------------------------------------------
 #: Mordred: how the chances follow the position. A pawn step on the track
@@ -243,7 +259,8 @@ def mordred(world: State, seat: int) -> float:
 #: which ranks the root's moves, and its chances, which score cut playouts.
 FINE: dict[str, tuple[Measure, Chances]] = {"mordred": (mordred, mordred_chances),
                                             "king-is-dead": (king_is_dead, kid_chances),
-                                             "artus": (artus, artus_chances)}
+                                             "artus": (artus, artus_chances),
+                                             "siege": (siege, siege_chances)}
 #: Per game, where the finer reading also cuts the playouts (after this many
 #: moves, scored by its chances) that the search's default plays to the end.
 FINE_HORIZONS: dict[str, int] = {"king-is-dead": 12}

@@ -37,6 +37,10 @@ And hard plays King & Assassins' playouts finer (``Level.plays``,
 players.playout.FINE): both sides attack, show and eliminate as a player
 would, where random assassins all but never attacked in a playout
 (bench/README.md, the ladder: hard's playouts in King & Assassins).
+In Siege hard scores its cut playouts by a softer share of the same measure
+(players.evaluation.SIEGE_SOFTNESS): a playout of two turns' dice and draws
+tells less than a softmax of 3 made of it (bench/README.md, the ladder in
+Siege).
 
 Every level decides from its seat's view alone: the pick draws from the
 search's own generator, seeded by that view (tests/players/test_non_interference.py).
@@ -73,8 +77,8 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
     "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale"), scores=("king-is-dead",)),
-    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"), reads=("mordred", "king-is-dead", "artus"),
-                  plays=("king-and-assassins",)),
+    "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"),
+                  reads=("mordred", "king-is-dead", "artus", "siege"), plays=("king-and-assassins",)),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
 DEFAULT_LEVEL = "normal"

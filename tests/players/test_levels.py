@@ -78,7 +78,7 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
     from players.levels import Level
 
     hard = player(LEVELS["hard"])
-    read = ("mordred", "king-is-dead", "artus")
+    read = ("mordred", "king-is-dead", "artus", "siege")
     assert hard.measures == {**MEASURES, **{g: FINE[g][0] for g in read}}
     assert hard.chances == {g: FINE[g][1] for g in read}
     assert hard.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
@@ -88,10 +88,10 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
     assert normal.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
     easy = player(LEVELS["easy"])
     assert easy.measures == MEASURES and easy.chances == {} and easy.horizons == ismcts.HORIZONS
-    with pytest.raises(ValueError, match="no finer reading of siege"):
-        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("siege",)))
-    with pytest.raises(ValueError, match="no finer reading of siege"):
-        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), scores=("siege",)))
+    with pytest.raises(ValueError, match="no finer reading of king-and-assassins"):
+        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("king-and-assassins",)))
+    with pytest.raises(ValueError, match="no finer reading of king-and-assassins"):
+        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), scores=("king-and-assassins",)))
 
 
 def test_only_hard_plays_king_and_assassins_finer() -> None:

@@ -120,3 +120,26 @@ def test_a_food_card_on_the_table_counts_more_than_a_soldier() -> None:
     no_wagon.rows[ATTACKER]["rc"].remove(wagon)  # type: ignore[attr-defined]
     no_knight.rows[ATTACKER]["r1" if knight in rows["r1"] else "r2"].remove(knight)  # type: ignore[attr-defined]
     assert siege(no_wagon, ATTACKER) < siege(no_knight, ATTACKER)
+
+
+def test_hard_scores_cut_playouts_by_a_softer_share_of_the_same_measure() -> None:
+    """The hard level's Siege reading (players.evaluation.FINE): its moves
+    ranked by ``siege`` as every level's, its cut playouts scored by a
+    softer softmax of it (``SIEGE_SOFTNESS``); the same in worlds that differ
+    only in hidden information."""
+    from players.base import softmax
+    from players.evaluation import FINE, SIEGE_SOFTNESS, SOFTNESS
+    from players.levels import LEVELS, player
+
+    measure, chances = FINE[GAME]
+    assert measure is siege and SOFTNESS[GAME] < SIEGE_SOFTNESS
+    assert player(LEVELS["hard"]).chances[GAME] is chances
+    assert GAME not in player(LEVELS["normal"]).chances and GAME not in player(LEVELS["easy"]).chances
+    state = _midgame(seed=4)
+    share = chances(state)
+    assert abs(sum(share) - 1.0) < 1e-9
+    assert share == softmax([siege(state, ATTACKER), siege(state, DEFENDER)], SIEGE_SOFTNESS)
+    for seat in (ATTACKER, DEFENDER):
+        worlds = [state.sample_unseen(seat, random.Random(i)) for i in range(8)]
+        assert len({tuple(sorted(w.hands[1 - seat].items())) for w in worlds}) > 1  # type: ignore[attr-defined]
+        assert len({tuple(chances(w)) for w in worlds}) == 1
