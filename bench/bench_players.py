@@ -42,7 +42,7 @@ The full run in shards, resumable, on any number of machines or nights
 Each level at the budget a real board gives it, judged by a sequential test
 (bench/board_strength.py); it says what it will cost, then plays:
 
-    python -m bench.bench_players board --results DIR [--shard K/N] [--cells REGEX] [--dry-run]
+    python -m bench.bench_players board --results DIR [--shard K/N] [--cells REGEX] [--hours H] [--dry-run]
     python -m bench.bench_players board-report --results DIR [--cells REGEX]
 """
 
@@ -519,6 +519,9 @@ def cli(argv: list[str]) -> int:
                            help="play shard K of N (default 1/1: every game)")
             p.add_argument("--dry-run", action="store_true",
                            help="say the budgets and the cost, play nothing")
+            p.add_argument("--hours", type=float, default=None, metavar="H",
+                           help="stop once the cells' games have taken H hours on two cores "
+                                "(default: the run's two)")
         else:
             p.add_argument("--code", default=None, metavar="HEX",
                            help="report the games of this code (the run prints it; default: the current "
@@ -557,7 +560,9 @@ def cli(argv: list[str]) -> int:
             from bench import board_strength  # it imports this module
 
             if args.command == "board":
-                return board_strength.run(args.results, args.shard, args.cells, args.dry_run)
+                hours = board_strength.HOURS if args.hours is None else args.hours
+                return board_strength.run(args.results, args.shard, args.cells, args.dry_run,
+                                          cap=hours * board_strength.CORES * 3600)
             print("\n".join(board_strength.report(args.results, args.cells, code=args.code)))
             return 0
         if args.command == "strength":

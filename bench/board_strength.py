@@ -25,7 +25,8 @@ Each cell is judged by the sequential test of bench/sequential.py: at fixed
 game counts, stopping at the first that decides; the run plays every cell to
 its first look (the cheapest games first), then the undecided ones to the
 next, and so on, so that a run stopped early leaves each cell judged as far
-as it got.
+as it got. A run stops once its games have taken two hours on two cores
+(``HOURS``): what that can leave out is the last look of the dearest cells.
 """
 
 from __future__ import annotations
@@ -63,6 +64,10 @@ PLAN = "plan.json"
 #: Bump when the seeding or the game loop below changes: it decides play as the sources do.
 SCHEME = 1
 CORES = 2
+#: The whole run's wall time on CORES cores: the run stops once its games have
+#: taken CORES times as many CPU hours. Looks are played in order, so what
+#: the cap leaves out is the last looks of the dearest undecided cells.
+HOURS = 2.0
 
 
 @dataclass(frozen=True)
@@ -117,8 +122,10 @@ class BoardCell:
 
     def looks(self) -> tuple[int, ...]:
         """Where it is judged: a ladder cell's games (two searches) cost several
-        times a game against random or greedy players, which get a look more."""
-        return LOOKS if self.ladder else LONG_LOOKS
+        times a game against random or greedy players, which get a look more;
+        so does the ladder between two sides, which the targets ask decided in
+        every two-player game."""
+        return LOOKS if self.ladder and self.group.sides > 2 else LONG_LOOKS
 
     def target(self) -> float | None:
         """The side's share of the wins asked for: a game of two sides (two
@@ -368,11 +375,12 @@ def cost_lines(cells: Sequence[BoardCell], plan: dict[str, Any], costs: dict[str
         + " or ".join(f"{', '.join(map(str, k))} games (z {' / '.join(f'{z:.2f}' for z in look_z(k))})"
                       for k in kinds)
         + " (each look's exact interval, the error spent late: 95% over all looks"
-        + ("; the ladder's cells at the first, the others at the second);" if len(kinds) > 1 else ");"),
+        + ("; the ladder's cells at 3 or more sides at the first, the others at the second);" if len(kinds) > 1 else ");"),
         f"  every cell to its first look: {first / 3600:.1f} CPU hours ({first / 3600 / CORES:.1f} h on "
         f"{CORES} cores); every cell to the last look: {last / 3600:.1f} CPU hours "
         f"({last / 3600 / CORES:.1f} h on {CORES} cores); decided cells stop early, so a run costs "
-        "between the two",
+        f"between the two, and it stops at {HOURS * CORES:.1f} CPU hours ({HOURS:.1f} h on {CORES} cores), "
+        "its undecided cells judged by the games played",
         "  dearest a game: " + ", ".join(f"{c.name} {costs[c.name]:.0f} s" for c in dearest),
     ]
 
@@ -391,6 +399,11 @@ def gathered(results: Path, code: str, warn: list[str]) -> dict[str, dict[int, G
     return out
 
 
+def cpu_spent(have: dict[str, dict[int, GameRecord]], cells: Sequence[BoardCell]) -> float:
+    """The CPU seconds the games gathered of ``cells`` took."""
+    return sum(r.cpu_seconds for c in cells for r in have.get(c.name, {}).values())
+
+
 def shares(games: dict[int, GameRecord], seats_a_side: int = 1) -> list[float]:
     """The computer's side's shares of games 0, 1, 2, .. up to the first one
     missing: a seat's share of a won game is split with its partners, a
@@ -402,9 +415,10 @@ def shares(games: dict[int, GameRecord], seats_a_side: int = 1) -> list[float]:
 
 
 def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
-        looks: Sequence[int] | None = None) -> int:
+        looks: Sequence[int] | None = None, cap: float = HOURS * CORES * 3600) -> int:
     """Play ``pattern``'s cells' games of shard ``shard`` to their looks
-    (``looks``, else each cell's own), the cheapest first at each look."""
+    (``looks``, else each cell's own), the cheapest first at each look, until
+    the games of this code in ``results`` have taken ``cap`` CPU seconds."""
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
@@ -444,6 +458,10 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
                     for i in range(look):
                         if i in mine or shard_of(cell.name, i, n) != k:
                             continue
+                        if (spent := cpu_spent(have, cells)) >= cap:
+                            say(f"the run's {cap / 3600:.1f} CPU hours are spent ({spent / 3600:.2f}): "
+                                f"{played} games played; its undecided cells are judged by the games so far")
+                            return 0
                         game = play(cell, i, plan)
                         mine[i] = rec = record(cell, i, game, code)
                         out.write(rec)

@@ -169,10 +169,27 @@ def _a_record() -> dict:
             "iterations": 1, "time_limit": None, "fingerprint": "f", "host": "h", "finished": "t"}
 
 
-def test_cheap_cells_get_a_look_more_than_the_ladders() -> None:
+def test_cheap_cells_and_the_two_sided_ladder_get_a_look_more_than_the_other_ladders() -> None:
+    """The ladder at 2 players (and between The King is Dead's two teams) is
+    asked decided in every game: it gets the fifth look the cheap cells have."""
     cells = {c.name: c for c in bs.board_cells()}
     assert cells["siege 2p normal @Pi 4 vs random"].looks() == (12, 24, 48, 88, 176)
-    assert cells["siege 2p hard vs normal @Pi 4"].looks() == (12, 24, 48, 88)
+    assert cells["siege 2p hard vs normal @Pi 4"].looks() == (12, 24, 48, 88, 176)
+    assert cells["king-is-dead 4p normal vs easy @Pi 4"].looks() == (12, 24, 48, 88, 176)
+    assert cells["mordred 3p hard vs normal @Pi 4"].looks() == (12, 24, 48, 88)
+
+
+def test_a_run_stops_once_its_games_have_taken_the_cpu_it_was_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "r"
+    _plan(results)
+    # a cap below one game's CPU: the first game is played, then the run stops
+    assert bs.run(results, (1, 1), CELL, False, LOOKS, cap=1e-9) == 0
+    assert len(_games(results)) == 1
+    assert "CPU hours are spent" in capsys.readouterr().err
+    # the same command with the cap that is left goes on where it stopped
+    assert bs.run(results, (1, 1), CELL, False, LOOKS) == 0
+    assert len(_games(results)) > 1 and len(set(_games(results))) == len(_games(results))
 
 
 def test_the_cells_and_their_targets() -> None:
