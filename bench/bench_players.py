@@ -43,6 +43,7 @@ Each level at the budget a real board gives it, judged by a sequential test
 (bench/board_strength.py); it says what it will cost, then plays:
 
     python -m bench.bench_players board --results DIR [--shard K/N] [--cells REGEX] [--hours H] [--dry-run]
+    python -m bench.bench_players board-replay --results DIR --code HEX [--cells REGEX] [--games K]
     python -m bench.bench_players board-report --results DIR [--cells REGEX]
 """
 
@@ -508,7 +509,9 @@ def cli(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     for name, says in (("board", "each level at a Pi 4's and a Pi Zero 2 W's budget, judged sequentially: "
                                  "says what it will cost, then plays this shard's games"),
-                       ("board-report", "the board strength table (Markdown) from the results directory")):
+                       ("board-report", "the board strength table (Markdown) from the results directory"),
+                       ("board-replay", "play a results directory's first games of each cell again with the "
+                                        "code here: whether its verdicts stand for this code")):
         p = sub.add_parser(name, help=says, description=says)
         p.add_argument("--results", type=Path, required=True, metavar="DIR",
                        help="the results directory: plan.json and one .jsonl file per machine and shard")
@@ -523,9 +526,12 @@ def cli(argv: list[str]) -> int:
                            help="stop once the cells' games have taken H hours on two cores "
                                 "(default: the run's two)")
         else:
-            p.add_argument("--code", default=None, metavar="HEX",
-                           help="report the games of this code (the run prints it; default: the current "
+            p.add_argument("--code", default=None, metavar="HEX", required=name == "board-replay",
+                           help="the games of this code (the run prints it; default: the current "
                                 "code's with the directory's plan)")
+        if name == "board-replay":
+            p.add_argument("--games", type=int, default=2, metavar="K",
+                           help="games played again per cell, its first ones (default 2)")
     for name, says in (("strength", "play this shard's games not yet in the results directory"),
                        ("report", "the strength table from the games gathered in the results directory"),
                        ("cost", "estimate the CPU each cell's games take at the budget")):
@@ -556,13 +562,17 @@ def cli(argv: list[str]) -> int:
                                 "default budget's)")
     args = parser.parse_args(argv)
     try:
-        if args.command in ("board", "board-report"):
+        if args.command in ("board", "board-report", "board-replay"):
             from bench import board_strength  # it imports this module
 
             if args.command == "board":
                 hours = board_strength.HOURS if args.hours is None else args.hours
                 return board_strength.run(args.results, args.shard, args.cells, args.dry_run,
                                           cap=hours * board_strength.CORES * 3600)
+            if args.command == "board-replay":
+                _, differing = board_strength.replay(args.results, args.code, args.cells, args.games,
+                                                     lambda text: print(text, flush=True))
+                return 1 if differing else 0
             print("\n".join(board_strength.report(args.results, args.cells, code=args.code)))
             return 0
         if args.command == "strength":

@@ -375,7 +375,8 @@ def cost_lines(cells: Sequence[BoardCell], plan: dict[str, Any], costs: dict[str
         + " or ".join(f"{', '.join(map(str, k))} games (z {' / '.join(f'{z:.2f}' for z in look_z(k))})"
                       for k in kinds)
         + " (each look's exact interval, the error spent late: 95% over all looks"
-        + ("; the ladder's cells at 3 or more sides at the first, the others at the second);" if len(kinds) > 1 else ");"),
+        + ("; the ladder's cells at 3 or more sides at the first, the others at the second);"
+           if len(kinds) > 1 else ");"),
         f"  every cell to its first look: {first / 3600:.1f} CPU hours ({first / 3600 / CORES:.1f} h on "
         f"{CORES} cores); every cell to the last look: {last / 3600:.1f} CPU hours "
         f"({last / 3600 / CORES:.1f} h on {CORES} cores); decided cells stop early, so a run costs "
@@ -478,6 +479,30 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
         signal.signal(signal.SIGTERM, before)
     say(f"shard {k}/{n} done: {played} games played")
     return 0
+
+
+# -- the same games on other code ----------------------------------------------------------------
+def replay(results: Path, code: str, pattern: str, per_cell: int,
+           say: Callable[[str], None]) -> tuple[int, int]:
+    """Play again, with the code here, the first ``per_cell`` games of each of
+    ``pattern``'s cells that code ``code`` played into ``results``, and say any
+    whose outcome, moves or computer's decisions differ: whether a cell's
+    verdict from that code stands for this one. (played, differing)"""
+    plan = load_plan(results, say)
+    have = gathered(results, code, [])
+    played = differing = 0
+    for cell in board_cells(pattern):
+        for i in sorted(have.get(cell.name, {}))[:per_cell]:
+            rec, game = have[cell.name][i], play(cell, i, plan)
+            again = (game.rewards, game.moves, game.decisions)
+            played += 1
+            if again != (rec.result, rec.moves, rec.computer_moves):
+                differing += 1
+                say(f"{cell.name} #{i}: recorded {rec.result}, {rec.moves} moves, {rec.computer_moves} "
+                    f"decisions; here {game.rewards}, {game.moves}, {game.decisions}")
+    say(f"{played} games of code {code} played again here: {played - differing} the same, "
+        f"{differing} different")
+    return played, differing
 
 
 # -- the report -----------------------------------------------------------------------------------

@@ -279,3 +279,22 @@ def test_a_level_with_its_own_playout_is_measured_apart(monkeypatch: pytest.Monk
     ka = next(g for g in bs.groups() if g.game_id == "king-and-assassins")
     assert bs.level_rates(ka) == {"easy": 1000.0, "normal": 1000.0, "hard": 900.0}
     assert measured == ["easy", "hard"]
+
+
+def test_a_replay_plays_the_recorded_games_again_and_names_any_that_differ(tmp_path: Path) -> None:
+    results = tmp_path / "r"
+    _plan(results)
+    assert bs.run(results, (1, 1), CELL, False, LOOKS) == 0
+    code = bs.code_of(bs.load_plan(results, lambda _: None))
+    said: list[str] = []
+    assert bs.replay(results, code, CELL, 3, said.append) == (3, 0)
+    # a game recorded otherwise than it plays here (code that played differently) is named
+    path = next(results.glob("*.jsonl"))
+    lines = path.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["moves"] += 1
+    path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    said.clear()
+    assert bs.replay(results, code, CELL, 3, said.append) == (3, 1)
+    assert any(f"#{first['index']}: recorded" in line for line in said)
+    assert said[-1].endswith("2 the same, 1 different")
