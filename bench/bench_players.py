@@ -500,7 +500,7 @@ def cost(games: int, probe: int, pattern: str, iterations: int, limit: float | N
     return rows
 
 
-COMMANDS = ("strength", "report", "cost", "board", "board-report")
+COMMANDS = ("strength", "report", "cost", "board", "board-report", "board-replay")
 
 
 def cli(argv: list[str]) -> int:

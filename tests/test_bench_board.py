@@ -298,3 +298,17 @@ def test_a_replay_plays_the_recorded_games_again_and_names_any_that_differ(tmp_p
     assert bs.replay(results, code, CELL, 3, said.append) == (3, 1)
     assert any(f"#{first['index']}: recorded" in line for line in said)
     assert said[-1].endswith("2 the same, 1 different")
+
+
+def test_every_command_of_the_bench_is_dispatched_to_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """A command the parser knows but ``COMMANDS`` lacks ran the whole
+    speed-and-strength benchmark instead (``board-replay`` did)."""
+    import re
+
+    from bench import bench_players
+
+    with pytest.raises(SystemExit):
+        bench_players.cli(["--help"])
+    listed = re.search(r"\{([a-z,-]+)\}", capsys.readouterr().out)
+    assert listed is not None
+    assert set(listed.group(1).split(",")) == set(bench_players.COMMANDS)
