@@ -419,7 +419,8 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
         looks: Sequence[int] | None = None, cap: float = HOURS * CORES * 3600) -> int:
     """Play ``pattern``'s cells' games of shard ``shard`` to their looks
     (``looks``, else each cell's own), the cheapest first at each look, until
-    the games of this code in ``results`` have taken ``cap`` CPU seconds."""
+    the games of those cells by this code in ``results`` (every shard's) have
+    taken ``cap`` CPU seconds."""
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
