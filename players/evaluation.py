@@ -234,6 +234,12 @@ POINTS_SOFTNESS = 4.0
 #: Men on the map over the players' pieces that make Mordred's hold on Wales
 #: at the end e times likelier than not.
 HOLD_SOFTNESS = 2.0
+#: Men over the pieces at which Mordred's hold is even. The players build on
+#: to the end, so a tie now is more often theirs than his: read even, the
+#: track counted for half of a seat's chance while the men and pieces were
+#: level, and hard kept its pawn ahead where normal built and won on points
+#: (bench/README.md, the ladder in Mordred: 75% of 88 against 68%).
+HOLD_MARGIN = 2.0
 
 
 def mordred_chances(world: State) -> list[float]:
@@ -245,7 +251,7 @@ def mordred_chances(world: State) -> list[float]:
     track = softmax([p + v / 100.0 for p, v in zip(w.pawns, vp, strict=True)], TRACK_SOFTNESS)  # type: ignore[attr-defined]
     points = softmax([v + m / 100.0 for v, m in zip(vp, w.money, strict=True)], POINTS_SOFTNESS)  # type: ignore[attr-defined]
     ahead = len(w.men) - len(w.pieces)  # type: ignore[attr-defined]
-    hold = 1.0 / (1.0 + math.exp(-ahead / HOLD_SOFTNESS))
+    hold = 1.0 / (1.0 + math.exp(-(ahead - HOLD_MARGIN) / HOLD_SOFTNESS))
     return [hold * t + (1.0 - hold) * p for t, p in zip(track, points, strict=True)]
 
 

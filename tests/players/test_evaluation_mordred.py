@@ -66,3 +66,13 @@ def test_a_step_on_the_track_and_a_point_more_each_raise_a_seats_chance() -> Non
     ahead = _position([11, 10, 10], {0: 2, 1: 2, 2: 2}, men=7, money=[0, 0, 0])
     assert mordred(ahead, 0) > mordred(state, 0)
     assert mordred(_with_village(state, 0), 0) > mordred(_with_village(state, 1), 0)
+
+
+def test_level_men_and_pieces_read_as_the_players_likelier_to_hold_wales() -> None:
+    """The players build on to the end: with Mordred's men and their pieces
+    level, the points weigh more than the track (the track counted for half
+    and hard kept its pawn ahead where normal built and won on points)."""
+    state = _position([14, 8, 8], {0: 0, 1: 6, 2: 0}, men=6, money=[0, 0, 0])
+    assert len(state.men) == len(state.pieces)  # type: ignore[attr-defined]
+    # seat 0 far ahead on the track, seat 1 on the points: the points' leader is the favourite
+    assert mordred(state, 1) > mordred(state, 0) > mordred(state, 2)
