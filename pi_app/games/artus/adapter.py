@@ -21,7 +21,14 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from pi_app.games.artus import words as w
-from pi_app.games.artus.figures import ORDINALS, Figures, knight_id, knights_on_table, prince_ids
+from pi_app.games.artus.figures import (
+    ORDINALS,
+    Figures,
+    knight_id,
+    knight_number,
+    knights_on_table,
+    prince_ids,
+)
 from pi_app.games.base import Component, TableAdapter, seat_name
 from pi_app.ui.menu import Cursor
 from pi_app.ui.screens import HEIGHT, SMALL, fit_big, font, wrap
@@ -111,7 +118,7 @@ class ArtusAdapter(TableAdapter):
             return (f"the {comp.name('en')} card of {owner}" if lang == "en"
                     else f"la carta {comp.name('it')} del {owner}")
         if comp.kind == "knight":
-            owner, k = seat_name(comp.seat, lang, "artus"), comp.id.rsplit(":", 1)[1]
+            owner, k = seat_name(comp.seat, lang, "artus"), knight_number(comp.id)
             # The table names the next one to place by its number: the figure must show it.
             return (f"the {comp.name('en')} of {owner} (write {k} under the figure)" if lang == "en"
                     else f"il {comp.name('it')} del {owner} (scrivi {k} sotto la figura)")
@@ -502,8 +509,8 @@ class ArtusAdapter(TableAdapter):
             compact.append(text)
         elif kind == "placed":
             who = w.player(p["player"], lang, self.names)
-            tag = self.figures.at.get(p["seat"], "")
-            k = f" {tag.rsplit(':', 1)[1]}" if tag.startswith("knight:") else ""
+            number = knight_number(self.figures.at.get(p["seat"], ""))
+            k = "" if number is None else f" {number}"
             text = (f"{who}: knight{k} on place {p['seat']}" if en
                     else f"{who}: cavaliere{k} sul posto {p['seat']}")
             verbose.append(text)

@@ -44,6 +44,12 @@ def knight_id(player: int, number: int) -> str:
     return f"knight:{player + 1}:{number}"
 
 
+def knight_number(tag: str) -> int | None:
+    """The number of the Knight whose tag id is ``tag`` (``knight_id``'s); None for another figure."""
+    kind, _, number = tag.rpartition(":")
+    return int(number) if kind.startswith("knight:") and number.isdigit() else None
+
+
 @dataclass
 class Figures:
     """Place -> the tag id of the figure there, followed from the events of
