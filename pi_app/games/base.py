@@ -64,6 +64,13 @@ class TableAdapter:
     #: component kind -> the move field a tap of it chooses ("follower" ->
     #: "colour"); kinds not listed match their value anywhere in a move
     tap_fields: ClassVar[dict[str, str]] = {}
+    #: move fields a seat's menu branches on after every other (Artus: the
+    #: figure comes after its distance, so that its tap can end the move)
+    later_fields: ClassVar[tuple[str, ...]] = ()
+    #: menu levels (by field) at which a tap that leaves one move with the
+    #: highlighted choice makes that move (Artus: the distance shown, then
+    #: the figure tapped); elsewhere a tap narrows the menu to what it names
+    tap_completes: ClassVar[frozenset[str]] = frozenset()
     #: the move field a board zone's name chooses ("region": a piece tapped
     #: on the Deva reader picks Deva); None: the game has no board zones
     zone_field: ClassVar[str | None] = None

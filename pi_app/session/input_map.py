@@ -211,6 +211,9 @@ class InputMap:
         if not subset:
             self.commit.refuse(seat, sc.adapter.refusal(sc.state, seat, comp, cursor.moves))
             return
+        completed = self.completed(cursor, subset)
+        if completed is not None:
+            subset = [completed]  # the highlighted choice and the tap make one move
         one = cursor.single(Option(BRANCH, moves=tuple(subset)))
         if one is not None and not (sc.adapter.tap_confirms and sc.adapter.confirms(sc.state, one)):
             self.commit.play(seat, one)  # the tap itself chose the move
@@ -219,6 +222,16 @@ class InputMap:
             # draws the next) waits for ● as a menu does: a card tapped by
             # mistake costs nothing.
             cursor.narrow(subset)
+
+    def completed(self, cursor: Cursor, subset: list[Move]) -> Move | None:
+        """The one move a tap narrowing to ``subset`` makes with the choice
+        highlighted now, at a level where the game lets a tap end the move
+        (``tap_completes``: a distance shown, then the figure tapped); else
+        None, and the tap narrows the menu as anywhere else."""
+        opt = cursor.current()
+        if opt.kind != BRANCH or cursor.field() not in self.scene.adapter.tap_completes:
+            return None
+        return cursor.single(Option(BRANCH, moves=tuple(m for m in subset if m in opt.moves)))
 
     def tapped(self, seat: int, uid: str) -> Component | None:
         """The component a seat's tap names, the seat's pending undo and

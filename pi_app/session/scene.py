@@ -173,6 +173,7 @@ class Scene:
                 ui.cursor.prefer = ui.memory.prefer
                 ui.cursor.group = lambda f, v: adapter.group(state, f, v)
                 ui.cursor.chosen = lambda m: adapter.choice_confirms(state, m)
+                ui.cursor.later = adapter.later_fields
                 ui.cursor.start()
         return ui.cursor
 

@@ -2,7 +2,9 @@
 
 Moves are grouped by their JSON fields: at each level the menu branches on the
 first field (in notation order) whose values differ among the moves left, so
-"type" usually comes first, then the card, the region, the colour... Each
+"type" usually comes first, then the card, the region, the colour; a game may
+put a field last (``later``: a figure, named by its tap once its distance is
+chosen). Each
 level starts on the choice its ``prefer`` names (the one the player made
 last time there). When one move is left it is played at once unless
 ``confirms`` says it asks for ● first (undo cannot take it back, or it
@@ -67,15 +69,18 @@ class Option:
     moves: tuple[Move, ...] = ()
 
 
-def split(moves: Sequence[Move], group: Grouping | None = None) -> tuple[str | None, list[Option]]:
+def split(moves: Sequence[Move], group: Grouping | None = None,
+          later: tuple[str, ...] = ()) -> tuple[str | None, list[Option]]:
     """The field the moves differ on first and one option per value of it, in
-    the order the values first appear. One move (or identical ones): no field.
-    More than ``GROUP_OVER`` values that ``group`` sorts into two or more
-    groups: one option per group instead, on the field ``<name>/group``."""
+    the order the values first appear, the fields of ``later`` after every
+    other. One move (or identical ones): no field. More than ``GROUP_OVER``
+    values that ``group`` sorts into two or more groups: one option per group
+    instead, on the field ``<name>/group``."""
     flat = [flatten(m.to_json()) for m in moves]
     order: list[str] = []
     for f in flat:
         order.extend(k for k in f if k not in order)
+    order.sort(key=lambda name: name in later)  # stable: the notation's order otherwise
     for name in order:
         groups: dict[Any, list[int]] = {}
         for i, f in enumerate(flat):
@@ -132,6 +137,8 @@ class Cursor:
     #: whether the ● that picks a move asking for a confirm is that confirm,
     #: where an option stands for that move alone (None: never)
     chosen: Callable[[Move], bool] | None = field(default=None, repr=False, compare=False)
+    #: fields branched on after every other (see ``split``)
+    later: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @classmethod
     def over(cls, moves: Sequence[Move]) -> Cursor:
@@ -149,7 +156,7 @@ class Cursor:
         moves = self.moves
         hit = self._splits.get(id(moves))
         if hit is None or hit[0] is not moves:
-            hit = (moves, split(moves, self.group))
+            hit = (moves, split(moves, self.group, self.later))
             self._splits[id(moves)] = hit
         return hit[1]
 

@@ -237,3 +237,65 @@ def test_an_artus_play_the_draw_follows_is_confirmed_by_the_press_that_picks_it(
         assert layout.big == scene.adapter.move_text(move.to_json(), "en")
         imap.commit = live
         b.restore(scene, seat, start)
+
+
+
+def artus_moving(st: Any) -> bool:
+    """Artus's play, with a card that moves either of two figures either of two distances."""
+    if st.view(None)["phase"] != "play":
+        return False
+    moving = [m.to_json() for m in st.legal_moves() if m.to_json().get("do") == "move"]
+    return any(len({d["seat"] for d in moving if d["card"] == c}) > 1
+               and len({d["steps"] for d in moving if d["card"] == c}) > 1
+               for c in {d["card"] for d in moving})
+
+
+def figure_of(scene: Scene, seat: int, move: Move) -> Any:
+    """The Prince's or Knight's tag whose tap names the figure ``move`` moves."""
+    return next(c for c in scene.adapter.components()
+                if c.kind in ("prince", "knight") and scene.adapter.tap(scene.state, seat, c, [move], None))
+
+
+def test_an_artus_figure_moves_by_its_card_its_distance_and_its_tap():
+    """Before: the card, the figure, then the distance stepped to and ● to
+    pick it, 3 inputs and the steps; now a card that moves a figure asks the
+    distance first, and the figure's tap moves it that far (the tap is both
+    the figure's choice and the distance's ●): 2 inputs and the steps."""
+    scene, imap = scene_at("artus", 2, 0, artus_moving)
+    seat = scene.state.to_move()
+    name = scene.seats[seat].name
+    moving = [m for m in scene.state.legal_moves() if m.to_json().get("do") == "move"]
+    card = next(c for c in sorted({m.to_json()["card"] for m in moving})
+                if len({m.to_json()["seat"] for m in moving if m.to_json()["card"] == c}) > 1)
+    probe = imap.commit = b.Probe()  # type: ignore[assignment]
+    b.send(imap, ("tap", f"{name}.pad", f"{card}@{seat + 1}"))
+    cursor = scene.cursor_for(seat)
+    assert cursor.field() == "steps", cursor.field()  # the distance before the figure
+    layout = Presentation(scene, {}, {}).menu_layout(cursor, "")
+    assert layout.lines[0].startswith("Distance, or tap the figure"), layout.lines
+    cursor.step(1)
+    steps = cursor.current().value
+    ours = [m for m in moving if m.to_json()["card"] == card and m.to_json()["steps"] == steps]
+    assert len(ours) > 1  # the distance alone does not make the move
+    for target in ours:
+        b.send(imap, ("tap", f"{name}.pad", figure_of(scene, seat, target).id))
+        assert probe.played == target  # that figure, the distance shown
+        probe.played = None
+    scene.seats[seat].cursor = None  # the menu from its start again
+    for target in ours:
+        path = b.cheapest(scene, imap, seat, target)
+        assert path is not None and len(path) <= 3, path  # the card, a step at most, the figure
+        assert path[-1] == ("tap", f"{name}.pad", figure_of(scene, seat, target).id), path
+
+
+def test_an_artus_figure_tapped_first_still_leaves_only_its_moves():
+    """The tap that begins a move still names the figure (its card and
+    distance then chosen): only at the distance level does a tap end it."""
+    scene, imap = scene_at("artus", 2, 0, artus_moving)
+    seat = scene.state.to_move()
+    move = next(m for m in scene.state.legal_moves() if m.to_json().get("do") == "move")
+    probe = imap.commit = b.Probe()  # type: ignore[assignment]
+    b.send(imap, ("tap", f"{scene.seats[seat].name}.pad", figure_of(scene, seat, move).id))
+    cursor = scene.cursor_for(seat)
+    assert probe.played is None and len(cursor.moves) > 1
+    assert {m.to_json()["seat"] for m in cursor.moves} == {move.to_json()["seat"]}

@@ -6,8 +6,10 @@ and the four Princes and each player's Knights, each figure with a tag of its
 own (tap one and it is the figure the card moves or rings:
 pi_app.games.artus.figures follows each through the moves; a player's
 Knights are placed in their numbers' order, which the placing screen says).
-The figure, the distance, the pile and the Knights to score are picked with
-◀ ● ▶; a Knight's place at the start in two steps (the quarter of the table
+The distance, the figure, the pile and the Knights to score are picked with
+◀ ● ▶; a card that moves a figure asks the distance first, and a figure
+tapped then moves that far (one input for the figure and the distance's ●);
+a Knight's place at the start in two steps (the quarter of the table
 between two crowns, then the place), and a figure's menu starts on the one
 moved last, where it now stands. After each move the shared screen tells the table which figures to
 move where, and where the crown turns; hands and drawn cards appear only on
@@ -40,6 +42,10 @@ class ArtusAdapter(TableAdapter):
     game_id = "artus"
     turn_rule = w.RULE_PLAY
     tap_fields: ClassVar[dict[str, str]] = {"card": "card"}
+    # A card that moves a figure: the distance, then the figure's tap makes
+    # the move (the tap is the figure's choice and the distance's ●).
+    later_fields: ClassVar[tuple[str, ...]] = ("seat",)
+    tap_completes: ClassVar[frozenset[str]] = frozenset({"steps"})
     player_fields: ClassVar[frozenset[str]] = frozenset({"turn"})
     seat_lists: ClassVar[frozenset[str]] = frozenset({"scores", "tiles", "hand_sizes", "hand_backs", "piles",
                                                        "played"})
@@ -48,7 +54,7 @@ class ArtusAdapter(TableAdapter):
         "card": ("Card", "Carta"),
         "do": ("Action", "Azione"),
         "seat": ("Figure", "Figura"),
-        "steps": ("Distance", "Distanza"),
+        "steps": ("Distance, or tap the figure", "Distanza, o tocca la figura"),
         "knights": ("Knights to score", "Cavalieri da contare"),
         "pile": ("Draw from", "Pesca da"),
     }

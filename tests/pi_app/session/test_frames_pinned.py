@@ -26,9 +26,10 @@ from pi_app.table import hardware, profile
 INPUTS = 120  # per game: past the opening into whole turns, a few seconds in all
 #: (game, players, seed) -> sha256 of every frame shown, in order
 PINNED = {
-    # Artus, changed on purpose: with a tag per figure (issue 34) the screens name the
-    # Knight to place ("Place knight 2") and the one placed ("knight 2 on place 5")
-    ("artus", 2, 1): "3f43820bd250a3f822a3ff599267a68031d6f0cd68c436439b4a18daadf9fdbc",
+    # Artus, changed on purpose (issue 34): the screens name the Knight to place
+    # ("Place knight 2") and the one placed ("knight 2 on place 5"), and a card
+    # that moves a figure asks its distance first ("Distance, or tap the figure")
+    ("artus", 2, 1): "e934fbe2ca3ad77a73a9674d378534e87a1852c6c4345338c45ca8d2646b06e7",
     ("king-and-assassins", 2, 1): "624eadf1bae94195178d7dbc5acc3dec6f2391f292ead20ade320a1589f75e1f",
     ("king-is-dead", 4, 2): "f3c86afd18323b6481af7e166d2f4540689fdf812c6aa72de074ff25ae500ae4",
     ("mordred", 3, 1): "9fa3431077d8fa8c21af988d97cb51bca47af3c992138f1c8ca8553802a56bb0",
