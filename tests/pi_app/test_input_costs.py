@@ -239,7 +239,6 @@ def test_an_artus_play_the_draw_follows_is_confirmed_by_the_press_that_picks_it(
         b.restore(scene, seat, start)
 
 
-
 def artus_moving(st: Any) -> bool:
     """Artus's play, with a card that moves either of two figures either of two distances."""
     if st.view(None)["phase"] != "play":
