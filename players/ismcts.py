@@ -50,6 +50,17 @@ from rules.core import CHANCE, Move, State
 
 #: Exploration constant of UCB1 for rewards in [0, 1].
 EXPLORATION = 0.7
+#: The exploration constant of a search that explores a game's tree less
+#: (``explorations``; players.levels: ``Level.narrows``). Where the cut
+#: playouts give each seat a share of the win by a reading of the table, at
+#: three players the shares sit near a third and the root's moves differ
+#: by a few hundredths of one: at 0.7 UCB's bonus outweighs that at the
+#: visits a Pi 4 affords, the visits spread almost evenly, and the most
+#: visited move is the look-ahead's whatever the iterations (four times
+#: normal's iterations of normal's own search won 40% of 52 games against
+#: it in The King is Dead; at 0.25, 59% of 88: bench/README.md, the ladder
+#: in The King is Dead at three players).
+NARROW = 0.25
 
 #: Weight of the root's prior (progressive bias): each of the seat's moves is
 #: tried once in a world dealt from its view and ranked by the public position
@@ -155,7 +166,8 @@ class Ismcts:
                  temperature: float = 0.0, horizons: Mapping[str, int] | None = None,
                  policies: Mapping[str, Policy] | None = None,
                  measures: Mapping[str, Measure] | None = None,
-                 chances: Mapping[str, Chances] | None = None) -> None:
+                 chances: Mapping[str, Chances] | None = None,
+                 explorations: Mapping[str, float] | None = None) -> None:
         if temperature < 0:
             raise ValueError(f"a temperature is 0 (the best move) or more, not {temperature}")
         self.budget = budget
@@ -171,6 +183,10 @@ class Ismcts:
         self.measures = MEASURES if measures is None else measures
         #: per game, each seat's share of a cut playout's win (a game not named: ``_ahead``)
         self.chances = {} if chances is None else chances
+        #: per game, UCB's exploration constant (a game not named: ``EXPLORATION``)
+        self.explorations = {} if explorations is None else explorations
+        if any(c < 0 for c in self.explorations.values()):
+            raise ValueError(f"an exploration constant is 0 or more, not {dict(self.explorations)}")
         wrong = {g: h for g, h in self.horizons.items() if h < 0}
         if wrong:
             raise ValueError(f"a horizon is 0 or more moves, not {wrong}")
@@ -209,6 +225,7 @@ class Ismcts:
 
     def _iterate(self, root: _Node, world: State, rng: random.Random) -> None:
         players = world.players
+        exploration = self.explorations.get(world.game_id, EXPLORATION)
         path = [root]
         node = root
         expanded = False
@@ -223,7 +240,7 @@ class Ismcts:
                     child = node.children[key] = _Node(CHANCE, players)
                     expanded = True
             else:
-                move, child, expanded = _select(node, world.legal_moves(), mover, players, rng)
+                move, child, expanded = _select(node, world.legal_moves(), mover, players, rng, exploration)
             world.play_listed(move)
             path.append(child)
             node = child
@@ -237,10 +254,11 @@ class Ismcts:
                 value[s] += values[s]
 
 
-def _select(node: _Node, legal: list[Move], mover: int, players: int,
-            rng: random.Random) -> tuple[Move, _Node, bool]:
+def _select(node: _Node, legal: list[Move], mover: int, players: int, rng: random.Random,
+            exploration: float = EXPLORATION) -> tuple[Move, _Node, bool]:
     """An untried move if any (then the node is expanded), else UCB1 over
-    the children legal in this world, counted by availability."""
+    the children legal in this world, counted by availability, its bonus
+    for the less tried weighed by ``exploration``."""
     children = node.children
     untried = []
     available = []
@@ -270,7 +288,7 @@ def _select(node: _Node, legal: list[Move], mover: int, players: int,
     log, sqrt = math.log, math.sqrt
     for move, child in available:
         visits = child.visits
-        score = child.value[mover] / visits + EXPLORATION * sqrt(log(child.avail) / visits)
+        score = child.value[mover] / visits + exploration * sqrt(log(child.avail) / visits)
         if prior is not None:
             score += child.rank / (visits + 1)
         if score > best_score:

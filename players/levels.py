@@ -26,8 +26,11 @@ the public score: at a few iterations a move the ranking is most of the
 search, and the chances' one-move look-ahead, which counts every card
 played as a card lost, won 7 of 24 four-player games against random players
 at a Zero 2 W's 8 iterations where the public score's won 23 (bench/README.md,
-the ladder: hard's reading of The King is Dead). Easy plays as a casual
-player does, by random playouts to the end.
+the ladder: hard's reading of The King is Dead). Hard there also explores
+its tree less (``Level.narrows``, players.ismcts.NARROW): at three players
+the chances' differences between moves are small beside UCB's bonus, and
+its four times the iterations went to every move alike. Easy plays as a
+casual player does, by random playouts to the end.
 Hard reads Artus finer too (players.artus_measure): each seat's chance by
 its prestige plus what the cards it has still to play promise on the table
 as it stands (the scoring cards and their penalties above all), where the
@@ -52,7 +55,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from players.evaluation import FINE, FINE_HORIZONS, MEASURES
-from players.ismcts import DEFAULT_BUDGET, HORIZONS, Budget, Ismcts
+from players.ismcts import DEFAULT_BUDGET, HORIZONS, NARROW, Budget, Ismcts
 from players.playout import FINE as FINE_PLAYOUTS
 from players.playout import POLICIES
 
@@ -72,13 +75,17 @@ class Level:
     #: games whose playouts it plays by players.playout.FINE (a policy for
     #: both sides and a horizon of its own), where the default playout tells too little
     plays: tuple[str, ...] = ()
+    #: games whose tree it explores less (players.ismcts.NARROW), spending
+    #: its iterations on the moves its reading ranks best
+    narrows: tuple[str, ...] = ()
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 1 / 16, 1.0, ("Easy", "Facile")),
     "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale"), scores=("king-is-dead",)),
     "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"),
-                  reads=("mordred", "king-is-dead", "artus", "siege"), plays=("king-and-assassins",)),
+                  reads=("mordred", "king-is-dead", "artus", "siege"), plays=("king-and-assassins",),
+                  narrows=("king-is-dead",)),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
 DEFAULT_LEVEL = "normal"
@@ -115,7 +122,8 @@ def style(chosen: Level) -> dict[str, Any]:
             "horizons": {**HORIZONS, **cut, **{g: h for g, (_, h) in plays.items()}},
             "policies": {**POLICIES, **{g: p for g, (p, _) in plays.items()}},
             "measures": {**MEASURES, **{g: FINE[g][0] for g in chosen.reads}},
-            "chances": {g: FINE[g][1] for g in scored}}
+            "chances": {g: FINE[g][1] for g in scored},
+            "explorations": {g: NARROW for g in chosen.narrows}}
 
 
 def player(chosen: Level, think: Budget = DEFAULT_BUDGET, seed: int = 0) -> Ismcts:

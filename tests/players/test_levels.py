@@ -112,3 +112,37 @@ def test_only_hard_plays_king_and_assassins_finer() -> None:
         assert bot.horizons["king-and-assassins"] == HORIZONS["king-and-assassins"]
     with pytest.raises(ValueError, match="no finer playout of siege"):
         player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), plays=("siege",)))
+
+
+def test_only_hard_explores_the_king_is_deads_tree_less() -> None:
+    """Hard spends The King is Dead's iterations on the moves its reading
+    ranks best (players.ismcts.NARROW); every other search, and hard in the
+    other games, explores as before."""
+    from players.ismcts import NARROW
+
+    assert player(LEVELS["hard"]).explorations == {"king-is-dead": NARROW}
+    assert player(LEVELS["normal"]).explorations == player(LEVELS["easy"]).explorations == {}
+    assert Ismcts().explorations == {}
+    with pytest.raises(ValueError, match="exploration constant is 0 or more"):
+        Ismcts(explorations={"king-is-dead": -0.1})
+
+
+def test_a_narrower_search_tries_the_better_move_where_a_wider_one_tries_the_less_tried() -> None:
+    """UCB's choice between a move that did better in 10 visits and one that
+    did worse in 2: at the usual constant the bonus for the less tried wins,
+    at NARROW the better mean does."""
+    import random
+
+    from players.ismcts import EXPLORATION, NARROW, _Node, _select
+
+    def node() -> _Node:
+        root = _Node(None, 2)
+        for move, visits, wins in (("better", 10, 6.0), ("less tried", 2, 0.8)):
+            child = root.children[move] = _Node(0, 2)
+            child.visits, child.avail, child.value = visits, 12, [wins, visits - wins]
+        root.visits = 12
+        return root
+
+    legal = ["better", "less tried"]
+    assert _select(node(), legal, 0, 2, random.Random(1), EXPLORATION)[0] == "less tried"
+    assert _select(node(), legal, 0, 2, random.Random(1), NARROW)[0] == "better"
