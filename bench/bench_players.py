@@ -42,7 +42,8 @@ The full run in shards, resumable, on any number of machines or nights
 Each level at the budget a real board gives it, judged by a sequential test
 (bench/board_strength.py); it says what it will cost, then plays:
 
-    python -m bench.bench_players board --results DIR [--shard K/N] [--cells REGEX] [--hours H] [--dry-run]
+    python -m bench.bench_players board --results DIR [--plan FILE] [--shard K/N] [--cells REGEX]
+                                        [--hours H] [--dry-run]
     python -m bench.bench_players board-replay --results DIR --code HEX [--cells REGEX] [--games K]
     python -m bench.bench_players board-report --results DIR [--cells REGEX]
 """
@@ -525,6 +526,9 @@ def cli(argv: list[str]) -> int:
             p.add_argument("--hours", type=float, default=None, metavar="H",
                            help="stop once the cells' games have taken H hours on two cores "
                                 "(default: the run's two)")
+            p.add_argument("--plan", type=Path, default=None, metavar="FILE",
+                           help="play at this plan's budgets (e.g. bench/board_plan.json, an earlier "
+                                "run's), copied into DIR; default: DIR's, else one measured now")
         else:
             p.add_argument("--code", default=None, metavar="HEX", required=name == "board-replay",
                            help="the games of this code (the run prints it; default: the current "
@@ -568,7 +572,7 @@ def cli(argv: list[str]) -> int:
             if args.command == "board":
                 hours = board_strength.HOURS if args.hours is None else args.hours
                 return board_strength.run(args.results, args.shard, args.cells, args.dry_run,
-                                          cap=hours * board_strength.CORES * 3600)
+                                          cap=hours * board_strength.CORES * 3600, given=args.plan)
             if args.command == "board-replay":
                 _, differing = board_strength.replay(args.results, args.code, args.cells, args.games,
                                                      lambda text: print(text, flush=True))

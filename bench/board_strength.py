@@ -211,8 +211,28 @@ def make_plan(say: Callable[[str], None]) -> dict[str, Any]:
     return plan
 
 
-def load_plan(results: Path, say: Callable[[str], None]) -> dict[str, Any]:
+def _budgets(plan: dict[str, Any]) -> dict[str, Any]:
+    return {g: v.get("iterations") for g, v in plan.get("groups", {}).items()}
+
+
+def load_plan(results: Path, say: Callable[[str], None], given: Path | None = None) -> dict[str, Any]:
+    """The results directory's plan; with ``given`` (a plan kept from an
+    earlier run, e.g. bench/board_plan.json), that one, copied in, so that
+    runs on other days play at the same budgets; else one measured here."""
     path = results / PLAN
+    if given is not None:
+        try:
+            chosen = json.loads(given.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise ResultsError(f"{given}: no plan to play at ({e})") from None
+        if path.exists() and _budgets(load_plan(results, say)) != _budgets(chosen):
+            raise ResultsError(f"{path} has other budgets than {given}: play {given}'s in another "
+                               "results directory, or leave --plan out to go on at the directory's")
+        if not path.exists():
+            results.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(chosen, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            tmp.replace(path)
     if path.exists():
         try:
             plan = json.loads(path.read_text(encoding="utf-8"))
@@ -416,18 +436,19 @@ def shares(games: dict[int, GameRecord], seats_a_side: int = 1) -> list[float]:
 
 
 def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
-        looks: Sequence[int] | None = None, cap: float = HOURS * CORES * 3600) -> int:
+        looks: Sequence[int] | None = None, cap: float = HOURS * CORES * 3600,
+        given: Path | None = None) -> int:
     """Play ``pattern``'s cells' games of shard ``shard`` to their looks
     (``looks``, else each cell's own), the cheapest first at each look, until
     the games of those cells by this code in ``results`` (every shard's) have
-    taken ``cap`` CPU seconds."""
+    taken ``cap`` CPU seconds; at ``given``'s budgets if given (``load_plan``)."""
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
     cells = board_cells(pattern)
     if not cells:
         raise ResultsError(f"no cell's name matches {pattern!r}; see the cell names with --dry-run")
-    plan = load_plan(results, say)
+    plan = load_plan(results, say, given)
     code = code_of(plan)
     costs = game_costs(cells, plan)
     for line in [*plan_lines(plan), *cost_lines(cells, plan, costs, looks)]:

@@ -312,3 +312,33 @@ def test_every_command_of_the_bench_is_dispatched_to_it(capsys: pytest.CaptureFi
     listed = re.search(r"\{([a-z,-]+)\}", capsys.readouterr().out)
     assert listed is not None
     assert set(listed.group(1).split(",")) == set(bench_players.COMMANDS)
+
+
+def test_a_kept_plan_is_played_at_and_a_directory_with_other_budgets_refuses_it(tmp_path: Path) -> None:
+    """``--plan``: a plan kept from an earlier run is copied into a new results
+    directory and played at (its budgets, its code); a directory whose own
+    plan has other budgets is not mixed with it."""
+    kept = tmp_path / "kept"
+    _plan(kept)
+    given = kept / bs.PLAN
+    fresh = tmp_path / "fresh"
+    plan = bs.load_plan(fresh, lambda _: None, given)
+    assert json.loads((fresh / bs.PLAN).read_text()) == json.loads(given.read_text()) == plan
+    assert bs.load_plan(fresh, lambda _: None, given) == plan  # again: the same budgets, no complaint
+    other = tmp_path / "other"
+    _plan(other)
+    changed = json.loads((other / bs.PLAN).read_text())
+    changed["groups"]["siege 2p"]["iterations"][bs.PI4]["hard"] = 3
+    (other / bs.PLAN).write_text(json.dumps(changed))
+    with pytest.raises(bs.ResultsError, match=r"other budgets than .*another results directory"):
+        bs.load_plan(other, lambda _: None, given)
+    with pytest.raises(bs.ResultsError, match="no plan to play at"):
+        bs.load_plan(tmp_path / "none", lambda _: None, tmp_path / "missing.json")
+
+
+def test_the_kept_plan_is_the_board_runs_table() -> None:
+    """bench/board_plan.json holds the budgets of the run in bench/README.md."""
+    plan = json.loads((Path(bs.__file__).parent / "board_plan.json").read_text())
+    assert {g.name for g in bs.groups()} <= set(plan["groups"])
+    readme = (Path(bs.__file__).parent / "README.md").read_text()
+    assert all(line in readme for line in bs.plan_lines(plan)[1:])
