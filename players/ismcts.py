@@ -51,15 +51,16 @@ from rules.core import CHANCE, Move, State
 #: Exploration constant of UCB1 for rewards in [0, 1].
 EXPLORATION = 0.7
 #: The exploration constant of a search that explores a game's tree less
-#: (``explorations``; players.levels: ``Level.narrows``). Where the cut
-#: playouts give each seat a share of the win by a reading of the table, at
-#: three players the shares sit near a third and the root's moves differ
-#: by a few hundredths of one: at 0.7 UCB's bonus outweighs that at the
-#: visits a Pi 4 affords, the visits spread almost evenly, and the most
-#: visited move is the look-ahead's whatever the iterations (four times
+#: (``explorations``; players.levels: ``Level.narrows``). In The King is
+#: Dead the cut playouts give each seat a share of the win by a reading of
+#: the table, and the root's moves differ in it by a few hundredths: at 0.7
+#: UCB's bonus outweighs that at the visits a Pi 4 affords, the visits
+#: spread almost evenly, and the most visited move is little more than the
+#: look-ahead's whatever the iterations (at three players four times
 #: normal's iterations of normal's own search won 40% of 52 games against
-#: it in The King is Dead; at 0.25, 59% of 88: bench/README.md, the ladder
-#: in The King is Dead at three players).
+#: it; at 0.25 hard won 59% of 88, and its team at four 72% of 176 where
+#: 65% of 89). In Mordred and Siege it lost more (bench/README.md, the
+#: ladder in The King is Dead at three players).
 NARROW = 0.25
 
 #: Weight of the root's prior (progressive bias): each of the seat's moves is
