@@ -225,14 +225,11 @@ def load_plan(results: Path, say: Callable[[str], None], given: Path | None = No
             chosen = json.loads(given.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise ResultsError(f"{given}: no plan to play at ({e})") from None
-        if path.exists() and _budgets(load_plan(results, say)) != _budgets(chosen):
+        if not path.exists():
+            _write_plan(path, chosen)
+        elif _budgets(load_plan(results, say)) != _budgets(chosen):
             raise ResultsError(f"{path} has other budgets than {given}: play {given}'s in another "
                                "results directory, or leave --plan out to go on at the directory's")
-        if not path.exists():
-            results.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(chosen, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-            tmp.replace(path)
     if path.exists():
         try:
             plan = json.loads(path.read_text(encoding="utf-8"))
@@ -244,11 +241,16 @@ def load_plan(results: Path, say: Callable[[str], None], given: Path | None = No
         return plan
     say(f"measuring the budgets (into {path}):")
     plan = make_plan(say)
-    results.mkdir(parents=True, exist_ok=True)
+    _write_plan(path, plan)
+    return plan
+
+
+def _write_plan(path: Path, plan: dict[str, Any]) -> None:
+    """Whole or not at all: a run stopped while writing leaves no half plan."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(plan, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     tmp.replace(path)
-    return plan
 
 
 def code_of(plan: dict[str, Any]) -> str:
