@@ -255,6 +255,11 @@ class TableAdapter:
         """What the seat to move is being asked, for its screen's title."""
         return t("your-turn", lang)
 
+    def menu_title(self, state: State, cursor: Cursor, lang: str) -> str:
+        """The title over a seat's menu, as far as it has chosen: ``step_title``
+        unless a game names what the choices so far settled."""
+        return self.step_title(state, lang)
+
     def chance_title(self, state: State, lang: str) -> str:
         return t("chance-choose", lang)
 

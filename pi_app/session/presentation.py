@@ -206,7 +206,7 @@ class Presentation:
         to_move = sc.state.to_move()
         if to_move == seat:
             cursor = sc.cursor_for(seat)
-            menu = self.menu_layout(cursor, sc.adapter.step_title(sc.state, lang))
+            menu = self.menu_layout(cursor, sc.adapter.menu_title(sc.state, cursor, lang))
             return replace(menu, image=sc.adapter.picture(sc.state, seat, cursor))
         big, lines = sc.adapter.private_lines(sc.state, seat, lang)
         waiting = (sc.adapter.chance_title(sc.state, lang) if to_move == CHANCE

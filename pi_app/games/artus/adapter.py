@@ -62,7 +62,7 @@ class ArtusAdapter(TableAdapter):
     def __init__(self, players: int, lang: str = "en", names: Sequence[str] = ()) -> None:
         super().__init__(players, lang, names)
         # The public view of the state last asked about: menu labels name the
-        # figure on a seat, and the menu is drawn right after step_title.
+        # figure on a seat, and the menu is drawn right after its title.
         self._seen: JSON | None = None
         # Each seat's latest drawn card, for its own screen only.
         self.drawn: dict[int, str] = {}
@@ -323,11 +323,27 @@ class ArtusAdapter(TableAdapter):
             return (f"Place knight {k} ({left} left)", f"Piazza cavaliere {k} ({left})")[i]
         if view["phase"] == "draw":
             return ("Draw: choose a pile", "Pesca: scegli il mazzo")[i]
+        return self._play_title(view, None, i)
+
+    def menu_title(self, state: State, cursor: Cursor, lang: str) -> str:
+        # Once a card is chosen, its distance and figure are asked under its name.
+        cards = {m.to_json().get("card") for m in cursor.moves}
+        card = cards.pop() if len(cards) == 1 else None
+        view = self._see(state)
+        if card is None or view["phase"] != "play":
+            return self.step_title(state, lang)
+        return self._play_title(view, w.card_name(str(card), lang), w.lang_index(lang))
+
+    @staticmethod
+    def _play_title(view: JSON, card: str | None, i: int) -> str:
         per_turn = DATA.modes[view["mode"]].plays_per_turn
+        what = card or ("a card", "una carta")[i]
         if per_turn > 1:
             k = per_turn - view["plays_left"] + 1
-            return (f"Play card {k} of {per_turn}", f"Gioca carta {k} di {per_turn}")[i]
-        return ("Play a card", "Gioca una carta")[i]
+            if card is None:
+                return (f"Play card {k} of {per_turn}", f"Gioca carta {k} di {per_turn}")[i]
+            return (f"Play {card}, card {k} of {per_turn}", f"Gioca {card}, carta {k} di {per_turn}")[i]
+        return (f"Play {what}", f"Gioca {what}")[i]
 
     def chance_title(self, state: State, lang: str) -> str:
         view = self._see(state)

@@ -294,3 +294,36 @@ def test_artus_says_a_place_at_the_round_table_never_a_seat(lang: str) -> None:
     assert said[0] == ("Empty place" if lang == "en" else "Posto libero")
     assert said[1].startswith(f"{place} 1 (") and said[2] == ("places 3, 5" if lang == "en" else "posti 3, 5")
     assert not [text for text in said if re.search(r"\b[Ss]eats?\b", text)], said
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_artus_asks_a_cards_distance_under_the_cards_name(rig, lang: str) -> None:
+    # Seen: a tapped card's distance asked under "Play a card", the card gone from the screen.
+    import random
+
+    from pi_app.games.artus.words import card_name
+    from pi_app.ui.screens import problems
+    from tests.pi_app.artus_play import step
+
+    r = rig(2)
+    s = r.open("artus", seed=5)
+    s.scene.lang = lang
+    rng = random.Random(5)
+    for _ in range(400):
+        state = s.scene.state
+        if state.to_move() not in (None, -1) and state.view(None)["phase"] == "play":
+            moving = {m.to_json()["card"] for m in state.legal_moves() if m.to_json().get("do") == "move"}
+            if moving and len({m.to_json()["card"] for m in state.legal_moves()}) > 1:
+                break
+        step(r, rng)
+    seat = state.to_move()
+    screen = f"seat{seat + 1}.screen"
+    asked = s.layouts()[screen].title
+    assert asked.startswith("Play " if lang == "en" else "Gioca ")
+    card = sorted(moving)[0]
+    r.tap(seat, f"{card}@{seat + 1}")
+    lay = s.layouts()[screen]
+    assert s.scene.cursor_for(seat).field() == "steps", lay  # the distance is asked
+    name = card_name(card, lang)
+    assert lay.title.startswith(("Play " if lang == "en" else "Gioca ") + name), lay
+    assert problems(lay) == [], lay  # the longer title wraps or pages, never cut

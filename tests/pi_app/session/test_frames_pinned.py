@@ -28,8 +28,9 @@ INPUTS = 120  # per game: past the opening into whole turns, a few seconds in al
 PINNED = {
     # Artus, changed on purpose (issue 34): the screens name the Knight to place
     # ("Place knight 2") and the one placed ("knight 2 on place 5"), and a card
-    # that moves a figure asks its distance first ("Distance, or tap the figure")
-    ("artus", 2, 1): "e934fbe2ca3ad77a73a9674d378534e87a1852c6c4345338c45ca8d2646b06e7",
+    # that moves a figure asks its distance first ("Distance, or tap the figure"),
+    # under the chosen card's name ("Play King 1-7 bronze")
+    ("artus", 2, 1): "6fd0ff7d9380847ebcf8587bcf582720fae01beadfa11dcc4220ccf6bfd2c569",
     ("king-and-assassins", 2, 1): "624eadf1bae94195178d7dbc5acc3dec6f2391f292ead20ade320a1589f75e1f",
     ("king-is-dead", 4, 2): "f3c86afd18323b6481af7e166d2f4540689fdf812c6aa72de074ff25ae500ae4",
     ("mordred", 3, 1): "9fa3431077d8fa8c21af988d97cb51bca47af3c992138f1c8ca8553802a56bb0",
