@@ -315,7 +315,19 @@ class ArtusAdapter(TableAdapter):
         return card
 
     def step_title(self, state: State, lang: str) -> str:
+        return self._title(self._see(state), None, lang)
+
+    def menu_title(self, state: State, cursor: Cursor, lang: str) -> str:
         view = self._see(state)
+        card = None
+        if view["phase"] == "play":
+            # Once a card is chosen, its distance and figure are asked under its name.
+            # The moves' own field, not their JSON: the acting seat's every redraw asks.
+            cards = {getattr(m, "card", None) for m in cursor.moves}
+            card = cards.pop() if len(cards) == 1 else None
+        return self._title(view, card, lang)
+
+    def _title(self, view: JSON, card: str | None, lang: str) -> str:
         i = w.lang_index(lang)
         if view["phase"] == "place":
             left = view["placing"].count(view["to_move"])
@@ -323,26 +335,14 @@ class ArtusAdapter(TableAdapter):
             return (f"Place knight {k} ({left} left)", f"Piazza cavaliere {k} ({left})")[i]
         if view["phase"] == "draw":
             return ("Draw: choose a pile", "Pesca: scegli il mazzo")[i]
-        return self._play_title(view, None, i)
-
-    def menu_title(self, state: State, cursor: Cursor, lang: str) -> str:
-        # Once a card is chosen, its distance and figure are asked under its name.
-        cards = {m.to_json().get("card") for m in cursor.moves}
-        card = cards.pop() if len(cards) == 1 else None
-        view = self._see(state)
-        if card is None or view["phase"] != "play":
-            return self.step_title(state, lang)
-        return self._play_title(view, w.card_name(str(card), lang), w.lang_index(lang))
-
-    @staticmethod
-    def _play_title(view: JSON, card: str | None, i: int) -> str:
+        name = w.card_name(card, lang) if card is not None else None
         per_turn = DATA.modes[view["mode"]].plays_per_turn
-        what = card or ("a card", "una carta")[i]
-        if per_turn > 1:
-            k = per_turn - view["plays_left"] + 1
-            if card is None:
-                return (f"Play card {k} of {per_turn}", f"Gioca carta {k} di {per_turn}")[i]
-            return (f"Play {card}, card {k} of {per_turn}", f"Gioca {card}, carta {k} di {per_turn}")[i]
+        if per_turn == 1:
+            what = name or ("a card", "una carta")[i]
+            return (f"Play {what}", f"Gioca {what}")[i]
+        k = per_turn - view["plays_left"] + 1
+        nth = (f"card {k} of {per_turn}", f"carta {k} di {per_turn}")[i]
+        what = f"{name}, {nth}" if name else nth
         return (f"Play {what}", f"Gioca {what}")[i]
 
     def chance_title(self, state: State, lang: str) -> str:
