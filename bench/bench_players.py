@@ -43,7 +43,7 @@ Each level at the budget a real board gives it, judged by a sequential test
 (bench/board_strength.py); it says what it will cost, then plays:
 
     python -m bench.bench_players board --results DIR [--plan FILE] [--shard K/N] [--cells REGEX]
-                                        [--hours H] [--dry-run]
+                                        [--hours H] [--reuse DIR] [--dry-run]
     python -m bench.bench_players board-replay --results DIR --code HEX [--cells REGEX] [--games K]
     python -m bench.bench_players board-report --results DIR [--cells REGEX]
 """
@@ -529,6 +529,9 @@ def cli(argv: list[str]) -> int:
             p.add_argument("--plan", type=Path, default=None, metavar="FILE",
                            help="play at this plan's budgets (e.g. bench/board_plan.json, an earlier "
                                 "run's), copied into DIR; default: DIR's, else one measured now")
+            p.add_argument("--reuse", type=Path, default=None, metavar="DIR",
+                           help="take the games this code has already played in DIR (an earlier "
+                                "run's results at the same budgets) instead of playing them again")
         else:
             p.add_argument("--code", default=None, metavar="HEX", required=name == "board-replay",
                            help="the games of this code (the run prints it; default: the current "
@@ -572,7 +575,8 @@ def cli(argv: list[str]) -> int:
             if args.command == "board":
                 hours = board_strength.HOURS if args.hours is None else args.hours
                 return board_strength.run(args.results, args.shard, args.cells, args.dry_run,
-                                          cap=hours * board_strength.CORES * 3600, given=args.plan)
+                                          cap=hours * board_strength.CORES * 3600, given=args.plan,
+                                          reuse=args.reuse)
             if args.command == "board-replay":
                 _, differing = board_strength.replay(args.results, args.code, args.cells, args.games,
                                                      lambda text: print(text, flush=True))

@@ -22,11 +22,12 @@ computer's seat goes round every combination in turn):
   ones (60% with two players, 1.5 times the fair share with three or four).
 
 Each cell is judged by the sequential test of bench/sequential.py: at fixed
-game counts, stopping at the first that decides; the run plays every cell to
-its first look (the cheapest games first), then the undecided ones to the
-next, and so on, so that a run stopped early leaves each cell judged as far
-as it got. A run stops once its games have taken two hours on two cores
-(``HOURS``): what that can leave out is the last look of the dearest cells.
+game counts, stopping at the first that decides. The run plays every cell to
+its first look (the cheapest games first), then, a look at a time, the cell
+likeliest to be decided for the CPU it will take (``sequential.promise``),
+so that a run stopped early has spent its CPU where it decides. A run stops
+once its games have taken two hours on two cores (``HOURS``): what that
+leaves out is the looks of the cells least likely to be decided.
 """
 
 from __future__ import annotations
@@ -44,11 +45,12 @@ from typing import Any
 import rules
 from bench.bench_players import CountingIsmcts, game_seed, positions
 from bench.pi_model import boards, nbody_us_per_step
-from bench.sequential import LONG_LOOKS, LOOKS, Judgement, judge, look_z
+from bench.sequential import LONG_LOOKS, LOOKS, Judgement, judge, look_z, next_look, promise
 from bench.strength_results import (
     GameRecord,
     ResultsError,
     ResultsWriter,
+    being_written,
     fingerprint,
     host,
     now,
@@ -437,13 +439,74 @@ def shares(games: dict[int, GameRecord], seats_a_side: int = 1) -> list[float]:
     return out
 
 
+#: Seconds between two looks at the other shards' games by a shard that waits
+#: for them (none of its own games is left before any cell's next look).
+POLL = 5.0
+
+
+def _others_running(results: Path, mine: Path) -> bool:
+    return any(being_written(f) for f in results.glob("*.jsonl") if f != mine)
+
+
+@dataclass
+class Next:
+    """What a shard plays next: ``cell``'s games ``todo``, up to its look
+    ``look``; no cell when none is left, ``awaited`` when another shard's
+    games are (its part of some cell's next look is done, theirs not)."""
+
+    cell: BoardCell | None
+    todo: list[int]
+    look: int
+    awaited: bool
+
+
+def _next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], shard: tuple[int, int],
+               costs: dict[str, float], looks: Sequence[int] | None, alone: bool = False) -> Next:
+    """The cell this shard plays next and its games, up to the cell's next look:
+    first every cell to its first look, the cheapest first; then the cell most
+    likely to be decided for each CPU second it will take (``promise``, and
+    the CPU its games have taken so far). A shard with no other running
+    beside it (``alone``: they run elsewhere, or later) goes on past a look
+    its part of is done, as the others' games are not here to judge it."""
+    k, n = shard
+    best: tuple[tuple[int, float], Next] | None = None
+    awaited = False
+    for cell in cells:
+        cell_looks = looks or cell.looks()
+        games = have.get(cell.name, {})
+        so_far = shares(games, cell.group.seats_a_side)
+        if judge(so_far, cell.target(), cell_looks).final:
+            continue
+        look = next_look(len(so_far), cell_looks)
+        todo = [i for i in range(look) if i not in games and shard_of(cell.name, i, n) == k]
+        while alone and not todo and look < cell_looks[-1]:
+            look = next_look(look, cell_looks)
+            todo = [i for i in range(look) if i not in games and shard_of(cell.name, i, n) == k]
+        if not todo:
+            awaited = True
+            continue
+        played = [r.cpu_seconds for r in games.values()]
+        per_game = sum(played) / len(played) if played else costs[cell.name]
+        if len(so_far) < cell_looks[0]:
+            key = (0, per_game)
+        else:
+            chance, more = promise(so_far, cell.target(), cell_looks)
+            key = (1, -chance / max(more * per_game, 1e-9))
+        if best is None or key < best[0]:
+            best = (key, Next(cell, todo, look, False))
+    return Next(None, [], 0, awaited) if best is None else best[1]
+
+
 def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
         looks: Sequence[int] | None = None, cap: float = HOURS * CORES * 3600,
-        given: Path | None = None) -> int:
+        given: Path | None = None, reuse: Path | None = None) -> int:
     """Play ``pattern``'s cells' games of shard ``shard`` to their looks
-    (``looks``, else each cell's own), the cheapest first at each look, until
+    (``looks``, else each cell's own) in the order of ``_next_cell`` until
     the games of those cells by this code in ``results`` (every shard's) have
-    taken ``cap`` CPU seconds; at ``given``'s budgets if given (``load_plan``)."""
+    taken ``cap`` CPU seconds; at ``given``'s budgets if given (``load_plan``).
+    A game this code has already played in ``reuse`` (another results
+    directory at the same budgets) is taken from there, not played again: the
+    same seeds play the same game, and it counts at the CPU it took there."""
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
@@ -455,8 +518,6 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
     costs = game_costs(cells, plan)
     for line in [*plan_lines(plan), *cost_lines(cells, plan, costs, looks)]:
         say(line)
-    # Within a look the cheapest cells first: a run stopped early has judged the most cells.
-    cells = sorted(cells, key=lambda c: costs[c.name])
     if dry_run:
         return 0
     k, n = shard
@@ -464,38 +525,51 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
     have = gathered(results, code, warn)
     for line in warn:
         say(f"warning: {line}")
+    kept = gathered(reuse, code, []) if reuse is not None else {}
+    if reuse is not None:
+        say(f"games of code {code} in {reuse}, taken from there: {sum(len(v) for v in kept.values())}")
     say(f"shard {k}/{n}, code {code}: {sum(len(v) for v in have.values())} games already in {results}")
     before = signal.signal(signal.SIGTERM, _stop)
-    played = 0
+    played = waited = 0
+    path = results / f"board-{host()}-shard-{k}-of-{n}.jsonl"
     try:
-        with ResultsWriter(results / f"board-{host()}-shard-{k}-of-{n}.jsonl") as out:
-            for look in sorted({x for c in cells for x in (looks or c.looks())}):
-                for cell in cells:
-                    if look not in (cell_looks := looks or cell.looks()):
+        with ResultsWriter(path) as out:
+            while True:
+                if n > 1:  # the other shards' games so far: a cell they decided stops here too
+                    for name, games in gathered(results, code, []).items():
+                        for i, rec in games.items():
+                            have.setdefault(name, {}).setdefault(i, rec)
+                if (spent := cpu_spent(have, cells)) >= cap:
+                    say(f"the run's {cap / 3600:.1f} CPU hours are spent ({spent / 3600:.2f}): "
+                        f"{played} games played; its undecided cells are judged by the games so far")
+                    return 0
+                alone = n == 1 or not _others_running(results, path)
+                step = _next_cell(cells, have, shard, costs, looks, alone)
+                cell = step.cell
+                if cell is None:
+                    if step.awaited and not alone:
+                        if not waited:
+                            say(f"shard {k}/{n} waits for the other shards' games to reach the next look")
+                        waited += 1
+                        time.sleep(POLL)
                         continue
-                    if n > 1:  # the other shards' games so far: a cell they decided stops here too
-                        for name, games in gathered(results, code, []).items():
-                            for i, rec in games.items():
-                                have.setdefault(name, {}).setdefault(i, rec)
-                    mine = have.setdefault(cell.name, {})
-                    if judge(shares(mine, cell.group.seats_a_side), cell.target(), cell_looks).final:
-                        continue
-                    for i in range(look):
-                        if i in mine or shard_of(cell.name, i, n) != k:
-                            continue
-                        if (spent := cpu_spent(have, cells)) >= cap:
-                            say(f"the run's {cap / 3600:.1f} CPU hours are spent ({spent / 3600:.2f}): "
-                                f"{played} games played; its undecided cells are judged by the games so far")
-                            return 0
-                        game = play(cell, i, plan)
-                        mine[i] = rec = record(cell, i, game, code)
-                        out.write(rec)
-                        played += 1
-                        say(f"  {cell.name} #{i}: share {rec.share:g}, {game.cpu_seconds:.1f} s CPU")
-                    j = judge(shares(mine, cell.group.seats_a_side), cell.target(), cell_looks)
-                    if j.games >= look:
-                        say(f"{cell.name}: {j.verdict or 'no target'} at {j.games} games "
-                            f"({100 * j.lo:.0f}-{100 * j.hi:.0f}%)")
+                    break
+                waited = 0
+                mine = have.setdefault(cell.name, {})
+                for i in step.todo:
+                    if cpu_spent(have, cells) >= cap:
+                        break
+                    taken = kept.get(cell.name, {}).get(i)
+                    mine[i] = rec = taken or record(cell, i, play(cell, i, plan), code)
+                    out.write(rec)
+                    played += 1
+                    say(f"  {cell.name} #{i}: share {rec.share:g}, {rec.cpu_seconds:.1f} s CPU"
+                        + (f" (taken from {reuse})" if taken else ""))
+                so_far = shares(mine, cell.group.seats_a_side)
+                if len(so_far) >= step.look:
+                    j = judge(so_far, cell.target(), looks or cell.looks())
+                    say(f"{cell.name}: {j.verdict or 'no target'} at {j.games} games "
+                        f"({100 * j.lo:.0f}-{100 * j.hi:.0f}%)")
     except KeyboardInterrupt:
         say(f"stopped: {played} games written, the game in progress is lost; the same command goes on")
         return 130

@@ -140,16 +140,27 @@ def next_look(played: int, looks: Sequence[int] = LOOKS) -> int:
 def verdict_chances(p: float, target: float, looks: Sequence[int] = LOOKS) -> dict[str, float]:
     """Exactly how often the test says met, missed and undecided of a side
     that wins each game with probability ``p`` (whole wins only)."""
+    return outlook(p, target, looks)[0]
+
+
+def outlook(p: float, target: float, looks: Sequence[int], wins: int = 0,
+            played: int = 0) -> tuple[dict[str, float], float]:
+    """From ``wins`` in ``played`` games (no look yet reached has decided), how
+    often the test will say met, missed and undecided of a side that wins each
+    game with probability ``p``, and how many more games it will play."""
     errors = look_errors(looks)
-    alive = {0: 1.0}  # wins so far -> probability, over the runs not yet decided
+    alive = {wins: 1.0}  # wins so far -> probability, over the runs not yet decided
     out = {"met": 0.0, "missed": 0.0}
-    played = 0
+    more = 0.0
     for look, error in zip(looks, errors, strict=True):
+        if look <= played:
+            continue
         step = look - played
+        more += step * math.fsum(alive.values())
+        pmf = [math.comb(step, j) * p ** j * (1 - p) ** (step - j) for j in range(step + 1)]
         grown: dict[int, float] = {}
         for k, pk in alive.items():
-            for j in range(step + 1):
-                chance = math.comb(step, j) * p ** j * (1 - p) ** (step - j)
+            for j, chance in enumerate(pmf):
                 grown[k + j] = grown.get(k + j, 0.0) + pk * chance
         alive = {}
         for k, pk in grown.items():
@@ -160,4 +171,37 @@ def verdict_chances(p: float, target: float, looks: Sequence[int] = LOOKS) -> di
                 alive[k] = pk
         played = look
     out["undecided"] = math.fsum(alive.values())
-    return out
+    return out, more
+
+
+#: Where the chance of a game is weighed (``promise``): the midpoints of this many equal steps.
+GRID = 24
+
+
+@cache
+def _promise(wins: int, played: int, target: float, looks: tuple[int, ...]) -> tuple[float, float]:
+    grid = [(i + 0.5) / GRID for i in range(GRID)]
+    # the chance of a game as the games so far tell it (a flat prior): weights p^w (1-p)^(n-w)
+    logs = [wins * math.log(q) + (played - wins) * math.log(1 - q) for q in grid]
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    total = math.fsum(weights)
+    decided = more = 0.0
+    for q, w in zip(grid, weights, strict=True):
+        if w < 1e-3:  # too unlikely to move the sums
+            continue
+        chances, games = outlook(q, target, looks, wins, played)
+        decided += w * (chances["met"] + chances["missed"])
+        more += w * games
+    return decided / total, more / total
+
+
+def promise(shares: Sequence[float], target: float | None,
+            looks: Sequence[int] = LOOKS) -> tuple[float, float]:
+    """How likely a cell with these games is to be decided by its last look,
+    and how many more games that takes (the mean over the chances its games
+    so far leave open): what the run weighs to spend its CPU where it decides."""
+    if target is None or judge(shares, target, looks).final:
+        return 0.0, 0.0
+    n = min(len(shares), looks[-1])
+    return _promise(round(math.fsum(shares[:n])), n, target, tuple(looks))

@@ -199,6 +199,19 @@ def unique(records: Iterable[GameRecord], warn: list[str]) -> dict[tuple[str, st
     return out
 
 
+def being_written(path: Path) -> bool:
+    """Whether a running ResultsWriter holds ``path`` (its lock is let go when
+    the process ends, however it ends)."""
+    try:
+        with open(path, "rb") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
 class ResultsWriter:
     """Appends finished games to one file of the results directory, each line
     flushed and synced to the disk before the next game starts. One process

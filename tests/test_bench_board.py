@@ -18,6 +18,8 @@ from bench.sequential import (
     look_errors,
     look_z,
     next_look,
+    outlook,
+    promise,
     verdict_chances,
 )
 from bench.sequential import LOOKS as LOOKS_RUN
@@ -87,6 +89,28 @@ def test_next_look() -> None:
 
 def test_no_target_no_verdict() -> None:
     assert judge([1.0] * 8, None, LOOKS).verdict == ""
+
+
+def test_the_outlook_from_a_cell_s_games_so_far() -> None:
+    """A side that wins every game meets 90% at 88 games and not before; from
+    no games the outlook is the test's own chances."""
+    chances, more = outlook(1.0, 0.90, LONG_LOOKS)
+    assert (chances["met"], more) == (1.0, 88.0)
+    assert outlook(0.7, 0.6, LOOKS_RUN)[0] == verdict_chances(0.7, 0.6, LOOKS_RUN)
+    # from 40 of 48 (no look decided yet): the games still to play are counted from there
+    chances, more = outlook(0.8, 0.6, LONG_LOOKS, wins=40, played=48)
+    assert 40 <= more <= 40 + 88 and sum(chances.values()) == pytest.approx(1.0)
+
+
+def test_a_cell_far_from_its_target_promises_a_decision_and_one_at_it_does_not() -> None:
+    def spread(wins: int, games: int) -> list[float]:  # wins spread evenly, as no look decides early
+        return [float((i + 1) * wins // games - i * wins // games) for i in range(games)]
+
+    far, _ = promise(spread(39, 48), 0.60, LONG_LOOKS)  # 81% of 48 against 60%
+    at, _ = promise(spread(24, 48), 0.50, LOOKS_RUN)  # 50% of 48 against 50%
+    assert far > 0.9 and at < 0.05
+    assert promise(spread(39, 48), None, LONG_LOOKS) == (0.0, 0.0)  # no target: nothing to decide
+    assert promise([1.0] * 24, 0.6, LOOKS_RUN) == (0.0, 0.0)  # met at 24: decided already
 
 
 def _plan(results: Path) -> None:
@@ -235,6 +259,68 @@ def test_a_shard_stops_a_cell_another_shard_decided_while_it_ran(
             for line in path.read_text().splitlines()]
     assert written and mine
     assert {r["cell"] for r in mine} == {"mordred 2p normal @Pi 4 vs random"}
+
+
+def _recorded(results: Path, cell: str, shares_: list[float], cpu: float) -> None:
+    """Games 0, 1, .. of ``cell`` with these shares, as a run of the results' code wrote them."""
+    from bench.strength_results import ResultsWriter
+
+    code = bs.code_of(bs.load_plan(results, lambda _: None))
+    with ResultsWriter(results / f"board-earlier-{len(list(results.glob('*.jsonl')))}.jsonl") as out:
+        for i, share in enumerate(shares_):
+            out.write(bs.GameRecord(**{**_a_record(), "cell": cell, "index": i, "players": 3, "share": share,
+                                       "cpu_seconds": cpu, "fingerprint": code}))
+
+
+def test_after_the_first_look_the_cell_likeliest_decided_for_its_cpu_goes_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Played a look at a time, cheapest first, the run spent its cap on cells
+    that could not be decided (Mordred 3p hard against normal at 50% of 48
+    against 50%) and left the close ones a look short. Here two cells have
+    played their first look: the dearer one won every game (decided at the
+    next), the cheaper one half (no look will decide it); the one game the
+    cap leaves is the dearer cell's."""
+    results = tmp_path / "r"
+    _plan(results)
+    hard, easy = "mordred 3p hard vs normal @Pi 4", "mordred 3p normal vs easy @Pi 4"
+    _recorded(results, hard, [1.0, 0.0] * 2, cpu=0.1)
+    _recorded(results, easy, [1.0] * 4, cpu=0.2)
+    played: list[str] = []
+    monkeypatch.setattr(bs, "play", lambda cell, i, plan: played.append(cell.name) or bs.BoardGame(
+        [1.0, 0.0, 0.0], 0, {}, 1, 1, 2, 0.01, 0.5))
+    assert bs.run(results, (1, 1), "^mordred 3p (hard vs normal|normal vs easy)", False, LOOKS,
+                  cap=4 * 0.2 + 4 * 0.1 + 0.1) == 0
+    assert played == [easy]
+
+
+def test_games_played_elsewhere_by_the_same_code_are_taken_not_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    earlier, results = tmp_path / "earlier", tmp_path / "r"
+    _plan(earlier)
+    _plan(results)
+    cell = "mordred 3p hard vs normal @Pi 4"
+    _recorded(earlier, cell, [1.0] * 8, cpu=0.2)
+    monkeypatch.setattr(bs, "play", lambda *_: pytest.fail("a game was played"))
+    assert bs.run(results, (1, 1), f"^{cell}$", False, LOOKS, reuse=earlier) == 0
+    assert [i for c, i in _games(results)] == list(range(8))
+    j = judge(bs.shares(bs.gathered(results, bs.code_of(bs.load_plan(results, lambda _: None)), [])[cell]),
+              0.5, LOOKS)
+    assert (j.verdict, j.games) == ("met", 8)
+
+
+def test_a_shard_waits_for_a_look_another_running_shard_is_finishing_and_goes_on_when_alone(
+        tmp_path: Path) -> None:
+    results = tmp_path / "r"
+    _plan(results)
+    cell = next(iter(bs.board_cells("^mordred 3p hard vs normal")))
+    mine = [i for i in range(LOOKS[0]) if bs.shard_of(cell.name, i, 2) == 1]
+    record = bs.GameRecord(**{**_a_record(), "cell": cell.name, "share": 1.0})
+    have = {cell.name: {i: record for i in mine}}
+    beside = bs._next_cell([cell], have, (1, 2), {cell.name: 1.0}, LOOKS, alone=False)
+    assert (beside.cell, beside.awaited) == (None, True)
+    alone = bs._next_cell([cell], have, (1, 2), {cell.name: 1.0}, LOOKS, alone=True)
+    assert alone.cell == cell and alone.look == LOOKS[1]
+    assert alone.todo == [i for i in range(LOOKS[0], LOOKS[1]) if bs.shard_of(cell.name, i, 2) == 1]
 
 
 def test_each_level_gets_the_iterations_its_own_search_speed_buys() -> None:
