@@ -527,7 +527,8 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
         say(f"warning: {line}")
     kept = gathered(reuse, code, []) if reuse is not None else {}
     if reuse is not None:
-        say(f"games of code {code} in {reuse}, taken from there: {sum(len(v) for v in kept.values())}")
+        say(f"{sum(len(v) for v in kept.values())} games of code {code} in {reuse}: each taken from there "
+            "when the run comes to it")
     say(f"shard {k}/{n}, code {code}: {sum(len(v) for v in have.values())} games already in {results}")
     before = signal.signal(signal.SIGTERM, _stop)
     played = waited = 0
