@@ -448,7 +448,7 @@ def _others_running(results: Path, mine: Path) -> bool:
     return any(being_written(f) for f in results.glob("*.jsonl") if f != mine)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Next:
     """What a shard plays next: ``cell``'s games ``todo``, up to its look
     ``look``; no cell when none is left, ``awaited`` when another shard's
@@ -460,6 +460,12 @@ class Next:
     awaited: bool
 
 
+def _unplayed(cell: BoardCell, games: dict[int, GameRecord], look: int, shard: tuple[int, int]) -> list[int]:
+    """The games of ``cell`` before ``look`` that are ``shard``'s and not played yet."""
+    k, n = shard
+    return [i for i in range(look) if i not in games and shard_of(cell.name, i, n) == k]
+
+
 def _next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], shard: tuple[int, int],
                costs: dict[str, float], looks: Sequence[int] | None, alone: bool = False) -> Next:
     """The cell this shard plays next and its games, up to the cell's next look:
@@ -468,7 +474,6 @@ def _next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]
     the CPU its games have taken so far). A shard with no other running
     beside it (``alone``: they run elsewhere, or later) goes on past a look
     its part of is done, as the others' games are not here to judge it."""
-    k, n = shard
     best: tuple[tuple[int, float], Next] | None = None
     awaited = False
     for cell in cells:
@@ -478,10 +483,10 @@ def _next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]
         if judge(so_far, cell.target(), cell_looks).final:
             continue
         look = next_look(len(so_far), cell_looks)
-        todo = [i for i in range(look) if i not in games and shard_of(cell.name, i, n) == k]
+        todo = _unplayed(cell, games, look, shard)
         while alone and not todo and look < cell_looks[-1]:
             look = next_look(look, cell_looks)
-            todo = [i for i in range(look) if i not in games and shard_of(cell.name, i, n) == k]
+            todo = _unplayed(cell, games, look, shard)
         if not todo:
             awaited = True
             continue

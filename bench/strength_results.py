@@ -207,8 +207,8 @@ def being_written(path: Path) -> bool:
             fcntl.flock(f.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
     except BlockingIOError:
         return True
-    except OSError:
-        return False
+    except OSError:  # gone since the listing: nobody writes it
+        pass
     return False
 
 
