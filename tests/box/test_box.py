@@ -79,6 +79,7 @@ SYNC_EVERY = 20  # inputs typed between two waits for the daemon's answer
 # lock and schema, and the start-up path of a missing part are Python and systemd logic that runs
 # alike on every architecture, and they took some two minutes of each emulated box.
 NATIVE_ONLY = ("a wrong profile", "a second daemon", "a refused journal", "a reader missing")
+SIM_PROFILE = ROOT / "hardware" / "tables" / "sim.toml"
 
 
 def _clone(into: Path) -> str:
@@ -379,28 +380,33 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
     _write_report(report)
 
 
+def _sim_profile_with(box: Box, name: str, old: str, new: str) -> str:
+    """The simulated table's profile with its first ``old`` made ``new``,
+    written as /root/``name`` in the box; its text."""
+    text = SIM_PROFILE.read_text().replace(old, new, 1)
+    (box.root / "root" / name).write_text(text)
+    return text
+
+
 def _wrong_profile_is_refused(box: Box) -> str:
     """install.sh with a profile the loader refuses: its file, line and fix
     said, and the installed profile kept."""
-    bad = (ROOT / "hardware" / "tables" / "sim.toml").read_text().replace(
-        'light = { pin = 22 }', 'light = { pin = 22, glow = 3 }', 1)
-    (box.root / "root" / "bad.toml").write_text(bad)
+    bad = _sim_profile_with(box, "bad.toml", 'light = { pin = 22 }', 'light = { pin = 22, glow = 3 }')
     line = next(i for i, text in enumerate(bad.splitlines(), 1) if "glow" in text)
     refused = box.sh("/root/tablekeeper/systemd/install.sh /root/bad.toml", limit=INSTALL_LIMIT, check=False)
     assert refused.returncode != 0, refused.stdout
     assert f"/root/bad.toml:{line}: unknown key 'glow' in seat1 light; remove it or use one of:" in (
         refused.stderr), refused.stderr
     installed = (box.root / "etc" / "tablekeeper" / "table.toml").read_text()
-    assert installed == (ROOT / "hardware" / "tables" / "sim.toml").read_text()
+    assert installed == SIM_PROFILE.read_text()
     return next(said for said in refused.stderr.splitlines() if "unknown key 'glow'" in said)
 
 
 def _missing_reader_keeps_trying(box: Box) -> str:
     """A profile whose seat 1 pad is an RC522 that is not there: the unit
     keeps trying, waiting longer each time, and says why."""
-    missing = (ROOT / "hardware" / "tables" / "sim.toml").read_text().replace(  # no /dev/spidev0.0 here
-        'pad = { backend = "sim" }', 'pad = { backend = "rc522", bus = 0, device = 0 }', 1)
-    (box.root / "root" / "no-reader.toml").write_text(missing)
+    _sim_profile_with(box, "no-reader.toml",  # no /dev/spidev0.0 here
+                      'pad = { backend = "sim" }', 'pad = { backend = "rc522", bus = 0, device = 0 }')
     started = time.monotonic()
     out = box.sh("/root/tablekeeper/systemd/install.sh /root/no-reader.toml", limit=INSTALL_LIMIT)
     assert "did not start yet; it keeps trying" in out.stdout, out.stdout
