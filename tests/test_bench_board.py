@@ -279,6 +279,23 @@ def _recorded(results: Path, cell: str, shares_: list[float], cpu: float) -> Non
                                        "cpu_seconds": cpu, "fingerprint": code}))
 
 
+def _the_game_the_cap_leaves(results: Path, monkeypatch: pytest.MonkeyPatch,
+                             *cells: tuple[str, list[float], float], result: list[float],
+                             options: dict[str, bool]) -> list[str]:
+    """The cells of the game played after ``cells``' games (name, shares, CPU
+    a game) were recorded, with the cap leaving room for one game more."""
+    _plan(results)
+    for name, shares_, cpu in cells:
+        _recorded(results, name, shares_, cpu)
+    played: list[str] = []
+    monkeypatch.setattr(bs, "play", lambda cell, i, plan: played.append(cell.name) or bs.BoardGame(
+        result, 0, options, 1, 1, 2, 0.01, 0.5))
+    pattern = "^(" + "|".join(name for name, _, _ in cells) + ")$"
+    cap = math.fsum(len(shares_) * cpu for _, shares_, cpu in cells) + 0.1
+    assert bs.run(results, (1, 1), pattern, False, LOOKS, cap=cap) == 0
+    return played
+
+
 def test_after_the_first_look_the_cell_likeliest_decided_for_its_cpu_goes_first(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Played a look at a time, cheapest first, the run spent its cap on cells
@@ -287,16 +304,9 @@ def test_after_the_first_look_the_cell_likeliest_decided_for_its_cpu_goes_first(
     played their first look: the dearer one won every game (decided at the
     next), the cheaper one half (no look will decide it); the one game the
     cap leaves is the dearer cell's."""
-    results = tmp_path / "r"
-    _plan(results)
     hard, easy = "mordred 3p hard vs normal @Pi 4", "mordred 3p normal vs easy @Pi 4"
-    _recorded(results, hard, [1.0, 0.0] * 2, cpu=0.1)
-    _recorded(results, easy, [1.0] * 4, cpu=0.2)
-    played: list[str] = []
-    monkeypatch.setattr(bs, "play", lambda cell, i, plan: played.append(cell.name) or bs.BoardGame(
-        [1.0, 0.0, 0.0], 0, {}, 1, 1, 2, 0.01, 0.5))
-    assert bs.run(results, (1, 1), "^mordred 3p (hard vs normal|normal vs easy)", False, LOOKS,
-                  cap=4 * 0.2 + 4 * 0.1 + 0.1) == 0
+    played = _the_game_the_cap_leaves(tmp_path / "r", monkeypatch, (hard, [1.0, 0.0] * 2, 0.1),
+                                      (easy, [1.0] * 4, 0.2), result=[1.0, 0.0, 0.0], options={})
     assert played == [easy]
 
 
@@ -307,16 +317,10 @@ def test_after_the_first_looks_the_ladder_at_two_players_goes_first(
     & Assassins' and Siege's hard against normal a look or more short. Here
     the ladder's cell is half won (no look will decide it) and the other
     won every game and is cheaper; the one game the cap leaves is the ladder's."""
-    results = tmp_path / "r"
-    _plan(results)
     ladder, other = "mordred 2p hard vs normal @Pi 4", "mordred 2p normal @Pi 4 vs random"
-    _recorded(results, ladder, [1.0, 0.0] * 2, cpu=0.2)
-    _recorded(results, other, [1.0] * 4, cpu=0.1)
-    played: list[str] = []
-    monkeypatch.setattr(bs, "play", lambda cell, i, plan: played.append(cell.name) or bs.BoardGame(
-        [1.0, 0.0], 0, {"unofficial_two_players": True}, 1, 1, 2, 0.01, 0.5))
-    assert bs.run(results, (1, 1), "^mordred 2p (hard vs normal|normal @Pi 4 vs random)", False, LOOKS,
-                  cap=4 * 0.2 + 4 * 0.1 + 0.1) == 0
+    played = _the_game_the_cap_leaves(tmp_path / "r", monkeypatch, (ladder, [1.0, 0.0] * 2, 0.2),
+                                      (other, [1.0] * 4, 0.1), result=[1.0, 0.0],
+                                      options={"unofficial_two_players": True})
     assert played == [ladder]
 
 
