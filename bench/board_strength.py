@@ -436,6 +436,13 @@ def gathered(results: Path, code: str, warn: list[str]) -> dict[str, dict[int, G
     return out
 
 
+def _add_others(have: dict[str, dict[int, GameRecord]], results: Path, code: str) -> None:
+    """Add to ``have`` the games of this code the other shards have written to ``results``."""
+    for name, games in gathered(results, code, []).items():
+        for i, rec in games.items():
+            have.setdefault(name, {}).setdefault(i, rec)
+
+
 def cpu_spent(have: dict[str, dict[int, GameRecord]], cells: Sequence[BoardCell]) -> float:
     """The CPU seconds the games gathered of ``cells`` took."""
     return sum(r.cpu_seconds for c in cells for r in have.get(c.name, {}).values())
@@ -555,9 +562,7 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
         with ResultsWriter(path) as out:
             while True:
                 if n > 1:  # the other shards' games so far: a cell they decided stops here too
-                    for name, games in gathered(results, code, []).items():
-                        for i, rec in games.items():
-                            have.setdefault(name, {}).setdefault(i, rec)
+                    _add_others(have, results, code)
                 if (spent := cpu_spent(have, cells)) >= cap:
                     say(f"the run's {cap / 3600:.1f} CPU hours are spent ({spent / 3600:.2f}): "
                         f"{played} games played; its undecided cells are judged by the games so far")
@@ -576,9 +581,11 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
                 waited = 0
                 mine = have.setdefault(cell.name, {})
                 for i in step.todo:
+                    taken = kept.get(cell.name, {}).get(i)
+                    if n > 1 and taken is None:  # a game to play: the other shards' CPU since counts too
+                        _add_others(have, results, code)
                     if cpu_spent(have, cells) >= cap:
                         break
-                    taken = kept.get(cell.name, {}).get(i)
                     mine[i] = rec = taken or record(cell, i, play(cell, i, plan), code)
                     out.write(rec)
                     played += 1

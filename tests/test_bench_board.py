@@ -268,6 +268,38 @@ def test_a_shard_stops_a_cell_another_shard_decided_while_it_ran(
     assert {r["cell"] for r in mine} == {"mordred 2p normal @Pi 4 vs random"}
 
 
+def test_a_shard_counts_the_cpu_the_others_spent_while_it_played_against_the_cap(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shard read the other shards' games only between its steps (a cell's
+    games up to its next look), so two shards side by side went on past the
+    cap by as much as the other played meanwhile: 248 CPU minutes of 240 and
+    going. Here the other shard spends the whole cap while this one plays its
+    first game of a step of six; it stops after that game."""
+    from bench.strength_results import ResultsWriter
+
+    results = tmp_path / "r"
+    _plan(results)
+    plan = bs.load_plan(results, lambda _: None)
+    code = bs.code_of(plan)
+    cell = next(c for c in bs.board_cells(CELL))
+    theirs = [i for i in range(12) if bs.shard_of(cell.name, i, 2) == 2]
+    played: list[int] = []
+
+    def play_beside_another_shard(cell_: bs.BoardCell, index: int, plan_: dict) -> bs.BoardGame:
+        if not played:
+            dear = bs.BoardGame([1.0, 0.0], 0, {"unofficial_two_players": True}, 10, 5, 2, 0.1, 100.0)
+            with ResultsWriter(results / "board-other-shard.jsonl") as out:
+                for i in theirs:
+                    out.write(bs.record(cell, i, dear, code))
+        played.append(index)
+        return bs.BoardGame([1.0, 0.0], 0, {"unofficial_two_players": True}, 1, 1, 2, 0.01, 0.5)
+
+    monkeypatch.setattr(bs, "play", play_beside_another_shard)
+    assert len([i for i in range(12) if bs.shard_of(cell.name, i, 2) == 1]) > 1
+    assert bs.run(results, (1, 2), CELL, False, (12, 24), cap=100.0) == 0
+    assert len(played) == 1
+
+
 def _recorded(results: Path, cell: str, shares_: list[float], cpu: float) -> None:
     """Games 0, 1, .. of ``cell`` with these shares, as a run of the results' code wrote them."""
     from bench.strength_results import ResultsWriter
