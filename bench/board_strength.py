@@ -45,7 +45,7 @@ from typing import Any
 import rules
 from bench.bench_players import CountingIsmcts, game_seed, positions
 from bench.pi_model import boards, nbody_us_per_step
-from bench.sequential import DEEP_LOOKS, LONG_LOOKS, LOOKS, Judgement, judge, look_z, next_look, promise
+from bench.sequential import LONG_LOOKS, LOOKS, Judgement, judge, look_z, next_look, promise
 from bench.strength_results import (
     GameRecord,
     ResultsError,
@@ -122,19 +122,11 @@ class BoardCell:
     def ladder(self) -> bool:
         return self.opponent in LEVELS
 
-    @property
-    def asked_decided(self) -> bool:
-        """The ladder at two players, which the targets ask decided in every
-        two-player game (where the others may be left undecided, a third at most)."""
-        return self.ladder and self.group.players == 2
-
     def looks(self) -> tuple[int, ...]:
         """Where it is judged: a ladder cell's games (two searches) cost several
         times a game against random or greedy players, which get a look more;
-        so does the ladder between two sides (teams of two too), and the
-        ladder at two players, asked decided, a look more again."""
-        if self.asked_decided:
-            return DEEP_LOOKS
+        so does the ladder between two sides, which the targets ask decided in
+        every two-player game."""
         return LOOKS if self.ladder and self.group.sides > 2 else LONG_LOOKS
 
     def target(self) -> float | None:
@@ -394,25 +386,21 @@ def game_costs(cells: Sequence[BoardCell], plan: dict[str, Any]) -> dict[str, fl
     return {c.name: game_cost(c, plan, probes) for c in cells}
 
 
-#: Which cells each kind of looks judges (``BoardCell.looks``).
-_WHO = {LOOKS: "the ladder at 3 or more sides",
-        LONG_LOOKS: "the cells against random and greedy players and the ladder between two teams",
-        DEEP_LOOKS: "the ladder at two players, played first after every cell's first look"}
-
-
 def cost_lines(cells: Sequence[BoardCell], plan: dict[str, Any], costs: dict[str, float],
                looks: Sequence[int] | None = None) -> list[str]:
     first = sum(costs[c.name] * (looks or c.looks())[0] for c in cells)
     last = sum(costs[c.name] * (looks or c.looks())[-1] for c in cells)
-    kinds = [looks] if looks else [k for k in _WHO if any(c.looks() == k for c in cells)]
+    kinds = [looks] if looks else [k for k in (LOOKS, LONG_LOOKS) if any(c.looks() == k for c in cells)]
     dearest = sorted(cells, key=lambda c: -costs[c.name])[:3]
     return [
         "cost (estimate from one random and one greedy game per game and player count, within a factor "
         "of 2): "
         f"{len(cells)} cells judged at "
-        + "; ".join(f"{', '.join(map(str, k))} games (z {' / '.join(f'{z:.2f}' for z in look_z(k))})"
-                    + ("" if looks else f" {_WHO[k]}") for k in kinds)
-        + " (each look's exact interval, the error spent late: 95% over all looks);",
+        + " or ".join(f"{', '.join(map(str, k))} games (z {' / '.join(f'{z:.2f}' for z in look_z(k))})"
+                      for k in kinds)
+        + " (each look's exact interval, the error spent late: 95% over all looks"
+        + ("; the ladder's cells at 3 or more sides at the first, the others at the second);"
+           if len(kinds) > 1 else ");"),
         f"  every cell to its first look: {first / 3600:.1f} CPU hours ({first / 3600 / CORES:.1f} h on "
         f"{CORES} cores); every cell to the last look: {last / 3600:.1f} CPU hours "
         f"({last / 3600 / CORES:.1f} h on {CORES} cores); decided cells stop early, so a run costs "
@@ -488,10 +476,9 @@ def _unplayed(cell: BoardCell, games: dict[int, GameRecord], look: int, shard: t
 def _next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], shard: tuple[int, int],
                costs: dict[str, float], looks: Sequence[int] | None, alone: bool = False) -> Next:
     """The cell this shard plays next and its games, up to the cell's next look:
-    first every cell to its first look, the cheapest first; then the ladder at
-    two players (``BoardCell.asked_decided``), then the others; within each,
-    the cell most likely to be decided for each CPU second it will take
-    (``promise``, and the CPU its games have taken so far). A shard with no other running
+    first every cell to its first look, the cheapest first; then the cell most
+    likely to be decided for each CPU second it will take (``promise``, and
+    the CPU its games have taken so far). A shard with no other running
     beside it (``alone``: they run elsewhere, or later) goes on past a look
     its part of is done, as the others' games are not here to judge it."""
     best: tuple[tuple[int, float], Next] | None = None
@@ -516,7 +503,7 @@ def _next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]
             key = (0, per_game)
         else:
             chance, more = promise(so_far, cell.target(), cell_looks)
-            key = (1 if cell.asked_decided else 2, -chance / max(more * per_game, 1e-9))
+            key = (1, -chance / max(more * per_game, 1e-9))
         if best is None or key < best[0]:
             best = (key, Next(cell, todo, look, False))
     return Next(None, [], 0, awaited) if best is None else best[1]

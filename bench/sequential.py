@@ -35,11 +35,6 @@ LOOKS = (12, 24, 48, 88)
 #: The same for a cell whose games are cheap (a few seconds each): one look
 #: more, at twice the games, for a side within a few points of its target.
 LONG_LOOKS = (*LOOKS, 176)
-#: The same for the ladder at two players, which the targets ask decided in
-#: every two-player game: a side ten points above its target (The King is
-#: Dead's hard against normal, 70% of 352 games) is decided at 176 games in
-#: fewer than half of the runs, at 352 in most.
-DEEP_LOOKS = (*LONG_LOOKS, 352)
 CONFIDENCE = 0.95
 
 _NORMAL = NormalDist()
