@@ -275,7 +275,7 @@ def test_a_shard_counts_the_cpu_the_others_spent_while_it_played_against_the_cap
     _plan(results)
     plan = bs.load_plan(results, lambda _: None)
     code = bs.code_of(plan)
-    cell = next(c for c in bs.board_cells(CELL))
+    cell = bs.board_cells(CELL)[0]
     theirs = [i for i in range(12) if bs.shard_of(cell.name, i, 2) == 2]
     played: list[int] = []
 
