@@ -102,6 +102,7 @@ class Hands:
         self.token = 0
         self.sent: list[str] = []  # every line typed, in order
         self.answers: set[str] = set()
+        self.missed: list[str] = []  # answers found only by reading the whole log
         self.follower: subprocess.Popen[str] | None = None
         self.thread: threading.Thread | None = None
 
@@ -174,6 +175,7 @@ class Hands:
                 # in a directory); the whole log read once more is the truth, and following starts again.
                 if f"= {token}" in self.box.journal(UNIT):
                     self.answers.add(token)
+                    self.missed.append(token)
                     if self.follower is not None:
                         self.follow()
                     return
@@ -359,6 +361,7 @@ def test_fresh_bookworm_to_a_refereeing_table(box: Box, tmp_path: Path) -> None:
         report["page"] = _page_answers(box, port)
         report["resident after the game (MiB)"] = _resident(box)
         report["memory cgroup"] = _cgroup_memory(box)
+        report["answers the log's follower missed"] = hands.missed
     finally:
         hands.close()
         hands.stop_following()

@@ -45,7 +45,7 @@ def test_an_answer_the_follower_missed_is_found_in_the_whole_log(
     monkeypatch.setattr(test_box, "REREAD_AFTER", 0.05, raising=False)
     hands = _hands(tmp_path, ["< press seat1 ok", "< sync box-1", "= box-1"], fifo_end)
     hands.say("press seat1 ok")
-    assert hands.sent == ["press seat1 ok"] and "box-1" in hands.answers
+    assert hands.sent == ["press seat1 ok"] and "box-1" in hands.answers and hands.missed == ["box-1"]
 
 
 def test_an_answer_in_no_log_is_still_an_error(tmp_path: Path, fifo_end: int,
