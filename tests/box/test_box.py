@@ -166,22 +166,21 @@ class Hands:
         token = f"box-{self.token}"
         os.write(self.fd, f"sync {token}\n".encode())
         limit = ANSWER_LIMIT * self.box.slow
-        begun = time.monotonic()
-        reread = begun + REREAD_AFTER
+        deadline = time.monotonic() + limit
+        reread = time.monotonic() + REREAD_AFTER
         while token not in self.answers:
-            now = time.monotonic()
-            if now > reread or now > begun + limit:
+            if time.monotonic() > min(reread, deadline):
                 # `journalctl -f -D` can miss lines (systemd issues #474 and #359: files it follows
                 # in a directory); the whole log read once more is the truth, and following starts again.
-                if f"= {token}" in self.box.journal(UNIT):
+                log = self.box.journal(UNIT)
+                if f"= {token}" in log:
                     self.answers.add(token)
                     self.missed.append(token)
                     if self.follower is not None:
                         self.follow()
                     return
-                if now > begun + limit:
-                    raise BoxError(f"no answer to {self.sent[-1:]!r} in {limit:.0f} s: "
-                                   f"{self.box.journal(UNIT)[-15:]}")
+                if time.monotonic() > deadline:
+                    raise BoxError(f"no answer to {self.sent[-1:]!r} in {limit:.0f} s: {log[-15:]}")
                 reread = time.monotonic() + REREAD_AFTER
             time.sleep(0.005)
 
