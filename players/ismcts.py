@@ -24,7 +24,8 @@ the end tells the search less than the score does. A game may have the
 search's own measure of a position (players.evaluation), which then ranks
 the root's moves and scores cut playouts in place of the public score; a
 search may be given finer ones (``measures`` and ``chances``: the hard
-level's in Mordred, The King is Dead and Artus, players.levels).
+level's in Mordred, The King is Dead and Artus, players.levels), for a game
+or for the game at one player count (``table_key``).
 
 The budget is iterations or seconds, whichever ends first; with the same seed
 and an iterations-only budget the choice is repeatable, and it depends on the
@@ -157,6 +158,30 @@ class SearchStats:
     cpu_seconds: float = 0.0  # this thread's CPU time: the figure that does not follow the machine's load
 
 
+def table_key(game: str, players: int) -> str:
+    """A game at one player count, as a search's settings may name it
+    (``"mordred 3p"``) where they differ from the game's at other counts."""
+    return f"{game} {players}p"
+
+
+def _setting(per_game: Mapping[str, Any], table: tuple[str, str], default: Any = None) -> Any:
+    """The setting for the table (its game, and the game at its player
+    count): the player count's if named, else the game's, else ``default``."""
+    game, at_count = table
+    found = per_game.get(at_count)
+    return per_game.get(game, default) if found is None else found
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """One search's settings for its table, looked up once a move."""
+
+    horizon: int | None
+    policy: Policy | None
+    chances: Chances | None
+    exploration: float
+
+
 class Ismcts:
     """The computer player: ``choose(state, seat)`` searches ``budget`` and
     returns the most visited move. ``seed`` makes it repeatable; each call
@@ -178,6 +203,7 @@ class Ismcts:
         #: (players.levels: the easy level's style)
         self.temperature = temperature
         self.horizons = HORIZONS if horizons is None else horizons
+        # Each setting is per game, or per game at a player count (``table_key``), which comes first.
         #: per game, how a playout picks its moves (players.playout; a game not named: at random)
         self.policies = POLICIES if policies is None else policies
         #: per game, what ranks the root's moves (players.evaluation; a game not named: its public score)
@@ -200,15 +226,18 @@ class Ismcts:
             return legal[0]
         rng = random.Random(f"{self.seed}/{state.game_id}/{_view_digest(state, seat)}")
         root = _Node(None, state.players)
+        table = (state.game_id, table_key(state.game_id, state.players))
         if self.bias:
-            ranked = _ranks(self._world(state, seat, rng), legal, seat, self.measures.get(state.game_id))
+            ranked = _ranks(self._world(state, seat, rng), legal, seat, _setting(self.measures, table))
             root.prior = {_key(m): self.bias * r for m, r in ranked}
+        rule = _Rule(_setting(self.horizons, table), _setting(self.policies, table),
+                     _setting(self.chances, table), _setting(self.explorations, table, EXPLORATION))
         start = time.perf_counter()
         cpu_start = time.thread_time()
         deadline = None if self.budget.seconds is None else start + self.budget.seconds
         done = 0
         while done < self.budget.iterations:
-            self._iterate(root, self._world(state, seat, rng), rng)
+            self._iterate(root, self._world(state, seat, rng), rng, rule)
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -224,9 +253,9 @@ class Ismcts:
         """One world ``seat`` cannot tell from ``state``: all the search sees."""
         return state.sample_unseen(seat, rng)
 
-    def _iterate(self, root: _Node, world: State, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, world: State, rng: random.Random, rule: _Rule) -> None:
         players = world.players
-        exploration = self.explorations.get(world.game_id, EXPLORATION)
+        exploration = rule.exploration
         path = [root]
         node = root
         expanded = False
@@ -245,9 +274,7 @@ class Ismcts:
             world.play_listed(move)
             path.append(child)
             node = child
-        game = world.game_id
-        values = _playout(world, rng, self.horizons.get(game), self.policies.get(game),
-                          self.chances.get(game))
+        values = _playout(world, rng, rule.horizon, rule.policy, rule.chances)
         for n in path:
             n.visits += 1
             value = n.value

@@ -83,8 +83,10 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
     assert hard.chances == {g: FINE[g][1] for g in read}
     assert hard.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
     normal = player(LEVELS["normal"])
-    assert normal.measures == MEASURES
-    assert normal.chances == {"king-is-dead": FINE["king-is-dead"][1]}
+    more = ("mordred 3p", "mordred 4p")
+    assert normal.measures == {**MEASURES, **{g: FINE["mordred"][0] for g in more}}
+    assert normal.chances == {"king-is-dead": FINE["king-is-dead"][1],
+                              **{g: FINE["mordred"][1] for g in more}}
     assert normal.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
     easy = player(LEVELS["easy"])
     assert easy.measures == MEASURES and easy.chances == {} and easy.horizons == ismcts.HORIZONS
@@ -92,6 +94,44 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
         player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("king-and-assassins",)))
     with pytest.raises(ValueError, match="no finer reading of king-and-assassins"):
         player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), scores=("king-and-assassins",)))
+    with pytest.raises(ValueError, match="no finer reading of king-and-assassins 2p"):
+        player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("king-and-assassins 2p",)))
+
+
+def _mordred(players: int) -> tuple[rules.State, int]:
+    state = rules.get("mordred").new_game(players, seed=5, options={"unofficial_two_players": players == 2})
+    while state.is_chance():
+        state.apply(state.sample_chance())
+    seat = state.to_move()
+    assert seat is not None and len(state.legal_moves()) > 1
+    return state, seat
+
+
+def test_normal_reads_mordred_at_three_and_four_players_only() -> None:
+    """A setting named for a game at one player count (players.ismcts.table_key)
+    is the search's there alone: normal's reading of Mordred ranks its moves
+    and scores its playouts at three and four players, and at two it reads the
+    public score as before (bench/README.md: normal's reading of Mordred)."""
+    from players import evaluation
+
+    read: list[int] = []
+
+    def measure(world: rules.State, seat: int) -> float:
+        read.append(world.players)
+        return evaluation.mordred(world, seat)
+
+    def chances(world: rules.State) -> list[float]:
+        read.append(world.players)
+        return evaluation.mordred_chances(world)
+
+    small = Budget(iterations=20, seconds=None)
+    for players in (2, 3, 4):
+        state, seat = _mordred(players)
+        bot = player(LEVELS["normal"], small)
+        bot.measures = {**bot.measures, **{g: measure for g in bot.measures if g.startswith("mordred")}}
+        bot.chances = {**bot.chances, **{g: chances for g in bot.chances if g.startswith("mordred")}}
+        bot.choose(state, seat)
+    assert set(read) == {3, 4}
 
 
 def test_only_hard_plays_king_and_assassins_finer() -> None:
