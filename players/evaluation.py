@@ -23,7 +23,8 @@ full, the Assassin player does not (showing one brings it no nearer and
 lets a knight eliminate it). A revealed assassin beside a knight counts
 as most of an assassin gone, and the second gone more than the first.
 
-Mordred (the hard level's reading, players.levels: ``Level.reads``). The
+Mordred (the hard level's reading, and normal's at three and four players;
+players.levels: ``Level.reads``). The
 public score reads the track while Mordred's men on the map outnumber the
 players' pieces and the victory points otherwise, so one piece built can
 turn a seat's lead of a hundred into a loss: a seat ahead on the track
