@@ -34,7 +34,7 @@ casual player does, by random playouts to the end.
 Normal reads Mordred as hard does at three and four players (a game at one
 player count is named as players.ismcts.table_key names it): there it beat
 easy in 72% of 88 games where the public score's look-ahead beat it in 56%
-at three players, and in 51% against 38% at four, while hard with its four
+at three players, and in 51% against 44% at four, while hard with its four
 times the iterations did no better against it either way; at two players
 the reading is what makes hard the harder level (78% of 88 games against
 a normal without it, 59% of 88 against one with it), so there normal reads
