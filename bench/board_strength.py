@@ -459,12 +459,15 @@ def _others_running(results: Path, mine: Path) -> bool:
 class Next:
     """What a shard plays next: ``cell``'s games ``todo``, up to its look
     ``look``; no cell when none is left, ``awaited`` when another shard's
-    games are (its part of some cell's next look is done, theirs not)."""
+    games are (its part of some cell's next look is done, theirs not),
+    ``short`` when some undecided cell's next look does not fit in the CPU
+    the cap leaves."""
 
     cell: BoardCell | None
     todo: list[int]
     look: int
     awaited: bool
+    short: bool = False
 
 
 def _unplayed(cell: BoardCell, games: dict[int, GameRecord], look: int, shard: tuple[int, int]) -> list[int]:
@@ -473,16 +476,24 @@ def _unplayed(cell: BoardCell, games: dict[int, GameRecord], look: int, shard: t
     return [i for i in range(look) if i not in games and shard_of(cell.name, i, n) == k]
 
 
-def _next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], shard: tuple[int, int],
-               costs: dict[str, float], looks: Sequence[int] | None, alone: bool = False) -> Next:
-    """The cell this shard plays next and its games, up to the cell's next look:
-    first every cell to its first look, the cheapest first; then the cell most
-    likely to be decided for each CPU second it will take (``promise``, and
-    the CPU its games have taken so far). A shard with no other running
-    beside it (``alone``: they run elsewhere, or later) goes on past a look
-    its part of is done, as the others' games are not here to judge it."""
-    best: tuple[tuple[int, float], Next] | None = None
-    awaited = False
+@dataclass(frozen=True)
+class _Step:
+    """A cell's games up to its next look: this shard's part, what all the
+    shards' still missing games will cost, and whether some are played."""
+
+    cell: BoardCell
+    so_far: list[float]
+    look: int
+    todo: list[int]
+    cost: float
+    started: bool
+
+
+def _steps(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], shard: tuple[int, int],
+           costs: dict[str, float], looks: Sequence[int] | None, alone: bool) -> list[_Step]:
+    """Each undecided cell's step to its next look (past a look this shard's
+    part of is done when ``alone``)."""
+    out = []
     for cell in cells:
         cell_looks = looks or cell.looks()
         games = have.get(cell.name, {})
@@ -494,19 +505,51 @@ def _next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]
         while alone and not todo and look < cell_looks[-1]:
             look = next_look(look, cell_looks)
             todo = _unplayed(cell, games, look, shard)
-        if not todo:
-            awaited = True
-            continue
         played = [r.cpu_seconds for r in games.values()]
         per_game = sum(played) / len(played) if played else costs[cell.name]
-        if len(so_far) < cell_looks[0]:
+        missing = sum(1 for i in range(look) if i not in games)
+        reached = max([n for n in cell_looks if n <= len(so_far)], default=0)
+        started = any(reached <= i < look for i in games)
+        out.append(_Step(cell, so_far, look, todo, missing * per_game, started))
+    return out
+
+
+def _next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], shard: tuple[int, int],
+               costs: dict[str, float], looks: Sequence[int] | None, alone: bool = False,
+               left: float = float("inf")) -> Next:
+    """The cell this shard plays next and its games, up to the cell's next look:
+    first every cell to its first look, the cheapest first; then the cell most
+    likely to be decided for each CPU second it will take (``promise``, and
+    the CPU its games have taken so far). A shard with no other running
+    beside it (``alone``: they run elsewhere, or later) goes on past a look
+    its part of is done, as the others' games are not here to judge it.
+    A step is begun only if it fits in the CPU ``left`` of the cap besides
+    the steps begun (their missing games, every shard's): games that stop
+    short of a look decide nothing, and a run capped mid-step had spent a
+    sixth of its CPU so."""
+    steps = _steps(cells, have, shard, costs, looks, alone)
+    free = left - sum(s.cost for s in steps if s.started)
+    best: tuple[tuple[int, float], Next] | None = None
+    awaited = short = False
+    for step in steps:
+        if not step.todo:
+            awaited = True
+            continue
+        if not step.started and step.cost > free:
+            short = True
+            continue
+        cell, cell_looks = step.cell, looks or step.cell.looks()
+        games = have.get(cell.name, {})
+        played = [r.cpu_seconds for r in games.values()]
+        per_game = sum(played) / len(played) if played else costs[cell.name]
+        if len(step.so_far) < cell_looks[0]:
             key = (0, per_game)
         else:
-            chance, more = promise(so_far, cell.target(), cell_looks)
+            chance, more = promise(step.so_far, cell.target(), cell_looks)
             key = (1, -chance / max(more * per_game, 1e-9))
         if best is None or key < best[0]:
-            best = (key, Next(cell, todo, look, False))
-    return Next(None, [], 0, awaited) if best is None else best[1]
+            best = (key, Next(cell, step.todo, step.look, False))
+    return Next(None, [], 0, awaited, short) if best is None else best[1]
 
 
 def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
@@ -555,7 +598,7 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
                         f"{played} games played; its undecided cells are judged by the games so far")
                     return 0
                 alone = n == 1 or not _others_running(results, path)
-                step = _next_cell(cells, have, shard, costs, looks, alone)
+                step = _next_cell(cells, have, shard, costs, looks, alone, left=cap - spent)
                 cell = step.cell
                 if cell is None:
                     if step.awaited and not alone:
@@ -564,6 +607,9 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
                         waited += 1
                         time.sleep(POLL)
                         continue
+                    if step.short:
+                        say(f"no undecided cell's next look fits in the {(cap - spent) / 60:.1f} CPU minutes "
+                            "the cap leaves; its undecided cells are judged by the games so far")
                     break
                 waited = 0
                 mine = have.setdefault(cell.name, {})

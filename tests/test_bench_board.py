@@ -5,6 +5,7 @@ a decided cell and says the cost first. Tiny budgets: the figures are for bench/
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -205,14 +206,23 @@ def test_cheap_cells_and_the_two_sided_ladder_get_a_look_more_than_the_other_lad
 
 
 def test_a_run_stops_once_its_games_have_taken_the_cpu_it_was_given(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     results = tmp_path / "r"
     _plan(results)
-    # a cap below one game's CPU: the first game is played, then the run stops
+    # a cap below the first look's estimate: no game is played
     assert bs.run(results, (1, 1), CELL, False, LOOKS, cap=1e-9) == 0
+    assert _games(results) == []
+    assert "no undecided cell's next look fits" in capsys.readouterr().err
+    # the first look fits as estimated, but its first game takes the whole cap: the run stops there
+    monkeypatch.setattr(bs, "game_costs", lambda cells, plan: {c.name: 0.01 for c in cells})
+    real_play = bs.play
+    monkeypatch.setattr(bs, "play", lambda cell, i, plan: dataclasses.replace(real_play(cell, i, plan),
+                                                                              cpu_seconds=1.0))
+    assert bs.run(results, (1, 1), CELL, False, LOOKS, cap=LOOKS[0] * 0.01) == 0
     assert len(_games(results)) == 1
     assert "CPU hours are spent" in capsys.readouterr().err
     # the same command with the cap that is left goes on where it stopped
+    monkeypatch.setattr(bs, "play", real_play)
     assert bs.run(results, (1, 1), CELL, False, LOOKS) == 0
     assert len(_games(results)) > 1 and len(set(_games(results))) == len(_games(results))
 
@@ -311,8 +321,8 @@ def test_after_the_first_look_the_cell_likeliest_decided_for_its_cpu_goes_first(
     that could not be decided (Mordred 3p hard against normal at 50% of 48
     against 50%) and left the close ones a look short. Here two cells have
     played their first look: the dearer one won every game (decided at the
-    next), the cheaper one half (no look will decide it); the one game the
-    cap leaves is the dearer cell's."""
+    next), the cheaper one half (no look will decide it); the dearer cell's
+    next look is what the cap leaves, and it is played."""
     results = tmp_path / "r"
     _plan(results)
     hard, easy = "mordred 3p hard vs normal @Pi 4", "mordred 3p normal vs easy @Pi 4"
@@ -320,10 +330,45 @@ def test_after_the_first_look_the_cell_likeliest_decided_for_its_cpu_goes_first(
     _recorded(results, easy, [1.0] * 4, cpu=0.2)
     played: list[str] = []
     monkeypatch.setattr(bs, "play", lambda cell, i, plan: played.append(cell.name) or bs.BoardGame(
-        [1.0, 0.0, 0.0], 0, {}, 1, 1, 2, 0.01, 0.5))
+        [1.0, 0.0, 0.0], 0, {}, 1, 1, 2, 0.01, 0.2))
     assert bs.run(results, (1, 1), "^mordred 3p (hard vs normal|normal vs easy)", False, LOOKS,
-                  cap=4 * 0.2 + 4 * 0.1 + 0.1) == 0
-    assert played == [easy]
+                  cap=4 * 0.2 + 4 * 0.1 + 4 * 0.2 + 0.05) == 0
+    assert played == [easy] * 4
+
+
+def _step_cells() -> tuple[bs.BoardCell, bs.BoardCell, dict[str, dict[int, bs.GameRecord]]]:
+    """Two cells at their first look: the dear one won every game (1 s each),
+    the cheap one three of four (0.1 s each)."""
+    dear, cheap = (next(iter(bs.board_cells(f"^mordred 3p {n}$"))) for n in ("hard vs normal @Pi 4",
+                                                                             "normal vs easy @Pi 4"))
+
+    def games(cell: bs.BoardCell, wins: list[float], cpu: float) -> dict[int, bs.GameRecord]:
+        return {i: bs.GameRecord(**{**_a_record(), "cell": cell.name, "index": i, "share": w,
+                                    "cpu_seconds": cpu}) for i, w in enumerate(wins)}
+
+    return dear, cheap, {dear.name: games(dear, [1.0] * 4, 1.0),
+                         cheap.name: games(cheap, [1.0, 1.0, 1.0, 0.0], 0.1)}
+
+
+def test_a_look_the_cap_leaves_no_cpu_for_is_not_begun_and_a_look_begun_is_finished() -> None:
+    """A run capped mid-step had spent 41 of its 240 CPU minutes on games past
+    a look that no look after them judged. Here the dear cell's next look (4
+    games, 4 s) is likelier decided for its CPU, but the cap leaves 1 s: the
+    cheap cell's (0.4 s) is played. Once a look is begun (a game of it
+    played, by any shard) its missing games are the cap's first charge."""
+    dear, cheap, have = _step_cells()
+    costs = {dear.name: 1.0, cheap.name: 0.1}
+    assert bs._next_cell([dear, cheap], have, (1, 1), costs, LOOKS).cell == dear
+    assert bs._next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=1.0).cell == cheap
+    short = bs._next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=0.3)
+    assert (short.cell, short.short) == (None, True)
+    # one of the dear cell's next four games is played: the other three (3 s) come first
+    have[dear.name][4] = dataclasses.replace(have[dear.name][0], index=4)
+    begun = bs._next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=3.2)
+    assert begun.cell == dear and begun.todo == [5, 6, 7]
+    assert bs._next_cell([cheap], have, (1, 1), costs, LOOKS, left=3.2).cell == cheap
+    assert bs._next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=3.5).cell == dear
+
 
 
 def test_the_first_of_many_looks_spends_an_error_too_small_for_one_minus_a_tail() -> None:
