@@ -479,12 +479,14 @@ def _unplayed(cell: BoardCell, games: dict[int, GameRecord], look: int, shard: t
 @dataclass(frozen=True)
 class _Step:
     """A cell's games up to its next look: this shard's part, what all the
-    shards' still missing games will cost, and whether some are played."""
+    shards' still missing games will cost (at ``per_game``, the mean CPU of
+    its games so far), and whether some are played."""
 
     cell: BoardCell
     so_far: list[float]
     look: int
     todo: list[int]
+    per_game: float
     cost: float
     started: bool
 
@@ -510,7 +512,7 @@ def _steps(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], s
         missing = sum(1 for i in range(look) if i not in games)
         reached = max([n for n in cell_looks if n <= len(so_far)], default=0)
         started = any(reached <= i < look for i in games)
-        out.append(_Step(cell, so_far, look, todo, missing * per_game, started))
+        out.append(_Step(cell, so_far, look, todo, per_game, missing * per_game, started))
     return out
 
 
@@ -539,14 +541,11 @@ def _next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]
             short = True
             continue
         cell, cell_looks = step.cell, looks or step.cell.looks()
-        games = have.get(cell.name, {})
-        played = [r.cpu_seconds for r in games.values()]
-        per_game = sum(played) / len(played) if played else costs[cell.name]
         if len(step.so_far) < cell_looks[0]:
-            key = (0, per_game)
+            key = (0, step.per_game)
         else:
             chance, more = promise(step.so_far, cell.target(), cell_looks)
-            key = (1, -chance / max(more * per_game, 1e-9))
+            key = (1, -chance / max(more * step.per_game, 1e-9))
         if best is None or key < best[0]:
             best = (key, Next(cell, step.todo, step.look, False))
     return Next(None, [], 0, awaited, short) if best is None else best[1]
