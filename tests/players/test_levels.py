@@ -39,12 +39,14 @@ def test_an_unknown_level_names_the_levels() -> None:
         level("expert")
 
 
-def _position() -> tuple[rules.State, int]:
-    state = rules.get("siege").new_game(2, seed=3)
+def _position(game: str = "siege", players: int = 2, seed: int = 3,
+              options: dict | None = None) -> tuple[rules.State, int]:
+    """A position with a seat to move and a choice of moves (chance played)."""
+    state = rules.get(game).new_game(players, seed=seed, options=options)
     while state.is_chance():
         state.apply(state.sample_chance())
     seat = state.to_move()
-    assert seat is not None and len(state.legal_moves()) > 3
+    assert seat is not None and len(state.legal_moves()) > 1
     return state, seat
 
 
@@ -98,15 +100,6 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
         player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), reads=("king-and-assassins 2p",)))
 
 
-def _mordred(players: int) -> tuple[rules.State, int]:
-    state = rules.get("mordred").new_game(players, seed=5, options={"unofficial_two_players": players == 2})
-    while state.is_chance():
-        state.apply(state.sample_chance())
-    seat = state.to_move()
-    assert seat is not None and len(state.legal_moves()) > 1
-    return state, seat
-
-
 def test_normal_reads_mordred_at_three_and_four_players_only() -> None:
     """A setting named for a game at one player count (players.ismcts.table_key)
     is the search's there alone: normal's reading of Mordred ranks its moves
@@ -126,7 +119,7 @@ def test_normal_reads_mordred_at_three_and_four_players_only() -> None:
 
     small = Budget(iterations=20, seconds=None)
     for players in (2, 3, 4):
-        state, seat = _mordred(players)
+        state, seat = _position("mordred", players, 5, {"unofficial_two_players": players == 2})
         bot = player(LEVELS["normal"], small)
         bot.measures = {**bot.measures, **{g: measure for g in bot.measures if g.startswith("mordred")}}
         bot.chances = {**bot.chances, **{g: chances for g in bot.chances if g.startswith("mordred")}}
