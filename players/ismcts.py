@@ -164,6 +164,12 @@ def table_key(game: str, players: int) -> str:
     return f"{game} {players}p"
 
 
+def game_of(named: str) -> str:
+    """The game a setting's name names: ``"mordred"``, or ``"mordred 3p"``
+    (``table_key``)."""
+    return named.split(" ", 1)[0]
+
+
 def _setting(per_game: Mapping[str, Any], table: tuple[str, str], default: Any = None) -> Any:
     """The setting for the table (its game, and the game at its player
     count): the player count's if named, else the game's, else ``default``."""

@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from players.evaluation import FINE, FINE_HORIZONS, MEASURES
-from players.ismcts import DEFAULT_BUDGET, HORIZONS, NARROW, Budget, Ismcts
+from players.ismcts import DEFAULT_BUDGET, HORIZONS, NARROW, Budget, Ismcts, game_of
 from players.playout import FINE as FINE_PLAYOUTS
 from players.playout import POLICIES
 
@@ -113,12 +113,6 @@ def level_budget(chosen: Level, think: Budget = DEFAULT_BUDGET) -> Budget:
     """The level's share of ``think``, the table's whole think time a move."""
     return Budget(iterations=max(1, round(think.iterations * chosen.share)),
                   seconds=None if think.seconds is None else think.seconds * chosen.share)
-
-
-def game_of(named: str) -> str:
-    """The game a level's setting names: ``"mordred"``, or ``"mordred 3p"``
-    (the game at one player count, players.ismcts.table_key)."""
-    return named.split(" ", 1)[0]
 
 
 def style(chosen: Level) -> dict[str, Any]:
