@@ -46,6 +46,7 @@ Each level at the budget a real board gives it, judged by a sequential test
                                         [--hours H] [--reuse DIR] [--dry-run]
     python -m bench.bench_players board-replay --results DIR --code HEX [--cells REGEX] [--games K]
     python -m bench.bench_players board-report --results DIR [--cells REGEX]
+    python -m bench.bench_players board-sim --results DIR [--cells REGEX] [--hours H] [--speed F] [--runs N]
 """
 
 from __future__ import annotations
@@ -501,7 +502,7 @@ def cost(games: int, probe: int, pattern: str, iterations: int, limit: float | N
     return rows
 
 
-COMMANDS = ("strength", "report", "cost", "board", "board-report", "board-replay")
+COMMANDS = ("strength", "report", "cost", "board", "board-report", "board-replay", "board-sim")
 
 
 def cli(argv: list[str]) -> int:
@@ -512,7 +513,10 @@ def cli(argv: list[str]) -> int:
                                  "says what it will cost, then plays this shard's games"),
                        ("board-report", "the board strength table (Markdown) from the results directory"),
                        ("board-replay", "play a results directory's first games of each cell again with the "
-                                        "code here: whether its verdicts stand for this code")):
+                                        "code here: whether its verdicts stand for this code"),
+                       ("board-sim", "what a capped run would decide, played out from the results "
+                                     "directory's games on a clock of their CPU seconds, and from resampled "
+                                     "ones")):
         p = sub.add_parser(name, help=says, description=says)
         p.add_argument("--results", type=Path, required=True, metavar="DIR",
                        help="the results directory: plan.json and one .jsonl file per machine and shard")
@@ -539,6 +543,14 @@ def cli(argv: list[str]) -> int:
         if name == "board-replay":
             p.add_argument("--games", type=int, default=2, metavar="K",
                            help="games played again per cell, its first ones (default 2)")
+        if name == "board-sim":
+            p.add_argument("--hours", type=float, default=None, metavar="H",
+                           help="the cap: H hours on two cores (default: the run's two)")
+            p.add_argument("--speed", type=float, default=1.0, metavar="F",
+                           help="each game's CPU times F: a machine F times slower than the one that "
+                                "played them (default 1)")
+            p.add_argument("--runs", type=int, default=10, metavar="N",
+                           help="runs of resampled games (default 10; each some seconds to a minute)")
     for name, says in (("strength", "play this shard's games not yet in the results directory"),
                        ("report", "the strength table from the games gathered in the results directory"),
                        ("cost", "estimate the CPU each cell's games take at the budget")):
@@ -569,6 +581,14 @@ def cli(argv: list[str]) -> int:
                                 "default budget's)")
     args = parser.parse_args(argv)
     try:
+        if args.command == "board-sim":
+            from bench import board_sim, board_strength
+
+            hours = board_strength.HOURS if args.hours is None else args.hours
+            cells, games = board_strength.gathered_cells(args.results, args.cells, args.code)
+            print("\n".join(board_sim.lines(cells, games, hours * board_strength.CORES * 3600, args.runs,
+                                            speed=args.speed)))
+            return 0
         if args.command in ("board", "board-report", "board-replay"):
             from bench import board_strength  # it imports this module
 

@@ -516,7 +516,7 @@ def _steps(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], s
     return out
 
 
-def _next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], shard: tuple[int, int],
+def next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], shard: tuple[int, int],
                costs: dict[str, float], looks: Sequence[int] | None, alone: bool = False,
                left: float = float("inf")) -> Next:
     """The cell this shard plays next and its games, up to the cell's next look:
@@ -555,7 +555,7 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
         looks: Sequence[int] | None = None, cap: float = HOURS * CORES * 3600,
         given: Path | None = None, reuse: Path | None = None) -> int:
     """Play ``pattern``'s cells' games of shard ``shard`` to their looks
-    (``looks``, else each cell's own) in the order of ``_next_cell`` until
+    (``looks``, else each cell's own) in the order of ``next_cell`` until
     the games of those cells by this code in ``results`` (every shard's) have
     taken ``cap`` CPU seconds; at ``given``'s budgets if given (``load_plan``).
     A game this code has already played in ``reuse`` (another results
@@ -597,7 +597,7 @@ def run(results: Path, shard: tuple[int, int], pattern: str, dry_run: bool,
                         f"{played} games played; its undecided cells are judged by the games so far")
                     return 0
                 alone = n == 1 or not _others_running(results, path)
-                step = _next_cell(cells, have, shard, costs, looks, alone, left=cap - spent)
+                step = next_cell(cells, have, shard, costs, looks, alone, left=cap - spent)
                 cell = step.cell
                 if cell is None:
                     if step.awaited and not alone:
@@ -662,13 +662,29 @@ def replay(results: Path, code: str, pattern: str, per_cell: int,
 
 
 # -- the report -----------------------------------------------------------------------------------
-def report(results: Path, pattern: str, looks: Sequence[int] | None = None,
-           code: str | None = None) -> list[str]:
-    """The table, in Markdown: per cell its verdict, interval, games and cost."""
+def _results_plan(results: Path, code: str | None) -> tuple[dict[str, Any], str]:
+    """A results directory's plan, and the code whose games are read (default: this code's at that plan)."""
     plan = load_plan(results, lambda _: None) if (results / PLAN).exists() else None
     if plan is None:
         raise ResultsError(f"{results}: no {PLAN}; the run writes it when it starts")
-    code = code or code_of(plan)
+    return plan, code or code_of(plan)
+
+
+def gathered_cells(results: Path, pattern: str, code: str | None = None
+                   ) -> tuple[list[BoardCell], dict[str, dict[int, GameRecord]]]:
+    """``pattern``'s cells and each one's games of ``code`` in ``results``."""
+    _, code = _results_plan(results, code)
+    cells = board_cells(pattern)
+    if not cells:
+        raise ResultsError(f"no cell's name matches {pattern!r}; see the cell names with board --dry-run")
+    have = gathered(results, code, [])
+    return cells, {c.name: have.get(c.name, {}) for c in cells}
+
+
+def report(results: Path, pattern: str, looks: Sequence[int] | None = None,
+           code: str | None = None) -> list[str]:
+    """The table, in Markdown: per cell its verdict, interval, games and cost."""
+    plan, code = _results_plan(results, code)
     warn: list[str] = []
     have = gathered(results, code, warn)
     lines = [f"games of code {code} in {results}", *plan_lines(plan), "",

@@ -358,16 +358,16 @@ def test_a_look_the_cap_leaves_no_cpu_for_is_not_begun_and_a_look_begun_is_finis
     played, by any shard) its missing games are the cap's first charge."""
     dear, cheap, have = _step_cells()
     costs = {dear.name: 1.0, cheap.name: 0.1}
-    assert bs._next_cell([dear, cheap], have, (1, 1), costs, LOOKS).cell == dear
-    assert bs._next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=1.0).cell == cheap
-    short = bs._next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=0.3)
+    assert bs.next_cell([dear, cheap], have, (1, 1), costs, LOOKS).cell == dear
+    assert bs.next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=1.0).cell == cheap
+    short = bs.next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=0.3)
     assert (short.cell, short.short) == (None, True)
     # one of the dear cell's next four games is played: the other three (3 s) come first
     have[dear.name][4] = dataclasses.replace(have[dear.name][0], index=4)
-    begun = bs._next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=3.2)
+    begun = bs.next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=3.2)
     assert begun.cell == dear and begun.todo == [5, 6, 7]
-    assert bs._next_cell([cheap], have, (1, 1), costs, LOOKS, left=3.2).cell == cheap
-    assert bs._next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=3.5).cell == dear
+    assert bs.next_cell([cheap], have, (1, 1), costs, LOOKS, left=3.2).cell == cheap
+    assert bs.next_cell([dear, cheap], have, (1, 1), costs, LOOKS, left=3.5).cell == dear
 
 
 
@@ -402,9 +402,9 @@ def test_a_shard_waits_for_a_look_another_running_shard_is_finishing_and_goes_on
     mine = [i for i in range(LOOKS[0]) if bs.shard_of(cell.name, i, 2) == 1]
     record = bs.GameRecord(**{**_a_record(), "cell": cell.name, "share": 1.0})
     have = {cell.name: {i: record for i in mine}}
-    beside = bs._next_cell([cell], have, (1, 2), {cell.name: 1.0}, LOOKS, alone=False)
+    beside = bs.next_cell([cell], have, (1, 2), {cell.name: 1.0}, LOOKS, alone=False)
     assert (beside.cell, beside.awaited) == (None, True)
-    alone = bs._next_cell([cell], have, (1, 2), {cell.name: 1.0}, LOOKS, alone=True)
+    alone = bs.next_cell([cell], have, (1, 2), {cell.name: 1.0}, LOOKS, alone=True)
     assert alone.cell == cell and alone.look == LOOKS[1]
     assert alone.todo == [i for i in range(LOOKS[0], LOOKS[1]) if bs.shard_of(cell.name, i, 2) == 1]
 
