@@ -517,8 +517,8 @@ def _steps(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], s
 
 
 def next_cell(cells: Sequence[BoardCell], have: dict[str, dict[int, GameRecord]], shard: tuple[int, int],
-               costs: dict[str, float], looks: Sequence[int] | None, alone: bool = False,
-               left: float = float("inf")) -> Next:
+              costs: dict[str, float], looks: Sequence[int] | None, alone: bool = False,
+              left: float = float("inf")) -> Next:
     """The cell this shard plays next and its games, up to the cell's next look:
     first every cell to its first look, the cheapest first; then the cell most
     likely to be decided for each CPU second it will take (``promise``, and
