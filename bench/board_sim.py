@@ -26,7 +26,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from bench.board_strength import CORES, POLL, BoardCell, cpu_spent, next_cell, shares
+from bench.board_strength import CORES, POLL, BoardCell, next_cell, shares
 from bench.sequential import judge
 from bench.strength_results import GameRecord
 
@@ -46,13 +46,18 @@ class Outcome:
                               c.looks()).verdict for c in cells}
 
 
+def _pool(games: Games, name: str) -> list[GameRecord]:
+    """A cell's gathered games, in index order: what its missing ones are drawn from."""
+    return [games[name][i] for i in sorted(games.get(name, {}))]
+
+
 def resampled(games: Games, cells: Sequence[BoardCell],
               rng: random.Random) -> dict[str, dict[int, GameRecord]]:
     """Each cell's games for every index up to its last look, each drawn
     from the cell's gathered games."""
     out = {}
     for c in cells:
-        pool = [games[c.name][i] for i in sorted(games.get(c.name, {}))]
+        pool = _pool(games, c.name)
         out[c.name] = {i: rng.choice(pool) for i in range(c.looks()[-1])} if pool else {}
     return out
 
@@ -64,11 +69,12 @@ def simulate(cells: Sequence[BoardCell], games: Games, cap: float, shards: int =
     ``games`` lacks is drawn from its cell's (``rng``, seeded 0 by default);
     a cell with none is not played."""
     rng = rng or random.Random(0)
-    costs = {c.name: (math.fsum(r.cpu_seconds for r in games[c.name].values()) / len(games[c.name]) * speed
-                      if games.get(c.name) else math.inf) for c in cells}
-    playable = [c for c in cells if games.get(c.name)]
+    pools = {c.name: _pool(games, c.name) for c in cells}
+    playable = [c for c in cells if pools[c.name]]
+    costs = {c.name: math.fsum(r.cpu_seconds for r in pools[c.name]) / len(pools[c.name]) * speed
+             for c in playable}
     have: dict[str, dict[int, GameRecord]] = {c.name: {} for c in cells}
-    drawn = 0
+    drawn, spent = 0, 0.0  # spent: the CPU of the games ended, as cpu_spent(have, cells) counts it
     ends: list[tuple[float, int, str, int, GameRecord | None]] = []  # (clock, shard, cell, index, game)
     queue: dict[int, tuple[BoardCell | None, list[int]]] = {k: (None, []) for k in range(1, shards + 1)}
     running = set(queue)
@@ -76,7 +82,6 @@ def simulate(cells: Sequence[BoardCell], games: Games, cap: float, shards: int =
     def begin(k: int, clock: float) -> None:
         """Shard ``k``'s next game from ``clock``, or a wait, or its end."""
         nonlocal drawn
-        spent = cpu_spent(have, cells)
         if spent >= cap:
             running.discard(k)
             return
@@ -97,7 +102,7 @@ def simulate(cells: Sequence[BoardCell], games: Games, cap: float, shards: int =
         game = games[cell.name].get(i)
         if game is None:
             drawn += 1
-            game = rng.choice([games[cell.name][j] for j in sorted(games[cell.name])])
+            game = rng.choice(pools[cell.name])
         game = replace(game, cpu_seconds=game.cpu_seconds * speed)
         heapq.heappush(ends, (clock + game.cpu_seconds, k, cell.name, i, game))
 
@@ -107,8 +112,9 @@ def simulate(cells: Sequence[BoardCell], games: Games, cap: float, shards: int =
         clock, k, name, i, game = heapq.heappop(ends)
         if game is not None:
             have[name][i] = game
+            spent += game.cpu_seconds
         begin(k, clock)
-    return Outcome(have, drawn, cpu_spent(have, cells))
+    return Outcome(have, drawn, spent)
 
 
 def two_sided_ladder(cells: Sequence[BoardCell]) -> list[str]:
