@@ -45,7 +45,7 @@ from typing import Any
 import rules
 from bench.bench_players import CountingIsmcts, game_seed, positions
 from bench.pi_model import boards, nbody_us_per_step
-from bench.sequential import DEEP_LOOKS, LONG_LOOKS, LOOKS, Judgement, judge, look_z, next_look, promise
+from bench.sequential import LONG_LOOKS, LOOKS, Judgement, judge, look_z, next_look, promise
 from bench.strength_results import (
     GameRecord,
     ResultsError,
@@ -126,12 +126,8 @@ class BoardCell:
         """Where it is judged: a ladder cell's games (two searches) cost several
         times a game against random or greedy players, which get a look more;
         so does the ladder between two sides, which the targets ask decided in
-        every two-player game, and hard against normal there a look more again."""
-        if not self.ladder:
-            return LONG_LOOKS
-        if self.group.sides > 2:
-            return LOOKS
-        return DEEP_LOOKS if self.level == "hard" else LONG_LOOKS
+        every two-player game."""
+        return LOOKS if self.ladder and self.group.sides > 2 else LONG_LOOKS
 
     def target(self) -> float | None:
         """The side's share of the wins asked for: a game of two sides (two
@@ -390,25 +386,21 @@ def game_costs(cells: Sequence[BoardCell], plan: dict[str, Any]) -> dict[str, fl
     return {c.name: game_cost(c, plan, probes) for c in cells}
 
 
-#: Which cells each kind of looks judges (``BoardCell.looks``).
-_WHO = {LOOKS: "the ladder at 3 or more sides",
-        LONG_LOOKS: "the cells against random and greedy players and normal against easy between two sides",
-        DEEP_LOOKS: "hard against normal between two sides"}
-
-
 def cost_lines(cells: Sequence[BoardCell], plan: dict[str, Any], costs: dict[str, float],
                looks: Sequence[int] | None = None) -> list[str]:
     first = sum(costs[c.name] * (looks or c.looks())[0] for c in cells)
     last = sum(costs[c.name] * (looks or c.looks())[-1] for c in cells)
-    kinds = [looks] if looks else [k for k in _WHO if any(c.looks() == k for c in cells)]
+    kinds = [looks] if looks else [k for k in (LOOKS, LONG_LOOKS) if any(c.looks() == k for c in cells)]
     dearest = sorted(cells, key=lambda c: -costs[c.name])[:3]
     return [
         "cost (estimate from one random and one greedy game per game and player count, within a factor "
         "of 2): "
         f"{len(cells)} cells judged at "
-        + "; ".join(f"{', '.join(map(str, k))} games (z {' / '.join(f'{z:.2f}' for z in look_z(k))})"
-                    + ("" if looks else f" {_WHO[k]}") for k in kinds)
-        + " (each look's exact interval, the error spent late: 95% over all looks);",
+        + " or ".join(f"{', '.join(map(str, k))} games (z {' / '.join(f'{z:.2f}' for z in look_z(k))})"
+                      for k in kinds)
+        + " (each look's exact interval, the error spent late: 95% over all looks"
+        + ("; the ladder's cells at 3 or more sides at the first, the others at the second);"
+           if len(kinds) > 1 else ");"),
         f"  every cell to its first look: {first / 3600:.1f} CPU hours ({first / 3600 / CORES:.1f} h on "
         f"{CORES} cores); every cell to the last look: {last / 3600:.1f} CPU hours "
         f"({last / 3600 / CORES:.1f} h on {CORES} cores); decided cells stop early, so a run costs "

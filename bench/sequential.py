@@ -35,11 +35,6 @@ LOOKS = (12, 24, 48, 88)
 #: The same for a cell whose games are cheap (a few seconds each): one look
 #: more, at twice the games, for a side within a few points of its target.
 LONG_LOOKS = (*LOOKS, 176)
-#: The same for hard against normal between two sides, the ladder's
-#: narrowest rung, asked decided in every two-player game: a side ten points
-#: above its target (hard in The King is Dead and Siege, about 70%) is
-#: decided at 176 games in three runs of four, at 352 in nearly all.
-DEEP_LOOKS = (*LONG_LOOKS, 352)
 CONFIDENCE = 0.95
 
 _NORMAL = NormalDist()

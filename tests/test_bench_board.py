@@ -14,7 +14,6 @@ import pytest
 
 from bench import board_strength as bs
 from bench.sequential import (
-    DEEP_LOOKS,
     LONG_LOOKS,
     clopper_pearson,
     judge,
@@ -49,7 +48,7 @@ def test_the_exact_interval() -> None:
     assert clopper_pearson(7.5, 10, 0.05) == (seven[0], eight[1])
 
 
-@pytest.mark.parametrize("looks", [LOOKS_RUN, LONG_LOOKS, DEEP_LOOKS])
+@pytest.mark.parametrize("looks", [LOOKS_RUN, LONG_LOOKS])
 @pytest.mark.parametrize("target", [0.90, 0.65, 0.60, 2 / 3, 0.50, 0.375])
 def test_a_side_at_its_target_is_called_either_way_at_most_two_and_a_half_percent_of_the_time(
         target: float, looks: tuple[int, ...]) -> None:
@@ -198,22 +197,12 @@ def _a_record() -> dict:
 
 def test_cheap_cells_and_the_two_sided_ladder_get_a_look_more_than_the_other_ladders() -> None:
     """The ladder at 2 players (and between The King is Dead's two teams) is
-    asked decided in every game: it gets the fifth look the cheap cells have,
-    and hard against normal, its narrowest rung, a sixth."""
+    asked decided in every game: it gets the fifth look the cheap cells have."""
     cells = {c.name: c for c in bs.board_cells()}
     assert cells["siege 2p normal @Pi 4 vs random"].looks() == (12, 24, 48, 88, 176)
-    assert cells["siege 2p hard vs normal @Pi 4"].looks() == (12, 24, 48, 88, 176, 352)
-    assert cells["king-is-dead 4p hard vs normal @Pi 4"].looks() == (12, 24, 48, 88, 176, 352)
+    assert cells["siege 2p hard vs normal @Pi 4"].looks() == (12, 24, 48, 88, 176)
     assert cells["king-is-dead 4p normal vs easy @Pi 4"].looks() == (12, 24, 48, 88, 176)
     assert cells["mordred 3p hard vs normal @Pi 4"].looks() == (12, 24, 48, 88)
-
-
-def test_hard_against_normal_ten_points_above_its_target_is_decided_in_nearly_every_run() -> None:
-    """A side winning 70% against a 60% target, as hard does against normal in
-    The King is Dead and Siege at two players, is left undecided at 176 games in
-    a quarter of the runs; the look at 352 decides nearly all of them."""
-    assert outlook(0.70, 0.60, LONG_LOOKS)[0]["undecided"] > 0.25
-    assert outlook(0.70, 0.60, DEEP_LOOKS)[0]["undecided"] < 0.05
 
 
 def test_a_run_stops_once_its_games_have_taken_the_cpu_it_was_given(
