@@ -36,7 +36,8 @@ pieces): a continuous measure, a share of the win for a cut playout.
 
 The King is Dead (the hard level's reading): each seat's chance to win
 from the public table, a module of its own (players.kid_measure), which
-also scores hard's and normal's playouts cut after ``FINE_HORIZONS`` moves.
+also scores normal's playouts cut after ``FINE_HORIZONS`` moves and hard's
+cut at a turn's start (players.playout.FINE).
 
 Siege's measure is a module of its own (players.siege_measure), and so is
 the hard level's reading of Artus (players.artus_measure). The hard
@@ -269,5 +270,6 @@ FINE: dict[str, tuple[Measure, Chances]] = {"mordred": (mordred, mordred_chances
                                              "artus": (artus, artus_chances),
                                              "siege": (siege, siege_chances)}
 #: Per game, where the finer reading also cuts the playouts (after this many
-#: moves, scored by its chances) that the search's default plays to the end.
+#: moves, scored by its chances) that the search's default plays to the end;
+#: a level's finer playout (players.playout.FINE) cuts its own.
 FINE_HORIZONS: dict[str, int] = {"king-is-dead": 12}

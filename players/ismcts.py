@@ -18,8 +18,10 @@ a bonus that visits outweigh, and decides between equally visited moves; the
 root widens to more of its moves as its visits grow (progressive widening),
 so a short search spends its iterations on the moves that look best.
 
-In a game of ``HORIZONS`` a playout stops after a few moves and the seats
-ahead on the public position share its win, where playing on at random to
+In a game of ``HORIZONS`` a playout stops after a few moves (or, for a
+search given ``stops``, at the first position after them where a game's
+stop holds: a turn's start) and the seats ahead on the public position
+share its win, where playing on at random to
 the end tells the search less than the score does. A game may have the
 search's own measure of a position (players.evaluation), which then ranks
 the root's moves and scores cut playouts in place of the public score; a
@@ -45,7 +47,7 @@ from typing import Any
 
 from players.base import chance_move, own_turn, rewards, softmax
 from players.evaluation import MEASURES, SOFTNESS, Chances, Measure
-from players.playout import POLICIES, Policy
+from players.playout import POLICIES, Policy, Stop
 from players.simple import HEURISTICS
 from rules.core import CHANCE, Move, State
 
@@ -82,7 +84,8 @@ ROOT_BIAS = 1.0
 #: King is Dead the heuristic (sets and court) is not what the game is won
 #: by, and cut playouts lost 22 of 24 games; hard and normal cut them
 #: after all, scored by a reading of who is winning (players.kid_measure,
-#: players.evaluation.FINE_HORIZONS). In Mordred, since the heuristic
+#: players.evaluation.FINE_HORIZONS; hard's at a turn's start,
+#: players.playout.FINE). In Mordred, since the heuristic
 #: reads the Mordred track while Mordred holds Wales (how nearly every game
 #: under random play ends), cut playouts run eight times as many iterations
 #: a second and normal at two players beat random players in 44 of 48 games
@@ -186,6 +189,7 @@ class _Rule:
     policy: Policy | None
     chances: Chances | None
     exploration: float
+    stop: Stop | None
 
 
 class Ismcts:
@@ -199,7 +203,8 @@ class Ismcts:
                  policies: Mapping[str, Policy] | None = None,
                  measures: Mapping[str, Measure] | None = None,
                  chances: Mapping[str, Chances] | None = None,
-                 explorations: Mapping[str, float] | None = None) -> None:
+                 explorations: Mapping[str, float] | None = None,
+                 stops: Mapping[str, Stop] | None = None) -> None:
         if temperature < 0:
             raise ValueError(f"a temperature is 0 (the best move) or more, not {temperature}")
         self.budget = budget
@@ -218,6 +223,9 @@ class Ismcts:
         self.chances = {} if chances is None else chances
         #: per game, UCB's exploration constant (a game not named: ``EXPLORATION``)
         self.explorations = {} if explorations is None else explorations
+        #: per game, where a playout past its horizon is cut (players.playout.Fine:
+        #: the first position it holds of; a game not named: at once)
+        self.stops = {} if stops is None else stops
         if any(c < 0 for c in self.explorations.values()):
             raise ValueError(f"an exploration constant is 0 or more, not {dict(self.explorations)}")
         wrong = {g: h for g, h in self.horizons.items() if h < 0}
@@ -237,7 +245,8 @@ class Ismcts:
             ranked = _ranks(self._world(state, seat, rng), legal, seat, _setting(self.measures, table))
             root.prior = {_key(m): self.bias * r for m, r in ranked}
         rule = _Rule(_setting(self.horizons, table), _setting(self.policies, table),
-                     _setting(self.chances, table), _setting(self.explorations, table, EXPLORATION))
+                     _setting(self.chances, table), _setting(self.explorations, table, EXPLORATION),
+                     _setting(self.stops, table))
         start = time.perf_counter()
         cpu_start = time.thread_time()
         deadline = None if self.budget.seconds is None else start + self.budget.seconds
@@ -280,7 +289,7 @@ class Ismcts:
             world.play_listed(move)
             path.append(child)
             node = child
-        values = _playout(world, rng, rule.horizon, rule.policy, rule.chances)
+        values = _playout(world, rng, rule.horizon, rule.policy, rule.chances, rule.stop)
         for n in path:
             n.visits += 1
             value = n.value
@@ -341,18 +350,19 @@ def _pick(world: State, rng: random.Random, policy: Policy | None) -> Callable[[
 
 
 def _playout(world: State, rng: random.Random, horizon: int | None = None,
-             policy: Policy | None = None, chances: Chances | None = None) -> list[float]:
+             policy: Policy | None = None, chances: Chances | None = None,
+             stop: Stop | None = None) -> list[float]:
     """Play on, the seats' own moves by ``policy`` (else at random), to the
-    end; or, with a ``horizon``, at most that many moves, then each seat's
-    share of the win by ``chances``, else the seats ahead on the public
-    position share it."""
+    end; or, with a ``horizon``, that many moves (and on to the first
+    position ``stop`` holds of, if given), then each seat's share of the win
+    by ``chances``, else the seats ahead on the public position share it."""
     # The world's methods looked up once: a playout is most of an iteration's steps.
     to_move, legal_moves, play = world.to_move, world.legal_moves, world.play_listed
     choice = _pick(world, rng, policy)
     limit = math.inf if horizon is None else horizon
     steps = 0
     while (mover := to_move()) is not None:
-        if steps >= limit:
+        if steps >= limit and (stop is None or stop(world)):
             return _ahead(world) if chances is None else chances(world)
         play(chance_move(world, rng) if mover == CHANCE else choice(legal_moves()))
         steps += 1

@@ -17,10 +17,15 @@ where the others rank moves and score cut playouts by the public score's
 iterations bought nothing (bench/README.md, the ladder: hard's own reading).
 In The King is Dead hard reads each seat's chance to win from the table
 (players.kid_measure: the regions each faction is likely to take, the
-followers at court and the cards still held) and cuts its playouts after a
-few moves, scored by it (players.evaluation.FINE_HORIZONS), where random
-playouts to the end spent every card in the first struggle or two and four
-times the iterations won less than half the games. Normal scores its cut
+followers at court and the cards still held), where random playouts to the
+end spent every card in the first struggle or two and four times the
+iterations won less than half the games; and it scores its playouts by it
+at the first turn's start they reach (``Level.plays``, players.playout.FINE),
+where the tree's moves end: a playout cut after a fixed count of moves
+played a few more at random first, and cut mid-turn it read a card played
+as a card lost. Its search runs twice as many iterations a second so, and
+they won more (bench/README.md, the ladder in The King is Dead at two
+players: hard's playouts cut at a turn's start). Normal scores its cut
 playouts by the same chances (``Level.scores``) but ranks its first moves by
 the public score: at a few iterations a move the ranking is most of the
 search, and the chances' one-move look-ahead, which counts every card
@@ -82,7 +87,7 @@ class Level:
     #: chances alone, its first moves still ranked by the public score
     scores: tuple[str, ...] = ()
     #: games whose playouts it plays by players.playout.FINE (a policy for
-    #: both sides and a horizon of its own), where the default playout tells too little
+    #: both sides, a horizon and where it stops), where the default playout tells too little
     plays: tuple[str, ...] = ()
     #: games whose tree it explores less (players.ismcts.NARROW), spending
     #: its iterations on the moves its reading ranks best
@@ -94,7 +99,8 @@ LEVELS: dict[str, Level] = {
     "normal": Level("normal", 1 / 4, 0.0, ("Normal", "Normale"), reads=("mordred 3p", "mordred 4p"),
                     scores=("king-is-dead",)),
     "hard": Level("hard", 1.0, 0.0, ("Hard", "Difficile"),
-                  reads=("mordred", "king-is-dead", "artus", "siege"), plays=("king-and-assassins",),
+                  reads=("mordred", "king-is-dead", "artus", "siege"),
+                  plays=("king-and-assassins", "king-is-dead"),
                   narrows=("king-is-dead",)),
 }
 #: What a computer seat plays at unless the lobby, the command or the profile says otherwise.
@@ -129,8 +135,9 @@ def style(chosen: Level) -> dict[str, Any]:
     plays = {g: FINE_PLAYOUTS[g] for g in chosen.plays}
     cut = {g: FINE_HORIZONS[game_of(g)] for g in scored if game_of(g) in FINE_HORIZONS}
     return {"temperature": chosen.temperature,
-            "horizons": {**HORIZONS, **cut, **{g: h for g, (_, h) in plays.items()}},
-            "policies": {**POLICIES, **{g: p for g, (p, _) in plays.items()}},
+            "horizons": {**HORIZONS, **cut, **{g: f.horizon for g, f in plays.items()}},
+            "policies": {**POLICIES, **{g: f.policy for g, f in plays.items() if f.policy is not None}},
+            "stops": {g: f.stop for g, f in plays.items() if f.stop is not None},
             "measures": {**MEASURES, **{g: FINE[game_of(g)][0] for g in chosen.reads}},
             "chances": {g: FINE[game_of(g)][1] for g in scored},
             "explorations": {g: NARROW for g in chosen.narrows}}

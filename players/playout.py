@@ -26,6 +26,16 @@ shown assassin within reach. The playout is cut after 10 moves as the
 others' are: cut after 20 (through the Assassin player's reply) it won no
 more and ran 40% fewer iterations (bench/README.md: the ladder, hard's
 playouts in King & Assassins).
+
+In The King is Dead hard's playouts stop at the first turn's start they
+reach, where a seat is about to play a card or pass, and are scored there
+by its reading (players.kid_measure). The tree's own moves are most of what
+a search at a Pi 4's budget can tell apart; playouts cut after 12 moves
+added random cards of both seats to them, and a cut mid-turn read the card
+just played as lost and its followers not yet placed. Stopped at a turn's
+start its search runs twice the iterations a second, and at the same think
+time won more of its games against normal (bench/README.md, the ladder in
+The King is Dead at two players: hard's playouts cut at a turn's start).
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 
 from rules.core import Move, State
@@ -42,6 +53,8 @@ from rules.king_and_assassins.pieces import KING
 
 #: A playout's move: the world, its legal moves (two or more), the search's generator.
 Policy = Callable[[State, list[Move], random.Random], Move]
+#: Whether a cut playout may be scored here (players.ismcts: ``stops``).
+Stop = Callable[[State], bool]
 
 #: How often a King player's playout move walks the king nearer a gate when a step does.
 KING_WALK = 0.8
@@ -153,8 +166,26 @@ def _both_sides(world: State, legal: list[Move], rng: random.Random) -> Move:
     return rng.choice(others or legal)
 
 
+def _kid_turn_starts(world: State) -> bool:
+    """The King is Dead: a seat is about to play a card or pass, the last
+    card's picks and summons all made."""
+    return world.step == "turn"  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Fine:
+    """A finer playout: how its seats pick their moves (None: at random), the
+    moves after which it is cut, and where after them (``stop``: the first
+    position it holds of; None: at once)."""
+
+    policy: Policy | None
+    horizon: int
+    stop: Stop | None = None
+
+
 #: Per game, its playout policy; a game not named plays at random.
 POLICIES: dict[str, Policy] = {"king-and-assassins": _king_and_assassins}
 #: Per game, a finer playout for the levels that ask for it (players.levels:
-#: ``Level.plays``): its policy and the moves after which it is cut.
-FINE: dict[str, tuple[Policy, int]] = {"king-and-assassins": (_both_sides, 10)}
+#: ``Level.plays``).
+FINE: dict[str, Fine] = {"king-and-assassins": Fine(_both_sides, 10),
+                         "king-is-dead": Fine(None, 0, _kid_turn_starts)}

@@ -91,6 +91,7 @@ def test_hard_reads_the_king_is_dead_finer_normal_scores_its_cut_playouts_by_it(
     hard, normal = player(LEVELS["hard"]), player(LEVELS["normal"])
     assert hard.measures[GAME] is king_is_dead and GAME not in normal.measures
     for bot in (hard, normal):
-        assert bot.chances[GAME] is kid_chances and bot.horizons[GAME] > 0
+        assert bot.chances[GAME] is kid_chances and GAME in bot.horizons
+    assert normal.horizons[GAME] > 0 and GAME in hard.stops  # hard's stop at a turn's start
     easy = player(LEVELS["easy"])
     assert GAME not in easy.measures and GAME not in easy.chances and GAME not in easy.horizons

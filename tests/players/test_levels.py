@@ -83,7 +83,7 @@ def test_a_level_reads_finer_only_the_games_it_names() -> None:
     read = ("mordred", "king-is-dead", "artus", "siege")
     assert hard.measures == {**MEASURES, **{g: FINE[g][0] for g in read}}
     assert hard.chances == {g: FINE[g][1] for g in read}
-    assert hard.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS}
+    assert hard.horizons == {**ismcts.HORIZONS, **FINE_HORIZONS, "king-is-dead": 0}
     normal = player(LEVELS["normal"])
     more = ("mordred 3p", "mordred 4p")
     assert normal.measures == {**MEASURES, **{g: FINE["mordred"][0] for g in more}}
@@ -127,22 +127,27 @@ def test_normal_reads_mordred_at_three_and_four_players_only() -> None:
     assert set(read) == {3, 4}
 
 
-def test_only_hard_plays_king_and_assassins_finer() -> None:
-    """Hard's playouts in King & Assassins (players.playout.FINE): a policy
-    for both sides, at its own horizon; easy and normal play their playouts
-    as before."""
+def test_only_hard_plays_king_and_assassins_and_the_king_is_dead_finer() -> None:
+    """Hard's playouts (players.playout.FINE): in King & Assassins a policy
+    for both sides, at its own horizon; in The King is Dead cut at a turn's
+    start. Easy and normal play their playouts as before."""
+    from players.evaluation import FINE_HORIZONS
     from players.ismcts import HORIZONS
     from players.levels import Level
     from players.playout import FINE, POLICIES
 
-    policy, horizon = FINE["king-and-assassins"]
+    ka, kid = FINE["king-and-assassins"], FINE["king-is-dead"]
     hard = player(LEVELS["hard"])
-    assert hard.policies == {**POLICIES, "king-and-assassins": policy}
-    assert hard.horizons["king-and-assassins"] == horizon
+    assert hard.policies == {**POLICIES, "king-and-assassins": ka.policy}
+    assert hard.horizons["king-and-assassins"] == ka.horizon
+    assert hard.horizons["king-is-dead"] == kid.horizon
+    assert hard.stops == {"king-is-dead": kid.stop}
     for name in ("easy", "normal"):
         bot = player(LEVELS[name])
-        assert bot.policies == POLICIES
+        assert bot.policies == POLICIES and bot.stops == {}
         assert bot.horizons["king-and-assassins"] == HORIZONS["king-and-assassins"]
+    assert player(LEVELS["normal"]).horizons["king-is-dead"] == FINE_HORIZONS["king-is-dead"]
+    assert "king-is-dead" not in player(LEVELS["easy"]).horizons
     with pytest.raises(ValueError, match="no finer playout of siege"):
         player(Level("odd", 1.0, 0.0, ("Odd", "Strano"), plays=("siege",)))
 

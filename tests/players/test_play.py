@@ -151,10 +151,10 @@ def test_the_search_cuts_the_playouts_of_the_games_named_only(monkeypatch: pytes
     real = ismcts._playout
 
     def counting(world: rules.State, rng: object, horizon: int | None = None,
-                 policy: object = None, chances: object = None) -> list[float]:
+                 policy: object = None, chances: object = None, stop: object = None) -> list[float]:
         if horizon is not None:
             cut.append(horizon)
-        return real(world, rng, horizon, policy, chances)  # type: ignore[arg-type]
+        return real(world, rng, horizon, policy, chances, stop)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ismcts, "_playout", counting)
     for game_id, players in (("siege", 2), ("artus", 2), ("mordred", 3), ("king-and-assassins", 2),

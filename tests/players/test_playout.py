@@ -99,7 +99,8 @@ def test_the_hard_levels_assassins_show_one_beside_the_king_and_attack() -> None
     """In the hard level's playouts (players.playout.FINE) the Assassin
     player does what random play all but never does: an assassin beside the
     king is shown and attacks, where the default playout picks at random."""
-    both, _ = playout.FINE["king-and-assassins"]
+    both = playout.FINE["king-and-assassins"].policy
+    assert both is not None
     state = _assassins_turn("A", 5)
     rng = random.Random(4)
     shown = both(state, state.legal_moves(), rng)
@@ -113,7 +114,8 @@ def test_the_hard_levels_assassins_show_one_beside_the_king_and_attack() -> None
 
 
 def test_the_hard_levels_assassins_show_none_for_nothing() -> None:
-    both, _ = playout.FINE["king-and-assassins"]
+    both = playout.FINE["king-and-assassins"].policy
+    assert both is not None
     state = _kings_turn("A")
     state.apply(mv.End())
     legal = state.legal_moves()
@@ -121,3 +123,42 @@ def test_the_hard_levels_assassins_show_none_for_nothing() -> None:
     rng = random.Random(2)
     picked = [both(state, legal, rng) for _ in range(200)]
     assert not any(isinstance(m, mv.Reveal) for m in picked)
+
+
+def test_a_cut_playout_of_the_king_is_dead_is_scored_at_a_turns_start() -> None:
+    """The hard level's playouts of The King is Dead (players.playout.FINE)
+    play on at random to the start of a turn, where a card played has placed
+    and summoned its followers, and are scored there; cut mid-turn, the
+    reading counted the card as lost and not what it won. The playout does
+    not stop before its horizon, nor wait for a turn's start without a stop."""
+    from players.ismcts import _playout
+
+    fine = playout.FINE["king-is-dead"]
+    assert fine.policy is None and fine.horizon == 0 and fine.stop is not None
+    rng = random.Random(1)
+    state = rules.get("king-is-dead").new_game(2, seed=4, options={"mordred": False})
+    mid_turn = 0
+    scored: list[str] = []
+
+    def chances(world: rules.State) -> list[float]:
+        scored.append(world.step)  # type: ignore[attr-defined]
+        return [0.5, 0.5]
+
+    for _ in range(300):
+        seat = state.to_move()
+        if seat is None:
+            break
+        if seat != rules.CHANCE and not fine.stop(state):
+            mid_turn += 1
+            scored.clear()
+            world = state.copy()
+            played = len(world.history)
+            _playout(world, random.Random(mid_turn), fine.horizon, None, chances, fine.stop)
+            assert scored == ["turn"] or world.outcome() is not None
+            assert len(world.history) > played
+            at_once = state.copy()
+            scored.clear()
+            _playout(at_once, random.Random(mid_turn), 0, None, chances)
+            assert len(at_once.history) == len(state.history) and scored == [state.step]  # type: ignore[attr-defined]
+        state.apply(state.sample_chance() if seat == rules.CHANCE else rng.choice(state.legal_moves()))
+    assert mid_turn > 10
